@@ -1,8 +1,8 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Helpers for memory accesses that generated code (codegen/gosrc) makes inside its lane loops.
@@ -15,10 +15,11 @@ import (
 // execution would have reported first: the lowest instruction, then the lowest lane.
 
 // Window is a generated load or store's cached global allocation: device addresses
-// [Base, Base+len(Mem)); an access of the instruction's size n at offset o fits when o < End
-// (End is len(Mem)-n+1, or 0). The zero Window holds nothing.
+// [Base, Base+len(Mem)), starting at Ptr; an access of the instruction's size n at offset o
+// fits when o < End (End is len(Mem)-n+1, or 0). The zero Window holds nothing.
 type Window struct {
 	Mem  []byte
+	Ptr  unsafe.Pointer
 	Base uint64
 	End  uint64
 }
@@ -33,7 +34,7 @@ func (w *Warp) setWindow(win *Window, addr uint64, n int) bool {
 	if mem == nil {
 		return false
 	}
-	win.Mem, win.Base, win.End = mem, base, uint64(len(mem))-uint64(n)+1
+	win.Mem, win.Ptr, win.Base, win.End = mem, MemPtr(mem), base, uint64(len(mem))-uint64(n)+1
 	return true
 }
 
@@ -45,66 +46,71 @@ func AccessEnd(mem []byte, n int) uint64 {
 	return uint64(len(mem) - n + 1)
 }
 
+// MemPtr is the address of mem's first byte, for the LoadN and StoreN helpers.
+func MemPtr(mem []byte) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(mem)) }
+
 // SharedMem is the CTA's shared memory, which generated code addresses directly.
 func (w *Warp) SharedMem() []byte { return w.CTA.Shared }
 
-// Load8, Load16, Load32 and Load64 read the element at offset o of mem, which the caller has
-// checked to be in bounds and aligned. Aligned words are read atomically (a plain move on
-// amd64), as LoadBits does.
-func Load8(mem []byte, o uint64) uint64 {
+// Load8, Load16, Load32 and Load64 read the element at offset o from p, the MemPtr of memory
+// in which the caller has checked the access to be in bounds and aligned: one move, without
+// the slice's bounds check. Aligned words are read atomically (a plain move on amd64), as
+// LoadBits does.
+func Load8(p unsafe.Pointer, o uint64) uint64 {
 	if raceEnabled {
-		return loadSubword(mem[o : o+1])
+		return loadSubword(unsafe.Slice((*byte)(unsafe.Add(p, o)), 1))
 	}
-	return uint64(mem[o])
+	return uint64(*(*uint8)(unsafe.Add(p, o)))
 }
 
-func Load16(mem []byte, o uint64) uint64 {
+func Load16(p unsafe.Pointer, o uint64) uint64 {
 	if raceEnabled {
-		return loadSubword(mem[o : o+2])
+		return loadSubword(unsafe.Slice((*byte)(unsafe.Add(p, o)), 2))
 	}
-	return uint64(binary.LittleEndian.Uint16(mem[o:]))
+	return uint64(*(*uint16)(unsafe.Add(p, o)))
 }
 
-func Load32(mem []byte, o uint64) uint64 {
-	return uint64(atomic.LoadUint32(AtomicU32(mem[o:])))
+func Load32(p unsafe.Pointer, o uint64) uint64 {
+	return uint64(atomic.LoadUint32((*uint32)(unsafe.Add(p, o))))
 }
 
-func Load64(mem []byte, o uint64) uint64 {
-	return atomic.LoadUint64(AtomicU64(mem[o:]))
+func Load64(p unsafe.Pointer, o uint64) uint64 {
+	return atomic.LoadUint64((*uint64)(unsafe.Add(p, o)))
 }
 
-// Store8, Store16, Store32 and Store64 write the low bytes of v at offset o of mem, which the
-// caller has checked to be in bounds and aligned, as StoreBits does.
-func Store8(mem []byte, o uint64, v uint64) {
+// Store8, Store16, Store32 and Store64 write the low bytes of v at offset o from p, the MemPtr
+// of memory in which the caller has checked the access to be in bounds and aligned, as
+// StoreBits does.
+func Store8(p unsafe.Pointer, o uint64, v uint64) {
 	if raceEnabled {
-		storeSubword(mem[o:o+1], v)
+		storeSubword(unsafe.Slice((*byte)(unsafe.Add(p, o)), 1), v)
 		return
 	}
-	mem[o] = byte(v)
+	*(*uint8)(unsafe.Add(p, o)) = uint8(v)
 }
 
-func Store16(mem []byte, o uint64, v uint64) {
+func Store16(p unsafe.Pointer, o uint64, v uint64) {
 	if raceEnabled {
-		storeSubword(mem[o:o+2], v)
+		storeSubword(unsafe.Slice((*byte)(unsafe.Add(p, o)), 2), v)
 		return
 	}
-	binary.LittleEndian.PutUint16(mem[o:], uint16(v))
+	*(*uint16)(unsafe.Add(p, o)) = uint16(v)
 }
 
-func Store32(mem []byte, o uint64, v uint64) {
+func Store32(p unsafe.Pointer, o uint64, v uint64) {
 	if raceEnabled {
-		atomic.StoreUint32(AtomicU32(mem[o:]), uint32(v))
+		atomic.StoreUint32((*uint32)(unsafe.Add(p, o)), uint32(v))
 		return
 	}
-	binary.LittleEndian.PutUint32(mem[o:], uint32(v))
+	*(*uint32)(unsafe.Add(p, o)) = uint32(v)
 }
 
-func Store64(mem []byte, o uint64, v uint64) {
+func Store64(p unsafe.Pointer, o uint64, v uint64) {
 	if raceEnabled {
-		atomic.StoreUint64(AtomicU64(mem[o:]), v)
+		atomic.StoreUint64((*uint64)(unsafe.Add(p, o)), v)
 		return
 	}
-	binary.LittleEndian.PutUint64(mem[o:], v)
+	*(*uint64)(unsafe.Add(p, o)) = v
 }
 
 // TryLoad reads the n-byte element (n = 1, 2, 4 or 8) that lane reads at addr in space sp,

@@ -74,6 +74,28 @@ type segment struct {
 	counts []jen.Code
 	// param and local are the access sizes of its inline .param and .local accesses.
 	param, local map[int]bool
+	// groups are the code of each instruction in order, the units chunks() cuts the loop
+	// of a full warp into; cur is the group being generated. defs gives the group defining
+	// each lane local that other instructions read, uses the locals each group reads from
+	// other groups, float the groups of floating-point arithmetic.
+	groups [][]jen.Code
+	cur    int
+	defs   map[string]int
+	uses   []map[string]bool
+	float  []bool
+}
+
+func newSegment(nwin *int) *segment {
+	return &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},
+		plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: nwin,
+		defs: map[string]int{}}
+}
+
+// use records that the instruction being generated reads the lane local n.
+func (s *segment) use(n string) {
+	if g, ok := s.defs[n]; ok && g != s.cur {
+		s.uses[s.cur][n] = true
+	}
 }
 
 type laneStore struct {
@@ -202,7 +224,7 @@ func (e *blockEmit) flush() {
 		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
 	}
 	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
-	full := jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(s.body...)
+	full := s.fullWarp()
 	sparse := jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
 		append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, s.body...)...)
 	blk := append(pre, jen.If(jen.Id("m").Op("==").Id("0xffffffff")).Block(full).Else().Block(sparse))
@@ -325,6 +347,7 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 		if !c.scalar && e.seg != nil {
 			if n, ok := e.seg.lanes[s]; ok {
 				e.read[n] = true
+				e.seg.use(n)
 				return jen.Id(n)
 			}
 		}
@@ -466,6 +489,7 @@ func (c ctx) pred(a ssa.Arg) jen.Code {
 		}
 		p := e.f.Regs[a.Value.Reg.ID]
 		if x, ok := e.seg.plocal[p]; ok {
+			e.seg.use(strings.TrimPrefix(x, "!"))
 			if strings.HasPrefix(x, "!") != a.Not {
 				return jen.Op("!").Id(strings.TrimPrefix(x, "!"))
 			}
@@ -601,9 +625,11 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
-		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: &e.f.g.nwin}
+		e.seg = newSegment(&e.f.g.nwin)
 	}
 	s := e.seg
+	s.cur = len(s.groups)
+	s.uses = append(s.uses, map[string]bool{})
 	s.instrs[in] = true
 	s.lines = append(s.lines, int(in.Pos.Line))
 	c := ctx{e: e}
@@ -665,6 +691,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 						jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
 				}
 				if in.Guard == nil && pairComb(in) == "" && !halfPair(in) {
+					s.defs[n] = s.cur
 					if negs[i] {
 						defer func() { s.plocal[p] = "!" + n }()
 					} else {
@@ -692,6 +719,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 			st := jen.Null()
 			s.stores = append(s.stores, laneStore{v: in.Defs[0], stmt: st, slot: slot, name: n})
 			write = func() []jen.Code { return []jen.Code{st} }
+			s.defs[n] = s.cur
 			defer func() { s.lanes[slot] = n }()
 		}
 	default:
@@ -702,17 +730,35 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 		return
 	}
 	all := append(code, write()...)
-	s.body = append(s.body, jen.Commentf("%d: %s", in.Pos.Line, spelling(in)))
+	group := []jen.Code{jen.Commentf("%d: %s", in.Pos.Line, spelling(in))}
 	for _, w := range written {
 		delete(s.lanes, w)
 		delete(e.uni, w)
 	}
 	if in.Guard != nil {
 		g := ctx{e: e}.pred(ssa.Arg{Kind: ssa.ArgValue, Value: in.Guard, Not: in.GuardNeg})
-		s.body = append(s.body, jen.If(g).Block(all...))
-		return
+		group = append(group, jen.If(g).Block(all...))
+	} else {
+		group = append(group, all...)
 	}
-	s.body = append(s.body, all...)
+	s.body = append(s.body, group...)
+	s.groups = append(s.groups, group)
+	s.float = append(s.float, floatArith(in))
+}
+
+// floatArith reports whether an instruction is floating-point arithmetic: a few cycles of
+// latency in the Go code, so a chain of them in one lane's loop body runs at the latency
+// of the chain.
+func floatArith(in *ssa.Instr) bool {
+	if t := typeOf(in); t != frontend.F32 && t != frontend.F64 {
+		return false
+	}
+	switch in.Op {
+	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpFma, frontend.OpDiv,
+		frontend.OpSqrt, frontend.OpRcp, frontend.OpRsqrt:
+		return true
+	}
+	return false
 }
 
 func firstDst(in *ssa.Instr) ssa.Arg {

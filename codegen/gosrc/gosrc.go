@@ -18,11 +18,12 @@ package gosrc
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/format"
+	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -93,9 +94,9 @@ type fnGen struct {
 	blocks   []blockGen
 	uses     map[*ssa.Value][]*ssa.Instr
 	carry    int // carrySlot's register slot plus one; 0 until an instruction uses CC.CF
-	// run names the function's block chain (run.go); runDecl is its declaration.
-	run     string
-	runDecl jen.Code
+	// run names the function's block chain (run.go); runDecls declare it and its blocks.
+	run      string
+	runDecls []jen.Code
 }
 
 // blockGen is one runtime block: its code, statistics count, where it starts, terminator
@@ -163,7 +164,7 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	}
 	if len(g.errs) == 0 {
 		for _, f := range g.fnList {
-			f.run, f.runDecl = f.runFunc()
+			f.run, f.runDecls = f.runFunc()
 		}
 	}
 	g.StackBytes()
@@ -257,8 +258,10 @@ func (g *gen) render() ([]byte, error) {
 		}
 	}
 	for _, f := range g.fnList {
-		file.Add(f.runDecl)
-		file.Line()
+		for _, d := range f.runDecls {
+			file.Add(d)
+			file.Line()
+		}
 	}
 	for _, d := range g.decls {
 		file.Add(d)
@@ -420,11 +423,6 @@ func (f *fnGen) initStmts() []jen.Code {
 }
 
 // sortedKeys returns the keys of a set in increasing order.
-func sortedKeys(m map[int]bool) []int {
-	var out []int
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
+func sortedKeys[K cmp.Ordered](m map[K]bool) []K {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -105,11 +105,11 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 	case "SpaceShared":
 		end := fmt.Sprintf("shEnd%d", n)
 		s.shared[n] = true
-		return jen.If(cond(jen.Id(a).Op("<").Id(end))).Block(fast(jen.Id("sh"), jen.Id(a), false)).Else().Block(slow...)
+		return jen.If(cond(jen.Id(a).Op("<").Id(end))).Block(fast(jen.Id("shp"), jen.Id(a), false)).Else().Block(slow...)
 	case "SpaceGlobal", "SpaceGeneric":
 		win := s.window(a)
 		o := a + "o"
-		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Mem"), jen.Id(o), false)).Else().Block(slow...)
+		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Ptr"), jen.Id(o), false)).Else().Block(slow...)
 	case "SpaceParam", "SpaceLocal":
 		// The lane's own copy: lane l's area starts at l times the stride. A .param
 		// access need not be aligned.
@@ -217,7 +217,7 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 func (s *segment) memPre() []jen.Code {
 	pre := s.counts
 	if len(s.shared) > 0 {
-		pre = append(pre, jen.Id("sh").Op(":=").Id("w").Dot("SharedMem").Call())
+		pre = append(pre, jen.Id("sh").Op(":=").Id("w").Dot("SharedMem").Call(), jen.Id("shp").Op(":=").Qual(rtPath, "MemPtr").Call(jen.Id("sh")))
 		for _, n := range sortedKeys(s.shared) {
 			pre = append(pre, jen.Id(fmt.Sprintf("shEnd%d", n)).Op(":=").Qual(rtPath, "AccessEnd").Call(jen.Id("sh"), jen.Lit(n)))
 		}

@@ -230,8 +230,7 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 				jen.Id("n").Op("++"))
 		}
 		if len(b.instrs) > 0 {
-			e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},
-				plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: &f.g.nwin}
+			e.seg = newSegment(&f.g.nwin)
 			for _, in := range b.instrs {
 				e.instr(in)
 			}

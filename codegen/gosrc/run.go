@@ -12,10 +12,15 @@ import (
 // goes the same way, without going back to the runtime's trampoline. Whatever needs the SIMT
 // stack (a divergent branch, the reconvergence point, a call, a barrier, the exit, the end of
 // the time slice) returns to the runtime, which runs the last block's terminator.
-func (f *fnGen) runFunc() (string, jen.Code) {
-	name := f.g.names.unique(f.ident[:len(f.ident)-len("Func")] + "Run")
+//
+// Each block's code is a function of its own, called from the chain: the Go compiler inlines
+// small helpers (loads, stores, float operations) only into functions of moderate size, and
+// allocates registers better in them, so one function for a whole kernel would run slower.
+func (f *fnGen) runFunc() (string, []jen.Code) {
+	base := f.ident[:len(f.ident)-len("Func")]
+	name := f.g.names.unique(base + "Run")
 	plan := f.regionPlan()
-	var cases []jen.Code
+	var cases, blockDecls []jen.Code
 	follows := false // whether any block goes on to another within the chain
 	for i, b := range f.blocks {
 		if b.rt.Kind == runtime.TermNone {
@@ -23,7 +28,11 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 		}
 		body := []jen.Code{jen.Comment(b.comment)}
 		if b.instrs != nil {
-			body = append(body, jen.Block(b.code...),
+			blockFn := f.g.names.unique(fmt.Sprintf("%sBlock%d", base, i))
+			blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs block %d of %s %s for the lanes m (budget 0: counting statistics).", blockFn, i, kindName(f.Fn), f.Fn.Name)).Line().
+				Comment(b.comment).Line().
+				Func().Id(blockFn).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32(), jen.Id("budget").Int()).Block(b.code...))
+			body = append(body, jen.Id(blockFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget")),
 				jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Return(jen.Id("pc"), jen.Lit(0))))
 		}
 		switch b.rt.Kind {
@@ -71,8 +80,8 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 			jen.Id("pc").Op(",").Id("budget").Op("=").Id("next").Op(",").Id("budget").Op("-").Lit(1),
 		)
 	}
-	return name, jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().
+	return name, append([]jen.Code{jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().
 		Comment("(runtime.Func.Run).").Line().
 		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("pc").Int32(), jen.Id("m").Uint32(), jen.Id("stop").Int32(), jen.Id("budget").Int()).
-		Params(jen.Int32(), jen.Int()).Block(loop)
+		Params(jen.Int32(), jen.Int()).Block(loop)}, blockDecls...)
 }

@@ -1219,69 +1219,7 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
-				}
-				// PTX line 24: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 25: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			histogramBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1298,147 +1236,7 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 31-42
-			{
-				r4 := w.Reg(4)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 37: add.s64
-							v7 := uint64(uint64(u4) + uint64(v6))
-							// 38: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
-									continue
-								}
-								v8 = v8x
-							}
-							// 39: rem.u32
-							v9 := isa.Rem(v8, u1, 32, false)
-							// 40: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
-							// 41: add.s64
-							v11 := uint64(uint64(u5) + uint64(v10))
-							r15[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 37: add.s64
-							v7 := uint64(uint64(u4) + uint64(v6))
-							// 38: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
-									continue
-								}
-								v8 = v8x
-							}
-							// 39: rem.u32
-							v9 := isa.Rem(v8, u1, 32, false)
-							// 40: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
-							// 41: add.s64
-							v11 := uint64(uint64(u5) + uint64(v10))
-							r15[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 42: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:42")
-			}
+			histogramBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1453,6 +1251,216 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// histogramBlock0 runs block 0 of kernel histogram for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 25: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// histogramBlock2 runs block 2 of kernel histogram for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 31-42
+func histogramBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 37: add.s64
+				v7 := uint64(uint64(u4) + uint64(v6))
+				// 38: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
+						continue
+					}
+					v8 = v8x
+				}
+				// 39: rem.u32
+				v9 := isa.Rem(v8, u1, 32, false)
+				// 40: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 41: add.s64
+				v11 := uint64(uint64(u5) + uint64(v10))
+				r15[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 37: add.s64
+				v7 := uint64(uint64(u4) + uint64(v6))
+				// 38: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
+						continue
+					}
+					v8 = v8x
+				}
+				// 39: rem.u32
+				v9 := isa.Rem(v8, u1, 32, false)
+				// 40: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 41: add.s64
+				v11 := uint64(uint64(u5) + uint64(v10))
+				r15[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 42: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:42")
+}
+
 // atomicSumRun runs blocks of kernel atomic_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1461,69 +1469,7 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 62: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
-				}
-				// PTX line 63: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 64: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 66: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 67: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 66: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 67: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			atomicSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1540,231 +1486,7 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 70-84
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 71: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
-				}
-				// PTX line 72: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
-				}
-				// PTX line 75: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 76: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				runtime.Broadcast(r11, m, u7)
-				// PTX line 77: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				runtime.Broadcast(r12, m, u8)
-				// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 79: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							r14[l] = v10
-							// 80: add.s64
-							v11 := uint64(uint64(u6) + uint64(v9))
-							// 81: ld.global.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
-									continue
-								}
-								v12 = v12x
-							}
-							r16[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 79: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							r14[l] = v10
-							// 80: add.s64
-							v11 := uint64(uint64(u6) + uint64(v9))
-							// 81: ld.global.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
-									continue
-								}
-								v12 = v12x
-							}
-							r16[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 82: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: ld.global.f32
-							v13a := uint64(r14[l]) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
-									continue
-								}
-								v13 = v13x
-							}
-							r18[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: ld.global.f32
-							v13a := uint64(r14[l]) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
-									continue
-								}
-								v13 = v13x
-							}
-							r18[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 84: atom.global.add.f32
-				w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
-				_ = u7
-				_ = u8
-			}
+			atomicSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1779,6 +1501,300 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// atomicSumBlock0 runs block 0 of kernel atomic_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 62: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
+	}
+	// PTX line 63: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 64: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 66: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 67: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 66: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 67: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// atomicSumBlock2 runs block 2 of kernel atomic_sum for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 70-84
+func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
+	}
+	// PTX line 72: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
+	}
+	// PTX line 75: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 76: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	runtime.Broadcast(r11, m, u7)
+	// PTX line 77: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	runtime.Broadcast(r12, m, u8)
+	// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 79: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				r14[l] = v10
+				// 80: add.s64
+				v11 := uint64(uint64(u6) + uint64(v9))
+				// 81: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 79: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				r14[l] = v10
+				// 80: add.s64
+				v11 := uint64(uint64(u6) + uint64(v9))
+				// 81: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 82: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: ld.global.f32
+				v13a := uint64(r14[l]) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
+						continue
+					}
+					v13 = v13x
+				}
+				r18[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: ld.global.f32
+				v13a := uint64(r14[l]) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
+						continue
+					}
+					v13 = v13x
+				}
+				r18[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 84: atom.global.add.f32
+	w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
+	_ = u7
+	_ = u8
+}
+
 // bucketMaxRun runs blocks of kernel bucket_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1787,69 +1803,7 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 103: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
-				}
-				// PTX line 104: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 105: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 107: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 108: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 107: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 108: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			bucketMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1866,322 +1820,7 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 111-131
-			{
-				r4 := w.Reg(4)
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 111: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 112: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
-				}
-				// PTX line 113: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 114: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 115: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
-				}
-				// PTX line 116: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 117: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 118: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 119, 120, 121, 122, 123, 124, 125: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(3)
-					v15aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 120: add.s64
-							v10 := uint64(uint64(u6) + uint64(v9))
-							r14[l] = v10
-							// 121: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
-									continue
-								}
-								v11 = v11x
-							}
-							// 122: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 123: add.s64
-							v13 := uint64(uint64(u8) + uint64(v12))
-							r17[l] = v13
-							// 124: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							r18[l] = v14
-							// 125: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 120: add.s64
-							v10 := uint64(uint64(u6) + uint64(v9))
-							r14[l] = v10
-							// 121: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
-									continue
-								}
-								v11 = v11x
-							}
-							// 122: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 123: add.s64
-							v13 := uint64(uint64(u8) + uint64(v12))
-							r17[l] = v13
-							// 124: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							r18[l] = v14
-							// 125: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 126: atom.global.max.s32
-				w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
-				// PTX lines 127, 128, 129, 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(5)
-					v19aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: ld.global.u32
-							v16a := uint64(r14[l]) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
-									continue
-								}
-								v16 = v16x
-							}
-							// 128: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 129: add.s64
-							v18 := uint64(uint64(u7) + uint64(v17))
-							r23[l] = v18
-							// 130: ld.global.u32
-							v19a := uint64(r18[l]) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
-									continue
-								}
-								v19 = v19x
-							}
-							r24[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: ld.global.u32
-							v16a := uint64(r14[l]) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
-									continue
-								}
-								v16 = v16x
-							}
-							// 128: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 129: add.s64
-							v18 := uint64(uint64(u7) + uint64(v17))
-							r23[l] = v18
-							// 130: ld.global.u32
-							v19a := uint64(r18[l]) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
-									continue
-								}
-								v19 = v19x
-							}
-							r24[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 131: atom.global.min.s32
-				w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:131")
-			}
+			bucketMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2196,6 +1835,391 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// bucketMaxBlock0 runs block 0 of kernel bucket_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 103: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
+	}
+	// PTX line 104: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 105: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 107: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 108: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 107: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 108: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// bucketMaxBlock2 runs block 2 of kernel bucket_max for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 111-131
+func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
+	}
+	// PTX line 113: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 115: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
+	}
+	// PTX line 116: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 118: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 119, 120, 121, 122, 123, 124, 125: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(3)
+		v15aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 120: add.s64
+				v10 := uint64(uint64(u6) + uint64(v9))
+				r14[l] = v10
+				// 121: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
+						continue
+					}
+					v11 = v11x
+				}
+				// 122: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 123: add.s64
+				v13 := uint64(uint64(u8) + uint64(v12))
+				r17[l] = v13
+				// 124: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				r18[l] = v14
+				// 125: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 120: add.s64
+				v10 := uint64(uint64(u6) + uint64(v9))
+				r14[l] = v10
+				// 121: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
+						continue
+					}
+					v11 = v11x
+				}
+				// 122: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 123: add.s64
+				v13 := uint64(uint64(u8) + uint64(v12))
+				r17[l] = v13
+				// 124: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				r18[l] = v14
+				// 125: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 126: atom.global.max.s32
+	w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
+	// PTX lines 127, 128, 129, 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(5)
+		v19aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: ld.global.u32
+				v16a := uint64(r14[l]) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
+						continue
+					}
+					v16 = v16x
+				}
+				// 128: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 129: add.s64
+				v18 := uint64(uint64(u7) + uint64(v17))
+				r23[l] = v18
+				// 130: ld.global.u32
+				v19a := uint64(r18[l]) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
+						continue
+					}
+					v19 = v19x
+				}
+				r24[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.global.u32
+				v16a := uint64(r14[l]) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
+						continue
+					}
+					v16 = v16x
+				}
+				// 128: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 129: add.s64
+				v18 := uint64(uint64(u7) + uint64(v17))
+				r23[l] = v18
+				// 130: ld.global.u32
+				v19a := uint64(r18[l]) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
+						continue
+					}
+					v19 = v19x
+				}
+				r24[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 131: atom.global.min.s32
+	w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:131")
+}
+
 // saturatingAddRun runs blocks of kernel saturating_add for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2204,69 +2228,7 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 149: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
-				}
-				// PTX line 150: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 151: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 153: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 154: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 153: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 154: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			saturatingAddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2280,154 +2242,7 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB3_2), PTX lines 167-175; divergent, reconverges at block 4 (b4)
-			{
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				// PTX lines 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v2aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: cvt.s64.s32
-							v1 := uint64(uint64(int32(r10[l])))
-							// 168: ld.global.s32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 169: add.s64
-							v3 := uint64(uint64(v2) + uint64(v1))
-							// 170: setp.gt.s64
-							c4t := int64(v3) > int64(r13[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 171: cvt.u32.u64
-							v5 := uint64(uint32(uint64(v3)))
-							// 172: selp.b32
-							v6 := uint64(v5)
-							if c4 {
-								v6 = uint64(r5[l])
-							}
-							r18[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: cvt.s64.s32
-							v1 := uint64(uint64(int32(r10[l])))
-							// 168: ld.global.s32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 169: add.s64
-							v3 := uint64(uint64(v2) + uint64(v1))
-							// 170: setp.gt.s64
-							c4t := int64(v3) > int64(r13[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 171: cvt.u32.u64
-							v5 := uint64(uint32(uint64(v3)))
-							// 172: selp.b32
-							v6 := uint64(v5)
-							if c4 {
-								v6 = uint64(r5[l])
-							}
-							r18[l] = v6
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 173: atom.global.cas.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r9, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:173")
-				// PTX lines 174, 175: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: setp.ne.s32
-							c7t := uint32(r19[l]) != uint32(r10[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-							// 175: mov.u32
-							v8 := uint64(r19[l])
-							r10[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: setp.ne.s32
-							c7t := uint32(r19[l]) != uint32(r10[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-							// 175: mov.u32
-							v8 := uint64(r19[l])
-							r10[l] = v8
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			saturatingAddBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2444,134 +2259,7 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 5
 		case 3:
 			// b3, PTX lines 157-165
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 157: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
-				}
-				runtime.Broadcast(r5, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 158: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 159: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
-				}
-				// PTX line 160: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 161: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				runtime.Broadcast(r9, m, u5)
-				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.global.u32
-							v6a := uint64(u5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
-									continue
-								}
-								v6 = v6x
-							}
-							r10[l] = v6
-							// 163: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 164: add.s64
-							v8 := uint64(uint64(u4) + uint64(v7))
-							r12[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.global.u32
-							v6a := uint64(u5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
-									continue
-								}
-								v6 = v6x
-							}
-							r10[l] = v6
-							// 163: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 164: add.s64
-							v8 := uint64(uint64(u4) + uint64(v7))
-							r12[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 165: cvt.s64.s32, warp-uniform
-				u9 := uint64(uint64(int32(u1)))
-				runtime.Broadcast(r13, m, u9)
-				_ = u9
-			}
+			saturatingAddBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2589,6 +2277,354 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// saturatingAddBlock0 runs block 0 of kernel saturating_add for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
+func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 149: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
+	}
+	// PTX line 150: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 151: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 152, 153, 154: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 153: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 154: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 153: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 154: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// saturatingAddBlock1 runs block 1 of kernel saturating_add for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_2), PTX lines 167-175; divergent, reconverges at block 4 (b4)
+func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	// PTX lines 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v2aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: cvt.s64.s32
+				v1 := uint64(uint64(int32(r10[l])))
+				// 168: ld.global.s32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 169: add.s64
+				v3 := uint64(uint64(v2) + uint64(v1))
+				// 170: setp.gt.s64
+				c4t := int64(v3) > int64(r13[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 171: cvt.u32.u64
+				v5 := uint64(uint32(uint64(v3)))
+				// 172: selp.b32
+				v6 := uint64(v5)
+				if c4 {
+					v6 = uint64(r5[l])
+				}
+				r18[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: cvt.s64.s32
+				v1 := uint64(uint64(int32(r10[l])))
+				// 168: ld.global.s32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 169: add.s64
+				v3 := uint64(uint64(v2) + uint64(v1))
+				// 170: setp.gt.s64
+				c4t := int64(v3) > int64(r13[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 171: cvt.u32.u64
+				v5 := uint64(uint32(uint64(v3)))
+				// 172: selp.b32
+				v6 := uint64(v5)
+				if c4 {
+					v6 = uint64(r5[l])
+				}
+				r18[l] = v6
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 173: atom.global.cas.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r9, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:173")
+	// PTX lines 174, 175: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: setp.ne.s32
+				c7t := uint32(r19[l]) != uint32(r10[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+				// 175: mov.u32
+				v8 := uint64(r19[l])
+				r10[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: setp.ne.s32
+				c7t := uint32(r19[l]) != uint32(r10[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+				// 175: mov.u32
+				v8 := uint64(r19[l])
+				r10[l] = v8
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// saturatingAddBlock3 runs block 3 of kernel saturating_add for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 157-165
+func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 157: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
+	}
+	runtime.Broadcast(r5, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 158: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 159: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
+	}
+	// PTX line 160: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 161: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r9, m, u5)
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.global.u32
+				v6a := uint64(u5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
+						continue
+					}
+					v6 = v6x
+				}
+				r10[l] = v6
+				// 163: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 164: add.s64
+				v8 := uint64(uint64(u4) + uint64(v7))
+				r12[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.global.u32
+				v6a := uint64(u5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
+						continue
+					}
+					v6 = v6x
+				}
+				r10[l] = v6
+				// 163: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 164: add.s64
+				v8 := uint64(uint64(u4) + uint64(v7))
+				r12[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 165: cvt.s64.s32, warp-uniform
+	u9 := uint64(uint64(int32(u1)))
+	runtime.Broadcast(r13, m, u9)
+	_ = u9
+}
+
 // compactRun runs blocks of kernel compact for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2597,69 +2633,7 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 194: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
-				}
-				// PTX line 195: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 196: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 197, 198, 199: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 198: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 199: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 198: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 199: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			compactBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2676,107 +2650,7 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 4
 		case 2:
 			// b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 202: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
-				}
-				// PTX line 203: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 204, 205, 206, 207: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 205: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 206: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
-									continue
-								}
-								v5 = v5x
-							}
-							r9[l] = v5
-							// 207: setp.lt.s32
-							c6t := int32(v5) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 205: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 206: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
-									continue
-								}
-								v5 = v5x
-							}
-							r9[l] = v5
-							// 207: setp.lt.s32
-							c6t := int32(v5) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			compactBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2790,107 +2664,7 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 3:
 			// b3, PTX lines 210-217
-			{
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 210: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 211: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
-				}
-				// PTX line 212: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r12, m, u3)
-				// PTX line 213: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 214: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
-				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
-							// 216: add.s64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 217: st.global.u32
-							s7 := uint64(v6) + 0x0
-							s7v := uint64(r9[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
-							// 216: add.s64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 217: st.global.u32
-							s7 := uint64(v6) + 0x0
-							s7v := uint64(r9[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			compactBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2905,6 +2679,280 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// compactBlock0 runs block 0 of kernel compact for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
+func compactBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 194: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
+	}
+	// PTX line 195: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 196: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 197, 198, 199: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 198: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 199: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 198: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 199: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// compactBlock2 runs block 2 of kernel compact for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
+func compactBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
+	}
+	// PTX line 203: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 204, 205, 206, 207: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 205: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 206: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
+						continue
+					}
+					v5 = v5x
+				}
+				r9[l] = v5
+				// 207: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 205: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 206: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
+						continue
+					}
+					v5 = v5x
+				}
+				r9[l] = v5
+				// 207: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// compactBlock3 runs block 3 of kernel compact for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 210-217
+func compactBlock3(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 210: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 211: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
+	}
+	// PTX line 212: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r12, m, u3)
+	// PTX line 213: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 214: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
+	// PTX lines 215, 216, 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
+				// 216: add.s64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 217: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r9[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
+				// 216: add.s64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 217: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r9[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
 // exchangeRun runs blocks of kernel exchange for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2913,69 +2961,7 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 234: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
-				}
-				// PTX line 235: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 236: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 237, 238, 239: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 238: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 239: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 238: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 239: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			exchangeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2992,128 +2978,7 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 242-250
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 242: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 243: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
-				}
-				// PTX line 244: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 245: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 246, 247, 248: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 246: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 247: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							r10[l] = v6
-							// 248: add.s32
-							v7 := uint64(uint32(r4[l]) + uint32(k1))
-							r11[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 246: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 247: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							r10[l] = v6
-							// 248: add.s32
-							v7 := uint64(uint32(r4[l]) + uint32(k1))
-							r11[l] = v7
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 249: atom.global.exch.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
-				// PTX lines 250: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: st.global.u32
-							s8 := uint64(r10[l]) + 0x0
-							s8v := uint64(r12[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: st.global.u32
-							s8 := uint64(r10[l]) + 0x0
-							s8v := uint64(r12[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			exchangeBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3126,6 +2991,197 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// exchangeBlock0 runs block 0 of kernel exchange for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
+func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 234: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
+	}
+	// PTX line 235: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 236: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 237, 238, 239: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 238: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 239: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 238: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 239: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// exchangeBlock2 runs block 2 of kernel exchange for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 242-250
+func exchangeBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 242: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 243: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
+	}
+	// PTX line 244: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 245: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 246, 247, 248: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 247: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				r10[l] = v6
+				// 248: add.s32
+				v7 := uint64(uint32(r4[l]) + uint32(k1))
+				r11[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 247: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				r10[l] = v6
+				// 248: add.s32
+				v7 := uint64(uint32(r4[l]) + uint32(k1))
+				r11[l] = v7
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 249: atom.global.exch.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.global.u32
+				s8 := uint64(r10[l]) + 0x0
+				s8v := uint64(r12[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.global.u32
+				s8 := uint64(r10[l]) + 0x0
+				s8v := uint64(r12[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
+				}
+			}
+		}
+	}
+	_ = u4
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).

@@ -887,63 +887,7 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/barrier_exit.ptx:27")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX lines 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-							// 29: setp.ge.s32
-							c3t := int32(v2) >= int32(u1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-							// 29: setp.ge.s32
-							c3t := int32(v2) >= int32(u1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			earlyReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -960,357 +904,14 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			next = 4
 		case 2:
 			// b2, PTX lines 32-45; bar.sync at line 46
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r5, m, u4)
-				// PTX line 36: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 37: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
-							// 39: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							r9[l] = v8
-							// 40: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							// 41: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:41")
-									continue
-								}
-								v10 = v10x
-							}
-							r11[l] = v10
-							// 42: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-							r12[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
-							// 39: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							r9[l] = v8
-							// 40: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							// 41: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:41")
-									continue
-								}
-								v10 = v10x
-							}
-							r11[l] = v10
-							// 42: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-							r12[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 43: mov.u64, warp-uniform
-				u12 := uint64(k1)
-				runtime.Broadcast(r13, m, u12)
-				// PTX lines 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: add.s64
-							v13 := uint64(uint64(u12) + uint64(r12[l]))
-							// 45: st.shared.u32
-							s14 := uint64(v13) + 0x0
-							s14v := uint64(r11[l])
-							if s14 < shEnd4 && s14&3 == 0 {
-								runtime.Store32(sh, s14, s14v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: add.s64
-							v13 := uint64(uint64(u12) + uint64(r12[l]))
-							// 45: st.shared.u32
-							s14 := uint64(v13) + 0x0
-							s14v := uint64(r11[l])
-							if s14 < shEnd4 && s14&3 == 0 {
-								runtime.Store32(sh, s14, s14v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:45")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			earlyReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2, PTX lines 47-59
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: add.s32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							// 48: rem.u32
-							v2 := isa.Rem(v1, r0[l], 32, false)
-							// 49: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 50: add.s64
-							v4 := uint64(uint64(r13[l]) + uint64(v3))
-							// 51: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/barrier_exit.ptx:51")
-									continue
-								}
-								v5 = v5x
-							}
-							// 52: not.b32
-							v6 := uint64(^uint32(r1[l]))
-							// 53: add.s32
-							v7 := uint64(uint32(v6) + uint32(r0[l]))
-							// 54: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
-							// 55: add.s64
-							v9 := uint64(uint64(r13[l]) + uint64(v8))
-							// 56: ld.shared.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/barrier_exit.ptx:56")
-									continue
-								}
-								v10 = v10x
-							}
-							// 57: add.s32
-							v11 := uint64(uint32(v10) + uint32(v5))
-							r25[l] = v11
-							// 58: add.s64
-							v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
-							r26[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: add.s32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							// 48: rem.u32
-							v2 := isa.Rem(v1, r0[l], 32, false)
-							// 49: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 50: add.s64
-							v4 := uint64(uint64(r13[l]) + uint64(v3))
-							// 51: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/barrier_exit.ptx:51")
-									continue
-								}
-								v5 = v5x
-							}
-							// 52: not.b32
-							v6 := uint64(^uint32(r1[l]))
-							// 53: add.s32
-							v7 := uint64(uint32(v6) + uint32(r0[l]))
-							// 54: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
-							// 55: add.s64
-							v9 := uint64(uint64(r13[l]) + uint64(v8))
-							// 56: ld.shared.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/barrier_exit.ptx:56")
-									continue
-								}
-								v10 = v10x
-							}
-							// 57: add.s32
-							v11 := uint64(uint32(v10) + uint32(v5))
-							r25[l] = v11
-							// 58: add.s64
-							v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
-							r26[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s13 := uint64(r26[l]) + 0x0
-							s13v := uint64(r25[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/barrier_exit.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s13 := uint64(r26[l]) + 0x0
-							s13v := uint64(r25[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/barrier_exit.ptx:59")
-							}
-						}
-					}
-				}
-			}
+			earlyReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1325,6 +926,419 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// earlyReturnBarrierBlock0 runs block 0 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/barrier_exit.ptx:27")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 29: setp.ge.s32
+				c3t := int32(v2) >= int32(u1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 29: setp.ge.s32
+				c3t := int32(v2) >= int32(u1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// earlyReturnBarrierBlock2 runs block 2 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-45; bar.sync at line 46
+func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r5, m, u4)
+	// PTX line 36: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 37: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
+				// 39: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r9[l] = v8
+				// 40: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				// 41: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				r11[l] = v10
+				// 42: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r12[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
+				// 39: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r9[l] = v8
+				// 40: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				// 41: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				r11[l] = v10
+				// 42: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r12[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 43: mov.u64, warp-uniform
+	u12 := uint64(k1)
+	runtime.Broadcast(r13, m, u12)
+	// PTX lines 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: add.s64
+				v13 := uint64(uint64(u12) + uint64(r12[l]))
+				// 45: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r11[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(shp, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: add.s64
+				v13 := uint64(uint64(u12) + uint64(r12[l]))
+				// 45: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r11[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(shp, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:45")
+				}
+			}
+		}
+	}
+	_ = u4
+}
+
+// earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 47-59
+func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: add.s32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				// 48: rem.u32
+				v2 := isa.Rem(v1, r0[l], 32, false)
+				// 49: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 50: add.s64
+				v4 := uint64(uint64(r13[l]) + uint64(v3))
+				// 51: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/barrier_exit.ptx:51")
+						continue
+					}
+					v5 = v5x
+				}
+				// 52: not.b32
+				v6 := uint64(^uint32(r1[l]))
+				// 53: add.s32
+				v7 := uint64(uint32(v6) + uint32(r0[l]))
+				// 54: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				// 55: add.s64
+				v9 := uint64(uint64(r13[l]) + uint64(v8))
+				// 56: ld.shared.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(shp, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/barrier_exit.ptx:56")
+						continue
+					}
+					v10 = v10x
+				}
+				// 57: add.s32
+				v11 := uint64(uint32(v10) + uint32(v5))
+				r25[l] = v11
+				// 58: add.s64
+				v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
+				r26[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: add.s32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				// 48: rem.u32
+				v2 := isa.Rem(v1, r0[l], 32, false)
+				// 49: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 50: add.s64
+				v4 := uint64(uint64(r13[l]) + uint64(v3))
+				// 51: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/barrier_exit.ptx:51")
+						continue
+					}
+					v5 = v5x
+				}
+				// 52: not.b32
+				v6 := uint64(^uint32(r1[l]))
+				// 53: add.s32
+				v7 := uint64(uint32(v6) + uint32(r0[l]))
+				// 54: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				// 55: add.s64
+				v9 := uint64(uint64(r13[l]) + uint64(v8))
+				// 56: ld.shared.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(shp, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/barrier_exit.ptx:56")
+						continue
+					}
+					v10 = v10x
+				}
+				// 57: add.s32
+				v11 := uint64(uint32(v10) + uint32(v5))
+				r25[l] = v11
+				// 58: add.s64
+				v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
+				r26[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s13 := uint64(r26[l]) + 0x0
+				s13v := uint64(r25[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/barrier_exit.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s13 := uint64(r26[l]) + 0x0
+				s13v := uint64(r25[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/barrier_exit.ptx:59")
+				}
+			}
+		}
+	}
+}
+
 // interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1333,55 +1347,7 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xaaab)
-				k1 := uint64(0x5556)
-				// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 78: cvt.u16.u32
-							v2 := uint64(uint16(uint32(v1)))
-							// 79: mul.lo.s16
-							v3 := uint64(uint16(v2) * uint16(k0))
-							// 80: setp.lt.u16
-							c4t := uint16(v3) < uint16(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 78: cvt.u16.u32
-							v2 := uint64(uint16(uint32(v1)))
-							// 79: mul.lo.s16
-							v3 := uint64(uint16(v2) * uint16(k0))
-							// 80: setp.lt.u16
-							c4t := uint16(v3) < uint16(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			interleavedReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1398,491 +1364,28 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			next = 6
 		case 2:
 			// b2, PTX lines 83-96; bar.sync at line 97
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 83: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:83")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 84: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:84")
-				}
-				// PTX line 85: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 86: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r6, m, u4)
-				// PTX line 87: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r7, m, u5)
-				// PTX line 88: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
-							// 90: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							r10[l] = v8
-							// 91: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							r11[l] = v9
-							// 92: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:92")
-									continue
-								}
-								v10 = v10x
-							}
-							r12[l] = v10
-							// 93: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							r13[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
-							// 90: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							r10[l] = v8
-							// 91: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							r11[l] = v9
-							// 92: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:92")
-									continue
-								}
-								v10 = v10x
-							}
-							r12[l] = v10
-							// 93: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							r13[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 94: mov.u64, warp-uniform
-				u12 := uint64(k1)
-				runtime.Broadcast(r14, m, u12)
-				// PTX lines 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: add.s64
-							v13 := uint64(uint64(u12) + uint64(r13[l]))
-							r15[l] = v13
-							// 96: st.shared.u32
-							s14 := uint64(v13) + 0x0
-							s14v := uint64(r12[l])
-							if s14 < shEnd4 && s14&3 == 0 {
-								runtime.Store32(sh, s14, s14v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: add.s64
-							v13 := uint64(uint64(u12) + uint64(r13[l]))
-							r15[l] = v13
-							// 96: st.shared.u32
-							s14 := uint64(v13) + 0x0
-							s14v := uint64(r12[l])
-							if s14 < shEnd4 && s14&3 == 0 {
-								runtime.Store32(sh, s14, s14v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:96")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			interleavedReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2, PTX lines 98-103; bar.sync at line 104
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r14 := w.Reg(14)
-				r20 := w.Reg(20)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				k2 := uint64(0x4)
-				// PTX lines 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 99: setp.lt.u32
-							c2t := uint32(v1) < uint32(r7[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 100: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 101: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-							// 102: add.s64
-							v5 := uint64(uint64(r14[l]) + uint64(v4))
-							// 103: ld.shared.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/barrier_exit.ptx:103")
-									continue
-								}
-								v6 = v6x
-							}
-							r20[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 99: setp.lt.u32
-							c2t := uint32(v1) < uint32(r7[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 100: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 101: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-							// 102: add.s64
-							v5 := uint64(uint64(r14[l]) + uint64(v4))
-							// 103: ld.shared.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/barrier_exit.ptx:103")
-									continue
-								}
-								v6 = v6x
-							}
-							r20[l] = v6
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			interleavedReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b2, PTX lines 105-106; bar.sync at line 107
-			{
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				k0 := uint64(0x3)
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: mul.lo.s32
-							v1 := uint64(uint32(r20[l]) * uint32(k0))
-							// 106: st.shared.u32
-							s2 := uint64(r15[l]) + 0x0
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/barrier_exit.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: mul.lo.s32
-							v1 := uint64(uint32(r20[l]) * uint32(k0))
-							// 106: st.shared.u32
-							s2 := uint64(r15[l]) + 0x0
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/barrier_exit.ptx:106")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b2, PTX lines 108-112
-			{
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				// PTX lines 108, 109, 110, 111: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					v2aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: ld.shared.u32
-							v1a := uint64(r15[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/barrier_exit.ptx:108")
-									continue
-								}
-								v1 = v1x
-							}
-							// 109: ld.global.u32
-							v2a := uint64(r11[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/barrier_exit.ptx:109")
-									continue
-								}
-								v2 = v2x
-							}
-							// 110: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r24[l] = v3
-							// 111: add.s64
-							v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
-							r25[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: ld.shared.u32
-							v1a := uint64(r15[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/barrier_exit.ptx:108")
-									continue
-								}
-								v1 = v1x
-							}
-							// 109: ld.global.u32
-							v2a := uint64(r11[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/barrier_exit.ptx:109")
-									continue
-								}
-								v2 = v2x
-							}
-							// 110: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r24[l] = v3
-							// 111: add.s64
-							v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
-							r25[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.global.u32
-							s5 := uint64(r25[l]) + 0x0
-							s5v := uint64(r24[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/barrier_exit.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.global.u32
-							s5 := uint64(r25[l]) + 0x0
-							s5v := uint64(r24[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/barrier_exit.ptx:112")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1897,6 +1400,541 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 	}
 }
 
+// interleavedReturnBarrierBlock0 runs block 0 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xaaab)
+	k1 := uint64(0x5556)
+	// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 78: cvt.u16.u32
+				v2 := uint64(uint16(uint32(v1)))
+				// 79: mul.lo.s16
+				v3 := uint64(uint16(v2) * uint16(k0))
+				// 80: setp.lt.u16
+				c4t := uint16(v3) < uint16(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 78: cvt.u16.u32
+				v2 := uint64(uint16(uint32(v1)))
+				// 79: mul.lo.s16
+				v3 := uint64(uint16(v2) * uint16(k0))
+				// 80: setp.lt.u16
+				c4t := uint16(v3) < uint16(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// interleavedReturnBarrierBlock2 runs block 2 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 83-96; bar.sync at line 97
+func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 83: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:83")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 84: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:84")
+	}
+	// PTX line 85: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 86: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r6, m, u4)
+	// PTX line 87: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r7, m, u5)
+	// PTX line 88: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
+				// 90: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r10[l] = v8
+				// 91: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				r11[l] = v9
+				// 92: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:92")
+						continue
+					}
+					v10 = v10x
+				}
+				r12[l] = v10
+				// 93: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r13[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
+				// 90: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r10[l] = v8
+				// 91: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				r11[l] = v9
+				// 92: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:92")
+						continue
+					}
+					v10 = v10x
+				}
+				r12[l] = v10
+				// 93: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r13[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 94: mov.u64, warp-uniform
+	u12 := uint64(k1)
+	runtime.Broadcast(r14, m, u12)
+	// PTX lines 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: add.s64
+				v13 := uint64(uint64(u12) + uint64(r13[l]))
+				r15[l] = v13
+				// 96: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r12[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(shp, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: add.s64
+				v13 := uint64(uint64(u12) + uint64(r13[l]))
+				r15[l] = v13
+				// 96: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r12[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(shp, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:96")
+				}
+			}
+		}
+	}
+	_ = u4
+}
+
+// interleavedReturnBarrierBlock3 runs block 3 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 98-103; bar.sync at line 104
+func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r14 := w.Reg(14)
+	r20 := w.Reg(20)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	k2 := uint64(0x4)
+	// PTX lines 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 99: setp.lt.u32
+				c2t := uint32(v1) < uint32(r7[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 100: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 101: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+				// 102: add.s64
+				v5 := uint64(uint64(r14[l]) + uint64(v4))
+				// 103: ld.shared.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/barrier_exit.ptx:103")
+						continue
+					}
+					v6 = v6x
+				}
+				r20[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 99: setp.lt.u32
+				c2t := uint32(v1) < uint32(r7[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 100: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 101: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+				// 102: add.s64
+				v5 := uint64(uint64(r14[l]) + uint64(v4))
+				// 103: ld.shared.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/barrier_exit.ptx:103")
+						continue
+					}
+					v6 = v6x
+				}
+				r20[l] = v6
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 105-106; bar.sync at line 107
+func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	k0 := uint64(0x3)
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: mul.lo.s32
+				v1 := uint64(uint32(r20[l]) * uint32(k0))
+				// 106: st.shared.u32
+				s2 := uint64(r15[l]) + 0x0
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/barrier_exit.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: mul.lo.s32
+				v1 := uint64(uint32(r20[l]) * uint32(k0))
+				// 106: st.shared.u32
+				s2 := uint64(r15[l]) + 0x0
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/barrier_exit.ptx:106")
+				}
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 108-112
+func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	// PTX lines 108, 109, 110, 111: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		v2aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: ld.shared.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/barrier_exit.ptx:108")
+						continue
+					}
+					v1 = v1x
+				}
+				// 109: ld.global.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/barrier_exit.ptx:109")
+						continue
+					}
+					v2 = v2x
+				}
+				// 110: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
+				// 111: add.s64
+				v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
+				r25[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: ld.shared.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/barrier_exit.ptx:108")
+						continue
+					}
+					v1 = v1x
+				}
+				// 109: ld.global.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/barrier_exit.ptx:109")
+						continue
+					}
+					v2 = v2x
+				}
+				// 110: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
+				// 111: add.s64
+				v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
+				r25[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.global.u32
+				s5 := uint64(r25[l]) + 0x0
+				s5v := uint64(r24[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/barrier_exit.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.global.u32
+				s5 := uint64(r25[l]) + 0x0
+				s5v := uint64(r24[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/barrier_exit.ptx:112")
+				}
+			}
+		}
+	}
+}
+
 // warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1905,65 +1943,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:130")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX lines 131, 132: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-							// 132: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-							// 132: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-			}
+			warpHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1977,76 +1957,14 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				// PTX lines 138: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r3[l] = v1
-						}
-					}
-				}
-				// PTX line 139: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r4, m, u2)
-				// PTX line 140: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r5, m, u3)
-				_ = u2
-				_ = u3
-			}
+			warpHandoffBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1f)
-				// PTX lines 142: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpHandoffBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2060,49 +1978,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
-			{
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 145: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:145")
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: setp.eq.s32
-							c2t := uint32(u1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: setp.eq.s32
-							c2t := uint32(u1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			warpHandoffBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2116,51 +1992,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				k0 := uint64(0xffffffe0)
-				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 154: setp.ne.s32
-							c2t := uint32(r1[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 155: mov.u32
-							v3 := uint64(r1[l])
-							r8[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 154: setp.ne.s32
-							c2t := uint32(r1[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 155: mov.u32
-							v3 := uint64(r1[l])
-							r8[l] = v3
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			warpHandoffBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2174,88 +2006,14 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 5:
 			// b4 ($L__BB2_7), PTX lines 166-169; ret
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				k0 := uint64(0x4)
-				// PTX lines 166, 167, 168, 169: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: mad.lo.s32
-							v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
-							// 167: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 168: add.s64
-							v3 := uint64(uint64(r3[l]) + uint64(v2))
-							// 169: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r8[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/barrier_exit.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: mad.lo.s32
-							v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
-							// 167: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 168: add.s64
-							v3 := uint64(uint64(r3[l]) + uint64(v2))
-							// 169: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r8[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/barrier_exit.ptx:169")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 6:
 			// b5, PTX lines 135-136
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				// PTX line 135: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r2, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 136: st.volatile.shared.u32
-				w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:136")
-				_ = u1
-			}
+			warpHandoffBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2265,118 +2023,14 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 3
 		case 8:
 			// b7, PTX lines 149-150
-			{
-				r1 := w.Reg(1)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 149: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:149")
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: add.s32
-							v2 := uint64(uint32(u1) + uint32(r1[l]))
-							r8[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: add.s32
-							v2 := uint64(uint32(u1) + uint32(r1[l]))
-							r8[l] = v2
-						}
-					}
-				}
-			}
+			warpHandoffBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 9:
 			// b8, PTX lines 158-164
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x1)
-				// PTX lines 158, 159: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: mad.lo.s32
-							v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
-							// 159: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r11[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: mad.lo.s32
-							v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
-							// 159: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r11[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 160: st.volatile.shared.u32
-				w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:160")
-				// PTX line 162: mov.b32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r12, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 163: st.volatile.shared.u32
-				w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:163")
-				// PTX lines 164: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: mov.u32
-							v4 := uint64(r1[l])
-							r8[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: mov.u32
-							v4 := uint64(r1[l])
-							r8[l] = v4
-						}
-					}
-				}
-				_ = u3
-			}
+			warpHandoffBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2389,4 +2043,424 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// warpHandoffBlock0 runs block 0 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:130")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 131, 132: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 132: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 132: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+}
+
+// warpHandoffBlock1 runs block 1 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
+func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r3[l] = v1
+			}
+		}
+	}
+	// PTX line 139: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r4, m, u2)
+	// PTX line 140: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r5, m, u3)
+	_ = u2
+	_ = u3
+}
+
+// warpHandoffBlock2 runs block 2 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
+func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1f)
+	// PTX lines 142: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpHandoffBlock3 runs block 3 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
+func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 145: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:145")
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// warpHandoffBlock4 runs block 4 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
+func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0xffffffe0)
+	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 154: setp.ne.s32
+				c2t := uint32(r1[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 155: mov.u32
+				v3 := uint64(r1[l])
+				r8[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 154: setp.ne.s32
+				c2t := uint32(r1[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 155: mov.u32
+				v3 := uint64(r1[l])
+				r8[l] = v3
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_7), PTX lines 166-169; ret
+func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	// PTX lines 166, 167, 168, 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: mad.lo.s32
+				v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
+				// 167: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 168: add.s64
+				v3 := uint64(uint64(r3[l]) + uint64(v2))
+				// 169: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r8[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/barrier_exit.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: mad.lo.s32
+				v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
+				// 167: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 168: add.s64
+				v3 := uint64(uint64(r3[l]) + uint64(v2))
+				// 169: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r8[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/barrier_exit.ptx:169")
+				}
+			}
+		}
+	}
+}
+
+// warpHandoffBlock6 runs block 6 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 135-136
+func warpHandoffBlock6(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX line 135: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r2, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 136: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:136")
+	_ = u1
+}
+
+// warpHandoffBlock8 runs block 8 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 149-150
+func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 149: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:149")
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: add.s32
+				v2 := uint64(uint32(u1) + uint32(r1[l]))
+				r8[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: add.s32
+				v2 := uint64(uint32(u1) + uint32(r1[l]))
+				r8[l] = v2
+			}
+		}
+	}
+}
+
+// warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 158-164
+func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x1)
+	// PTX lines 158, 159: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: mad.lo.s32
+				v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
+				// 159: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r11[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: mad.lo.s32
+				v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
+				// 159: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r11[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 160: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:160")
+	// PTX line 162: mov.b32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r12, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 163: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:163")
+	// PTX lines 164: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: mov.u32
+				v4 := uint64(r1[l])
+				r8[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: mov.u32
+				v4 := uint64(r1[l])
+				r8[l] = v4
+			}
+		}
+	}
+	_ = u3
 }

@@ -327,69 +327,7 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/bf16.ptx:28")
-				}
-				// PTX line 29: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 30: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 33: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 33: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			bf16OpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -406,664 +344,7 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 36-77
-			{
-				r4 := w.Reg(4)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4)
-				k2 := uint64(0x6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bf16.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/bf16.ptx:37")
-				}
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bf16.ptx:39")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/bf16.ptx:40")
-				}
-				// PTX line 41: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 42: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/bf16.ptx:42")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 43: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/bf16.ptx:43")
-				}
-				// PTX line 44: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u7)
-				// PTX line 46: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u4)
-				// PTX line 47: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u1)
-				// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(0)
-					v17aw := w.Window(1)
-					v19aw := w.Window(2)
-					v26aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v14 := uint64(uint64(u10) + uint64(v13))
-							// 50: ld.global.b16
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
-								v15 = runtime.Load16(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/bf16.ptx:50")
-									continue
-								}
-								v15 = v15x
-							}
-							// 51: add.s64
-							v16 := uint64(uint64(u9) + uint64(v13))
-							// 52: ld.global.b16
-							v17a := uint64(v16) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/bf16.ptx:52")
-									continue
-								}
-								v17 = v17x
-							}
-							// 53: add.s64
-							v18 := uint64(uint64(u6) + uint64(v13))
-							// 54: ld.global.b16
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-								if !v19ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/bf16.ptx:54")
-									continue
-								}
-								v19 = v19x
-							}
-							// 55: fma.rn.bf16
-							v20h0 := v15
-							v20h1 := v17
-							v20h2 := v19
-							v20 := uint64(isa.FmaBF16(uint16(v20h0), uint16(v20h1), uint16(v20h2)))
-							r24[l] = v20
-							// 56: min.bf16
-							v21h0 := v15
-							v21h1 := v17
-							v21 := uint64(isa.MinBF16(uint16(v21h0), uint16(v21h1), false, false))
-							r25[l] = v21
-							// 57: abs.bf16
-							v22h0 := v15
-							v22 := uint64(isa.AbsHalf(uint16(v22h0)))
-							r26[l] = v22
-							// 58: neg.bf16
-							v23h0 := v15
-							v23 := uint64(isa.NegHalf(uint16(v23h0)))
-							r27[l] = v23
-							// 59: mul.wide.s32
-							v24 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							r28[l] = v24
-							// 60: add.s64
-							v25 := uint64(uint64(u3) + uint64(v24))
-							// 61: ld.global.f32
-							v26a := uint64(v25) + 0x0
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/bf16.ptx:61")
-									continue
-								}
-								v26 = v26x
-							}
-							// 62: cvt.rn.bf16.f32
-							v27s := v26
-							v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
-							r31[l] = v27
-							// 63: cvt.f32.bf16
-							v28s := v17
-							v28 := uint64(isa.BF16ToF32(uint16(v28s)))
-							// 64: cvt.f32.bf16
-							v29s := v15
-							v29 := uint64(isa.BF16ToF32(uint16(v29s)))
-							r33[l] = v29
-							// 65: add.f32
-							v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
-							// 66: cvt.rn.bf16.f32
-							v31s := v30
-							v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
-							r35[l] = v31
-							// 67: mul.lo.s32
-							v32 := uint64(uint32(r4[l]) * uint32(k2))
-							// 68: mul.wide.s32
-							v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
-							// 69: add.s64
-							v34 := uint64(uint64(u12) + uint64(v33))
-							r38[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v14 := uint64(uint64(u10) + uint64(v13))
-							// 50: ld.global.b16
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
-								v15 = runtime.Load16(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/bf16.ptx:50")
-									continue
-								}
-								v15 = v15x
-							}
-							// 51: add.s64
-							v16 := uint64(uint64(u9) + uint64(v13))
-							// 52: ld.global.b16
-							v17a := uint64(v16) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/bf16.ptx:52")
-									continue
-								}
-								v17 = v17x
-							}
-							// 53: add.s64
-							v18 := uint64(uint64(u6) + uint64(v13))
-							// 54: ld.global.b16
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-								if !v19ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/bf16.ptx:54")
-									continue
-								}
-								v19 = v19x
-							}
-							// 55: fma.rn.bf16
-							v20h0 := v15
-							v20h1 := v17
-							v20h2 := v19
-							v20 := uint64(isa.FmaBF16(uint16(v20h0), uint16(v20h1), uint16(v20h2)))
-							r24[l] = v20
-							// 56: min.bf16
-							v21h0 := v15
-							v21h1 := v17
-							v21 := uint64(isa.MinBF16(uint16(v21h0), uint16(v21h1), false, false))
-							r25[l] = v21
-							// 57: abs.bf16
-							v22h0 := v15
-							v22 := uint64(isa.AbsHalf(uint16(v22h0)))
-							r26[l] = v22
-							// 58: neg.bf16
-							v23h0 := v15
-							v23 := uint64(isa.NegHalf(uint16(v23h0)))
-							r27[l] = v23
-							// 59: mul.wide.s32
-							v24 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							r28[l] = v24
-							// 60: add.s64
-							v25 := uint64(uint64(u3) + uint64(v24))
-							// 61: ld.global.f32
-							v26a := uint64(v25) + 0x0
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/bf16.ptx:61")
-									continue
-								}
-								v26 = v26x
-							}
-							// 62: cvt.rn.bf16.f32
-							v27s := v26
-							v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
-							r31[l] = v27
-							// 63: cvt.f32.bf16
-							v28s := v17
-							v28 := uint64(isa.BF16ToF32(uint16(v28s)))
-							// 64: cvt.f32.bf16
-							v29s := v15
-							v29 := uint64(isa.BF16ToF32(uint16(v29s)))
-							r33[l] = v29
-							// 65: add.f32
-							v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
-							// 66: cvt.rn.bf16.f32
-							v31s := v30
-							v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
-							r35[l] = v31
-							// 67: mul.lo.s32
-							v32 := uint64(uint32(r4[l]) * uint32(k2))
-							// 68: mul.wide.s32
-							v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
-							// 69: add.s64
-							v34 := uint64(uint64(u12) + uint64(v33))
-							r38[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.global.b16
-							s35 := uint64(r38[l]) + 0x0
-							s35v := uint64(r24[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/bf16.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.global.b16
-							s35 := uint64(r38[l]) + 0x0
-							s35v := uint64(r24[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/bf16.ptx:70")
-							}
-						}
-					}
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.b16
-							s36 := uint64(r38[l]) + 0x2
-							s36v := uint64(r25[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/bf16.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.b16
-							s36 := uint64(r38[l]) + 0x2
-							s36v := uint64(r25[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/bf16.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s37w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.b16
-							s37 := uint64(r38[l]) + 0x4
-							s37v := uint64(r26[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/bf16.ptx:72")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.b16
-							s37 := uint64(r38[l]) + 0x4
-							s37v := uint64(r26[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/bf16.ptx:72")
-							}
-						}
-					}
-				}
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.global.b16
-							s38 := uint64(r38[l]) + 0x6
-							s38v := uint64(r27[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
-								runtime.Store16(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/bf16.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.global.b16
-							s38 := uint64(r38[l]) + 0x6
-							s38v := uint64(r27[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
-								runtime.Store16(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/bf16.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s39w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.b16
-							s39 := uint64(r38[l]) + 0x8
-							s39v := uint64(r31[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
-								runtime.Store16(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/bf16.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.b16
-							s39 := uint64(r38[l]) + 0x8
-							s39v := uint64(r31[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
-								runtime.Store16(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/bf16.ptx:74")
-							}
-						}
-					}
-				}
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.b16
-							s40 := uint64(r38[l]) + 0xa
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
-								runtime.Store16(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/bf16.ptx:75")
-							}
-							// 76: add.s64
-							v41 := uint64(uint64(u11) + uint64(r28[l]))
-							r39[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.b16
-							s40 := uint64(r38[l]) + 0xa
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
-								runtime.Store16(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/bf16.ptx:75")
-							}
-							// 76: add.s64
-							v41 := uint64(uint64(u11) + uint64(r28[l]))
-							r39[l] = v41
-						}
-					}
-				}
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.global.f32
-							s42 := uint64(r39[l]) + 0x0
-							s42v := uint64(r33[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bf16.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.global.f32
-							s42 := uint64(r39[l]) + 0x0
-							s42v := uint64(r33[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bf16.ptx:77")
-							}
-						}
-					}
-				}
-			}
+			bf16OpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1075,5 +356,732 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// bf16OpsBlock0 runs block 0 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/bf16.ptx:28")
+	}
+	// PTX line 29: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 30: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 33: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 33: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 36-77
+func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bf16.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/bf16.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bf16.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/bf16.ptx:40")
+	}
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/bf16.ptx:42")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/bf16.ptx:43")
+	}
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u1)
+	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(0)
+		v17aw := w.Window(1)
+		v19aw := w.Window(2)
+		v26aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v14 := uint64(uint64(u10) + uint64(v13))
+				// 50: ld.global.b16
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
+					v15 = runtime.Load16(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/bf16.ptx:50")
+						continue
+					}
+					v15 = v15x
+				}
+				// 51: add.s64
+				v16 := uint64(uint64(u9) + uint64(v13))
+				// 52: ld.global.b16
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/bf16.ptx:52")
+						continue
+					}
+					v17 = v17x
+				}
+				// 53: add.s64
+				v18 := uint64(uint64(u6) + uint64(v13))
+				// 54: ld.global.b16
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+					if !v19ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/bf16.ptx:54")
+						continue
+					}
+					v19 = v19x
+				}
+				// 55: fma.rn.bf16
+				v20h0 := v15
+				v20h1 := v17
+				v20h2 := v19
+				v20 := uint64(isa.FmaBF16(uint16(v20h0), uint16(v20h1), uint16(v20h2)))
+				r24[l] = v20
+				// 56: min.bf16
+				v21h0 := v15
+				v21h1 := v17
+				v21 := uint64(isa.MinBF16(uint16(v21h0), uint16(v21h1), false, false))
+				r25[l] = v21
+				// 57: abs.bf16
+				v22h0 := v15
+				v22 := uint64(isa.AbsHalf(uint16(v22h0)))
+				r26[l] = v22
+				// 58: neg.bf16
+				v23h0 := v15
+				v23 := uint64(isa.NegHalf(uint16(v23h0)))
+				r27[l] = v23
+				// 59: mul.wide.s32
+				v24 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				r28[l] = v24
+				// 60: add.s64
+				v25 := uint64(uint64(u3) + uint64(v24))
+				// 61: ld.global.f32
+				v26a := uint64(v25) + 0x0
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/bf16.ptx:61")
+						continue
+					}
+					v26 = v26x
+				}
+				// 62: cvt.rn.bf16.f32
+				v27s := v26
+				v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
+				r31[l] = v27
+				// 63: cvt.f32.bf16
+				v28s := v17
+				v28 := uint64(isa.BF16ToF32(uint16(v28s)))
+				// 64: cvt.f32.bf16
+				v29s := v15
+				v29 := uint64(isa.BF16ToF32(uint16(v29s)))
+				r33[l] = v29
+				// 65: add.f32
+				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
+				// 66: cvt.rn.bf16.f32
+				v31s := v30
+				v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
+				r35[l] = v31
+				// 67: mul.lo.s32
+				v32 := uint64(uint32(r4[l]) * uint32(k2))
+				// 68: mul.wide.s32
+				v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+				// 69: add.s64
+				v34 := uint64(uint64(u12) + uint64(v33))
+				r38[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v14 := uint64(uint64(u10) + uint64(v13))
+				// 50: ld.global.b16
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
+					v15 = runtime.Load16(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/bf16.ptx:50")
+						continue
+					}
+					v15 = v15x
+				}
+				// 51: add.s64
+				v16 := uint64(uint64(u9) + uint64(v13))
+				// 52: ld.global.b16
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/bf16.ptx:52")
+						continue
+					}
+					v17 = v17x
+				}
+				// 53: add.s64
+				v18 := uint64(uint64(u6) + uint64(v13))
+				// 54: ld.global.b16
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+					if !v19ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/bf16.ptx:54")
+						continue
+					}
+					v19 = v19x
+				}
+				// 55: fma.rn.bf16
+				v20h0 := v15
+				v20h1 := v17
+				v20h2 := v19
+				v20 := uint64(isa.FmaBF16(uint16(v20h0), uint16(v20h1), uint16(v20h2)))
+				r24[l] = v20
+				// 56: min.bf16
+				v21h0 := v15
+				v21h1 := v17
+				v21 := uint64(isa.MinBF16(uint16(v21h0), uint16(v21h1), false, false))
+				r25[l] = v21
+				// 57: abs.bf16
+				v22h0 := v15
+				v22 := uint64(isa.AbsHalf(uint16(v22h0)))
+				r26[l] = v22
+				// 58: neg.bf16
+				v23h0 := v15
+				v23 := uint64(isa.NegHalf(uint16(v23h0)))
+				r27[l] = v23
+				// 59: mul.wide.s32
+				v24 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				r28[l] = v24
+				// 60: add.s64
+				v25 := uint64(uint64(u3) + uint64(v24))
+				// 61: ld.global.f32
+				v26a := uint64(v25) + 0x0
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/bf16.ptx:61")
+						continue
+					}
+					v26 = v26x
+				}
+				// 62: cvt.rn.bf16.f32
+				v27s := v26
+				v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
+				r31[l] = v27
+				// 63: cvt.f32.bf16
+				v28s := v17
+				v28 := uint64(isa.BF16ToF32(uint16(v28s)))
+				// 64: cvt.f32.bf16
+				v29s := v15
+				v29 := uint64(isa.BF16ToF32(uint16(v29s)))
+				r33[l] = v29
+				// 65: add.f32
+				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
+				// 66: cvt.rn.bf16.f32
+				v31s := v30
+				v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
+				r35[l] = v31
+				// 67: mul.lo.s32
+				v32 := uint64(uint32(r4[l]) * uint32(k2))
+				// 68: mul.wide.s32
+				v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+				// 69: add.s64
+				v34 := uint64(uint64(u12) + uint64(v33))
+				r38[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.global.b16
+				s35 := uint64(r38[l]) + 0x0
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/bf16.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.global.b16
+				s35 := uint64(r38[l]) + 0x0
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/bf16.ptx:70")
+				}
+			}
+		}
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.b16
+				s36 := uint64(r38[l]) + 0x2
+				s36v := uint64(r25[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/bf16.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.b16
+				s36 := uint64(r38[l]) + 0x2
+				s36v := uint64(r25[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/bf16.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s37w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.b16
+				s37 := uint64(r38[l]) + 0x4
+				s37v := uint64(r26[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/bf16.ptx:72")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.b16
+				s37 := uint64(r38[l]) + 0x4
+				s37v := uint64(r26[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/bf16.ptx:72")
+				}
+			}
+		}
+	}
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.global.b16
+				s38 := uint64(r38[l]) + 0x6
+				s38v := uint64(r27[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
+					runtime.Store16(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/bf16.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.global.b16
+				s38 := uint64(r38[l]) + 0x6
+				s38v := uint64(r27[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
+					runtime.Store16(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/bf16.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s39w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.b16
+				s39 := uint64(r38[l]) + 0x8
+				s39v := uint64(r31[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+					runtime.Store16(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/bf16.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.b16
+				s39 := uint64(r38[l]) + 0x8
+				s39v := uint64(r31[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+					runtime.Store16(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/bf16.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.b16
+				s40 := uint64(r38[l]) + 0xa
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
+					runtime.Store16(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/bf16.ptx:75")
+				}
+				// 76: add.s64
+				v41 := uint64(uint64(u11) + uint64(r28[l]))
+				r39[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.b16
+				s40 := uint64(r38[l]) + 0xa
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
+					runtime.Store16(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/bf16.ptx:75")
+				}
+				// 76: add.s64
+				v41 := uint64(uint64(u11) + uint64(r28[l]))
+				r39[l] = v41
+			}
+		}
+	}
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.global.f32
+				s42 := uint64(r39[l]) + 0x0
+				s42v := uint64(r33[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bf16.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.global.f32
+				s42 := uint64(r39[l]) + 0x0
+				s42v := uint64(r33[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bf16.ptx:77")
+				}
+			}
+		}
 	}
 }

@@ -451,69 +451,7 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
-				}
-				// PTX line 27: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 28: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 31: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 31: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			polyEvalBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -530,420 +468,7 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 34-57
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r9[l] = v5
-							// 39: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 40: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r9[l] = v5
-							// 39: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 40: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 41: ld.const.f32
-				u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/constant_data.ptx:41")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 42: ld.const.f32
-				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/constant_data.ptx:42")
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: fma.rn.f32
-							var v10 uint64
-							if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-								v10 = uint64(math.Float32bits(float32(v10f)))
-							} else {
-								v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
-							}
-							r14[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: fma.rn.f32
-							var v10 uint64
-							if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-								v10 = uint64(math.Float32bits(float32(v10f)))
-							} else {
-								v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
-							}
-							r14[l] = v10
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 44: ld.const.f32
-				u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/constant_data.ptx:44")
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
-							}
-							r16[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
-							}
-							r16[l] = v12
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 46: ld.const.f32
-				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/constant_data.ptx:46")
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: fma.rn.f32
-							var v14 uint64
-							if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-								v14 = uint64(math.Float32bits(float32(v14f)))
-							} else {
-								v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
-							}
-							r18[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: fma.rn.f32
-							var v14 uint64
-							if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-								v14 = uint64(math.Float32bits(float32(v14f)))
-							} else {
-								v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
-							}
-							r18[l] = v14
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 48: ld.const.f32
-				u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/constant_data.ptx:48")
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
-							}
-							r20[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
-							}
-							r20[l] = v16
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 50: ld.const.f32
-				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/constant_data.ptx:50")
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: fma.rn.f32
-							var v18 uint64
-							if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-								v18 = uint64(math.Float32bits(float32(v18f)))
-							} else {
-								v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
-							}
-							r22[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: fma.rn.f32
-							var v18 uint64
-							if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-								v18 = uint64(math.Float32bits(float32(v18f)))
-							} else {
-								v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
-							}
-							r22[l] = v18
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 52: ld.const.f32
-				u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/constant_data.ptx:52")
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: fma.rn.f32
-							var v20 uint64
-							if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-								v20 = uint64(math.Float32bits(float32(v20f)))
-							} else {
-								v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
-							}
-							r24[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: fma.rn.f32
-							var v20 uint64
-							if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-								v20 = uint64(math.Float32bits(float32(v20f)))
-							} else {
-								v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
-							}
-							r24[l] = v20
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 54: ld.const.f32
-				u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/constant_data.ptx:54")
-				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: fma.rn.f32
-							var v22 uint64
-							if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
-								v22 = uint64(math.Float32bits(float32(v22f)))
-							} else {
-								v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
-							}
-							// 56: add.s64
-							v23 := uint64(uint64(u4) + uint64(r9[l]))
-							// 57: st.global.f32
-							s24 := uint64(v23) + 0x0
-							s24v := uint64(v22)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: fma.rn.f32
-							var v22 uint64
-							if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
-								v22 = uint64(math.Float32bits(float32(v22f)))
-							} else {
-								v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
-							}
-							// 56: add.s64
-							v23 := uint64(uint64(u4) + uint64(r9[l]))
-							// 57: st.global.f32
-							s24 := uint64(v23) + 0x0
-							s24v := uint64(v22)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
-							}
-						}
-					}
-				}
-			}
+			polyEvalBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -958,6 +483,489 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// polyEvalBlock0 runs block 0 of kernel poly_eval for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
+	}
+	// PTX line 27: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 31: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 31: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// polyEvalBlock2 runs block 2 of kernel poly_eval for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 34-57
+func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 39: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 40: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 39: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 40: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 41: ld.const.f32
+	u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/constant_data.ptx:41")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 42: ld.const.f32
+	u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/constant_data.ptx:42")
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: fma.rn.f32
+				var v10 uint64
+				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+					v10 = uint64(math.Float32bits(float32(v10f)))
+				} else {
+					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+				}
+				r14[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: fma.rn.f32
+				var v10 uint64
+				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+					v10 = uint64(math.Float32bits(float32(v10f)))
+				} else {
+					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+				}
+				r14[l] = v10
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 44: ld.const.f32
+	u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/constant_data.ptx:44")
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+				}
+				r16[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+				}
+				r16[l] = v12
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 46: ld.const.f32
+	u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/constant_data.ptx:46")
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: fma.rn.f32
+				var v14 uint64
+				if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+					v14 = uint64(math.Float32bits(float32(v14f)))
+				} else {
+					v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+				}
+				r18[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: fma.rn.f32
+				var v14 uint64
+				if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+					v14 = uint64(math.Float32bits(float32(v14f)))
+				} else {
+					v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+				}
+				r18[l] = v14
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 48: ld.const.f32
+	u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/constant_data.ptx:48")
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+				}
+				r20[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+				}
+				r20[l] = v16
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 50: ld.const.f32
+	u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/constant_data.ptx:50")
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: fma.rn.f32
+				var v18 uint64
+				if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+					v18 = uint64(math.Float32bits(float32(v18f)))
+				} else {
+					v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+				}
+				r22[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: fma.rn.f32
+				var v18 uint64
+				if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+					v18 = uint64(math.Float32bits(float32(v18f)))
+				} else {
+					v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+				}
+				r22[l] = v18
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 52: ld.const.f32
+	u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/constant_data.ptx:52")
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: fma.rn.f32
+				var v20 uint64
+				if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+					v20 = uint64(math.Float32bits(float32(v20f)))
+				} else {
+					v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+				}
+				r24[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: fma.rn.f32
+				var v20 uint64
+				if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+					v20 = uint64(math.Float32bits(float32(v20f)))
+				} else {
+					v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+				}
+				r24[l] = v20
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 54: ld.const.f32
+	u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/constant_data.ptx:54")
+	// PTX lines 55, 56, 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: fma.rn.f32
+				var v22 uint64
+				if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
+					v22 = uint64(math.Float32bits(float32(v22f)))
+				} else {
+					v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+				}
+				// 56: add.s64
+				v23 := uint64(uint64(u4) + uint64(r9[l]))
+				// 57: st.global.f32
+				s24 := uint64(v23) + 0x0
+				s24v := uint64(v22)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: fma.rn.f32
+				var v22 uint64
+				if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
+					v22 = uint64(math.Float32bits(float32(v22f)))
+				} else {
+					v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+				}
+				// 56: add.s64
+				v23 := uint64(uint64(u4) + uint64(r9[l]))
+				// 57: st.global.f32
+				s24 := uint64(v23) + 0x0
+				s24v := uint64(v22)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+				}
+			}
+		}
+	}
+}
+
 // lutLookupRun runs blocks of kernel lut_lookup for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -966,69 +974,7 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 75: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
-				}
-				// PTX line 76: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 77: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 79: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 80: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 79: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 80: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			lutLookupBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1045,256 +991,7 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 83-102
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				k0 := uint64(0x4)
-				k1 := uint64(0xf)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 83: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 84: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
-				}
-				// PTX line 85: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 86: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 87, 88, 89, 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r9[l] = v5
-							// 88: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 89: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
-									continue
-								}
-								v7 = v7x
-							}
-							// 90: and.b32
-							v8 := uint64(uint32(v7) & uint32(k1))
-							// 91: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-							r13[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r9[l] = v5
-							// 88: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 89: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
-									continue
-								}
-								v7 = v7x
-							}
-							// 90: and.b32
-							v8 := uint64(uint32(v7) & uint32(k1))
-							// 91: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-							r13[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 92: mov.u64, warp-uniform
-				u10 := uint64((w.GlobalVar(1) + k2))
-				// PTX lines 93, 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemConst,
-						}, m)
-					}
-					v12aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: add.s64
-							v11 := uint64(uint64(u10) + uint64(r13[l]))
-							// 94: ld.const.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
-									continue
-								}
-								v12 = v12x
-							}
-							r16[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: add.s64
-							v11 := uint64(uint64(u10) + uint64(r13[l]))
-							// 94: ld.const.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
-									continue
-								}
-								v12 = v12x
-							}
-							r16[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 95: ld.const.u32
-				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/constant_data.ptx:95")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 96: ld.const.f32
-				u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/constant_data.ptx:96")
-				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: cvt.rn.f32.s32
-							v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
-							// 98: mul.f32
-							v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
-							// 99: cvt.rzi.s32.f32
-							v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
-							// 100: mad.lo.s32
-							v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
-							// 101: add.s64
-							v19 := uint64(uint64(u4) + uint64(r9[l]))
-							// 102: st.global.u32
-							s20 := uint64(v19) + 0x0
-							s20v := uint64(v18)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: cvt.rn.f32.s32
-							v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
-							// 98: mul.f32
-							v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
-							// 99: cvt.rzi.s32.f32
-							v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
-							// 100: mad.lo.s32
-							v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
-							// 101: add.s64
-							v19 := uint64(uint64(u4) + uint64(r9[l]))
-							// 102: st.global.u32
-							s20 := uint64(v19) + 0x0
-							s20v := uint64(v18)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			lutLookupBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1306,5 +1003,324 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// lutLookupBlock0 runs block 0 of kernel lut_lookup for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
+	}
+	// PTX line 76: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 77: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 79: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 80: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 79: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 80: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// lutLookupBlock2 runs block 2 of kernel lut_lookup for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 83-102
+func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	k0 := uint64(0x4)
+	k1 := uint64(0xf)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 83: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 84: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
+	}
+	// PTX line 85: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 86: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 88: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 89: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
+						continue
+					}
+					v7 = v7x
+				}
+				// 90: and.b32
+				v8 := uint64(uint32(v7) & uint32(k1))
+				// 91: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r13[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 88: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 89: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
+						continue
+					}
+					v7 = v7x
+				}
+				// 90: and.b32
+				v8 := uint64(uint32(v7) & uint32(k1))
+				// 91: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r13[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 92: mov.u64, warp-uniform
+	u10 := uint64((w.GlobalVar(1) + k2))
+	// PTX lines 93, 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemConst,
+			}, m)
+		}
+		v12aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: add.s64
+				v11 := uint64(uint64(u10) + uint64(r13[l]))
+				// 94: ld.const.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: add.s64
+				v11 := uint64(uint64(u10) + uint64(r13[l]))
+				// 94: ld.const.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 95: ld.const.u32
+	u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/constant_data.ptx:95")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 96: ld.const.f32
+	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/constant_data.ptx:96")
+	// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: cvt.rn.f32.s32
+				v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
+				// 98: mul.f32
+				v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
+				// 99: cvt.rzi.s32.f32
+				v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+				// 100: mad.lo.s32
+				v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
+				// 101: add.s64
+				v19 := uint64(uint64(u4) + uint64(r9[l]))
+				// 102: st.global.u32
+				s20 := uint64(v19) + 0x0
+				s20v := uint64(v18)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: cvt.rn.f32.s32
+				v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
+				// 98: mul.f32
+				v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
+				// 99: cvt.rzi.s32.f32
+				v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+				// 100: mad.lo.s32
+				v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
+				// 101: add.s64
+				v19 := uint64(uint64(u4) + uint64(r9[l]))
+				// 102: st.global.u32
+				s20 := uint64(v19) + 0x0
+				s20v := uint64(v18)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+				}
+			}
+		}
 	}
 }

@@ -427,80 +427,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 43-50; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 43: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 44: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 45: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/device_assert.ptx:45")
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 47: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 49: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 50: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 49: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 50: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-			}
+			checkPositiveBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -517,110 +444,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 9
 		case 2:
 			// b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			{
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 53: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/device_assert.ptx:53")
-				}
-				// PTX line 54: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 55, 56, 57, 58: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 56: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r10[l] = v4
-							// 57: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 58: setp.gt.s32
-							c6t := int32(v5) > int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 56: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r10[l] = v4
-							// 57: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 58: setp.gt.s32
-							c6t := int32(v5) > int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			checkPositiveBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -634,131 +458,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 3:
 			// b3, PTX lines 61-70; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				// PTX lines 61, 62: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: add.u64
-							v1 := uint64(uint64(r0[l]) + uint64(k0))
-							r12[l] = v1
-							// 62: add.u64
-							v2 := uint64(uint64(r1[l]) + uint64(k0))
-							r13[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: add.u64
-							v1 := uint64(uint64(r0[l]) + uint64(k0))
-							r12[l] = v1
-							// 62: add.u64
-							v2 := uint64(uint64(r1[l]) + uint64(k0))
-							r13[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 63: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r6, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/device_assert.ptx:63")
-				// PTX line 64: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(0) + k0))
-				// PTX line 65: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(u4)
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(u4)
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
-							}
-						}
-					}
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.param.b64
-							s6 := uint64(0x8)
-							s6v := uint64(r12[l])
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.param.b64
-							s6 := uint64(0x8)
-							s6v := uint64(r12[l])
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
-							}
-						}
-					}
-				}
-			}
+			checkPositiveBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -768,117 +468,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		case 5:
 			// b4, PTX lines 78-81; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				// PTX lines 78, 80, 81: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
-									continue
-								}
-								v1 = v1x
-							}
-							_ = v1
-							// 80: ld.global.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
-									continue
-								}
-								v2 = v2x
-							}
-							// 81: setp.gt.s32
-							c3t := int32(v2) > int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
-									continue
-								}
-								v1 = v1x
-							}
-							_ = v1
-							// 80: ld.global.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
-									continue
-								}
-								v2 = v2x
-							}
-							// 81: setp.gt.s32
-							c3t := int32(v2) > int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			checkPositiveBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -892,218 +482,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 6:
 			// b5, PTX lines 84-100; code before the call
-			{
-				k0 := uint64(0x0)
-				k1 := uint64(0x9)
-				k2 := uint64(0x1)
-				// PTX line 84: mov.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(1) + k0))
-				// PTX line 85: cvta.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 86: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(2) + k0))
-				// PTX line 87: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 88: mov.u64, warp-uniform
-				u5 := uint64((w.GlobalVar(3) + k0))
-				// PTX line 89: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.param.b64
-							s7 := uint64(0x18)
-							s7v := uint64(u2)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.param.b64
-							s7 := uint64(0x18)
-							s7v := uint64(u2)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.param.b64
-							s8 := uint64(0x20)
-							s8v := uint64(u4)
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.param.b64
-							s8 := uint64(0x20)
-							s8v := uint64(u4)
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
-							}
-						}
-					}
-				}
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.param.b32
-							s9 := uint64(0x28)
-							s9v := uint64(k1)
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.param.b32
-							s9 := uint64(0x28)
-							s9v := uint64(k1)
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
-							}
-						}
-					}
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.param.b64
-							s10 := uint64(0x30)
-							s10v := uint64(u6)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.param.b64
-							s10 := uint64(0x30)
-							s10v := uint64(u6)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
-							}
-						}
-					}
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.param.b64
-							s11 := uint64(0x38)
-							s11v := uint64(k2)
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.param.b64
-							s11 := uint64(0x38)
-							s11v := uint64(k2)
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			checkPositiveBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1121,5 +500,646 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// checkPositiveBlock0 runs block 0 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 43-50; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 43: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 44: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 45: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/device_assert.ptx:45")
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 49: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 50: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 49: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 50: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+}
+
+// checkPositiveBlock2 runs block 2 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 53: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/device_assert.ptx:53")
+	}
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 55, 56, 57, 58: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 56: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r10[l] = v4
+				// 57: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 58: setp.gt.s32
+				c6t := int32(v5) > int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 56: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r10[l] = v4
+				// 57: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/device_assert.ptx:57")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 58: setp.gt.s32
+				c6t := int32(v5) > int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// checkPositiveBlock3 runs block 3 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 61-70; code before the call
+func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	// PTX lines 61, 62: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: add.u64
+				v1 := uint64(uint64(r0[l]) + uint64(k0))
+				r12[l] = v1
+				// 62: add.u64
+				v2 := uint64(uint64(r1[l]) + uint64(k0))
+				r13[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: add.u64
+				v1 := uint64(uint64(r0[l]) + uint64(k0))
+				r12[l] = v1
+				// 62: add.u64
+				v2 := uint64(uint64(r1[l]) + uint64(k0))
+				r13[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 63: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r6, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/device_assert.ptx:63")
+	// PTX line 64: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 65: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(u4)
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(u4)
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/device_assert.ptx:68")
+				}
+			}
+		}
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.param.b64
+				s6 := uint64(0x8)
+				s6v := uint64(r12[l])
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.param.b64
+				s6 := uint64(0x8)
+				s6v := uint64(r12[l])
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/device_assert.ptx:70")
+				}
+			}
+		}
+	}
+}
+
+// checkPositiveBlock5 runs block 5 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 78-81; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+func checkPositiveBlock5(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// PTX lines 78, 80, 81: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
+						continue
+					}
+					v1 = v1x
+				}
+				_ = v1
+				// 80: ld.global.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
+						continue
+					}
+					v2 = v2x
+				}
+				// 81: setp.gt.s32
+				c3t := int32(v2) > int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/device_assert.ptx:78")
+						continue
+					}
+					v1 = v1x
+				}
+				_ = v1
+				// 80: ld.global.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/device_assert.ptx:80")
+						continue
+					}
+					v2 = v2x
+				}
+				// 81: setp.gt.s32
+				c3t := int32(v2) > int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// checkPositiveBlock6 runs block 6 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 84-100; code before the call
+func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	k1 := uint64(0x9)
+	k2 := uint64(0x1)
+	// PTX line 84: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(1) + k0))
+	// PTX line 85: cvta.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 86: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(2) + k0))
+	// PTX line 87: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 88: mov.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(3) + k0))
+	// PTX line 89: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.param.b64
+				s7 := uint64(0x18)
+				s7v := uint64(u2)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.param.b64
+				s7 := uint64(0x18)
+				s7v := uint64(u2)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/device_assert.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.param.b64
+				s8 := uint64(0x20)
+				s8v := uint64(u4)
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.param.b64
+				s8 := uint64(0x20)
+				s8v := uint64(u4)
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/device_assert.ptx:94")
+				}
+			}
+		}
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.param.b32
+				s9 := uint64(0x28)
+				s9v := uint64(k1)
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.param.b32
+				s9 := uint64(0x28)
+				s9v := uint64(k1)
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/device_assert.ptx:96")
+				}
+			}
+		}
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.param.b64
+				s10 := uint64(0x30)
+				s10v := uint64(u6)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.param.b64
+				s10 := uint64(0x30)
+				s10v := uint64(u6)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/device_assert.ptx:98")
+				}
+			}
+		}
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.param.b64
+				s11 := uint64(0x38)
+				s11v := uint64(k2)
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.param.b64
+				s11 := uint64(0x38)
+				s11v := uint64(k2)
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/device_assert.ptx:100")
+				}
+			}
+		}
 	}
 }

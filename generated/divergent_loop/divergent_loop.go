@@ -875,69 +875,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 22: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
-				}
-				// PTX line 23: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 24: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 25, 26, 27: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 27: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 27: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			collatzStepsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -951,57 +889,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 1:
 			// b1 ($L__BB0_7), PTX lines 43-45
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 44: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 45: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 44: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 45: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
-							}
-						}
-					}
-				}
-			}
+			collatzStepsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1011,156 +899,21 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 11
 		case 3:
 			// b3 ($L__BB0_2), PTX lines 49-50
-			{
-				r16 := w.Reg(16)
-				k0 := uint64(0x0)
-				// PTX line 49: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r16, m, u1)
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: mov.pred
-							c2 := false
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: mov.pred
-							c2 := false
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				_ = u1
-			}
+			collatzStepsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
 			// b4 ($L__BB0_5), PTX lines 53-53
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: shr.u64
-							v1 := uint64(uint64(r12[l]) >> uint32(k0))
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: shr.u64
-							v1 := uint64(uint64(r12[l]) >> uint32(k0))
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			collatzStepsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3e7)
-				// PTX lines 55, 56, 57, 58, 59: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: add.s32
-							v1 := uint64(uint32(r16[l]) + uint32(k0))
-							r13[l] = v1
-							// 56: setp.ne.s64
-							c2t := uint64(r12[l]) != uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 57: setp.lt.u32
-							c3t := uint32(r16[l]) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 58: and.pred
-							c4 := (c2) && (c3)
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-							// 59: mov.u32
-							v5 := uint64(v1)
-							r16[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: add.s32
-							v1 := uint64(uint32(r16[l]) + uint32(k0))
-							r13[l] = v1
-							// 56: setp.ne.s64
-							c2t := uint64(r12[l]) != uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 57: setp.lt.u32
-							c3t := uint32(r16[l]) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 58: and.pred
-							c4 := (c2) && (c3)
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-							// 59: mov.u32
-							v5 := uint64(v1)
-							r16[l] = v5
-						}
-					}
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-			}
+			collatzStepsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1184,76 +937,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 6:
 			// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX lines 63, 64, 65, 66: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: and.b64
-							v1 := uint64(uint64(r12[l]) & uint64(k0))
-							// 64: setp.eq.b64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-							// 65: xor.pred
-							c3 := (c2) != (p2>>l&1 != 0)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-							// 66: not.pred
-							c4 := !(c3)
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p8 = p8&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: and.b64
-							v1 := uint64(uint64(r12[l]) & uint64(k0))
-							// 64: setp.eq.b64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-							// 65: xor.pred
-							c3 := (c2) != (p2>>l&1 != 0)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-							// 66: not.pred
-							c4 := !(c3)
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p8 = p8&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[6] = p6
-					w.P[7] = p7
-					w.P[8] = p8
-				}
-			}
+			collatzStepsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1277,141 +961,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 7:
 			// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
-				}
-				// PTX line 32: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 34, 35, 36, 37, 38: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 35: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 36: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							// 37: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 38: setp.eq.s64
-							c9t := uint64(v8) == uint64(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 35: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 36: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							// 37: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 38: setp.eq.s64
-							c9t := uint64(v8) == uint64(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX line 39: mov.b32, warp-uniform
-				u10 := uint64(k2)
-				runtime.Broadcast(r13, m, u10)
-				_ = u4
-				_ = u10
-			}
+			collatzStepsBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1436,32 +986,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 1
 		case 10:
 			// b10, PTX lines 69-70
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				// PTX lines 69, 70: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: mul.lo.s64
-							v1 := uint64(uint64(r12[l]) * uint64(k0))
-							// 70: add.s64
-							v2 := uint64(uint64(v1) + uint64(k1))
-							r12[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: mul.lo.s64
-							v1 := uint64(uint64(r12[l]) * uint64(k0))
-							// 70: add.s64
-							v2 := uint64(uint64(v1) + uint64(k1))
-							r12[l] = v2
-						}
-					}
-				}
-			}
+			collatzStepsBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1476,6 +1001,513 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// collatzStepsBlock0 runs block 0 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
+func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 22: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
+	}
+	// PTX line 23: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 24: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 25: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 27: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 27: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// collatzStepsBlock1 runs block 1 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_7), PTX lines 43-45
+func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 44: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 45: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 44: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 45: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
+				}
+			}
+		}
+	}
+}
+
+// collatzStepsBlock3 runs block 3 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_2), PTX lines 49-50
+func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	k0 := uint64(0x0)
+	// PTX line 49: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r16, m, u1)
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: mov.pred
+				c2 := false
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: mov.pred
+				c2 := false
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	_ = u1
+}
+
+// collatzStepsBlock4 runs block 4 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_5), PTX lines 53-53
+func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: shr.u64
+				v1 := uint64(uint64(r12[l]) >> uint32(k0))
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: shr.u64
+				v1 := uint64(uint64(r12[l]) >> uint32(k0))
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// collatzStepsBlock5 runs block 5 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
+func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3e7)
+	// PTX lines 55, 56, 57, 58, 59: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: add.s32
+				v1 := uint64(uint32(r16[l]) + uint32(k0))
+				r13[l] = v1
+				// 56: setp.ne.s64
+				c2t := uint64(r12[l]) != uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 57: setp.lt.u32
+				c3t := uint32(r16[l]) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 58: and.pred
+				c4 := (c2) && (c3)
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+				// 59: mov.u32
+				v5 := uint64(v1)
+				r16[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: add.s32
+				v1 := uint64(uint32(r16[l]) + uint32(k0))
+				r13[l] = v1
+				// 56: setp.ne.s64
+				c2t := uint64(r12[l]) != uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 57: setp.lt.u32
+				c3t := uint32(r16[l]) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 58: and.pred
+				c4 := (c2) && (c3)
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+				// 59: mov.u32
+				v5 := uint64(v1)
+				r16[l] = v5
+			}
+		}
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+}
+
+// collatzStepsBlock6 runs block 6 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
+func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX lines 63, 64, 65, 66: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: and.b64
+				v1 := uint64(uint64(r12[l]) & uint64(k0))
+				// 64: setp.eq.b64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+				// 65: xor.pred
+				c3 := (c2) != (p2>>l&1 != 0)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+				// 66: not.pred
+				c4 := !(c3)
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p8 = p8&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: and.b64
+				v1 := uint64(uint64(r12[l]) & uint64(k0))
+				// 64: setp.eq.b64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+				// 65: xor.pred
+				c3 := (c2) != (p2>>l&1 != 0)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+				// 66: not.pred
+				c4 := !(c3)
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p8 = p8&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[6] = p6
+		w.P[7] = p7
+		w.P[8] = p8
+	}
+}
+
+// collatzStepsBlock7 runs block 7 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
+func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
+	}
+	// PTX line 32: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 34, 35, 36, 37, 38: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 35: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 36: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 37: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 38: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 35: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 36: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 37: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 38: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX line 39: mov.b32, warp-uniform
+	u10 := uint64(k2)
+	runtime.Broadcast(r13, m, u10)
+	_ = u4
+	_ = u10
+}
+
+// collatzStepsBlock10 runs block 10 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 69-70
+func collatzStepsBlock10(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	// PTX lines 69, 70: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: mul.lo.s64
+				v1 := uint64(uint64(r12[l]) * uint64(k0))
+				// 70: add.s64
+				v2 := uint64(uint64(v1) + uint64(k1))
+				r12[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: mul.lo.s64
+				v1 := uint64(uint64(r12[l]) * uint64(k0))
+				// 70: add.s64
+				v2 := uint64(uint64(v1) + uint64(k1))
+				r12[l] = v2
+			}
+		}
+	}
+}
+
 // tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1484,72 +1516,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 86: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
-				}
-				// PTX line 87: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 88: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 89, 90, 91: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 90: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 91: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 90: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 91: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			tidHashBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1563,150 +1530,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				k3 := uint64(0x3)
-				k4 := uint64(0x4)
-				k5 := uint64(0x5)
-				k6 := uint64(0x6)
-				k7 := uint64(0x7)
-				k8 := uint64(0x8)
-				// PTX lines 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: xor.b32
-							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-							// 112: mad.lo.s32
-							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-							// 113: add.s32
-							v3 := uint64(uint32(r14[l]) + uint32(k1))
-							// 114: xor.b32
-							v4 := uint64(uint32(v3) ^ uint32(r10[l]))
-							// 115: mad.lo.s32
-							v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
-							// 116: add.s32
-							v6 := uint64(uint32(r14[l]) + uint32(k2))
-							// 117: xor.b32
-							v7 := uint64(uint32(v6) ^ uint32(r10[l]))
-							// 118: mad.lo.s32
-							v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
-							// 119: add.s32
-							v9 := uint64(uint32(r14[l]) + uint32(k3))
-							// 120: xor.b32
-							v10 := uint64(uint32(v9) ^ uint32(r10[l]))
-							// 121: mad.lo.s32
-							v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
-							// 122: add.s32
-							v12 := uint64(uint32(r14[l]) + uint32(k4))
-							// 123: xor.b32
-							v13 := uint64(uint32(v12) ^ uint32(r10[l]))
-							// 124: mad.lo.s32
-							v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
-							// 125: add.s32
-							v15 := uint64(uint32(r14[l]) + uint32(k5))
-							// 126: xor.b32
-							v16 := uint64(uint32(v15) ^ uint32(r10[l]))
-							// 127: mad.lo.s32
-							v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
-							// 128: add.s32
-							v18 := uint64(uint32(r14[l]) + uint32(k6))
-							// 129: xor.b32
-							v19 := uint64(uint32(v18) ^ uint32(r10[l]))
-							// 130: mad.lo.s32
-							v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
-							// 131: add.s32
-							v21 := uint64(uint32(r14[l]) + uint32(k7))
-							// 132: xor.b32
-							v22 := uint64(uint32(v21) ^ uint32(r10[l]))
-							// 133: mad.lo.s32
-							v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
-							r13[l] = v23
-							// 134: add.s32
-							v24 := uint64(uint32(r14[l]) + uint32(k8))
-							r14[l] = v24
-							// 135: setp.eq.s32
-							c25t := uint32(v24) == uint32(r15[l])
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p2 = p2&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: xor.b32
-							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-							// 112: mad.lo.s32
-							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-							// 113: add.s32
-							v3 := uint64(uint32(r14[l]) + uint32(k1))
-							// 114: xor.b32
-							v4 := uint64(uint32(v3) ^ uint32(r10[l]))
-							// 115: mad.lo.s32
-							v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
-							// 116: add.s32
-							v6 := uint64(uint32(r14[l]) + uint32(k2))
-							// 117: xor.b32
-							v7 := uint64(uint32(v6) ^ uint32(r10[l]))
-							// 118: mad.lo.s32
-							v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
-							// 119: add.s32
-							v9 := uint64(uint32(r14[l]) + uint32(k3))
-							// 120: xor.b32
-							v10 := uint64(uint32(v9) ^ uint32(r10[l]))
-							// 121: mad.lo.s32
-							v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
-							// 122: add.s32
-							v12 := uint64(uint32(r14[l]) + uint32(k4))
-							// 123: xor.b32
-							v13 := uint64(uint32(v12) ^ uint32(r10[l]))
-							// 124: mad.lo.s32
-							v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
-							// 125: add.s32
-							v15 := uint64(uint32(r14[l]) + uint32(k5))
-							// 126: xor.b32
-							v16 := uint64(uint32(v15) ^ uint32(r10[l]))
-							// 127: mad.lo.s32
-							v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
-							// 128: add.s32
-							v18 := uint64(uint32(r14[l]) + uint32(k6))
-							// 129: xor.b32
-							v19 := uint64(uint32(v18) ^ uint32(r10[l]))
-							// 130: mad.lo.s32
-							v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
-							// 131: add.s32
-							v21 := uint64(uint32(r14[l]) + uint32(k7))
-							// 132: xor.b32
-							v22 := uint64(uint32(v21) ^ uint32(r10[l]))
-							// 133: mad.lo.s32
-							v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
-							r13[l] = v23
-							// 134: add.s32
-							v24 := uint64(uint32(r14[l]) + uint32(k8))
-							r14[l] = v24
-							// 135: setp.eq.s32
-							c25t := uint32(v24) == uint32(r15[l])
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p2 = p2&^(1<<l) | c25b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			tidHashBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1730,55 +1554,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 2:
 			// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r12 := w.Reg(12)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x0)
-				// PTX lines 139, 140, 141: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: cvta.to.global.u64
-							v1 := uint64(r5[l])
-							r38[l] = v1
-							// 140: cvt.s64.s32
-							v2 := uint64(uint64(int32(r4[l])))
-							r39[l] = v2
-							// 141: setp.eq.s32
-							c3t := uint32(r12[l]) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: cvta.to.global.u64
-							v1 := uint64(r5[l])
-							r38[l] = v1
-							// 140: cvt.s64.s32
-							v2 := uint64(uint64(int32(r4[l])))
-							r39[l] = v2
-							// 141: setp.eq.s32
-							c3t := uint32(r12[l]) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			tidHashBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1797,67 +1573,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 3:
 			// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
-			{
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1)
-				k2 := uint64(0xffffffff)
-				k3 := uint64(0x0)
-				// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: xor.b32
-							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-							// 146: mad.lo.s32
-							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-							r13[l] = v2
-							// 147: add.s32
-							v3 := uint64(uint32(r14[l]) + uint32(k1))
-							r14[l] = v3
-							// 148: add.s32
-							v4 := uint64(uint32(r12[l]) + uint32(k2))
-							r12[l] = v4
-							// 149: setp.ne.s32
-							c5t := uint32(v4) != uint32(k3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p4 = p4&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: xor.b32
-							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-							// 146: mad.lo.s32
-							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-							r13[l] = v2
-							// 147: add.s32
-							v3 := uint64(uint32(r14[l]) + uint32(k1))
-							r14[l] = v3
-							// 148: add.s32
-							v4 := uint64(uint32(r12[l]) + uint32(k2))
-							r12[l] = v4
-							// 149: setp.ne.s32
-							c5t := uint32(v4) != uint32(k3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p4 = p4&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			tidHashBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1881,57 +1597,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 4:
 			// b4 ($L__BB1_6), PTX lines 152-154
-			{
-				r13 := w.Reg(13)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: shl.b64
-							v1 := uint64(uint64(r39[l]) << uint32(k0))
-							// 153: add.s64
-							v2 := uint64(uint64(r38[l]) + uint64(v1))
-							// 154: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: shl.b64
-							v1 := uint64(uint64(r39[l]) << uint32(k0))
-							// 153: add.s64
-							v2 := uint64(uint64(r38[l]) + uint64(v1))
-							// 154: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
-							}
-						}
-					}
-				}
-			}
+			tidHashBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1941,154 +1607,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 11
 		case 6:
 			// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x7)
-				k3 := uint64(0x11)
-				k4 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 94: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:94")
-				}
-				runtime.Broadcast(r5, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 95: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
-				}
-				// PTX line 96: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 98: add.s64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							// 99: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
-									continue
-								}
-								v6 = v6x
-							}
-							r10[l] = v6
-							// 100: add.s32
-							v7 := uint64(uint32(r3[l]) + uint32(k1))
-							r11[l] = v7
-							// 101: and.b32
-							v8 := uint64(uint32(v7) & uint32(k2))
-							r12[l] = v8
-							// 102: setp.lt.u32
-							c9t := uint32(r3[l]) < uint32(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 98: add.s64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							// 99: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
-									continue
-								}
-								v6 = v6x
-							}
-							r10[l] = v6
-							// 100: add.s32
-							v7 := uint64(uint32(r3[l]) + uint32(k1))
-							r11[l] = v7
-							// 101: and.b32
-							v8 := uint64(uint32(v7) & uint32(k2))
-							r12[l] = v8
-							// 102: setp.lt.u32
-							c9t := uint32(r3[l]) < uint32(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX line 103: mov.b32, warp-uniform
-				u10 := uint64(k3)
-				runtime.Broadcast(r13, m, u10)
-				// PTX line 104: mov.b32, warp-uniform
-				u11 := uint64(k4)
-				runtime.Broadcast(r14, m, u11)
-				_ = u1
-				_ = u10
-				_ = u11
-			}
+			tidHashBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2107,40 +1626,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 7:
 			// b7, PTX lines 107-109
-			{
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x7f8)
-				k1 := uint64(0x11)
-				k2 := uint64(0x0)
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: and.b32
-							v1 := uint64(uint32(r11[l]) & uint32(k0))
-							r15[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: and.b32
-							v1 := uint64(uint32(r11[l]) & uint32(k0))
-							r15[l] = v1
-						}
-					}
-				}
-				// PTX line 108: mov.b32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r13, m, u2)
-				// PTX line 109: mov.b32, warp-uniform
-				u3 := uint64(k2)
-				runtime.Broadcast(r14, m, u3)
-				_ = u2
-				_ = u3
-			}
+			tidHashBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2162,6 +1648,580 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// tidHashBlock0 runs block 0 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 86: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
+	}
+	// PTX line 87: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 88: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 90: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 91: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 90: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 91: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// tidHashBlock1 runs block 1 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x3)
+	k4 := uint64(0x4)
+	k5 := uint64(0x5)
+	k6 := uint64(0x6)
+	k7 := uint64(0x7)
+	k8 := uint64(0x8)
+	// PTX lines 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: xor.b32
+				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+				// 112: mad.lo.s32
+				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+				// 113: add.s32
+				v3 := uint64(uint32(r14[l]) + uint32(k1))
+				// 114: xor.b32
+				v4 := uint64(uint32(v3) ^ uint32(r10[l]))
+				// 115: mad.lo.s32
+				v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
+				// 116: add.s32
+				v6 := uint64(uint32(r14[l]) + uint32(k2))
+				// 117: xor.b32
+				v7 := uint64(uint32(v6) ^ uint32(r10[l]))
+				// 118: mad.lo.s32
+				v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
+				// 119: add.s32
+				v9 := uint64(uint32(r14[l]) + uint32(k3))
+				// 120: xor.b32
+				v10 := uint64(uint32(v9) ^ uint32(r10[l]))
+				// 121: mad.lo.s32
+				v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
+				// 122: add.s32
+				v12 := uint64(uint32(r14[l]) + uint32(k4))
+				// 123: xor.b32
+				v13 := uint64(uint32(v12) ^ uint32(r10[l]))
+				// 124: mad.lo.s32
+				v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
+				// 125: add.s32
+				v15 := uint64(uint32(r14[l]) + uint32(k5))
+				// 126: xor.b32
+				v16 := uint64(uint32(v15) ^ uint32(r10[l]))
+				// 127: mad.lo.s32
+				v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
+				// 128: add.s32
+				v18 := uint64(uint32(r14[l]) + uint32(k6))
+				// 129: xor.b32
+				v19 := uint64(uint32(v18) ^ uint32(r10[l]))
+				// 130: mad.lo.s32
+				v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
+				// 131: add.s32
+				v21 := uint64(uint32(r14[l]) + uint32(k7))
+				// 132: xor.b32
+				v22 := uint64(uint32(v21) ^ uint32(r10[l]))
+				// 133: mad.lo.s32
+				v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
+				r13[l] = v23
+				// 134: add.s32
+				v24 := uint64(uint32(r14[l]) + uint32(k8))
+				r14[l] = v24
+				// 135: setp.eq.s32
+				c25t := uint32(v24) == uint32(r15[l])
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p2 = p2&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: xor.b32
+				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+				// 112: mad.lo.s32
+				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+				// 113: add.s32
+				v3 := uint64(uint32(r14[l]) + uint32(k1))
+				// 114: xor.b32
+				v4 := uint64(uint32(v3) ^ uint32(r10[l]))
+				// 115: mad.lo.s32
+				v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
+				// 116: add.s32
+				v6 := uint64(uint32(r14[l]) + uint32(k2))
+				// 117: xor.b32
+				v7 := uint64(uint32(v6) ^ uint32(r10[l]))
+				// 118: mad.lo.s32
+				v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
+				// 119: add.s32
+				v9 := uint64(uint32(r14[l]) + uint32(k3))
+				// 120: xor.b32
+				v10 := uint64(uint32(v9) ^ uint32(r10[l]))
+				// 121: mad.lo.s32
+				v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
+				// 122: add.s32
+				v12 := uint64(uint32(r14[l]) + uint32(k4))
+				// 123: xor.b32
+				v13 := uint64(uint32(v12) ^ uint32(r10[l]))
+				// 124: mad.lo.s32
+				v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
+				// 125: add.s32
+				v15 := uint64(uint32(r14[l]) + uint32(k5))
+				// 126: xor.b32
+				v16 := uint64(uint32(v15) ^ uint32(r10[l]))
+				// 127: mad.lo.s32
+				v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
+				// 128: add.s32
+				v18 := uint64(uint32(r14[l]) + uint32(k6))
+				// 129: xor.b32
+				v19 := uint64(uint32(v18) ^ uint32(r10[l]))
+				// 130: mad.lo.s32
+				v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
+				// 131: add.s32
+				v21 := uint64(uint32(r14[l]) + uint32(k7))
+				// 132: xor.b32
+				v22 := uint64(uint32(v21) ^ uint32(r10[l]))
+				// 133: mad.lo.s32
+				v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
+				r13[l] = v23
+				// 134: add.s32
+				v24 := uint64(uint32(r14[l]) + uint32(k8))
+				r14[l] = v24
+				// 135: setp.eq.s32
+				c25t := uint32(v24) == uint32(r15[l])
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p2 = p2&^(1<<l) | c25b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// tidHashBlock2 runs block 2 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
+func tidHashBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r12 := w.Reg(12)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x0)
+	// PTX lines 139, 140, 141: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: cvta.to.global.u64
+				v1 := uint64(r5[l])
+				r38[l] = v1
+				// 140: cvt.s64.s32
+				v2 := uint64(uint64(int32(r4[l])))
+				r39[l] = v2
+				// 141: setp.eq.s32
+				c3t := uint32(r12[l]) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: cvta.to.global.u64
+				v1 := uint64(r5[l])
+				r38[l] = v1
+				// 140: cvt.s64.s32
+				v2 := uint64(uint64(int32(r4[l])))
+				r39[l] = v2
+				// 141: setp.eq.s32
+				c3t := uint32(r12[l]) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// tidHashBlock3 runs block 3 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
+func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x0)
+	// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: xor.b32
+				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+				// 146: mad.lo.s32
+				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+				r13[l] = v2
+				// 147: add.s32
+				v3 := uint64(uint32(r14[l]) + uint32(k1))
+				r14[l] = v3
+				// 148: add.s32
+				v4 := uint64(uint32(r12[l]) + uint32(k2))
+				r12[l] = v4
+				// 149: setp.ne.s32
+				c5t := uint32(v4) != uint32(k3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p4 = p4&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: xor.b32
+				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+				// 146: mad.lo.s32
+				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+				r13[l] = v2
+				// 147: add.s32
+				v3 := uint64(uint32(r14[l]) + uint32(k1))
+				r14[l] = v3
+				// 148: add.s32
+				v4 := uint64(uint32(r12[l]) + uint32(k2))
+				r12[l] = v4
+				// 149: setp.ne.s32
+				c5t := uint32(v4) != uint32(k3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p4 = p4&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_6), PTX lines 152-154
+func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	// PTX lines 152, 153, 154: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: shl.b64
+				v1 := uint64(uint64(r39[l]) << uint32(k0))
+				// 153: add.s64
+				v2 := uint64(uint64(r38[l]) + uint64(v1))
+				// 154: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: shl.b64
+				v1 := uint64(uint64(r39[l]) << uint32(k0))
+				// 153: add.s64
+				v2 := uint64(uint64(r38[l]) + uint64(v1))
+				// 154: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
+				}
+			}
+		}
+	}
+}
+
+// tidHashBlock6 runs block 6 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x7)
+	k3 := uint64(0x11)
+	k4 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 94: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:94")
+	}
+	runtime.Broadcast(r5, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 95: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
+	}
+	// PTX line 96: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 98: add.s64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 99: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+						continue
+					}
+					v6 = v6x
+				}
+				r10[l] = v6
+				// 100: add.s32
+				v7 := uint64(uint32(r3[l]) + uint32(k1))
+				r11[l] = v7
+				// 101: and.b32
+				v8 := uint64(uint32(v7) & uint32(k2))
+				r12[l] = v8
+				// 102: setp.lt.u32
+				c9t := uint32(r3[l]) < uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 98: add.s64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 99: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+						continue
+					}
+					v6 = v6x
+				}
+				r10[l] = v6
+				// 100: add.s32
+				v7 := uint64(uint32(r3[l]) + uint32(k1))
+				r11[l] = v7
+				// 101: and.b32
+				v8 := uint64(uint32(v7) & uint32(k2))
+				r12[l] = v8
+				// 102: setp.lt.u32
+				c9t := uint32(r3[l]) < uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX line 103: mov.b32, warp-uniform
+	u10 := uint64(k3)
+	runtime.Broadcast(r13, m, u10)
+	// PTX line 104: mov.b32, warp-uniform
+	u11 := uint64(k4)
+	runtime.Broadcast(r14, m, u11)
+	_ = u1
+	_ = u10
+	_ = u11
+}
+
+// tidHashBlock7 runs block 7 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 107-109
+func tidHashBlock7(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x7f8)
+	k1 := uint64(0x11)
+	k2 := uint64(0x0)
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: and.b32
+				v1 := uint64(uint32(r11[l]) & uint32(k0))
+				r15[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: and.b32
+				v1 := uint64(uint32(r11[l]) & uint32(k0))
+				r15[l] = v1
+			}
+		}
+	}
+	// PTX line 108: mov.b32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r13, m, u2)
+	// PTX line 109: mov.b32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r14, m, u3)
+	_ = u2
+	_ = u3
 }
 
 // collatzStepsRegion5 runs blocks 4, 5, 6, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6) to block 9,

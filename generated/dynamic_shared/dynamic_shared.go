@@ -694,321 +694,14 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-36; bar.sync at line 37
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 22: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:22")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:23")
-				}
-				// PTX line 24: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 25: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r3, m, u4)
-				// PTX lines 26: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 27: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 28: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 29, 30, 31, 32, 33: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mad.lo.s32
-							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-							// 30: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-							r8[l] = v9
-							// 31: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 32: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/dynamic_shared.ptx:32")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 33: mul.wide.u32
-							v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mad.lo.s32
-							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-							// 30: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-							r8[l] = v9
-							// 31: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 32: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/dynamic_shared.ptx:32")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 33: mul.wide.u32
-							v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 34: mov.u64, warp-uniform
-				u13 := uint64(k1)
-				runtime.Broadcast(r12, m, u13)
-				// PTX lines 35, 36: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: add.s64
-							v14 := uint64(uint64(u13) + uint64(r11[l]))
-							// 36: st.shared.f32
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(r10[l])
-							if s15 < shEnd4 && s15&3 == 0 {
-								runtime.Store32(sh, s15, s15v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/dynamic_shared.ptx:36")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: add.s64
-							v14 := uint64(uint64(u13) + uint64(r11[l]))
-							// 36: st.shared.f32
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(r10[l])
-							if s15 < shEnd4 && s15&3 == 0 {
-								runtime.Store32(sh, s15, s15v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/dynamic_shared.ptx:36")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			blockReverseBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 38-44; ret
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x4)
-				// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: not.b32
-							v1 := uint64(^uint32(r4[l]))
-							// 39: add.s32
-							v2 := uint64(uint32(r5[l]) + uint32(v1))
-							// 40: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 41: add.s64
-							v4 := uint64(uint64(r12[l]) + uint64(v3))
-							// 42: ld.shared.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/dynamic_shared.ptx:42")
-									continue
-								}
-								v5 = v5x
-							}
-							r18[l] = v5
-							// 43: add.s64
-							v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							r19[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: not.b32
-							v1 := uint64(^uint32(r4[l]))
-							// 39: add.s32
-							v2 := uint64(uint32(r5[l]) + uint32(v1))
-							// 40: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 41: add.s64
-							v4 := uint64(uint64(r12[l]) + uint64(v3))
-							// 42: ld.shared.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/dynamic_shared.ptx:42")
-									continue
-								}
-								v5 = v5x
-							}
-							r18[l] = v5
-							// 43: add.s64
-							v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							r19[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.global.f32
-							s7 := uint64(r19[l]) + 0x0
-							s7v := uint64(r18[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/dynamic_shared.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.global.f32
-							s7 := uint64(r19[l]) + 0x0
-							s7v := uint64(r18[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/dynamic_shared.ptx:44")
-							}
-						}
-					}
-				}
-			}
+			blockReverseBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1023,6 +716,323 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// blockReverseBlock0 runs block 0 of kernel block_reverse for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-36; bar.sync at line 37
+func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 22: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:22")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:23")
+	}
+	// PTX line 24: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 25: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX lines 26: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 27: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 28: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 29, 30, 31, 32, 33: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mad.lo.s32
+				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				// 30: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r8[l] = v9
+				// 31: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 32: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/dynamic_shared.ptx:32")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 33: mul.wide.u32
+				v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mad.lo.s32
+				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				// 30: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r8[l] = v9
+				// 31: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 32: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/dynamic_shared.ptx:32")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 33: mul.wide.u32
+				v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 34: mov.u64, warp-uniform
+	u13 := uint64(k1)
+	runtime.Broadcast(r12, m, u13)
+	// PTX lines 35, 36: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: add.s64
+				v14 := uint64(uint64(u13) + uint64(r11[l]))
+				// 36: st.shared.f32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r10[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/dynamic_shared.ptx:36")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: add.s64
+				v14 := uint64(uint64(u13) + uint64(r11[l]))
+				// 36: st.shared.f32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r10[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/dynamic_shared.ptx:36")
+				}
+			}
+		}
+	}
+	_ = u4
+}
+
+// blockReverseBlock1 runs block 1 of kernel block_reverse for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 38-44; ret
+func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x4)
+	// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: not.b32
+				v1 := uint64(^uint32(r4[l]))
+				// 39: add.s32
+				v2 := uint64(uint32(r5[l]) + uint32(v1))
+				// 40: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 41: add.s64
+				v4 := uint64(uint64(r12[l]) + uint64(v3))
+				// 42: ld.shared.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/dynamic_shared.ptx:42")
+						continue
+					}
+					v5 = v5x
+				}
+				r18[l] = v5
+				// 43: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				r19[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: not.b32
+				v1 := uint64(^uint32(r4[l]))
+				// 39: add.s32
+				v2 := uint64(uint32(r5[l]) + uint32(v1))
+				// 40: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 41: add.s64
+				v4 := uint64(uint64(r12[l]) + uint64(v3))
+				// 42: ld.shared.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/dynamic_shared.ptx:42")
+						continue
+					}
+					v5 = v5x
+				}
+				r18[l] = v5
+				// 43: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				r19[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.global.f32
+				s7 := uint64(r19[l]) + 0x0
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/dynamic_shared.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.global.f32
+				s7 := uint64(r19[l]) + 0x0
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/dynamic_shared.ptx:44")
+				}
+			}
+		}
+	}
+}
+
 // stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1031,129 +1041,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/dynamic_shared.ptx:61")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 62: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:62")
-				}
-				// PTX line 63: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r2, m, u3)
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX line 65: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 66: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r5, m, u6)
-				// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-							// 68: setp.ge.s32
-							c8t := int32(v7) >= int32(u1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 69: cvt.s64.s32
-							v9 := uint64(uint64(int32(v7)))
-							r7[l] = v9
-							// 70: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 71: add.s64
-							v11 := uint64(uint64(u3) + uint64(v10))
-							r9[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-							// 68: setp.ge.s32
-							c8t := int32(v7) >= int32(u1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 69: cvt.s64.s32
-							v9 := uint64(uint64(int32(v7)))
-							r7[l] = v9
-							// 70: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 71: add.s64
-							v11 := uint64(uint64(u3) + uint64(v10))
-							r9[l] = v11
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 72: mov.f32, warp-uniform
-				u12 := uint64(k1)
-				runtime.Broadcast(r10, m, u12)
-				_ = u12
-			}
+			stencil3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1167,103 +1055,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
-			{
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							r11[l] = v1
-						}
-					}
-				}
-				// PTX line 78: mov.u64, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: add.s64
-							v3 := uint64(uint64(u2) + uint64(r11[l]))
-							r13[l] = v3
-							// 80: st.shared.f32
-							s4 := uint64(v3) + 0x4
-							s4v := uint64(r10[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/dynamic_shared.ptx:80")
-							}
-							// 81: setp.ne.s32
-							c5t := uint32(r3[l]) != uint32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-							// 82: cvt.u32.u64
-							v6 := uint64(uint32(uint64(r7[l])))
-							r14[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: add.s64
-							v3 := uint64(uint64(u2) + uint64(r11[l]))
-							r13[l] = v3
-							// 80: st.shared.f32
-							s4 := uint64(v3) + 0x4
-							s4v := uint64(r10[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/dynamic_shared.ptx:80")
-							}
-							// 81: setp.ne.s32
-							c5t := uint32(r3[l]) != uint32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-							// 82: cvt.u32.u64
-							v6 := uint64(uint32(uint64(r7[l])))
-							r14[l] = v6
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			stencil3Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1277,64 +1069,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 2:
 			// b2 ($L__BB1_5), PTX lines 95-95
-			{
-				r15 := w.Reg(15)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 95: st.shared.f32
-				w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:95")
-			}
+			stencil3Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
-			{
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				k0 := uint64(0xffffffff)
-				// PTX lines 97, 98: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 98: setp.ne.s32
-							c2t := uint32(r3[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p5 = p5&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 98: setp.ne.s32
-							c2t := uint32(r3[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p5 = p5&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			stencil3Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1348,87 +1090,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 4:
 			// b4 ($L__BB1_9), PTX lines 108-108
-			{
-				r13 := w.Reg(13)
-				r20 := w.Reg(20)
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.shared.f32
-							s1 := uint64(r13[l]) + 0x8
-							s1v := uint64(r20[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/dynamic_shared.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.shared.f32
-							s1 := uint64(r13[l]) + 0x8
-							s1v := uint64(r20[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/dynamic_shared.ptx:108")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: setp.ge.s32
-							c1t := int32(r14[l]) >= int32(r0[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: setp.ge.s32
-							c1t := int32(r14[l]) >= int32(r0[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			stencil3Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1448,141 +1117,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 14
 		case 8:
 			// b7, PTX lines 75-75
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: ld.global.f32
-							v1a := uint64(r9[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: ld.global.f32
-							v1a := uint64(r9[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r10[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 9:
 			// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: setp.lt.s32
-							c1t := int32(r14[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 86: setp.gt.s32
-							c2t := int32(r14[l]) > int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 87: or.pred
-							c3 := (c1) || (c2)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: setp.lt.s32
-							c1t := int32(r14[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 86: setp.gt.s32
-							c2t := int32(r14[l]) > int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 87: or.pred
-							c3 := (c1) || (c2)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-				}
-				// PTX line 88: mov.f32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r15, m, u4)
-				_ = u4
-			}
+			stencil3Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1596,121 +1138,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 10:
 			// b9, PTX lines 91-93
-			{
-				r2 := w.Reg(2)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				// PTX lines 91, 92, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-							// 92: add.s64
-							v2 := uint64(uint64(r2[l]) + uint64(v1))
-							// 93: ld.global.f32
-							v3a := uint64(v2) + 0xfffffffffffffffc
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/dynamic_shared.ptx:93")
-									continue
-								}
-								v3 = v3x
-							}
-							r15[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-							// 92: add.s64
-							v2 := uint64(uint64(r2[l]) + uint64(v1))
-							// 93: ld.global.f32
-							v3a := uint64(v2) + 0xfffffffffffffffc
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/dynamic_shared.ptx:93")
-									continue
-								}
-								v3 = v3x
-							}
-							r15[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 11:
 			// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				r20 := w.Reg(20)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							// 102: setp.ge.s32
-							c2t := int32(v1) >= int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							// 102: setp.ge.s32
-							c2t := int32(v1) >= int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-				// PTX line 103: mov.f32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r20, m, u3)
-				_ = u3
-			}
+			stencil3Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1724,274 +1159,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 12:
 			// b11, PTX lines 106-106
-			{
-				r9 := w.Reg(9)
-				r20 := w.Reg(20)
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.global.f32
-							v1a := uint64(r9[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:106")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.global.f32
-							v1a := uint64(r9[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:106")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 13:
 			// b12, PTX lines 114-124
-			{
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				k0 := uint64(0x40400000)
-				k1 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 114: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
-				}
-				// PTX line 115: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 116, 117, 118, 119, 120, 121, 122, 123: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: ld.shared.f32
-							v3a := uint64(r13[l]) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/dynamic_shared.ptx:116")
-									continue
-								}
-								v3 = v3x
-							}
-							// 117: ld.shared.f32
-							v4a := uint64(r13[l]) + 0x4
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/dynamic_shared.ptx:117")
-									continue
-								}
-								v4 = v4x
-							}
-							// 118: add.f32
-							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
-							// 119: ld.shared.f32
-							v6a := uint64(r13[l]) + 0x8
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/dynamic_shared.ptx:119")
-									continue
-								}
-								v6 = v6x
-							}
-							// 120: add.f32
-							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
-							// 121: div.rn.f32
-							v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
-							r28[l] = v8
-							// 122: shl.b64
-							v9 := uint64(uint64(r7[l]) << uint32(k1))
-							// 123: add.s64
-							v10 := uint64(uint64(u2) + uint64(v9))
-							r30[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: ld.shared.f32
-							v3a := uint64(r13[l]) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/dynamic_shared.ptx:116")
-									continue
-								}
-								v3 = v3x
-							}
-							// 117: ld.shared.f32
-							v4a := uint64(r13[l]) + 0x4
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/dynamic_shared.ptx:117")
-									continue
-								}
-								v4 = v4x
-							}
-							// 118: add.f32
-							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
-							// 119: ld.shared.f32
-							v6a := uint64(r13[l]) + 0x8
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/dynamic_shared.ptx:119")
-									continue
-								}
-								v6 = v6x
-							}
-							// 120: add.f32
-							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
-							// 121: div.rn.f32
-							v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
-							r28[l] = v8
-							// 122: shl.b64
-							v9 := uint64(uint64(r7[l]) << uint32(k1))
-							// 123: add.s64
-							v10 := uint64(uint64(u2) + uint64(v9))
-							r30[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.global.f32
-							s11 := uint64(r30[l]) + 0x0
-							s11v := uint64(r28[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/dynamic_shared.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.global.f32
-							s11 := uint64(r30[l]) + 0x0
-							s11v := uint64(r28[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/dynamic_shared.ptx:124")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2003,5 +1178,903 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// stencil3Block0 runs block 0 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/dynamic_shared.ptx:61")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 62: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:62")
+	}
+	// PTX line 63: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX line 65: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 66: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r5, m, u6)
+	// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+				// 68: setp.ge.s32
+				c8t := int32(v7) >= int32(u1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 69: cvt.s64.s32
+				v9 := uint64(uint64(int32(v7)))
+				r7[l] = v9
+				// 70: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 71: add.s64
+				v11 := uint64(uint64(u3) + uint64(v10))
+				r9[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+				// 68: setp.ge.s32
+				c8t := int32(v7) >= int32(u1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 69: cvt.s64.s32
+				v9 := uint64(uint64(int32(v7)))
+				r7[l] = v9
+				// 70: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 71: add.s64
+				v11 := uint64(uint64(u3) + uint64(v10))
+				r9[l] = v11
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 72: mov.f32, warp-uniform
+	u12 := uint64(k1)
+	runtime.Broadcast(r10, m, u12)
+	_ = u12
+}
+
+// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				r11[l] = v1
+			}
+		}
+	}
+	// PTX line 78: mov.u64, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: add.s64
+				v3 := uint64(uint64(u2) + uint64(r11[l]))
+				r13[l] = v3
+				// 80: st.shared.f32
+				s4 := uint64(v3) + 0x4
+				s4v := uint64(r10[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/dynamic_shared.ptx:80")
+				}
+				// 81: setp.ne.s32
+				c5t := uint32(r3[l]) != uint32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+				// 82: cvt.u32.u64
+				v6 := uint64(uint32(uint64(r7[l])))
+				r14[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: add.s64
+				v3 := uint64(uint64(u2) + uint64(r11[l]))
+				r13[l] = v3
+				// 80: st.shared.f32
+				s4 := uint64(v3) + 0x4
+				s4v := uint64(r10[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/dynamic_shared.ptx:80")
+				}
+				// 81: setp.ne.s32
+				c5t := uint32(r3[l]) != uint32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+				// 82: cvt.u32.u64
+				v6 := uint64(uint32(uint64(r7[l])))
+				r14[l] = v6
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// stencil3Block2 runs block 2 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_5), PTX lines 95-95
+func stencil3Block2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 95: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:95")
+}
+
+// stencil3Block3 runs block 3 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
+func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0xffffffff)
+	// PTX lines 97, 98: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 98: setp.ne.s32
+				c2t := uint32(r3[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p5 = p5&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 98: setp.ne.s32
+				c2t := uint32(r3[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p5 = p5&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_9), PTX lines 108-108
+func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r20 := w.Reg(20)
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.shared.f32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/dynamic_shared.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.shared.f32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/dynamic_shared.ptx:108")
+				}
+			}
+		}
+	}
+}
+
+// stencil3Block5 runs block 5 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
+func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: setp.ge.s32
+				c1t := int32(r14[l]) >= int32(r0[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: setp.ge.s32
+				c1t := int32(r14[l]) >= int32(r0[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 75-75
+func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.global.f32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.global.f32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block9 runs block 9 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: setp.lt.s32
+				c1t := int32(r14[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 86: setp.gt.s32
+				c2t := int32(r14[l]) > int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 87: or.pred
+				c3 := (c1) || (c2)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: setp.lt.s32
+				c1t := int32(r14[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 86: setp.gt.s32
+				c2t := int32(r14[l]) > int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 87: or.pred
+				c3 := (c1) || (c2)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+	}
+	// PTX line 88: mov.f32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r15, m, u4)
+	_ = u4
+}
+
+// stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 91-93
+func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	// PTX lines 91, 92, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
+				// 92: add.s64
+				v2 := uint64(uint64(r2[l]) + uint64(v1))
+				// 93: ld.global.f32
+				v3a := uint64(v2) + 0xfffffffffffffffc
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/dynamic_shared.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
+				// 92: add.s64
+				v2 := uint64(uint64(r2[l]) + uint64(v1))
+				// 93: ld.global.f32
+				v3a := uint64(v2) + 0xfffffffffffffffc
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/dynamic_shared.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				r15[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block11 runs block 11 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
+func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r20 := w.Reg(20)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				// 102: setp.ge.s32
+				c2t := int32(v1) >= int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				// 102: setp.ge.s32
+				c2t := int32(v1) >= int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+	// PTX line 103: mov.f32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r20, m, u3)
+	_ = u3
+}
+
+// stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 106-106
+func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r20 := w.Reg(20)
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.global.f32
+				v1a := uint64(r9[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:106")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.global.f32
+				v1a := uint64(r9[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:106")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 114-124
+func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	k0 := uint64(0x40400000)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
+	}
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 116, 117, 118, 119, 120, 121, 122, 123: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v5s [32]uint64
+				var v7s [32]uint64
+				for l := range 32 {
+					// 116: ld.shared.f32
+					v3a := uint64(r13[l]) + 0x0
+					var v3 uint64
+					if v3a < shEnd4 && v3a&3 == 0 {
+						v3 = runtime.Load32(shp, v3a)
+					} else {
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/dynamic_shared.ptx:116")
+							continue
+						}
+						v3 = v3x
+					}
+					// 117: ld.shared.f32
+					v4a := uint64(r13[l]) + 0x4
+					var v4 uint64
+					if v4a < shEnd4 && v4a&3 == 0 {
+						v4 = runtime.Load32(shp, v4a)
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/dynamic_shared.ptx:117")
+							continue
+						}
+						v4 = v4x
+					}
+					// 118: add.f32
+					v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+					v5s[l] = v5
+				}
+				for l := range 32 {
+					v5 := v5s[l]
+					// 119: ld.shared.f32
+					v6a := uint64(r13[l]) + 0x8
+					var v6 uint64
+					if v6a < shEnd4 && v6a&3 == 0 {
+						v6 = runtime.Load32(shp, v6a)
+					} else {
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/dynamic_shared.ptx:119")
+							continue
+						}
+						v6 = v6x
+					}
+					// 120: add.f32
+					v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+					v7s[l] = v7
+				}
+				for l := range 32 {
+					v7 := v7s[l]
+					// 121: div.rn.f32
+					v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+					r28[l] = v8
+					// 122: shl.b64
+					v9 := uint64(uint64(r7[l]) << uint32(k1))
+					// 123: add.s64
+					v10 := uint64(uint64(u2) + uint64(v9))
+					r30[l] = v10
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: ld.shared.f32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/dynamic_shared.ptx:116")
+						continue
+					}
+					v3 = v3x
+				}
+				// 117: ld.shared.f32
+				v4a := uint64(r13[l]) + 0x4
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(shp, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/dynamic_shared.ptx:117")
+						continue
+					}
+					v4 = v4x
+				}
+				// 118: add.f32
+				v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+				// 119: ld.shared.f32
+				v6a := uint64(r13[l]) + 0x8
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/dynamic_shared.ptx:119")
+						continue
+					}
+					v6 = v6x
+				}
+				// 120: add.f32
+				v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+				// 121: div.rn.f32
+				v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+				r28[l] = v8
+				// 122: shl.b64
+				v9 := uint64(uint64(r7[l]) << uint32(k1))
+				// 123: add.s64
+				v10 := uint64(uint64(u2) + uint64(v9))
+				r30[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.global.f32
+				s11 := uint64(r30[l]) + 0x0
+				s11v := uint64(r28[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/dynamic_shared.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.global.f32
+				s11 := uint64(r30[l]) + 0x0
+				s11v := uint64(r28[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/dynamic_shared.ptx:124")
+				}
+			}
+		}
 	}
 }

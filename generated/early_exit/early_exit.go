@@ -876,87 +876,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				k1 := uint64(0xffffffff)
-				// PTX lines 19, 20: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 19: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 20: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 19: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 20: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX line 21: mov.b32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r1, m, u3)
-				_ = u3
-			}
+			classifyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -975,94 +895,14 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 33-33; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: st.param.b32
-							s1 := uint64(0x4)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: st.param.b32
-							s1 := uint64(0x4)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
-							}
-						}
-					}
-				}
-			}
+			classifyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 2:
 			// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 24, 25: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 24: setp.eq.s32
-							c1t := uint32(r0[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 25: mov.b32
-							v2 := uint64(k0)
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 24: setp.eq.s32
-							c1t := uint32(r0[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 25: mov.b32
-							v2 := uint64(k0)
-							r1[l] = v2
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			classifyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1086,84 +926,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 3:
 			// b3, PTX lines 28-31
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x64)
-				k1 := uint64(0x2710)
-				k2 := uint64(0x3)
-				k3 := uint64(0x2)
-				k4 := uint64(0x1)
-				// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: setp.lt.u32
-							c1t := uint32(r0[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 29: setp.lt.u32
-							c2t := uint32(r0[l]) < uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 30: selp.b32
-							v3 := uint64(k2)
-							if c2 {
-								v3 = uint64(k3)
-							}
-							// 31: selp.b32
-							v4 := uint64(v3)
-							if c1 {
-								v4 = uint64(k4)
-							}
-							r1[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: setp.lt.u32
-							c1t := uint32(r0[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 29: setp.lt.u32
-							c2t := uint32(r0[l]) < uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 30: selp.b32
-							v3 := uint64(k2)
-							if c2 {
-								v3 = uint64(k3)
-							}
-							// 31: selp.b32
-							v4 := uint64(v3)
-							if c1 {
-								v4 = uint64(k4)
-							}
-							r1[l] = v4
-						}
-					}
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-			}
+			classifyBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1178,6 +941,259 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// classifyBlock0 runs block 0 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	k1 := uint64(0xffffffff)
+	// PTX lines 19, 20: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 19: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 19: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX line 21: mov.b32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
+	_ = u3
+}
+
+// classifyBlock1 runs block 1 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_3), PTX lines 33-33; ret
+func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: st.param.b32
+				s1 := uint64(0x4)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: st.param.b32
+				s1 := uint64(0x4)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+				}
+			}
+		}
+	}
+}
+
+// classifyBlock2 runs block 2 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 24, 25: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 24: setp.eq.s32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 25: mov.b32
+				v2 := uint64(k0)
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 24: setp.eq.s32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 25: mov.b32
+				v2 := uint64(k0)
+				r1[l] = v2
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// classifyBlock3 runs block 3 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 28-31
+func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x64)
+	k1 := uint64(0x2710)
+	k2 := uint64(0x3)
+	k3 := uint64(0x2)
+	k4 := uint64(0x1)
+	// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: setp.lt.u32
+				c1t := uint32(r0[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 29: setp.lt.u32
+				c2t := uint32(r0[l]) < uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 30: selp.b32
+				v3 := uint64(k2)
+				if c2 {
+					v3 = uint64(k3)
+				}
+				// 31: selp.b32
+				v4 := uint64(v3)
+				if c1 {
+					v4 = uint64(k4)
+				}
+				r1[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: setp.lt.u32
+				c1t := uint32(r0[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 29: setp.lt.u32
+				c2t := uint32(r0[l]) < uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 30: selp.b32
+				v3 := uint64(k2)
+				if c2 {
+					v3 = uint64(k3)
+				}
+				// 31: selp.b32
+				v4 := uint64(v3)
+				if c1 {
+					v4 = uint64(k4)
+				}
+				r1[l] = v4
+			}
+		}
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+}
+
 // findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1186,69 +1202,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 51: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
-				}
-				// PTX line 52: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 53: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 55: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 56: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 55: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 56: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			findFirstBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1262,88 +1216,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: ld.global.u32
-							v1a := uint64(r15[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-							// 76: setp.eq.s32
-							c2t := uint32(v1) == uint32(r10[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 77: mov.u32
-							v3 := uint64(r16[l])
-							r9[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: ld.global.u32
-							v1a := uint64(r15[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-							// 76: setp.eq.s32
-							c2t := uint32(v1) == uint32(r10[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 77: mov.u32
-							v3 := uint64(r16[l])
-							r9[l] = v3
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			findFirstBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1357,62 +1230,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 2:
 			// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			{
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: add.s32
-							v1 := uint64(uint32(r16[l]) + uint32(k0))
-							r16[l] = v1
-							// 85: add.s64
-							v2 := uint64(uint64(r15[l]) + uint64(k1))
-							r15[l] = v2
-							// 86: setp.ne.s32
-							c3t := uint32(r5[l]) != uint32(v1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 87: mov.u32
-							v4 := uint64(r8[l])
-							r9[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: add.s32
-							v1 := uint64(uint32(r16[l]) + uint32(k0))
-							r16[l] = v1
-							// 85: add.s64
-							v2 := uint64(uint64(r15[l]) + uint64(k1))
-							r15[l] = v2
-							// 86: setp.ne.s32
-							c3t := uint32(r5[l]) != uint32(v1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 87: mov.u32
-							v4 := uint64(r8[l])
-							r9[l] = v4
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			findFirstBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1426,86 +1244,14 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 3:
 			// b3 ($L__BB1_5), PTX lines 91-91
-			{
-				r9 := w.Reg(9)
-				r16 := w.Reg(16)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0xfffffffe)
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: mad.lo.s32
-							v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
-							r9[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: mad.lo.s32
-							v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
-							r9[l] = v1
-						}
-					}
-				}
-			}
+			findFirstBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 ($L__BB1_7), PTX lines 93-95
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				k0 := uint64(0x4)
-				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 94: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 95: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r9[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 94: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 95: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r9[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
-							}
-						}
-					}
-				}
-			}
+			findFirstBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1515,87 +1261,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 11
 		case 6:
 			// b6, PTX lines 59-64
-			{
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				k1 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 59: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
-				}
-				runtime.Broadcast(r5, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 60: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
-				}
-				// PTX line 61: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r7, m, u3)
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: setp.lt.s32
-							c4t := int32(u1) < int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: setp.lt.s32
-							c4t := int32(u1) < int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 63: mov.b32, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r8, m, u5)
-				// PTX line 64: mov.u32, warp-uniform
-				u6 := uint64(u5)
-				runtime.Broadcast(r9, m, u6)
-				_ = u3
-				_ = u6
-			}
+			findFirstBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1609,119 +1275,14 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b7, PTX lines 67-73
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 67: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
-				}
-				runtime.Broadcast(r10, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 68: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
-				}
-				// PTX line 69: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: mul.lo.s32
-							v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-							// 71: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 72: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							r15[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: mul.lo.s32
-							v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-							// 71: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 72: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							r15[l] = v6
-						}
-					}
-				}
-				// PTX line 73: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				runtime.Broadcast(r16, m, u7)
-				_ = u1
-				_ = u7
-			}
+			findFirstBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 8:
 			// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			{
-				r17 := w.Reg(17)
-				k0 := uint64(0xffffffff)
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: setp.gt.s32
-							c1t := int32(r17[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: setp.gt.s32
-							c1t := int32(r17[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			findFirstBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1749,6 +1310,493 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// findFirstBlock0 runs block 0 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
+func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 51: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
+	}
+	// PTX line 52: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 53: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 55: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 56: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 55: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 56: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// findFirstBlock1 runs block 1 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+				// 76: setp.eq.s32
+				c2t := uint32(v1) == uint32(r10[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 77: mov.u32
+				v3 := uint64(r16[l])
+				r9[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+				// 76: setp.eq.s32
+				c2t := uint32(v1) == uint32(r10[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 77: mov.u32
+				v3 := uint64(r16[l])
+				r9[l] = v3
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: add.s32
+				v1 := uint64(uint32(r16[l]) + uint32(k0))
+				r16[l] = v1
+				// 85: add.s64
+				v2 := uint64(uint64(r15[l]) + uint64(k1))
+				r15[l] = v2
+				// 86: setp.ne.s32
+				c3t := uint32(r5[l]) != uint32(v1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 87: mov.u32
+				v4 := uint64(r8[l])
+				r9[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: add.s32
+				v1 := uint64(uint32(r16[l]) + uint32(k0))
+				r16[l] = v1
+				// 85: add.s64
+				v2 := uint64(uint64(r15[l]) + uint64(k1))
+				r15[l] = v2
+				// 86: setp.ne.s32
+				c3t := uint32(r5[l]) != uint32(v1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 87: mov.u32
+				v4 := uint64(r8[l])
+				r9[l] = v4
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_5), PTX lines 91-91
+func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r16 := w.Reg(16)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0xfffffffe)
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: mad.lo.s32
+				v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
+				r9[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: mad.lo.s32
+				v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
+				r9[l] = v1
+			}
+		}
+	}
+}
+
+// findFirstBlock4 runs block 4 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_7), PTX lines 93-95
+func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 94: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 95: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 94: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 95: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+				}
+			}
+		}
+	}
+}
+
+// findFirstBlock6 runs block 6 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 59-64
+func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	k1 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 59: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
+	}
+	runtime.Broadcast(r5, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 60: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
+	}
+	// PTX line 61: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r7, m, u3)
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: setp.lt.s32
+				c4t := int32(u1) < int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: setp.lt.s32
+				c4t := int32(u1) < int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 63: mov.b32, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r8, m, u5)
+	// PTX line 64: mov.u32, warp-uniform
+	u6 := uint64(u5)
+	runtime.Broadcast(r9, m, u6)
+	_ = u3
+	_ = u6
+}
+
+// findFirstBlock7 runs block 7 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 67-73
+func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
+	}
+	runtime.Broadcast(r10, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 68: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
+	}
+	// PTX line 69: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: mul.lo.s32
+				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
+				// 71: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 72: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				r15[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: mul.lo.s32
+				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
+				// 71: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 72: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				r15[l] = v6
+			}
+		}
+	}
+	// PTX line 73: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	runtime.Broadcast(r16, m, u7)
+	_ = u1
+	_ = u7
+}
+
+// findFirstBlock8 runs block 8 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
+	r17 := w.Reg(17)
+	k0 := uint64(0xffffffff)
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: setp.gt.s32
+				c1t := int32(r17[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: setp.gt.s32
+				c1t := int32(r17[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
 // classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1757,71 +1805,7 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 112: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX line 113: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 114: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 115, 116, 117: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 116: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 117: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 116: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 117: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			classifySumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1835,100 +1819,7 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX lines 130-133; code before the call
-			{
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: ld.global.u32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: ld.global.u32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(r14[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(r14[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
-							}
-						}
-					}
-				}
-			}
+			classifySumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1941,228 +1832,14 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 7
 		case 4:
 			// b3, PTX lines 120-128
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 120: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 121: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
-				}
-				// PTX line 122: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 123: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: add.s32
-							v5 := uint64(uint32(r4[l]) + uint32(k0))
-							r9[l] = v5
-							// 125: cvt.s64.s32
-							v6 := uint64(uint64(int32(r4[l])))
-							r10[l] = v6
-							// 126: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							// 127: add.s64
-							v8 := uint64(uint64(u3) + uint64(v7))
-							r12[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: add.s32
-							v5 := uint64(uint32(r4[l]) + uint32(k0))
-							r9[l] = v5
-							// 125: cvt.s64.s32
-							v6 := uint64(uint64(int32(r4[l])))
-							r10[l] = v6
-							// 126: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							// 127: add.s64
-							v8 := uint64(uint64(u3) + uint64(v7))
-							r12[l] = v8
-						}
-					}
-				}
-				// PTX line 128: mov.b32, warp-uniform
-				u9 := uint64(k2)
-				runtime.Broadcast(r13, m, u9)
-				_ = u4
-				_ = u9
-			}
+			classifySumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				k2 := uint64(0x4)
-				// PTX lines 140, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
-									continue
-								}
-								v1 = v1x
-							}
-							// 142: add.s32
-							v2 := uint64(uint32(v1) + uint32(r13[l]))
-							r13[l] = v2
-							// 143: setp.ne.s32
-							c3t := uint32(v1) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 144: setp.lt.s32
-							c4t := int32(r9[l]) < int32(r0[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-							// 145: and.pred
-							c5 := (c3) && (c4)
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p3 = p3&^(1<<l) | c5b0<<l
-							// 146: add.s32
-							v6 := uint64(uint32(r9[l]) + uint32(k1))
-							r9[l] = v6
-							// 147: add.s64
-							v7 := uint64(uint64(r12[l]) + uint64(k2))
-							r12[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
-									continue
-								}
-								v1 = v1x
-							}
-							// 142: add.s32
-							v2 := uint64(uint32(v1) + uint32(r13[l]))
-							r13[l] = v2
-							// 143: setp.ne.s32
-							c3t := uint32(v1) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 144: setp.lt.s32
-							c4t := int32(r9[l]) < int32(r0[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-							// 145: and.pred
-							c5 := (c3) && (c4)
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p3 = p3&^(1<<l) | c5b0<<l
-							// 146: add.s32
-							v6 := uint64(uint32(r9[l]) + uint32(k1))
-							r9[l] = v6
-							// 147: add.s64
-							v7 := uint64(uint64(r12[l]) + uint64(k2))
-							r12[l] = v7
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-			}
+			classifySumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2176,57 +1853,7 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 6:
 			// b5, PTX lines 150-152
-			{
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: shl.b64
-							v1 := uint64(uint64(r10[l]) << uint32(k0))
-							// 151: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 152: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: shl.b64
-							v1 := uint64(uint64(r10[l]) << uint32(k0))
-							// 151: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 152: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
-							}
-						}
-					}
-				}
-			}
+			classifySumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2238,6 +1865,447 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// classifySumBlock0 runs block 0 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX line 113: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 114: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 116: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 117: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 116: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 117: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// classifySumBlock1 runs block 1 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 130-133; code before the call
+func classifySumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.global.u32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.global.u32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(r14[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(r14[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+				}
+			}
+		}
+	}
+}
+
+// classifySumBlock4 runs block 4 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 120-128
+func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 120: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 121: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
+	}
+	// PTX line 122: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 123: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: add.s32
+				v5 := uint64(uint32(r4[l]) + uint32(k0))
+				r9[l] = v5
+				// 125: cvt.s64.s32
+				v6 := uint64(uint64(int32(r4[l])))
+				r10[l] = v6
+				// 126: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				// 127: add.s64
+				v8 := uint64(uint64(u3) + uint64(v7))
+				r12[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: add.s32
+				v5 := uint64(uint32(r4[l]) + uint32(k0))
+				r9[l] = v5
+				// 125: cvt.s64.s32
+				v6 := uint64(uint64(int32(r4[l])))
+				r10[l] = v6
+				// 126: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				// 127: add.s64
+				v8 := uint64(uint64(u3) + uint64(v7))
+				r12[l] = v8
+			}
+		}
+	}
+	// PTX line 128: mov.b32, warp-uniform
+	u9 := uint64(k2)
+	runtime.Broadcast(r13, m, u9)
+	_ = u4
+	_ = u9
+}
+
+// classifySumBlock5 runs block 5 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
+func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	k2 := uint64(0x4)
+	// PTX lines 140, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+						continue
+					}
+					v1 = v1x
+				}
+				// 142: add.s32
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r13[l] = v2
+				// 143: setp.ne.s32
+				c3t := uint32(v1) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 144: setp.lt.s32
+				c4t := int32(r9[l]) < int32(r0[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 145: and.pred
+				c5 := (c3) && (c4)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p3 = p3&^(1<<l) | c5b0<<l
+				// 146: add.s32
+				v6 := uint64(uint32(r9[l]) + uint32(k1))
+				r9[l] = v6
+				// 147: add.s64
+				v7 := uint64(uint64(r12[l]) + uint64(k2))
+				r12[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+						continue
+					}
+					v1 = v1x
+				}
+				// 142: add.s32
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r13[l] = v2
+				// 143: setp.ne.s32
+				c3t := uint32(v1) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 144: setp.lt.s32
+				c4t := int32(r9[l]) < int32(r0[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 145: and.pred
+				c5 := (c3) && (c4)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p3 = p3&^(1<<l) | c5b0<<l
+				// 146: add.s32
+				v6 := uint64(uint32(r9[l]) + uint32(k1))
+				r9[l] = v6
+				// 147: add.s64
+				v7 := uint64(uint64(r12[l]) + uint64(k2))
+				r12[l] = v7
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+}
+
+// classifySumBlock6 runs block 6 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 150-152
+func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: shl.b64
+				v1 := uint64(uint64(r10[l]) << uint32(k0))
+				// 151: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 152: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: shl.b64
+				v1 := uint64(uint64(r10[l]) << uint32(k0))
+				// 151: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 152: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+				}
+			}
+		}
 	}
 }
 

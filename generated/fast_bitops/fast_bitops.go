@@ -514,69 +514,7 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/bitops.ptx:23")
-				}
-				// PTX line 24: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 25: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			bitops32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -593,822 +531,7 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 31-79
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				k2 := uint64(0xc)
-				k3 := uint64(0xffffffff)
-				k4 := uint64(0x1)
-				k5 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/bitops.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/bitops.ptx:32")
-				}
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/bitops.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					v11aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 38: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 39: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/bitops.ptx:39")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 40: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							r14[l] = v10
-							// 41: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/bitops.ptx:41")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 42: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r16[l] = v12
-							// 43: mul.lo.s32
-							v13 := uint64(uint32(r4[l]) * uint32(k2))
-							// 44: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-							// 45: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-							// 46: popc.b32
-							v16 := uint64(bits.OnesCount64(uint64(uint32(v9))))
-							r20[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 38: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 39: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/bitops.ptx:39")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 40: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							r14[l] = v10
-							// 41: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/bitops.ptx:41")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 42: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r16[l] = v12
-							// 43: mul.lo.s32
-							v13 := uint64(uint32(r4[l]) * uint32(k2))
-							// 44: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-							// 45: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-							// 46: popc.b32
-							v16 := uint64(bits.OnesCount64(uint64(uint32(v9))))
-							r20[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47, 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.u32
-							s17 := uint64(r19[l]) + 0x0
-							s17v := uint64(r20[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/bitops.ptx:47")
-							}
-							// 48: clz.b32
-							v18 := uint64(bits.LeadingZeros64(uint64(uint32(r13[l]))) - 32)
-							r21[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.u32
-							s17 := uint64(r19[l]) + 0x0
-							s17v := uint64(r20[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/bitops.ptx:47")
-							}
-							// 48: clz.b32
-							v18 := uint64(bits.LeadingZeros64(uint64(uint32(r13[l]))) - 32)
-							r21[l] = v18
-						}
-					}
-				}
-				// PTX lines 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.global.u32
-							s19 := uint64(r19[l]) + 0x4
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/bitops.ptx:49")
-							}
-							// 50: brev.b32
-							v20 := bits.Reverse64(r13[l]) >> 32
-							r22[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.global.u32
-							s19 := uint64(r19[l]) + 0x4
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/bitops.ptx:49")
-							}
-							// 50: brev.b32
-							v20 := bits.Reverse64(r13[l]) >> 32
-							r22[l] = v20
-						}
-					}
-				}
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.u32
-							s21 := uint64(r19[l]) + 0x8
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/bitops.ptx:51")
-							}
-							// 52: shl.b32
-							v22 := uint64(uint32(r13[l]) << uint32(r16[l]))
-							r23[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.u32
-							s21 := uint64(r19[l]) + 0x8
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/bitops.ptx:51")
-							}
-							// 52: shl.b32
-							v22 := uint64(uint32(r13[l]) << uint32(r16[l]))
-							r23[l] = v22
-						}
-					}
-				}
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s23w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s23 := uint64(r19[l]) + 0xc
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/bitops.ptx:53")
-							}
-							// 54: shr.u32
-							v24 := uint64(uint32(r13[l]) >> uint32(r16[l]))
-							r24[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s23 := uint64(r19[l]) + 0xc
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/bitops.ptx:53")
-							}
-							// 54: shr.u32
-							v24 := uint64(uint32(r13[l]) >> uint32(r16[l]))
-							r24[l] = v24
-						}
-					}
-				}
-				// PTX lines 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s25w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s25 := uint64(r19[l]) + 0x10
-							s25v := uint64(r24[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/bitops.ptx:55")
-							}
-							// 56: shr.s32
-							v26 := uint64(uint32(int32(r13[l]) >> uint32(r16[l])))
-							r25[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s25 := uint64(r19[l]) + 0x10
-							s25v := uint64(r24[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/bitops.ptx:55")
-							}
-							// 56: shr.s32
-							v26 := uint64(uint32(int32(r13[l]) >> uint32(r16[l])))
-							r25[l] = v26
-						}
-					}
-				}
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u32
-							s27 := uint64(r19[l]) + 0x14
-							s27v := uint64(r25[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/bitops.ptx:57")
-							}
-							// 58: shf.l.wrap.b32
-							v28 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), true, false))
-							r26[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u32
-							s27 := uint64(r19[l]) + 0x14
-							s27v := uint64(r25[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/bitops.ptx:57")
-							}
-							// 58: shf.l.wrap.b32
-							v28 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), true, false))
-							r26[l] = v28
-						}
-					}
-				}
-				// PTX lines 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s29w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s29 := uint64(r19[l]) + 0x18
-							s29v := uint64(r26[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/bitops.ptx:59")
-							}
-							// 60: shf.r.wrap.b32
-							v30 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), false, false))
-							r27[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s29 := uint64(r19[l]) + 0x18
-							s29v := uint64(r26[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/bitops.ptx:59")
-							}
-							// 60: shf.r.wrap.b32
-							v30 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), false, false))
-							r27[l] = v30
-						}
-					}
-				}
-				// PTX lines 61, 62, 63, 64, 65, 66, 67, 68: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.global.u32
-							s31 := uint64(r19[l]) + 0x1c
-							s31v := uint64(r27[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/bitops.ptx:61")
-							}
-							// 62: add.s32
-							v32 := uint64(uint32(r13[l]) + uint32(k3))
-							// 63: not.b32
-							v33 := uint64(^uint32(r13[l]))
-							// 64: and.b32
-							v34 := uint64(uint32(v33) & uint32(v32))
-							// 65: popc.b32
-							v35 := uint64(bits.OnesCount64(uint64(uint32(v34))))
-							// 66: add.s32
-							v36 := uint64(uint32(v35) + uint32(k4))
-							// 67: setp.eq.s32
-							c37t := uint32(r13[l]) == uint32(k5)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p1 = p1&^(1<<l) | c37b0<<l
-							// 68: selp.b32
-							v38 := uint64(v36)
-							if c37 {
-								v38 = uint64(k5)
-							}
-							r33[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.global.u32
-							s31 := uint64(r19[l]) + 0x1c
-							s31v := uint64(r27[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/bitops.ptx:61")
-							}
-							// 62: add.s32
-							v32 := uint64(uint32(r13[l]) + uint32(k3))
-							// 63: not.b32
-							v33 := uint64(^uint32(r13[l]))
-							// 64: and.b32
-							v34 := uint64(uint32(v33) & uint32(v32))
-							// 65: popc.b32
-							v35 := uint64(bits.OnesCount64(uint64(uint32(v34))))
-							// 66: add.s32
-							v36 := uint64(uint32(v35) + uint32(k4))
-							// 67: setp.eq.s32
-							c37t := uint32(r13[l]) == uint32(k5)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p1 = p1&^(1<<l) | c37b0<<l
-							// 68: selp.b32
-							v38 := uint64(v36)
-							if c37 {
-								v38 = uint64(k5)
-							}
-							r33[l] = v38
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX lines 69, 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s39w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.global.u32
-							s39 := uint64(r19[l]) + 0x20
-							s39v := uint64(r33[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/fast/bitops.ptx:69")
-							}
-							// 70: neg.s32
-							v40 := uint64(-uint32(r13[l]))
-							// 71: and.b32
-							v41 := uint64(uint32(r13[l]) & uint32(v40))
-							r35[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.global.u32
-							s39 := uint64(r19[l]) + 0x20
-							s39v := uint64(r33[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/fast/bitops.ptx:69")
-							}
-							// 70: neg.s32
-							v40 := uint64(-uint32(r13[l]))
-							// 71: and.b32
-							v41 := uint64(uint32(r13[l]) & uint32(v40))
-							r35[l] = v41
-						}
-					}
-				}
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.u32
-							s42 := uint64(r19[l]) + 0x24
-							s42v := uint64(r35[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bitops.ptx:72")
-							}
-							// 73: and.b32
-							v43 := uint64(uint32(r20[l]) & uint32(k4))
-							r36[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.u32
-							s42 := uint64(r19[l]) + 0x24
-							s42v := uint64(r35[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bitops.ptx:72")
-							}
-							// 73: and.b32
-							v43 := uint64(uint32(r20[l]) & uint32(k4))
-							r36[l] = v43
-						}
-					}
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u32
-							s44 := uint64(r19[l]) + 0x28
-							s44v := uint64(r36[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/bitops.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u32
-							s44 := uint64(r19[l]) + 0x28
-							s44v := uint64(r36[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/bitops.ptx:74")
-							}
-						}
-					}
-				}
-				// PTX lines 75, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v45aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: ld.global.u32
-							v45a := uint64(r14[l]) + 0x0
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
-								v45 = runtime.Load32(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
-								if !v45ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/fast/bitops.ptx:75")
-									continue
-								}
-								v45 = v45x
-							}
-							// 77: shf.l.wrap.b32
-							v46 := uint64(isa.Shf(uint32(r13[l]), uint32(v45), uint32(r16[l]), true, false))
-							r38[l] = v46
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: ld.global.u32
-							v45a := uint64(r14[l]) + 0x0
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
-								v45 = runtime.Load32(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
-								if !v45ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/fast/bitops.ptx:75")
-									continue
-								}
-								v45 = v45x
-							}
-							// 77: shf.l.wrap.b32
-							v46 := uint64(isa.Shf(uint32(r13[l]), uint32(v45), uint32(r16[l]), true, false))
-							r38[l] = v46
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s47w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.global.u32
-							s47 := uint64(r19[l]) + 0x2c
-							s47v := uint64(r38[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-								runtime.Store32(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/fast/bitops.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.global.u32
-							s47 := uint64(r19[l]) + 0x2c
-							s47v := uint64(r38[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-								runtime.Store32(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/fast/bitops.ptx:79")
-							}
-						}
-					}
-				}
-			}
+			bitops32Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1423,6 +546,891 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bitops32Block0 runs block 0 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/bitops.ptx:23")
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 25: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 31-79
+func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	k2 := uint64(0xc)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x1)
+	k5 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/bitops.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/bitops.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/bitops.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		v11aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 39: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/bitops.ptx:39")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 40: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				r14[l] = v10
+				// 41: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/bitops.ptx:41")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 42: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r16[l] = v12
+				// 43: mul.lo.s32
+				v13 := uint64(uint32(r4[l]) * uint32(k2))
+				// 44: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+				// 45: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+				// 46: popc.b32
+				v16 := uint64(bits.OnesCount64(uint64(uint32(v9))))
+				r20[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 39: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/bitops.ptx:39")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 40: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				r14[l] = v10
+				// 41: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/bitops.ptx:41")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 42: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r16[l] = v12
+				// 43: mul.lo.s32
+				v13 := uint64(uint32(r4[l]) * uint32(k2))
+				// 44: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+				// 45: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+				// 46: popc.b32
+				v16 := uint64(bits.OnesCount64(uint64(uint32(v9))))
+				r20[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47, 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.u32
+				s17 := uint64(r19[l]) + 0x0
+				s17v := uint64(r20[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/bitops.ptx:47")
+				}
+				// 48: clz.b32
+				v18 := uint64(bits.LeadingZeros64(uint64(uint32(r13[l]))) - 32)
+				r21[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.u32
+				s17 := uint64(r19[l]) + 0x0
+				s17v := uint64(r20[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/bitops.ptx:47")
+				}
+				// 48: clz.b32
+				v18 := uint64(bits.LeadingZeros64(uint64(uint32(r13[l]))) - 32)
+				r21[l] = v18
+			}
+		}
+	}
+	// PTX lines 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.global.u32
+				s19 := uint64(r19[l]) + 0x4
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/bitops.ptx:49")
+				}
+				// 50: brev.b32
+				v20 := bits.Reverse64(r13[l]) >> 32
+				r22[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.global.u32
+				s19 := uint64(r19[l]) + 0x4
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/bitops.ptx:49")
+				}
+				// 50: brev.b32
+				v20 := bits.Reverse64(r13[l]) >> 32
+				r22[l] = v20
+			}
+		}
+	}
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u32
+				s21 := uint64(r19[l]) + 0x8
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/bitops.ptx:51")
+				}
+				// 52: shl.b32
+				v22 := uint64(uint32(r13[l]) << uint32(r16[l]))
+				r23[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u32
+				s21 := uint64(r19[l]) + 0x8
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/bitops.ptx:51")
+				}
+				// 52: shl.b32
+				v22 := uint64(uint32(r13[l]) << uint32(r16[l]))
+				r23[l] = v22
+			}
+		}
+	}
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s23w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s23 := uint64(r19[l]) + 0xc
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/bitops.ptx:53")
+				}
+				// 54: shr.u32
+				v24 := uint64(uint32(r13[l]) >> uint32(r16[l]))
+				r24[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s23 := uint64(r19[l]) + 0xc
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/bitops.ptx:53")
+				}
+				// 54: shr.u32
+				v24 := uint64(uint32(r13[l]) >> uint32(r16[l]))
+				r24[l] = v24
+			}
+		}
+	}
+	// PTX lines 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s25w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s25 := uint64(r19[l]) + 0x10
+				s25v := uint64(r24[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/bitops.ptx:55")
+				}
+				// 56: shr.s32
+				v26 := uint64(uint32(int32(r13[l]) >> uint32(r16[l])))
+				r25[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s25 := uint64(r19[l]) + 0x10
+				s25v := uint64(r24[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/bitops.ptx:55")
+				}
+				// 56: shr.s32
+				v26 := uint64(uint32(int32(r13[l]) >> uint32(r16[l])))
+				r25[l] = v26
+			}
+		}
+	}
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u32
+				s27 := uint64(r19[l]) + 0x14
+				s27v := uint64(r25[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/bitops.ptx:57")
+				}
+				// 58: shf.l.wrap.b32
+				v28 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), true, false))
+				r26[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u32
+				s27 := uint64(r19[l]) + 0x14
+				s27v := uint64(r25[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/bitops.ptx:57")
+				}
+				// 58: shf.l.wrap.b32
+				v28 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), true, false))
+				r26[l] = v28
+			}
+		}
+	}
+	// PTX lines 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s29w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s29 := uint64(r19[l]) + 0x18
+				s29v := uint64(r26[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/bitops.ptx:59")
+				}
+				// 60: shf.r.wrap.b32
+				v30 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), false, false))
+				r27[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s29 := uint64(r19[l]) + 0x18
+				s29v := uint64(r26[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/bitops.ptx:59")
+				}
+				// 60: shf.r.wrap.b32
+				v30 := uint64(isa.Shf(uint32(r13[l]), uint32(r13[l]), uint32(r15[l]), false, false))
+				r27[l] = v30
+			}
+		}
+	}
+	// PTX lines 61, 62, 63, 64, 65, 66, 67, 68: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.global.u32
+				s31 := uint64(r19[l]) + 0x1c
+				s31v := uint64(r27[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/bitops.ptx:61")
+				}
+				// 62: add.s32
+				v32 := uint64(uint32(r13[l]) + uint32(k3))
+				// 63: not.b32
+				v33 := uint64(^uint32(r13[l]))
+				// 64: and.b32
+				v34 := uint64(uint32(v33) & uint32(v32))
+				// 65: popc.b32
+				v35 := uint64(bits.OnesCount64(uint64(uint32(v34))))
+				// 66: add.s32
+				v36 := uint64(uint32(v35) + uint32(k4))
+				// 67: setp.eq.s32
+				c37t := uint32(r13[l]) == uint32(k5)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p1 = p1&^(1<<l) | c37b0<<l
+				// 68: selp.b32
+				v38 := uint64(v36)
+				if c37 {
+					v38 = uint64(k5)
+				}
+				r33[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.global.u32
+				s31 := uint64(r19[l]) + 0x1c
+				s31v := uint64(r27[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/bitops.ptx:61")
+				}
+				// 62: add.s32
+				v32 := uint64(uint32(r13[l]) + uint32(k3))
+				// 63: not.b32
+				v33 := uint64(^uint32(r13[l]))
+				// 64: and.b32
+				v34 := uint64(uint32(v33) & uint32(v32))
+				// 65: popc.b32
+				v35 := uint64(bits.OnesCount64(uint64(uint32(v34))))
+				// 66: add.s32
+				v36 := uint64(uint32(v35) + uint32(k4))
+				// 67: setp.eq.s32
+				c37t := uint32(r13[l]) == uint32(k5)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p1 = p1&^(1<<l) | c37b0<<l
+				// 68: selp.b32
+				v38 := uint64(v36)
+				if c37 {
+					v38 = uint64(k5)
+				}
+				r33[l] = v38
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX lines 69, 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s39w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.global.u32
+				s39 := uint64(r19[l]) + 0x20
+				s39v := uint64(r33[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/fast/bitops.ptx:69")
+				}
+				// 70: neg.s32
+				v40 := uint64(-uint32(r13[l]))
+				// 71: and.b32
+				v41 := uint64(uint32(r13[l]) & uint32(v40))
+				r35[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.global.u32
+				s39 := uint64(r19[l]) + 0x20
+				s39v := uint64(r33[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/fast/bitops.ptx:69")
+				}
+				// 70: neg.s32
+				v40 := uint64(-uint32(r13[l]))
+				// 71: and.b32
+				v41 := uint64(uint32(r13[l]) & uint32(v40))
+				r35[l] = v41
+			}
+		}
+	}
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.u32
+				s42 := uint64(r19[l]) + 0x24
+				s42v := uint64(r35[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bitops.ptx:72")
+				}
+				// 73: and.b32
+				v43 := uint64(uint32(r20[l]) & uint32(k4))
+				r36[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.u32
+				s42 := uint64(r19[l]) + 0x24
+				s42v := uint64(r35[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/bitops.ptx:72")
+				}
+				// 73: and.b32
+				v43 := uint64(uint32(r20[l]) & uint32(k4))
+				r36[l] = v43
+			}
+		}
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u32
+				s44 := uint64(r19[l]) + 0x28
+				s44v := uint64(r36[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/bitops.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u32
+				s44 := uint64(r19[l]) + 0x28
+				s44v := uint64(r36[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/bitops.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v45aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.global.u32
+				v45a := uint64(r14[l]) + 0x0
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
+					v45 = runtime.Load32(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
+					if !v45ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/fast/bitops.ptx:75")
+						continue
+					}
+					v45 = v45x
+				}
+				// 77: shf.l.wrap.b32
+				v46 := uint64(isa.Shf(uint32(r13[l]), uint32(v45), uint32(r16[l]), true, false))
+				r38[l] = v46
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.global.u32
+				v45a := uint64(r14[l]) + 0x0
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
+					v45 = runtime.Load32(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 4, l)
+					if !v45ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v45a, 4, "testdata/ptx/fast/bitops.ptx:75")
+						continue
+					}
+					v45 = v45x
+				}
+				// 77: shf.l.wrap.b32
+				v46 := uint64(isa.Shf(uint32(r13[l]), uint32(v45), uint32(r16[l]), true, false))
+				r38[l] = v46
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s47w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.global.u32
+				s47 := uint64(r19[l]) + 0x2c
+				s47v := uint64(r38[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/fast/bitops.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.global.u32
+				s47 := uint64(r19[l]) + 0x2c
+				s47v := uint64(r38[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/fast/bitops.ptx:79")
+				}
+			}
+		}
+	}
+}
+
 // bitops64Run runs blocks of kernel bitops64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1431,69 +1439,7 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 96-101; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 96: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/bitops.ptx:96")
-				}
-				// PTX line 97: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 98: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 99, 100, 101: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 100: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 101: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 100: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 101: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			bitops64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1510,316 +1456,7 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 104-129
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x8)
-				k1 := uint64(0x2)
-				k2 := uint64(0xd)
-				k3 := uint64(0x33)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 104: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/bitops.ptx:104")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 105: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/bitops.ptx:105")
-				}
-				// PTX line 106: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 107: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 109: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 110: ld.global.u64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/bitops.ptx:110")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 111: shl.b32
-							v8 := uint64(uint32(r4[l]) << uint32(k1))
-							// 112: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 113: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 114: popc.b64
-							v11 := uint64(bits.OnesCount64(uint64(uint64(v7))))
-							// 115: cvt.u64.u32
-							v12 := uint64(uint64(uint32(v11)))
-							r16[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 109: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 110: ld.global.u64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/bitops.ptx:110")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 111: shl.b32
-							v8 := uint64(uint32(r4[l]) << uint32(k1))
-							// 112: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 113: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 114: popc.b64
-							v11 := uint64(bits.OnesCount64(uint64(uint64(v7))))
-							// 115: cvt.u64.u32
-							v12 := uint64(uint64(uint32(v11)))
-							r16[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 116, 117, 118: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.global.u64
-							s13 := uint64(r14[l]) + 0x0
-							s13v := uint64(r16[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/bitops.ptx:116")
-							}
-							// 117: clz.b64
-							v14 := uint64(bits.LeadingZeros64(uint64(uint64(r11[l]))) - 0)
-							// 118: cvt.u64.u32
-							v15 := uint64(uint64(uint32(v14)))
-							r18[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.global.u64
-							s13 := uint64(r14[l]) + 0x0
-							s13v := uint64(r16[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/bitops.ptx:116")
-							}
-							// 117: clz.b64
-							v14 := uint64(bits.LeadingZeros64(uint64(uint64(r11[l]))) - 0)
-							// 118: cvt.u64.u32
-							v15 := uint64(uint64(uint32(v14)))
-							r18[l] = v15
-						}
-					}
-				}
-				// PTX lines 119, 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.global.u64
-							s16 := uint64(r14[l]) + 0x8
-							s16v := uint64(r18[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/bitops.ptx:119")
-							}
-							// 120: brev.b64
-							v17 := bits.Reverse64(r11[l]) >> 0
-							r19[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.global.u64
-							s16 := uint64(r14[l]) + 0x8
-							s16v := uint64(r18[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/bitops.ptx:119")
-							}
-							// 120: brev.b64
-							v17 := bits.Reverse64(r11[l]) >> 0
-							r19[l] = v17
-						}
-					}
-				}
-				// PTX lines 121, 125, 126, 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.global.u64
-							s18 := uint64(r14[l]) + 0x10
-							s18v := uint64(r19[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/bitops.ptx:121")
-							}
-							// 125: shl.b64
-							v19 := uint64(uint64(r11[l]) << uint32(k2))
-							// 126: shr.b64
-							v20 := uint64(uint64(r11[l]) >> uint32(k3))
-							// 127: add.u64
-							v21 := uint64(uint64(v19) + uint64(v20))
-							r22[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.global.u64
-							s18 := uint64(r14[l]) + 0x10
-							s18v := uint64(r19[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/bitops.ptx:121")
-							}
-							// 125: shl.b64
-							v19 := uint64(uint64(r11[l]) << uint32(k2))
-							// 126: shr.b64
-							v20 := uint64(uint64(r11[l]) >> uint32(k3))
-							// 127: add.u64
-							v21 := uint64(uint64(v19) + uint64(v20))
-							r22[l] = v21
-						}
-					}
-				}
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: st.global.u64
-							s22 := uint64(r14[l]) + 0x18
-							s22v := uint64(r22[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/bitops.ptx:129")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: st.global.u64
-							s22 := uint64(r14[l]) + 0x18
-							s22v := uint64(r22[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/bitops.ptx:129")
-							}
-						}
-					}
-				}
-			}
+			bitops64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1831,5 +1468,384 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// bitops64Block0 runs block 0 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 96-101; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 96: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/bitops.ptx:96")
+	}
+	// PTX line 97: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 98: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 99, 100, 101: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 100: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 101: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 100: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 101: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 104-129
+func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	k2 := uint64(0xd)
+	k3 := uint64(0x33)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/bitops.ptx:104")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/bitops.ptx:105")
+	}
+	// PTX line 106: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 107: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 109: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 110: ld.global.u64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/bitops.ptx:110")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 111: shl.b32
+				v8 := uint64(uint32(r4[l]) << uint32(k1))
+				// 112: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 113: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 114: popc.b64
+				v11 := uint64(bits.OnesCount64(uint64(uint64(v7))))
+				// 115: cvt.u64.u32
+				v12 := uint64(uint64(uint32(v11)))
+				r16[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 109: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 110: ld.global.u64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/bitops.ptx:110")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 111: shl.b32
+				v8 := uint64(uint32(r4[l]) << uint32(k1))
+				// 112: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 113: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 114: popc.b64
+				v11 := uint64(bits.OnesCount64(uint64(uint64(v7))))
+				// 115: cvt.u64.u32
+				v12 := uint64(uint64(uint32(v11)))
+				r16[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 116, 117, 118: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.global.u64
+				s13 := uint64(r14[l]) + 0x0
+				s13v := uint64(r16[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/bitops.ptx:116")
+				}
+				// 117: clz.b64
+				v14 := uint64(bits.LeadingZeros64(uint64(uint64(r11[l]))) - 0)
+				// 118: cvt.u64.u32
+				v15 := uint64(uint64(uint32(v14)))
+				r18[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.global.u64
+				s13 := uint64(r14[l]) + 0x0
+				s13v := uint64(r16[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/bitops.ptx:116")
+				}
+				// 117: clz.b64
+				v14 := uint64(bits.LeadingZeros64(uint64(uint64(r11[l]))) - 0)
+				// 118: cvt.u64.u32
+				v15 := uint64(uint64(uint32(v14)))
+				r18[l] = v15
+			}
+		}
+	}
+	// PTX lines 119, 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.global.u64
+				s16 := uint64(r14[l]) + 0x8
+				s16v := uint64(r18[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/bitops.ptx:119")
+				}
+				// 120: brev.b64
+				v17 := bits.Reverse64(r11[l]) >> 0
+				r19[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.global.u64
+				s16 := uint64(r14[l]) + 0x8
+				s16v := uint64(r18[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/bitops.ptx:119")
+				}
+				// 120: brev.b64
+				v17 := bits.Reverse64(r11[l]) >> 0
+				r19[l] = v17
+			}
+		}
+	}
+	// PTX lines 121, 125, 126, 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.global.u64
+				s18 := uint64(r14[l]) + 0x10
+				s18v := uint64(r19[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/bitops.ptx:121")
+				}
+				// 125: shl.b64
+				v19 := uint64(uint64(r11[l]) << uint32(k2))
+				// 126: shr.b64
+				v20 := uint64(uint64(r11[l]) >> uint32(k3))
+				// 127: add.u64
+				v21 := uint64(uint64(v19) + uint64(v20))
+				r22[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.global.u64
+				s18 := uint64(r14[l]) + 0x10
+				s18v := uint64(r19[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/bitops.ptx:121")
+				}
+				// 125: shl.b64
+				v19 := uint64(uint64(r11[l]) << uint32(k2))
+				// 126: shr.b64
+				v20 := uint64(uint64(r11[l]) >> uint32(k3))
+				// 127: add.u64
+				v21 := uint64(uint64(v19) + uint64(v20))
+				r22[l] = v21
+			}
+		}
+	}
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: st.global.u64
+				s22 := uint64(r14[l]) + 0x18
+				s22v := uint64(r22[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/bitops.ptx:129")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: st.global.u64
+				s22 := uint64(r14[l]) + 0x18
+				s22v := uint64(r22[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/bitops.ptx:129")
+				}
+			}
+		}
 	}
 }

@@ -629,69 +629,7 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:23")
-				}
-				// PTX line 24: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 25: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			toIntBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -708,350 +646,7 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 31-52
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				k0 := uint64(0x4)
-				k1 := uint64(0x5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:32")
-				}
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 36: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 37: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/convert.ptx:37")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 38: mul.lo.s32
-							v8 := uint64(uint32(r4[l]) * uint32(k1))
-							// 39: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 40: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 41: cvt.rzi.s32.f32
-							v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(v7))), isa.RZ, 32, true)
-							r15[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 36: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 37: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/convert.ptx:37")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 38: mul.lo.s32
-							v8 := uint64(uint32(r4[l]) * uint32(k1))
-							// 39: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 40: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 41: cvt.rzi.s32.f32
-							v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(v7))), isa.RZ, 32, true)
-							r15[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.global.u32
-							s12 := uint64(r14[l]) + 0x0
-							s12v := uint64(r15[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/convert.ptx:42")
-							}
-							// 43: cvt.rni.s32.f32
-							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
-							r16[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.global.u32
-							s12 := uint64(r14[l]) + 0x0
-							s12v := uint64(r15[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/convert.ptx:42")
-							}
-							// 43: cvt.rni.s32.f32
-							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
-							r16[l] = v13
-						}
-					}
-				}
-				// PTX lines 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.global.u32
-							s14 := uint64(r14[l]) + 0x4
-							s14v := uint64(r16[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/convert.ptx:44")
-							}
-							// 45: cvt.rmi.s32.f32
-							v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
-							r17[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.global.u32
-							s14 := uint64(r14[l]) + 0x4
-							s14v := uint64(r16[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/convert.ptx:44")
-							}
-							// 45: cvt.rmi.s32.f32
-							v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
-							r17[l] = v15
-						}
-					}
-				}
-				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.u32
-							s16 := uint64(r14[l]) + 0x8
-							s16v := uint64(r17[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/convert.ptx:46")
-							}
-							// 47: cvt.rpi.f32.f32
-							v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
-							// 48: cvt.rzi.s32.f32
-							v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v17))), isa.RZ, 32, true)
-							r19[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.u32
-							s16 := uint64(r14[l]) + 0x8
-							s16v := uint64(r17[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/convert.ptx:46")
-							}
-							// 47: cvt.rpi.f32.f32
-							v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
-							// 48: cvt.rzi.s32.f32
-							v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v17))), isa.RZ, 32, true)
-							r19[l] = v18
-						}
-					}
-				}
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.global.u32
-							s19 := uint64(r14[l]) + 0xc
-							s19v := uint64(r19[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:49")
-							}
-							// 50: abs.f32
-							v20 := uint64(isa.AbsF32(uint32(r11[l])))
-							// 51: cvt.rzi.u32.f32
-							v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RZ, 32, false)
-							r21[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.global.u32
-							s19 := uint64(r14[l]) + 0xc
-							s19v := uint64(r19[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:49")
-							}
-							// 50: abs.f32
-							v20 := uint64(isa.AbsF32(uint32(r11[l])))
-							// 51: cvt.rzi.u32.f32
-							v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RZ, 32, false)
-							r21[l] = v21
-						}
-					}
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.u32
-							s22 := uint64(r14[l]) + 0x10
-							s22v := uint64(r21[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/convert.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.u32
-							s22 := uint64(r14[l]) + 0x10
-							s22v := uint64(r21[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/convert.ptx:52")
-							}
-						}
-					}
-				}
-			}
+			toIntBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1066,6 +661,419 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// toIntBlock0 runs block 0 of kernel to_int for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:23")
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 25: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 31-52
+func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	k0 := uint64(0x4)
+	k1 := uint64(0x5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 36: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 37: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/convert.ptx:37")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 38: mul.lo.s32
+				v8 := uint64(uint32(r4[l]) * uint32(k1))
+				// 39: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 40: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 41: cvt.rzi.s32.f32
+				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(v7))), isa.RZ, 32, true)
+				r15[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 36: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 37: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/convert.ptx:37")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 38: mul.lo.s32
+				v8 := uint64(uint32(r4[l]) * uint32(k1))
+				// 39: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 40: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 41: cvt.rzi.s32.f32
+				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(v7))), isa.RZ, 32, true)
+				r15[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.global.u32
+				s12 := uint64(r14[l]) + 0x0
+				s12v := uint64(r15[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/convert.ptx:42")
+				}
+				// 43: cvt.rni.s32.f32
+				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
+				r16[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.global.u32
+				s12 := uint64(r14[l]) + 0x0
+				s12v := uint64(r15[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/convert.ptx:42")
+				}
+				// 43: cvt.rni.s32.f32
+				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
+				r16[l] = v13
+			}
+		}
+	}
+	// PTX lines 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.global.u32
+				s14 := uint64(r14[l]) + 0x4
+				s14v := uint64(r16[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/convert.ptx:44")
+				}
+				// 45: cvt.rmi.s32.f32
+				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
+				r17[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.global.u32
+				s14 := uint64(r14[l]) + 0x4
+				s14v := uint64(r16[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/convert.ptx:44")
+				}
+				// 45: cvt.rmi.s32.f32
+				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
+				r17[l] = v15
+			}
+		}
+	}
+	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.u32
+				s16 := uint64(r14[l]) + 0x8
+				s16v := uint64(r17[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/convert.ptx:46")
+				}
+				// 47: cvt.rpi.f32.f32
+				v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
+				// 48: cvt.rzi.s32.f32
+				v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v17))), isa.RZ, 32, true)
+				r19[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.u32
+				s16 := uint64(r14[l]) + 0x8
+				s16v := uint64(r17[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/convert.ptx:46")
+				}
+				// 47: cvt.rpi.f32.f32
+				v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
+				// 48: cvt.rzi.s32.f32
+				v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v17))), isa.RZ, 32, true)
+				r19[l] = v18
+			}
+		}
+	}
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.global.u32
+				s19 := uint64(r14[l]) + 0xc
+				s19v := uint64(r19[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:49")
+				}
+				// 50: abs.f32
+				v20 := uint64(isa.AbsF32(uint32(r11[l])))
+				// 51: cvt.rzi.u32.f32
+				v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RZ, 32, false)
+				r21[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.global.u32
+				s19 := uint64(r14[l]) + 0xc
+				s19v := uint64(r19[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:49")
+				}
+				// 50: abs.f32
+				v20 := uint64(isa.AbsF32(uint32(r11[l])))
+				// 51: cvt.rzi.u32.f32
+				v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RZ, 32, false)
+				r21[l] = v21
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.u32
+				s22 := uint64(r14[l]) + 0x10
+				s22v := uint64(r21[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/convert.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.u32
+				s22 := uint64(r14[l]) + 0x10
+				s22v := uint64(r21[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/convert.ptx:52")
+				}
+			}
+		}
+	}
+}
+
 // toFloatRun runs blocks of kernel to_float for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1074,69 +1082,7 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:70")
-				}
-				// PTX line 71: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 72: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 73, 74, 75: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 74: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 75: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 74: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 75: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			toFloatBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1153,350 +1099,7 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 78-100
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0x8)
-				k1 := uint64(0x5)
-				k2 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 78: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:78")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 79: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:79")
-				}
-				// PTX line 80: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 81: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 82, 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 83: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 84: ld.global.u64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:84")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 85: mul.lo.s32
-							v8 := uint64(uint32(r4[l]) * uint32(k1))
-							// 86: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
-							// 87: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 88: cvt.u32.u64
-							v11 := uint64(uint32(uint64(v7)))
-							r15[l] = v11
-							// 89: cvt.rn.f32.s32
-							v12 := uint64(math.Float32bits(float32(int32(v11))))
-							r16[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 83: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 84: ld.global.u64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:84")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 85: mul.lo.s32
-							v8 := uint64(uint32(r4[l]) * uint32(k1))
-							// 86: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
-							// 87: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 88: cvt.u32.u64
-							v11 := uint64(uint32(uint64(v7)))
-							r15[l] = v11
-							// 89: cvt.rn.f32.s32
-							v12 := uint64(math.Float32bits(float32(int32(v11))))
-							r16[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.f32
-							s13 := uint64(r14[l]) + 0x0
-							s13v := uint64(r16[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/convert.ptx:90")
-							}
-							// 91: cvt.rn.f32.u32
-							v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
-							r17[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.f32
-							s13 := uint64(r14[l]) + 0x0
-							s13v := uint64(r16[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/convert.ptx:90")
-							}
-							// 91: cvt.rn.f32.u32
-							v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
-							r17[l] = v14
-						}
-					}
-				}
-				// PTX lines 92, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.f32
-							s15 := uint64(r14[l]) + 0x4
-							s15v := uint64(r17[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/fast/convert.ptx:92")
-							}
-							// 93: cvt.rn.f32.s64
-							v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
-							r18[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.f32
-							s15 := uint64(r14[l]) + 0x4
-							s15v := uint64(r17[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/fast/convert.ptx:92")
-							}
-							// 93: cvt.rn.f32.s64
-							v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
-							r18[l] = v16
-						}
-					}
-				}
-				// PTX lines 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.global.f32
-							s17 := uint64(r14[l]) + 0x8
-							s17v := uint64(r18[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/convert.ptx:94")
-							}
-							// 95: cvt.rn.f32.u64
-							v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
-							r19[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.global.f32
-							s17 := uint64(r14[l]) + 0x8
-							s17v := uint64(r18[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/convert.ptx:94")
-							}
-							// 95: cvt.rn.f32.u64
-							v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
-							r19[l] = v18
-						}
-					}
-				}
-				// PTX lines 96, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.f32
-							s19 := uint64(r14[l]) + 0xc
-							s19v := uint64(r19[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:96")
-							}
-							// 98: cvt.rz.f32.s32
-							v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
-							r20[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.f32
-							s19 := uint64(r14[l]) + 0xc
-							s19v := uint64(r19[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:96")
-							}
-							// 98: cvt.rz.f32.s32
-							v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
-							r20[l] = v20
-						}
-					}
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.f32
-							s21 := uint64(r14[l]) + 0x10
-							s21v := uint64(r20[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/convert.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.f32
-							s21 := uint64(r14[l]) + 0x10
-							s21v := uint64(r20[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/convert.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			toFloatBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1511,6 +1114,419 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// toFloatBlock0 runs block 0 of kernel to_float for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:70")
+	}
+	// PTX line 71: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 72: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 73, 74, 75: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 74: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 75: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 74: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 75: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 78-100
+func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x8)
+	k1 := uint64(0x5)
+	k2 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:78")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:79")
+	}
+	// PTX line 80: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 82, 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 83: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 84: ld.global.u64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:84")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 85: mul.lo.s32
+				v8 := uint64(uint32(r4[l]) * uint32(k1))
+				// 86: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+				// 87: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 88: cvt.u32.u64
+				v11 := uint64(uint32(uint64(v7)))
+				r15[l] = v11
+				// 89: cvt.rn.f32.s32
+				v12 := uint64(math.Float32bits(float32(int32(v11))))
+				r16[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 83: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 84: ld.global.u64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:84")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 85: mul.lo.s32
+				v8 := uint64(uint32(r4[l]) * uint32(k1))
+				// 86: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+				// 87: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 88: cvt.u32.u64
+				v11 := uint64(uint32(uint64(v7)))
+				r15[l] = v11
+				// 89: cvt.rn.f32.s32
+				v12 := uint64(math.Float32bits(float32(int32(v11))))
+				r16[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.f32
+				s13 := uint64(r14[l]) + 0x0
+				s13v := uint64(r16[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/convert.ptx:90")
+				}
+				// 91: cvt.rn.f32.u32
+				v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
+				r17[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.f32
+				s13 := uint64(r14[l]) + 0x0
+				s13v := uint64(r16[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/convert.ptx:90")
+				}
+				// 91: cvt.rn.f32.u32
+				v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
+				r17[l] = v14
+			}
+		}
+	}
+	// PTX lines 92, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.f32
+				s15 := uint64(r14[l]) + 0x4
+				s15v := uint64(r17[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/fast/convert.ptx:92")
+				}
+				// 93: cvt.rn.f32.s64
+				v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
+				r18[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.f32
+				s15 := uint64(r14[l]) + 0x4
+				s15v := uint64(r17[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/fast/convert.ptx:92")
+				}
+				// 93: cvt.rn.f32.s64
+				v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
+				r18[l] = v16
+			}
+		}
+	}
+	// PTX lines 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.global.f32
+				s17 := uint64(r14[l]) + 0x8
+				s17v := uint64(r18[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/convert.ptx:94")
+				}
+				// 95: cvt.rn.f32.u64
+				v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
+				r19[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.global.f32
+				s17 := uint64(r14[l]) + 0x8
+				s17v := uint64(r18[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/convert.ptx:94")
+				}
+				// 95: cvt.rn.f32.u64
+				v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
+				r19[l] = v18
+			}
+		}
+	}
+	// PTX lines 96, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.f32
+				s19 := uint64(r14[l]) + 0xc
+				s19v := uint64(r19[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:96")
+				}
+				// 98: cvt.rz.f32.s32
+				v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
+				r20[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.f32
+				s19 := uint64(r14[l]) + 0xc
+				s19v := uint64(r19[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/convert.ptx:96")
+				}
+				// 98: cvt.rz.f32.s32
+				v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
+				r20[l] = v20
+			}
+		}
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.f32
+				s21 := uint64(r14[l]) + 0x10
+				s21v := uint64(r20[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/convert.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.f32
+				s21 := uint64(r14[l]) + 0x10
+				s21v := uint64(r20[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/convert.ptx:100")
+				}
+			}
+		}
+	}
+}
+
 // f64RoundtripRun runs blocks of kernel f64_roundtrip for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1519,69 +1535,7 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 120: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:120")
-				}
-				// PTX line 121: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 122: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 123, 124, 125: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 124: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 125: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 124: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 125: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			f64RoundtripBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1598,318 +1552,7 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 3
 		case 2:
 			// b2, PTX lines 128-150
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				k0 := uint64(0x8)
-				k1 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 128: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:128")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 129: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:129")
-				}
-				// PTX line 130: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 131: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 132, 133, 134, 135, 136, 137, 138, 139: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 133: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 134: ld.global.f64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:134")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 135: shl.b32
-							v8 := uint64(uint32(r4[l]) << uint32(k1))
-							// 136: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 137: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 138: cvt.rn.f32.f64
-							v11 := isa.CvtFloat(v7, 32, 64, isa.RN, false, false, false)
-							// 139: cvt.f64.f32
-							v12 := isa.CvtFloat(v11, 64, 32, isa.RN, false, false, false)
-							r16[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 133: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							// 134: ld.global.f64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:134")
-									continue
-								}
-								v7 = v7x
-							}
-							r11[l] = v7
-							// 135: shl.b32
-							v8 := uint64(uint32(r4[l]) << uint32(k1))
-							// 136: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 137: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							r14[l] = v10
-							// 138: cvt.rn.f32.f64
-							v11 := isa.CvtFloat(v7, 32, 64, isa.RN, false, false, false)
-							// 139: cvt.f64.f32
-							v12 := isa.CvtFloat(v11, 64, 32, isa.RN, false, false, false)
-							r16[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.global.f64
-							s13 := uint64(r14[l]) + 0x0
-							s13v := uint64(r16[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/convert.ptx:140")
-							}
-							// 141: cvt.rz.f32.f64
-							v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
-							// 142: cvt.f64.f32
-							v15 := isa.CvtFloat(v14, 64, 32, isa.RN, false, false, false)
-							r18[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.global.f64
-							s13 := uint64(r14[l]) + 0x0
-							s13v := uint64(r16[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/convert.ptx:140")
-							}
-							// 141: cvt.rz.f32.f64
-							v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
-							// 142: cvt.f64.f32
-							v15 := isa.CvtFloat(v14, 64, 32, isa.RN, false, false, false)
-							r18[l] = v15
-						}
-					}
-				}
-				// PTX lines 143, 144, 145: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.global.f64
-							s16 := uint64(r14[l]) + 0x8
-							s16v := uint64(r18[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/convert.ptx:143")
-							}
-							// 144: cvt.rzi.s64.f64
-							v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
-							// 145: cvt.rn.f64.s64
-							v18 := math.Float64bits(float64(int64(v17)))
-							r20[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.global.f64
-							s16 := uint64(r14[l]) + 0x8
-							s16v := uint64(r18[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/convert.ptx:143")
-							}
-							// 144: cvt.rzi.s64.f64
-							v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
-							// 145: cvt.rn.f64.s64
-							v18 := math.Float64bits(float64(int64(v17)))
-							r20[l] = v18
-						}
-					}
-				}
-				// PTX lines 146, 147, 148, 149: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.global.f64
-							s19 := uint64(r14[l]) + 0x10
-							s19v := uint64(r20[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/fast/convert.ptx:146")
-							}
-							// 147: cvt.rzi.s32.f64
-							v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
-							// 148: cvt.u16.u32
-							v21 := uint64(uint16(uint32(v20)))
-							// 149: cvt.rn.f64.s16
-							v22 := isa.IntToFloat(int64(int16(v21)), 0, true, 64, isa.RN)
-							r23[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.global.f64
-							s19 := uint64(r14[l]) + 0x10
-							s19v := uint64(r20[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/fast/convert.ptx:146")
-							}
-							// 147: cvt.rzi.s32.f64
-							v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
-							// 148: cvt.u16.u32
-							v21 := uint64(uint16(uint32(v20)))
-							// 149: cvt.rn.f64.s16
-							v22 := isa.IntToFloat(int64(int16(v21)), 0, true, 64, isa.RN)
-							r23[l] = v22
-						}
-					}
-				}
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s23w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.global.f64
-							s23 := uint64(r14[l]) + 0x18
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/convert.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.global.f64
-							s23 := uint64(r14[l]) + 0x18
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/convert.ptx:150")
-							}
-						}
-					}
-				}
-			}
+			f64RoundtripBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1921,5 +1564,386 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// f64RoundtripBlock0 runs block 0 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 120: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:120")
+	}
+	// PTX line 121: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 122: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 123, 124, 125: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 124: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 125: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 124: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 125: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 128-150
+func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 128: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:128")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:129")
+	}
+	// PTX line 130: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 132, 133, 134, 135, 136, 137, 138, 139: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 133: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 134: ld.global.f64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:134")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 135: shl.b32
+				v8 := uint64(uint32(r4[l]) << uint32(k1))
+				// 136: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 137: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 138: cvt.rn.f32.f64
+				v11 := isa.CvtFloat(v7, 32, 64, isa.RN, false, false, false)
+				// 139: cvt.f64.f32
+				v12 := isa.CvtFloat(v11, 64, 32, isa.RN, false, false, false)
+				r16[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 133: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 134: ld.global.f64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/fast/convert.ptx:134")
+						continue
+					}
+					v7 = v7x
+				}
+				r11[l] = v7
+				// 135: shl.b32
+				v8 := uint64(uint32(r4[l]) << uint32(k1))
+				// 136: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 137: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				r14[l] = v10
+				// 138: cvt.rn.f32.f64
+				v11 := isa.CvtFloat(v7, 32, 64, isa.RN, false, false, false)
+				// 139: cvt.f64.f32
+				v12 := isa.CvtFloat(v11, 64, 32, isa.RN, false, false, false)
+				r16[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.global.f64
+				s13 := uint64(r14[l]) + 0x0
+				s13v := uint64(r16[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/convert.ptx:140")
+				}
+				// 141: cvt.rz.f32.f64
+				v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
+				// 142: cvt.f64.f32
+				v15 := isa.CvtFloat(v14, 64, 32, isa.RN, false, false, false)
+				r18[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.global.f64
+				s13 := uint64(r14[l]) + 0x0
+				s13v := uint64(r16[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/fast/convert.ptx:140")
+				}
+				// 141: cvt.rz.f32.f64
+				v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
+				// 142: cvt.f64.f32
+				v15 := isa.CvtFloat(v14, 64, 32, isa.RN, false, false, false)
+				r18[l] = v15
+			}
+		}
+	}
+	// PTX lines 143, 144, 145: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.global.f64
+				s16 := uint64(r14[l]) + 0x8
+				s16v := uint64(r18[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/convert.ptx:143")
+				}
+				// 144: cvt.rzi.s64.f64
+				v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
+				// 145: cvt.rn.f64.s64
+				v18 := math.Float64bits(float64(int64(v17)))
+				r20[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.global.f64
+				s16 := uint64(r14[l]) + 0x8
+				s16v := uint64(r18[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/fast/convert.ptx:143")
+				}
+				// 144: cvt.rzi.s64.f64
+				v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
+				// 145: cvt.rn.f64.s64
+				v18 := math.Float64bits(float64(int64(v17)))
+				r20[l] = v18
+			}
+		}
+	}
+	// PTX lines 146, 147, 148, 149: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.global.f64
+				s19 := uint64(r14[l]) + 0x10
+				s19v := uint64(r20[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/fast/convert.ptx:146")
+				}
+				// 147: cvt.rzi.s32.f64
+				v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
+				// 148: cvt.u16.u32
+				v21 := uint64(uint16(uint32(v20)))
+				// 149: cvt.rn.f64.s16
+				v22 := isa.IntToFloat(int64(int16(v21)), 0, true, 64, isa.RN)
+				r23[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.global.f64
+				s19 := uint64(r14[l]) + 0x10
+				s19v := uint64(r20[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/fast/convert.ptx:146")
+				}
+				// 147: cvt.rzi.s32.f64
+				v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
+				// 148: cvt.u16.u32
+				v21 := uint64(uint16(uint32(v20)))
+				// 149: cvt.rn.f64.s16
+				v22 := isa.IntToFloat(int64(int16(v21)), 0, true, 64, isa.RN)
+				r23[l] = v22
+			}
+		}
+	}
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s23w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.global.f64
+				s23 := uint64(r14[l]) + 0x18
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/convert.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.global.f64
+				s23 := uint64(r14[l]) + 0x18
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/convert.ptx:150")
+				}
+			}
+		}
 	}
 }

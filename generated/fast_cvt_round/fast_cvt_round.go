@@ -797,69 +797,7 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:25")
-				}
-				// PTX line 26: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 27: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 28, 29, 30: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 29: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 29: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			f2iModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -876,927 +814,7 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 33-88
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				k0 := uint64(0x4)
-				k1 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					v12aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 41: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:41")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 42: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							// 43: add.s64
-							v11 := uint64(uint64(u3) + uint64(v10))
-							// 44: ld.global.f64
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/fast/cvt_round.ptx:44")
-									continue
-								}
-								v12 = v12x
-							}
-							r16[l] = v12
-							// 45: shl.b32
-							v13 := uint64(uint32(r4[l]) << uint32(k0))
-							// 46: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k1))))
-							// 47: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-							// 48: cvt.rni.s32.f32
-							v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v9))), isa.RN, 32, true)
-							// 49: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							r21[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 41: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:41")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 42: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							// 43: add.s64
-							v11 := uint64(uint64(u3) + uint64(v10))
-							// 44: ld.global.f64
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/fast/cvt_round.ptx:44")
-									continue
-								}
-								v12 = v12x
-							}
-							r16[l] = v12
-							// 45: shl.b32
-							v13 := uint64(uint32(r4[l]) << uint32(k0))
-							// 46: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k1))))
-							// 47: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-							// 48: cvt.rni.s32.f32
-							v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v9))), isa.RN, 32, true)
-							// 49: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							r21[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.global.u64
-							s18 := uint64(r19[l]) + 0x0
-							s18v := uint64(r21[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/cvt_round.ptx:50")
-							}
-							// 51: cvt.rzi.s32.f32
-							v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, true)
-							// 52: cvt.s64.s32
-							v20 := uint64(uint64(int32(v19)))
-							r23[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.global.u64
-							s18 := uint64(r19[l]) + 0x0
-							s18v := uint64(r21[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/cvt_round.ptx:50")
-							}
-							// 51: cvt.rzi.s32.f32
-							v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, true)
-							// 52: cvt.s64.s32
-							v20 := uint64(uint64(int32(v19)))
-							r23[l] = v20
-						}
-					}
-				}
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u64
-							s21 := uint64(r19[l]) + 0x8
-							s21v := uint64(r23[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/cvt_round.ptx:53")
-							}
-							// 54: cvt.rpi.s32.f32
-							v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, true)
-							// 55: cvt.s64.s32
-							v23 := uint64(uint64(int32(v22)))
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u64
-							s21 := uint64(r19[l]) + 0x8
-							s21v := uint64(r23[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/cvt_round.ptx:53")
-							}
-							// 54: cvt.rpi.s32.f32
-							v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, true)
-							// 55: cvt.s64.s32
-							v23 := uint64(uint64(int32(v22)))
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.u64
-							s24 := uint64(r19[l]) + 0x10
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/cvt_round.ptx:56")
-							}
-							// 57: cvt.rmi.s32.f32
-							v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, true)
-							// 58: cvt.s64.s32
-							v26 := uint64(uint64(int32(v25)))
-							r27[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.u64
-							s24 := uint64(r19[l]) + 0x10
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/cvt_round.ptx:56")
-							}
-							// 57: cvt.rmi.s32.f32
-							v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, true)
-							// 58: cvt.s64.s32
-							v26 := uint64(uint64(int32(v25)))
-							r27[l] = v26
-						}
-					}
-				}
-				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u64
-							s27 := uint64(r19[l]) + 0x18
-							s27v := uint64(r27[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/fast/cvt_round.ptx:59")
-							}
-							// 60: cvt.rzi.u32.f32
-							v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, false)
-							// 61: cvt.u64.u32
-							v29 := uint64(uint64(uint32(v28)))
-							r29[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u64
-							s27 := uint64(r19[l]) + 0x18
-							s27v := uint64(r27[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/fast/cvt_round.ptx:59")
-							}
-							// 60: cvt.rzi.u32.f32
-							v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, false)
-							// 61: cvt.u64.u32
-							v29 := uint64(uint64(uint32(v28)))
-							r29[l] = v29
-						}
-					}
-				}
-				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.u64
-							s30 := uint64(r19[l]) + 0x20
-							s30v := uint64(r29[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/cvt_round.ptx:62")
-							}
-							// 63: cvt.rpi.u32.f32
-							v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, false)
-							// 64: cvt.u64.u32
-							v32 := uint64(uint64(uint32(v31)))
-							r31[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.u64
-							s30 := uint64(r19[l]) + 0x20
-							s30v := uint64(r29[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/cvt_round.ptx:62")
-							}
-							// 63: cvt.rpi.u32.f32
-							v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, false)
-							// 64: cvt.u64.u32
-							v32 := uint64(uint64(uint32(v31)))
-							r31[l] = v32
-						}
-					}
-				}
-				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s33w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u64
-							s33 := uint64(r19[l]) + 0x28
-							s33v := uint64(r31[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/fast/cvt_round.ptx:65")
-							}
-							// 66: cvt.rmi.u32.f32
-							v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, false)
-							// 67: cvt.u64.u32
-							v35 := uint64(uint64(uint32(v34)))
-							r33[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u64
-							s33 := uint64(r19[l]) + 0x28
-							s33v := uint64(r31[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/fast/cvt_round.ptx:65")
-							}
-							// 66: cvt.rmi.u32.f32
-							v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, false)
-							// 67: cvt.u64.u32
-							v35 := uint64(uint64(uint32(v34)))
-							r33[l] = v35
-						}
-					}
-				}
-				// PTX lines 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.global.u64
-							s36 := uint64(r19[l]) + 0x30
-							s36v := uint64(r33[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/cvt_round.ptx:68")
-							}
-							// 69: cvt.rni.s64.f32
-							v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RN, 64, true)
-							r34[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.global.u64
-							s36 := uint64(r19[l]) + 0x30
-							s36v := uint64(r33[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/cvt_round.ptx:68")
-							}
-							// 69: cvt.rni.s64.f32
-							v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RN, 64, true)
-							r34[l] = v37
-						}
-					}
-				}
-				// PTX lines 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.global.u64
-							s38 := uint64(r19[l]) + 0x38
-							s38v := uint64(r34[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/cvt_round.ptx:70")
-							}
-							// 71: cvt.rzi.s64.f32
-							v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 64, true)
-							r35[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.global.u64
-							s38 := uint64(r19[l]) + 0x38
-							s38v := uint64(r34[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/cvt_round.ptx:70")
-							}
-							// 71: cvt.rzi.s64.f32
-							v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 64, true)
-							r35[l] = v39
-						}
-					}
-				}
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.u64
-							s40 := uint64(r19[l]) + 0x40
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/cvt_round.ptx:72")
-							}
-							// 73: cvt.rpi.s64.f32
-							v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 64, true)
-							r36[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.u64
-							s40 := uint64(r19[l]) + 0x40
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/cvt_round.ptx:72")
-							}
-							// 73: cvt.rpi.s64.f32
-							v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 64, true)
-							r36[l] = v41
-						}
-					}
-				}
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u64
-							s42 := uint64(r19[l]) + 0x48
-							s42v := uint64(r36[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
-								runtime.Store64(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/cvt_round.ptx:74")
-							}
-							// 75: cvt.rmi.s64.f32
-							v43 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, true)
-							r37[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u64
-							s42 := uint64(r19[l]) + 0x48
-							s42v := uint64(r36[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
-								runtime.Store64(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/cvt_round.ptx:74")
-							}
-							// 75: cvt.rmi.s64.f32
-							v43 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, true)
-							r37[l] = v43
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.u64
-							s44 := uint64(r19[l]) + 0x50
-							s44v := uint64(r37[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
-								runtime.Store64(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/cvt_round.ptx:76")
-							}
-							// 77: cvt.rmi.u64.f32
-							v45 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, false)
-							r38[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.u64
-							s44 := uint64(r19[l]) + 0x50
-							s44v := uint64(r37[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
-								runtime.Store64(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/cvt_round.ptx:76")
-							}
-							// 77: cvt.rmi.u64.f32
-							v45 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, false)
-							r38[l] = v45
-						}
-					}
-				}
-				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.u64
-							s46 := uint64(r19[l]) + 0x58
-							s46v := uint64(r38[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/cvt_round.ptx:78")
-							}
-							// 79: cvt.rni.s32.f64
-							v47 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RN, 32, true)
-							// 80: cvt.s64.s32
-							v48 := uint64(uint64(int32(v47)))
-							r40[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.u64
-							s46 := uint64(r19[l]) + 0x58
-							s46v := uint64(r38[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/cvt_round.ptx:78")
-							}
-							// 79: cvt.rni.s32.f64
-							v47 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RN, 32, true)
-							// 80: cvt.s64.s32
-							v48 := uint64(uint64(int32(v47)))
-							r40[l] = v48
-						}
-					}
-				}
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s49w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.global.u64
-							s49 := uint64(r19[l]) + 0x60
-							s49v := uint64(r40[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-								runtime.Store64(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/fast/cvt_round.ptx:81")
-							}
-							// 82: cvt.rpi.u32.f64
-							v50 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RP, 32, false)
-							// 83: cvt.u64.u32
-							v51 := uint64(uint64(uint32(v50)))
-							r42[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.global.u64
-							s49 := uint64(r19[l]) + 0x60
-							s49v := uint64(r40[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-								runtime.Store64(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/fast/cvt_round.ptx:81")
-							}
-							// 82: cvt.rpi.u32.f64
-							v50 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RP, 32, false)
-							// 83: cvt.u64.u32
-							v51 := uint64(uint64(uint32(v50)))
-							r42[l] = v51
-						}
-					}
-				}
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s52w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.global.u64
-							s52 := uint64(r19[l]) + 0x68
-							s52v := uint64(r42[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/cvt_round.ptx:84")
-							}
-							// 85: cvt.rmi.s64.f64
-							v53 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RM, 64, true)
-							r43[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.global.u64
-							s52 := uint64(r19[l]) + 0x68
-							s52v := uint64(r42[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/cvt_round.ptx:84")
-							}
-							// 85: cvt.rmi.s64.f64
-							v53 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RM, 64, true)
-							r43[l] = v53
-						}
-					}
-				}
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s54w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.u64
-							s54 := uint64(r19[l]) + 0x70
-							s54v := uint64(r43[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/cvt_round.ptx:86")
-							}
-							// 87: cvt.rzi.u64.f64
-							v55 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RZ, 64, false)
-							r44[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.u64
-							s54 := uint64(r19[l]) + 0x70
-							s54v := uint64(r43[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/cvt_round.ptx:86")
-							}
-							// 87: cvt.rzi.u64.f64
-							v55 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RZ, 64, false)
-							r44[l] = v55
-						}
-					}
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.u64
-							s56 := uint64(r19[l]) + 0x78
-							s56v := uint64(r44[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/cvt_round.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.u64
-							s56 := uint64(r19[l]) + 0x78
-							s56v := uint64(r44[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/cvt_round.ptx:88")
-							}
-						}
-					}
-				}
-			}
+			f2iModesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1811,6 +829,996 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// f2iModesBlock0 runs block 0 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:25")
+	}
+	// PTX line 26: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 27: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// f2iModesBlock2 runs block 2 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 33-88
+func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		v12aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 41: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:41")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 42: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				// 43: add.s64
+				v11 := uint64(uint64(u3) + uint64(v10))
+				// 44: ld.global.f64
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/fast/cvt_round.ptx:44")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
+				// 45: shl.b32
+				v13 := uint64(uint32(r4[l]) << uint32(k0))
+				// 46: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k1))))
+				// 47: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+				// 48: cvt.rni.s32.f32
+				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v9))), isa.RN, 32, true)
+				// 49: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				r21[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 41: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:41")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 42: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				// 43: add.s64
+				v11 := uint64(uint64(u3) + uint64(v10))
+				// 44: ld.global.f64
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/fast/cvt_round.ptx:44")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
+				// 45: shl.b32
+				v13 := uint64(uint32(r4[l]) << uint32(k0))
+				// 46: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k1))))
+				// 47: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+				// 48: cvt.rni.s32.f32
+				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v9))), isa.RN, 32, true)
+				// 49: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				r21[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.global.u64
+				s18 := uint64(r19[l]) + 0x0
+				s18v := uint64(r21[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/cvt_round.ptx:50")
+				}
+				// 51: cvt.rzi.s32.f32
+				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, true)
+				// 52: cvt.s64.s32
+				v20 := uint64(uint64(int32(v19)))
+				r23[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.global.u64
+				s18 := uint64(r19[l]) + 0x0
+				s18v := uint64(r21[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/cvt_round.ptx:50")
+				}
+				// 51: cvt.rzi.s32.f32
+				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, true)
+				// 52: cvt.s64.s32
+				v20 := uint64(uint64(int32(v19)))
+				r23[l] = v20
+			}
+		}
+	}
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u64
+				s21 := uint64(r19[l]) + 0x8
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/cvt_round.ptx:53")
+				}
+				// 54: cvt.rpi.s32.f32
+				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, true)
+				// 55: cvt.s64.s32
+				v23 := uint64(uint64(int32(v22)))
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u64
+				s21 := uint64(r19[l]) + 0x8
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/fast/cvt_round.ptx:53")
+				}
+				// 54: cvt.rpi.s32.f32
+				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, true)
+				// 55: cvt.s64.s32
+				v23 := uint64(uint64(int32(v22)))
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.u64
+				s24 := uint64(r19[l]) + 0x10
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/cvt_round.ptx:56")
+				}
+				// 57: cvt.rmi.s32.f32
+				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, true)
+				// 58: cvt.s64.s32
+				v26 := uint64(uint64(int32(v25)))
+				r27[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.u64
+				s24 := uint64(r19[l]) + 0x10
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/cvt_round.ptx:56")
+				}
+				// 57: cvt.rmi.s32.f32
+				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, true)
+				// 58: cvt.s64.s32
+				v26 := uint64(uint64(int32(v25)))
+				r27[l] = v26
+			}
+		}
+	}
+	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u64
+				s27 := uint64(r19[l]) + 0x18
+				s27v := uint64(r27[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/fast/cvt_round.ptx:59")
+				}
+				// 60: cvt.rzi.u32.f32
+				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, false)
+				// 61: cvt.u64.u32
+				v29 := uint64(uint64(uint32(v28)))
+				r29[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u64
+				s27 := uint64(r19[l]) + 0x18
+				s27v := uint64(r27[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/fast/cvt_round.ptx:59")
+				}
+				// 60: cvt.rzi.u32.f32
+				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 32, false)
+				// 61: cvt.u64.u32
+				v29 := uint64(uint64(uint32(v28)))
+				r29[l] = v29
+			}
+		}
+	}
+	// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.u64
+				s30 := uint64(r19[l]) + 0x20
+				s30v := uint64(r29[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/cvt_round.ptx:62")
+				}
+				// 63: cvt.rpi.u32.f32
+				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, false)
+				// 64: cvt.u64.u32
+				v32 := uint64(uint64(uint32(v31)))
+				r31[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.u64
+				s30 := uint64(r19[l]) + 0x20
+				s30v := uint64(r29[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/cvt_round.ptx:62")
+				}
+				// 63: cvt.rpi.u32.f32
+				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 32, false)
+				// 64: cvt.u64.u32
+				v32 := uint64(uint64(uint32(v31)))
+				r31[l] = v32
+			}
+		}
+	}
+	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u64
+				s33 := uint64(r19[l]) + 0x28
+				s33v := uint64(r31[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/fast/cvt_round.ptx:65")
+				}
+				// 66: cvt.rmi.u32.f32
+				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, false)
+				// 67: cvt.u64.u32
+				v35 := uint64(uint64(uint32(v34)))
+				r33[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u64
+				s33 := uint64(r19[l]) + 0x28
+				s33v := uint64(r31[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/fast/cvt_round.ptx:65")
+				}
+				// 66: cvt.rmi.u32.f32
+				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 32, false)
+				// 67: cvt.u64.u32
+				v35 := uint64(uint64(uint32(v34)))
+				r33[l] = v35
+			}
+		}
+	}
+	// PTX lines 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.global.u64
+				s36 := uint64(r19[l]) + 0x30
+				s36v := uint64(r33[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/cvt_round.ptx:68")
+				}
+				// 69: cvt.rni.s64.f32
+				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RN, 64, true)
+				r34[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.global.u64
+				s36 := uint64(r19[l]) + 0x30
+				s36v := uint64(r33[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/cvt_round.ptx:68")
+				}
+				// 69: cvt.rni.s64.f32
+				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RN, 64, true)
+				r34[l] = v37
+			}
+		}
+	}
+	// PTX lines 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.global.u64
+				s38 := uint64(r19[l]) + 0x38
+				s38v := uint64(r34[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/cvt_round.ptx:70")
+				}
+				// 71: cvt.rzi.s64.f32
+				v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 64, true)
+				r35[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.global.u64
+				s38 := uint64(r19[l]) + 0x38
+				s38v := uint64(r34[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/cvt_round.ptx:70")
+				}
+				// 71: cvt.rzi.s64.f32
+				v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RZ, 64, true)
+				r35[l] = v39
+			}
+		}
+	}
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.u64
+				s40 := uint64(r19[l]) + 0x40
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/cvt_round.ptx:72")
+				}
+				// 73: cvt.rpi.s64.f32
+				v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 64, true)
+				r36[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.u64
+				s40 := uint64(r19[l]) + 0x40
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/cvt_round.ptx:72")
+				}
+				// 73: cvt.rpi.s64.f32
+				v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RP, 64, true)
+				r36[l] = v41
+			}
+		}
+	}
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u64
+				s42 := uint64(r19[l]) + 0x48
+				s42v := uint64(r36[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/cvt_round.ptx:74")
+				}
+				// 75: cvt.rmi.s64.f32
+				v43 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, true)
+				r37[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u64
+				s42 := uint64(r19[l]) + 0x48
+				s42v := uint64(r36[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/cvt_round.ptx:74")
+				}
+				// 75: cvt.rmi.s64.f32
+				v43 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, true)
+				r37[l] = v43
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.u64
+				s44 := uint64(r19[l]) + 0x50
+				s44v := uint64(r37[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/cvt_round.ptx:76")
+				}
+				// 77: cvt.rmi.u64.f32
+				v45 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, false)
+				r38[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.u64
+				s44 := uint64(r19[l]) + 0x50
+				s44v := uint64(r37[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/cvt_round.ptx:76")
+				}
+				// 77: cvt.rmi.u64.f32
+				v45 := isa.FloatToInt(float64(math.Float32frombits(uint32(r13[l]))), isa.RM, 64, false)
+				r38[l] = v45
+			}
+		}
+	}
+	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.u64
+				s46 := uint64(r19[l]) + 0x58
+				s46v := uint64(r38[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/cvt_round.ptx:78")
+				}
+				// 79: cvt.rni.s32.f64
+				v47 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RN, 32, true)
+				// 80: cvt.s64.s32
+				v48 := uint64(uint64(int32(v47)))
+				r40[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.u64
+				s46 := uint64(r19[l]) + 0x58
+				s46v := uint64(r38[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/cvt_round.ptx:78")
+				}
+				// 79: cvt.rni.s32.f64
+				v47 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RN, 32, true)
+				// 80: cvt.s64.s32
+				v48 := uint64(uint64(int32(v47)))
+				r40[l] = v48
+			}
+		}
+	}
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s49w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.global.u64
+				s49 := uint64(r19[l]) + 0x60
+				s49v := uint64(r40[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
+					runtime.Store64(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/fast/cvt_round.ptx:81")
+				}
+				// 82: cvt.rpi.u32.f64
+				v50 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RP, 32, false)
+				// 83: cvt.u64.u32
+				v51 := uint64(uint64(uint32(v50)))
+				r42[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.global.u64
+				s49 := uint64(r19[l]) + 0x60
+				s49v := uint64(r40[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
+					runtime.Store64(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/fast/cvt_round.ptx:81")
+				}
+				// 82: cvt.rpi.u32.f64
+				v50 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RP, 32, false)
+				// 83: cvt.u64.u32
+				v51 := uint64(uint64(uint32(v50)))
+				r42[l] = v51
+			}
+		}
+	}
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s52w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.global.u64
+				s52 := uint64(r19[l]) + 0x68
+				s52v := uint64(r42[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/cvt_round.ptx:84")
+				}
+				// 85: cvt.rmi.s64.f64
+				v53 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RM, 64, true)
+				r43[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.global.u64
+				s52 := uint64(r19[l]) + 0x68
+				s52v := uint64(r42[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/cvt_round.ptx:84")
+				}
+				// 85: cvt.rmi.s64.f64
+				v53 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RM, 64, true)
+				r43[l] = v53
+			}
+		}
+	}
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s54w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.u64
+				s54 := uint64(r19[l]) + 0x70
+				s54v := uint64(r43[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/cvt_round.ptx:86")
+				}
+				// 87: cvt.rzi.u64.f64
+				v55 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RZ, 64, false)
+				r44[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.u64
+				s54 := uint64(r19[l]) + 0x70
+				s54v := uint64(r43[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/cvt_round.ptx:86")
+				}
+				// 87: cvt.rzi.u64.f64
+				v55 := isa.FloatToInt(math.Float64frombits(r16[l]), isa.RZ, 64, false)
+				r44[l] = v55
+			}
+		}
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.global.u64
+				s56 := uint64(r19[l]) + 0x78
+				s56v := uint64(r44[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/cvt_round.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.u64
+				s56 := uint64(r19[l]) + 0x78
+				s56v := uint64(r44[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/cvt_round.ptx:88")
+				}
+			}
+		}
+	}
+}
+
 // i2fModesRun runs blocks of kernel i2f_modes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1819,69 +1827,7 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 108-113; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 108: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:108")
-				}
-				// PTX line 109: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 110: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 111, 112, 113: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 112: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 113: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 112: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 113: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			i2fModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1898,643 +1844,7 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 116-153
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				k0 := uint64(0x8)
-				k1 := uint64(0xa)
-				k2 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 116: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:116")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 117: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:117")
-				}
-				// PTX line 118: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 119: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:119")
-				}
-				// PTX line 120: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 121: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 122, 123, 124, 125, 126, 127, 128, 129, 130, 131: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(18)
-					v11aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 123: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 124: ld.global.u64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/cvt_round.ptx:124")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 125: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 126: ld.global.f64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/cvt_round.ptx:126")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 127: mul.lo.s32
-							v12 := uint64(uint32(r4[l]) * uint32(k1))
-							// 128: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k2))))
-							// 129: add.s64
-							v14 := uint64(uint64(u6) + uint64(v13))
-							r18[l] = v14
-							// 130: cvt.u32.u64
-							v15 := uint64(uint32(uint64(v9)))
-							r19[l] = v15
-							// 131: cvt.rp.f32.s32
-							v16 := isa.IntToFloat(int64(int32(v15)), 0, true, 32, isa.RP)
-							r20[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 123: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 124: ld.global.u64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/cvt_round.ptx:124")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 125: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 126: ld.global.f64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/cvt_round.ptx:126")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 127: mul.lo.s32
-							v12 := uint64(uint32(r4[l]) * uint32(k1))
-							// 128: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k2))))
-							// 129: add.s64
-							v14 := uint64(uint64(u6) + uint64(v13))
-							r18[l] = v14
-							// 130: cvt.u32.u64
-							v15 := uint64(uint32(uint64(v9)))
-							r19[l] = v15
-							// 131: cvt.rp.f32.s32
-							v16 := isa.IntToFloat(int64(int32(v15)), 0, true, 32, isa.RP)
-							r20[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 132, 133: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: st.global.f32
-							s17 := uint64(r18[l]) + 0x0
-							s17v := uint64(r20[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/cvt_round.ptx:132")
-							}
-							// 133: cvt.rm.f32.s32
-							v18 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
-							r21[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: st.global.f32
-							s17 := uint64(r18[l]) + 0x0
-							s17v := uint64(r20[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/cvt_round.ptx:132")
-							}
-							// 133: cvt.rm.f32.s32
-							v18 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
-							r21[l] = v18
-						}
-					}
-				}
-				// PTX lines 134, 135: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.global.f32
-							s19 := uint64(r18[l]) + 0x4
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/cvt_round.ptx:134")
-							}
-							// 135: cvt.rp.f32.u32
-							v20 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
-							r22[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.global.f32
-							s19 := uint64(r18[l]) + 0x4
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/cvt_round.ptx:134")
-							}
-							// 135: cvt.rp.f32.u32
-							v20 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
-							r22[l] = v20
-						}
-					}
-				}
-				// PTX lines 136, 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: st.global.f32
-							s21 := uint64(r18[l]) + 0x8
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/cvt_round.ptx:136")
-							}
-							// 137: cvt.rm.f32.u32
-							v22 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
-							r23[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: st.global.f32
-							s21 := uint64(r18[l]) + 0x8
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/cvt_round.ptx:136")
-							}
-							// 137: cvt.rm.f32.u32
-							v22 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
-							r23[l] = v22
-						}
-					}
-				}
-				// PTX lines 138, 139: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s23w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.global.f32
-							s23 := uint64(r18[l]) + 0xc
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/cvt_round.ptx:138")
-							}
-							// 139: cvt.rp.f32.s64
-							v24 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RP)
-							r24[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.global.f32
-							s23 := uint64(r18[l]) + 0xc
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/cvt_round.ptx:138")
-							}
-							// 139: cvt.rp.f32.s64
-							v24 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RP)
-							r24[l] = v24
-						}
-					}
-				}
-				// PTX lines 140, 141: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s25w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.global.f32
-							s25 := uint64(r18[l]) + 0x10
-							s25v := uint64(r24[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/cvt_round.ptx:140")
-							}
-							// 141: cvt.rm.f32.s64
-							v26 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RM)
-							r25[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.global.f32
-							s25 := uint64(r18[l]) + 0x10
-							s25v := uint64(r24[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/cvt_round.ptx:140")
-							}
-							// 141: cvt.rm.f32.s64
-							v26 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RM)
-							r25[l] = v26
-						}
-					}
-				}
-				// PTX lines 142, 143: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: st.global.f32
-							s27 := uint64(r18[l]) + 0x14
-							s27v := uint64(r25[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/cvt_round.ptx:142")
-							}
-							// 143: cvt.rp.f32.f64
-							v28 := isa.CvtFloat(r15[l], 32, 64, isa.RP, false, false, false)
-							r26[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: st.global.f32
-							s27 := uint64(r18[l]) + 0x14
-							s27v := uint64(r25[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/cvt_round.ptx:142")
-							}
-							// 143: cvt.rp.f32.f64
-							v28 := isa.CvtFloat(r15[l], 32, 64, isa.RP, false, false, false)
-							r26[l] = v28
-						}
-					}
-				}
-				// PTX lines 144, 145: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s29w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.global.f32
-							s29 := uint64(r18[l]) + 0x18
-							s29v := uint64(r26[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/cvt_round.ptx:144")
-							}
-							// 145: cvt.rm.f32.f64
-							v30 := isa.CvtFloat(r15[l], 32, 64, isa.RM, false, false, false)
-							r27[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.global.f32
-							s29 := uint64(r18[l]) + 0x18
-							s29v := uint64(r26[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/cvt_round.ptx:144")
-							}
-							// 145: cvt.rm.f32.f64
-							v30 := isa.CvtFloat(r15[l], 32, 64, isa.RM, false, false, false)
-							r27[l] = v30
-						}
-					}
-				}
-				// PTX lines 146, 147, 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.global.f32
-							s31 := uint64(r18[l]) + 0x1c
-							s31v := uint64(r27[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/cvt_round.ptx:146")
-							}
-							// 147: cvt.rp.f64.s64
-							v32 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RP)
-							// 148: cvt.rn.f32.f64
-							v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
-							r29[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.global.f32
-							s31 := uint64(r18[l]) + 0x1c
-							s31v := uint64(r27[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/cvt_round.ptx:146")
-							}
-							// 147: cvt.rp.f64.s64
-							v32 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RP)
-							// 148: cvt.rn.f32.f64
-							v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
-							r29[l] = v33
-						}
-					}
-				}
-				// PTX lines 149, 150, 151, 152: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.global.f32
-							s34 := uint64(r18[l]) + 0x20
-							s34v := uint64(r29[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/cvt_round.ptx:149")
-							}
-							// 150: cvt.rm.f64.s64
-							v35 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RM)
-							// 151: cvt.rn.f32.f64
-							v36 := isa.CvtFloat(v35, 32, 64, isa.RN, false, false, false)
-							// 152: sub.f32
-							v37 := uint64(isa.SubF32RN(uint32(v36), uint32(r29[l])))
-							r32[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.global.f32
-							s34 := uint64(r18[l]) + 0x20
-							s34v := uint64(r29[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/cvt_round.ptx:149")
-							}
-							// 150: cvt.rm.f64.s64
-							v35 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RM)
-							// 151: cvt.rn.f32.f64
-							v36 := isa.CvtFloat(v35, 32, 64, isa.RN, false, false, false)
-							// 152: sub.f32
-							v37 := uint64(isa.SubF32RN(uint32(v36), uint32(r29[l])))
-							r32[l] = v37
-						}
-					}
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.global.f32
-							s38 := uint64(r18[l]) + 0x24
-							s38v := uint64(r32[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/cvt_round.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.global.f32
-							s38 := uint64(r18[l]) + 0x24
-							s38v := uint64(r32[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/cvt_round.ptx:153")
-							}
-						}
-					}
-				}
-			}
+			i2fModesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2549,6 +1859,712 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// i2fModesBlock0 runs block 0 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 108-113; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:108")
+	}
+	// PTX line 109: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 110: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 111, 112, 113: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 112: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 113: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 112: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 113: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// i2fModesBlock2 runs block 2 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 116-153
+func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	k0 := uint64(0x8)
+	k1 := uint64(0xa)
+	k2 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 116: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:116")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 117: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:117")
+	}
+	// PTX line 118: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 119: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:119")
+	}
+	// PTX line 120: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 121: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 122, 123, 124, 125, 126, 127, 128, 129, 130, 131: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(18)
+		v11aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 123: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 124: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/cvt_round.ptx:124")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 125: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 126: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/cvt_round.ptx:126")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 127: mul.lo.s32
+				v12 := uint64(uint32(r4[l]) * uint32(k1))
+				// 128: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k2))))
+				// 129: add.s64
+				v14 := uint64(uint64(u6) + uint64(v13))
+				r18[l] = v14
+				// 130: cvt.u32.u64
+				v15 := uint64(uint32(uint64(v9)))
+				r19[l] = v15
+				// 131: cvt.rp.f32.s32
+				v16 := isa.IntToFloat(int64(int32(v15)), 0, true, 32, isa.RP)
+				r20[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 123: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 124: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/cvt_round.ptx:124")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 125: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 126: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/cvt_round.ptx:126")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 127: mul.lo.s32
+				v12 := uint64(uint32(r4[l]) * uint32(k1))
+				// 128: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k2))))
+				// 129: add.s64
+				v14 := uint64(uint64(u6) + uint64(v13))
+				r18[l] = v14
+				// 130: cvt.u32.u64
+				v15 := uint64(uint32(uint64(v9)))
+				r19[l] = v15
+				// 131: cvt.rp.f32.s32
+				v16 := isa.IntToFloat(int64(int32(v15)), 0, true, 32, isa.RP)
+				r20[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 132, 133: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: st.global.f32
+				s17 := uint64(r18[l]) + 0x0
+				s17v := uint64(r20[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/cvt_round.ptx:132")
+				}
+				// 133: cvt.rm.f32.s32
+				v18 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
+				r21[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: st.global.f32
+				s17 := uint64(r18[l]) + 0x0
+				s17v := uint64(r20[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/fast/cvt_round.ptx:132")
+				}
+				// 133: cvt.rm.f32.s32
+				v18 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
+				r21[l] = v18
+			}
+		}
+	}
+	// PTX lines 134, 135: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.global.f32
+				s19 := uint64(r18[l]) + 0x4
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/cvt_round.ptx:134")
+				}
+				// 135: cvt.rp.f32.u32
+				v20 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
+				r22[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.global.f32
+				s19 := uint64(r18[l]) + 0x4
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/fast/cvt_round.ptx:134")
+				}
+				// 135: cvt.rp.f32.u32
+				v20 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
+				r22[l] = v20
+			}
+		}
+	}
+	// PTX lines 136, 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: st.global.f32
+				s21 := uint64(r18[l]) + 0x8
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/cvt_round.ptx:136")
+				}
+				// 137: cvt.rm.f32.u32
+				v22 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
+				r23[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: st.global.f32
+				s21 := uint64(r18[l]) + 0x8
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/cvt_round.ptx:136")
+				}
+				// 137: cvt.rm.f32.u32
+				v22 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
+				r23[l] = v22
+			}
+		}
+	}
+	// PTX lines 138, 139: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s23w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.global.f32
+				s23 := uint64(r18[l]) + 0xc
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/cvt_round.ptx:138")
+				}
+				// 139: cvt.rp.f32.s64
+				v24 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RP)
+				r24[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.global.f32
+				s23 := uint64(r18[l]) + 0xc
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/cvt_round.ptx:138")
+				}
+				// 139: cvt.rp.f32.s64
+				v24 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RP)
+				r24[l] = v24
+			}
+		}
+	}
+	// PTX lines 140, 141: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s25w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.global.f32
+				s25 := uint64(r18[l]) + 0x10
+				s25v := uint64(r24[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/cvt_round.ptx:140")
+				}
+				// 141: cvt.rm.f32.s64
+				v26 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RM)
+				r25[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.global.f32
+				s25 := uint64(r18[l]) + 0x10
+				s25v := uint64(r24[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/cvt_round.ptx:140")
+				}
+				// 141: cvt.rm.f32.s64
+				v26 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 32, isa.RM)
+				r25[l] = v26
+			}
+		}
+	}
+	// PTX lines 142, 143: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: st.global.f32
+				s27 := uint64(r18[l]) + 0x14
+				s27v := uint64(r25[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/cvt_round.ptx:142")
+				}
+				// 143: cvt.rp.f32.f64
+				v28 := isa.CvtFloat(r15[l], 32, 64, isa.RP, false, false, false)
+				r26[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: st.global.f32
+				s27 := uint64(r18[l]) + 0x14
+				s27v := uint64(r25[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/cvt_round.ptx:142")
+				}
+				// 143: cvt.rp.f32.f64
+				v28 := isa.CvtFloat(r15[l], 32, 64, isa.RP, false, false, false)
+				r26[l] = v28
+			}
+		}
+	}
+	// PTX lines 144, 145: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s29w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.global.f32
+				s29 := uint64(r18[l]) + 0x18
+				s29v := uint64(r26[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/cvt_round.ptx:144")
+				}
+				// 145: cvt.rm.f32.f64
+				v30 := isa.CvtFloat(r15[l], 32, 64, isa.RM, false, false, false)
+				r27[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.global.f32
+				s29 := uint64(r18[l]) + 0x18
+				s29v := uint64(r26[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/fast/cvt_round.ptx:144")
+				}
+				// 145: cvt.rm.f32.f64
+				v30 := isa.CvtFloat(r15[l], 32, 64, isa.RM, false, false, false)
+				r27[l] = v30
+			}
+		}
+	}
+	// PTX lines 146, 147, 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.global.f32
+				s31 := uint64(r18[l]) + 0x1c
+				s31v := uint64(r27[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/cvt_round.ptx:146")
+				}
+				// 147: cvt.rp.f64.s64
+				v32 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RP)
+				// 148: cvt.rn.f32.f64
+				v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
+				r29[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.global.f32
+				s31 := uint64(r18[l]) + 0x1c
+				s31v := uint64(r27[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/fast/cvt_round.ptx:146")
+				}
+				// 147: cvt.rp.f64.s64
+				v32 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RP)
+				// 148: cvt.rn.f32.f64
+				v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
+				r29[l] = v33
+			}
+		}
+	}
+	// PTX lines 149, 150, 151, 152: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.global.f32
+				s34 := uint64(r18[l]) + 0x20
+				s34v := uint64(r29[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/cvt_round.ptx:149")
+				}
+				// 150: cvt.rm.f64.s64
+				v35 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RM)
+				// 151: cvt.rn.f32.f64
+				v36 := isa.CvtFloat(v35, 32, 64, isa.RN, false, false, false)
+				// 152: sub.f32
+				v37 := uint64(isa.SubF32RN(uint32(v36), uint32(r29[l])))
+				r32[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.global.f32
+				s34 := uint64(r18[l]) + 0x20
+				s34v := uint64(r29[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/cvt_round.ptx:149")
+				}
+				// 150: cvt.rm.f64.s64
+				v35 := isa.IntToFloat(int64(int64(r13[l])), 0, true, 64, isa.RM)
+				// 151: cvt.rn.f32.f64
+				v36 := isa.CvtFloat(v35, 32, 64, isa.RN, false, false, false)
+				// 152: sub.f32
+				v37 := uint64(isa.SubF32RN(uint32(v36), uint32(r29[l])))
+				r32[l] = v37
+			}
+		}
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.global.f32
+				s38 := uint64(r18[l]) + 0x24
+				s38v := uint64(r32[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/cvt_round.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.global.f32
+				s38 := uint64(r18[l]) + 0x24
+				s38v := uint64(r32[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/cvt_round.ptx:153")
+				}
+			}
+		}
+	}
+}
+
 // saturateRun runs blocks of kernel saturate for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2557,69 +2573,7 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 173-178; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 173: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:173")
-				}
-				// PTX line 174: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 175: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 176, 177, 178: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 177: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 178: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 177: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 178: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			saturateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2636,290 +2590,7 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 181-200
-			{
-				r4 := w.Reg(4)
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 181: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:181")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 182: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:182")
-				}
-				// PTX line 183: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 184: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:184")
-				}
-				// PTX line 185: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 186: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 187, 188, 189, 190, 191, 192, 193: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 188: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 189: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:189")
-									continue
-								}
-								v9 = v9x
-							}
-							// 190: cvt.sat.f32.f32
-							v10 := isa.CvtFloat(v9, 32, 32, isa.RN, false, false, true)
-							r14[l] = v10
-							// 191: shl.b32
-							v11 := uint64(uint32(r4[l]) << uint32(k1))
-							// 192: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 193: add.s64
-							v13 := uint64(uint64(u6) + uint64(v12))
-							r17[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 188: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 189: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:189")
-									continue
-								}
-								v9 = v9x
-							}
-							// 190: cvt.sat.f32.f32
-							v10 := isa.CvtFloat(v9, 32, 32, isa.RN, false, false, true)
-							r14[l] = v10
-							// 191: shl.b32
-							v11 := uint64(uint32(r4[l]) << uint32(k1))
-							// 192: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 193: add.s64
-							v13 := uint64(uint64(u6) + uint64(v12))
-							r17[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 194, 195, 196: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: st.global.f32
-							s14 := uint64(r17[l]) + 0x0
-							s14v := uint64(r14[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/cvt_round.ptx:194")
-							}
-							// 195: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
-							// 196: add.s64
-							v16 := uint64(uint64(u3) + uint64(v15))
-							r19[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: st.global.f32
-							s14 := uint64(r17[l]) + 0x0
-							s14v := uint64(r14[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/cvt_round.ptx:194")
-							}
-							// 195: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
-							// 196: add.s64
-							v16 := uint64(uint64(u3) + uint64(v15))
-							r19[l] = v16
-						}
-					}
-				}
-				// PTX lines 197, 198, 199: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v17aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: ld.global.f64
-							v17a := uint64(r19[l]) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/fast/cvt_round.ptx:197")
-									continue
-								}
-								v17 = v17x
-							}
-							// 198: cvt.sat.f64.f64
-							v18 := isa.CvtFloat(v17, 64, 64, isa.RN, false, false, true)
-							// 199: cvt.rn.f32.f64
-							v19 := isa.CvtFloat(v18, 32, 64, isa.RN, false, false, false)
-							r22[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: ld.global.f64
-							v17a := uint64(r19[l]) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/fast/cvt_round.ptx:197")
-									continue
-								}
-								v17 = v17x
-							}
-							// 198: cvt.sat.f64.f64
-							v18 := isa.CvtFloat(v17, 64, 64, isa.RN, false, false, true)
-							// 199: cvt.rn.f32.f64
-							v19 := isa.CvtFloat(v18, 32, 64, isa.RN, false, false, false)
-							r22[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 200: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 200: st.global.f32
-							s20 := uint64(r17[l]) + 0x4
-							s20v := uint64(r22[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/cvt_round.ptx:200")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 200: st.global.f32
-							s20 := uint64(r17[l]) + 0x4
-							s20v := uint64(r22[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/cvt_round.ptx:200")
-							}
-						}
-					}
-				}
-			}
+			saturateBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2931,5 +2602,358 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// saturateBlock0 runs block 0 of kernel saturate for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 173-178; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 173: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:173")
+	}
+	// PTX line 174: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 175: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 176, 177, 178: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 177: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 178: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 177: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 178: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// saturateBlock2 runs block 2 of kernel saturate for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 181-200
+func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 181: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:181")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 182: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:182")
+	}
+	// PTX line 183: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 184: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:184")
+	}
+	// PTX line 185: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 186: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 187, 188, 189, 190, 191, 192, 193: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 188: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 189: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:189")
+						continue
+					}
+					v9 = v9x
+				}
+				// 190: cvt.sat.f32.f32
+				v10 := isa.CvtFloat(v9, 32, 32, isa.RN, false, false, true)
+				r14[l] = v10
+				// 191: shl.b32
+				v11 := uint64(uint32(r4[l]) << uint32(k1))
+				// 192: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 193: add.s64
+				v13 := uint64(uint64(u6) + uint64(v12))
+				r17[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 188: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 189: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/cvt_round.ptx:189")
+						continue
+					}
+					v9 = v9x
+				}
+				// 190: cvt.sat.f32.f32
+				v10 := isa.CvtFloat(v9, 32, 32, isa.RN, false, false, true)
+				r14[l] = v10
+				// 191: shl.b32
+				v11 := uint64(uint32(r4[l]) << uint32(k1))
+				// 192: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 193: add.s64
+				v13 := uint64(uint64(u6) + uint64(v12))
+				r17[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 194, 195, 196: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.global.f32
+				s14 := uint64(r17[l]) + 0x0
+				s14v := uint64(r14[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/cvt_round.ptx:194")
+				}
+				// 195: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
+				// 196: add.s64
+				v16 := uint64(uint64(u3) + uint64(v15))
+				r19[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.global.f32
+				s14 := uint64(r17[l]) + 0x0
+				s14v := uint64(r14[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/fast/cvt_round.ptx:194")
+				}
+				// 195: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
+				// 196: add.s64
+				v16 := uint64(uint64(u3) + uint64(v15))
+				r19[l] = v16
+			}
+		}
+	}
+	// PTX lines 197, 198, 199: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v17aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: ld.global.f64
+				v17a := uint64(r19[l]) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/fast/cvt_round.ptx:197")
+						continue
+					}
+					v17 = v17x
+				}
+				// 198: cvt.sat.f64.f64
+				v18 := isa.CvtFloat(v17, 64, 64, isa.RN, false, false, true)
+				// 199: cvt.rn.f32.f64
+				v19 := isa.CvtFloat(v18, 32, 64, isa.RN, false, false, false)
+				r22[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: ld.global.f64
+				v17a := uint64(r19[l]) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v17a, 8, "testdata/ptx/fast/cvt_round.ptx:197")
+						continue
+					}
+					v17 = v17x
+				}
+				// 198: cvt.sat.f64.f64
+				v18 := isa.CvtFloat(v17, 64, 64, isa.RN, false, false, true)
+				// 199: cvt.rn.f32.f64
+				v19 := isa.CvtFloat(v18, 32, 64, isa.RN, false, false, false)
+				r22[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 200: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 200: st.global.f32
+				s20 := uint64(r17[l]) + 0x4
+				s20v := uint64(r22[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/cvt_round.ptx:200")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 200: st.global.f32
+				s20 := uint64(r17[l]) + 0x4
+				s20v := uint64(r22[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/cvt_round.ptx:200")
+				}
+			}
+		}
 	}
 }

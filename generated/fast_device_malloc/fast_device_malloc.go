@@ -1441,76 +1441,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 33-39; divergent, reconverges at block 11 (b10 ($L__BB0_17))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:33")
-				}
-				// PTX line 34: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX line 36: mul.lo.s32, warp-uniform
-				u4 := uint64(uint32(u2) * uint32(u3))
-				runtime.Broadcast(r3, m, u4)
-				// PTX lines 37, 38, 39: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 38: add.s32
-							v6 := uint64(uint32(u4) + uint32(v5))
-							r5[l] = v6
-							// 39: setp.ge.s32
-							c7t := int32(v6) >= int32(u1)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 38: add.s32
-							v6 := uint64(uint32(u4) + uint32(v5))
-							r5[l] = v6
-							// 39: setp.ge.s32
-							c7t := int32(v6) >= int32(u1)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			mallocSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1524,211 +1455,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			{
-				r5 := w.Reg(5)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				k0 := uint64(0x4)
-				k1 := uint64(0x10)
-				// PTX lines 85, 86: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.u32
-							s1 := uint64(r25[l]) + 0xfffffffffffffff8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r26[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
-							}
-							// 86: add.s32
-							v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
-							r27[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.u32
-							s1 := uint64(r25[l]) + 0xfffffffffffffff8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r26[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
-							}
-							// 86: add.s32
-							v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
-							r27[l] = v2
-						}
-					}
-				}
-				// PTX lines 87, 88: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.u32
-							s3 := uint64(r25[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r27[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
-							}
-							// 88: add.s32
-							v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
-							r28[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.u32
-							s3 := uint64(r25[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r27[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
-							}
-							// 88: add.s32
-							v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
-							r28[l] = v4
-						}
-					}
-				}
-				// PTX lines 89, 90: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.u32
-							s5 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r28[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
-							}
-							// 90: add.s32
-							v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
-							r29[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.u32
-							s5 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r28[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
-							}
-							// 90: add.s32
-							v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
-							r29[l] = v6
-						}
-					}
-				}
-				// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					s7w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.u32
-							s7 := uint64(r25[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r29[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
-							}
-							// 92: add.s32
-							v8 := uint64(uint32(r18[l]) + uint32(k0))
-							r18[l] = v8
-							// 93: add.s32
-							v9 := uint64(uint32(r26[l]) + uint32(r20[l]))
-							r26[l] = v9
-							// 94: add.s64
-							v10 := uint64(uint64(r25[l]) + uint64(k1))
-							r25[l] = v10
-							// 95: setp.eq.s32
-							c11t := uint32(r19[l]) == uint32(v8)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p4 = p4&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.u32
-							s7 := uint64(r25[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r29[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
-							}
-							// 92: add.s32
-							v8 := uint64(uint32(r18[l]) + uint32(k0))
-							r18[l] = v8
-							// 93: add.s32
-							v9 := uint64(uint32(r26[l]) + uint32(r20[l]))
-							r26[l] = v9
-							// 94: add.s64
-							v10 := uint64(uint64(r25[l]) + uint64(k1))
-							r25[l] = v10
-							// 95: setp.eq.s32
-							c11t := uint32(r19[l]) == uint32(v8)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p4 = p4&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			mallocSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1742,39 +1469,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 2:
 			// b2 ($L__BB0_6), PTX lines 99-99
-			{
-				r17 := w.Reg(17)
-				k0 := uint64(0x0)
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: setp.eq.s32
-							c1t := uint32(r17[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: setp.eq.s32
-							c1t := uint32(r17[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			mallocSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1788,85 +1483,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 3:
 			// b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
-			{
-				r5 := w.Reg(5)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 108, 109, 110, 111, 112: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					s1w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.u32
-							s1 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r32[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
-							}
-							// 109: add.s64
-							v2 := uint64(uint64(r31[l]) + uint64(k0))
-							r31[l] = v2
-							// 110: add.s32
-							v3 := uint64(uint32(r32[l]) + uint32(r5[l]))
-							r32[l] = v3
-							// 111: add.s32
-							v4 := uint64(uint32(r33[l]) + uint32(k1))
-							r33[l] = v4
-							// 112: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p6 = p6&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.u32
-							s1 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r32[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
-							}
-							// 109: add.s64
-							v2 := uint64(uint64(r31[l]) + uint64(k0))
-							r31[l] = v2
-							// 110: add.s32
-							v3 := uint64(uint32(r32[l]) + uint32(r5[l]))
-							r32[l] = v3
-							// 111: add.s32
-							v4 := uint64(uint32(r33[l]) + uint32(k1))
-							r33[l] = v4
-							// 112: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p6 = p6&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			mallocSumBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1880,18 +1497,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 4:
 			// b4 ($L__BB0_9), PTX lines 115-116
-			{
-				r16 := w.Reg(16)
-				r34 := w.Reg(34)
-				k0 := uint64(0x0)
-				// PTX line 115: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r34, m, u1)
-				// PTX line 116: mov.u32, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r16, m, u2)
-				_ = u2
-			}
+			mallocSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1905,207 +1511,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 5:
 			// b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
-			{
-				r16 := w.Reg(16)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				k0 := uint64(0x4)
-				k1 := uint64(0x10)
-				// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					v1aw := w.Window(5)
-					v3aw := w.Window(6)
-					v5aw := w.Window(7)
-					v7aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: ld.u32
-							v1a := uint64(r36[l]) + 0xfffffffffffffff8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
-									continue
-								}
-								v1 = v1x
-							}
-							// 125: add.s32
-							v2 := uint64(uint32(v1) + uint32(r16[l]))
-							// 126: ld.u32
-							v3a := uint64(r36[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
-									continue
-								}
-								v3 = v3x
-							}
-							// 127: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 128: ld.u32
-							v5a := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
-									continue
-								}
-								v5 = v5x
-							}
-							// 129: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 130: ld.u32
-							v7a := uint64(r36[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
-									continue
-								}
-								v7 = v7x
-							}
-							// 131: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r16[l] = v8
-							// 132: add.s32
-							v9 := uint64(uint32(r34[l]) + uint32(k0))
-							r34[l] = v9
-							// 133: add.s64
-							v10 := uint64(uint64(r36[l]) + uint64(k1))
-							r36[l] = v10
-							// 134: setp.eq.s32
-							c11t := uint32(r35[l]) == uint32(v9)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p7 = p7&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: ld.u32
-							v1a := uint64(r36[l]) + 0xfffffffffffffff8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
-									continue
-								}
-								v1 = v1x
-							}
-							// 125: add.s32
-							v2 := uint64(uint32(v1) + uint32(r16[l]))
-							// 126: ld.u32
-							v3a := uint64(r36[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
-									continue
-								}
-								v3 = v3x
-							}
-							// 127: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 128: ld.u32
-							v5a := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
-									continue
-								}
-								v5 = v5x
-							}
-							// 129: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 130: ld.u32
-							v7a := uint64(r36[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
-									continue
-								}
-								v7 = v7x
-							}
-							// 131: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r16[l] = v8
-							// 132: add.s32
-							v9 := uint64(uint32(r34[l]) + uint32(k0))
-							r34[l] = v9
-							// 133: add.s64
-							v10 := uint64(uint64(r36[l]) + uint64(k1))
-							r36[l] = v10
-							// 134: setp.eq.s32
-							c11t := uint32(r35[l]) == uint32(v9)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p7 = p7&^(1<<l) | c11b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[7] = p7
-				}
-			}
+			mallocSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2129,96 +1535,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
-			{
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r45 := w.Reg(45)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					v1aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: ld.u32
-							v1a := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: add.s32
-							v2 := uint64(uint32(v1) + uint32(r16[l]))
-							r16[l] = v2
-							// 146: add.s64
-							v3 := uint64(uint64(r45[l]) + uint64(k0))
-							r45[l] = v3
-							// 147: add.s32
-							v4 := uint64(uint32(r17[l]) + uint32(k1))
-							r17[l] = v4
-							// 148: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p8 = p8&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: ld.u32
-							v1a := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: add.s32
-							v2 := uint64(uint32(v1) + uint32(r16[l]))
-							r16[l] = v2
-							// 146: add.s64
-							v3 := uint64(uint64(r45[l]) + uint64(k0))
-							r45[l] = v3
-							// 147: add.s32
-							v4 := uint64(uint32(r17[l]) + uint32(k1))
-							r17[l] = v4
-							// 148: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p8 = p8&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[8] = p8
-				}
-			}
+			mallocSumBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2232,97 +1549,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 8:
 			// b8 ($L__BB0_15), PTX lines 151-156; code before the call
-			{
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				k0 := uint64(0x2)
-				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: shl.b64
-							v1 := uint64(uint64(r13[l]) << uint32(k0))
-							// 152: add.s64
-							v2 := uint64(uint64(r9[l]) + uint64(v1))
-							// 153: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r16[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: shl.b64
-							v1 := uint64(uint64(r13[l]) << uint32(k0))
-							// 152: add.s64
-							v2 := uint64(uint64(r9[l]) + uint64(v1))
-							// 153: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r16[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
-							}
-						}
-					}
-				}
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: st.param.b64
-							s4 := uint64(0x10)
-							s4v := uint64(r12[l])
-							if s4 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: st.param.b64
-							s4 := uint64(0x10)
-							s4v := uint64(r12[l])
-							if s4 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2332,73 +1559,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b9 ($L__BB0_16), PTX lines 165-168
-			{
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r50 := w.Reg(50)
-				k0 := uint64(0x2)
-				k1 := uint64(0xffffffff)
-				// PTX lines 165, 166: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: shl.b64
-							v1 := uint64(uint64(r13[l]) << uint32(k0))
-							// 166: add.s64
-							v2 := uint64(uint64(r9[l]) + uint64(v1))
-							r50[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: shl.b64
-							v1 := uint64(uint64(r13[l]) << uint32(k0))
-							// 166: add.s64
-							v2 := uint64(uint64(r9[l]) + uint64(v1))
-							r50[l] = v2
-						}
-					}
-				}
-				// PTX line 167: mov.b32, warp-uniform
-				u3 := uint64(k1)
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.global.u32
-							s4 := uint64(r50[l]) + 0x0
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.global.u32
-							s4 := uint64(r50[l]) + 0x0
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2408,110 +1569,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 26
 		case 12:
 			// b11, PTX lines 42-50; code before the call
-			{
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 42: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/device_malloc.ptx:42")
-				}
-				runtime.Broadcast(r6, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 43: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:43")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 44: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:44")
-				}
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r9, m, u4)
-				// PTX line 46: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				runtime.Broadcast(r10, m, u5)
-				// PTX line 47: mul.wide.s32, warp-uniform
-				u6 := uint64(uint64(int64(int32(u1)) * int64(int32(k0))))
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.param.b64
-							s7 := uint64(0x0)
-							s7v := uint64(u6)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.param.b64
-							s7 := uint64(0x0)
-							s7v := uint64(u6)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
-							}
-						}
-					}
-				}
-				_ = u4
-				_ = u5
-			}
+			mallocSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2521,139 +1579,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b12, PTX lines 57-63; divergent, reconverges at block 11 (b10 ($L__BB0_17))
-			{
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				// PTX lines 57, 59, 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
-									continue
-								}
-								v1 = v1x
-							}
-							r12[l] = v1
-							// 59: cvt.s64.s32
-							v2 := uint64(uint64(int32(r5[l])))
-							r13[l] = v2
-							// 60: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
-							// 61: add.s64
-							v4 := uint64(uint64(r10[l]) + uint64(v3))
-							r15[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
-									continue
-								}
-								v1 = v1x
-							}
-							r12[l] = v1
-							// 59: cvt.s64.s32
-							v2 := uint64(uint64(int32(r5[l])))
-							r13[l] = v2
-							// 60: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
-							// 61: add.s64
-							v4 := uint64(uint64(r10[l]) + uint64(v3))
-							r15[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 62, 63: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.u64
-							s5 := uint64(r15[l]) + 0x0
-							s5v := uint64(r12[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
-							}
-							// 63: setp.eq.s64
-							c6t := uint64(r12[l]) == uint64(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.u64
-							s5 := uint64(r15[l]) + 0x0
-							s5v := uint64(r12[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
-							}
-							// 63: setp.eq.s64
-							c6t := uint64(r12[l]) == uint64(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			mallocSumBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2667,45 +1593,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 15:
 			// b13, PTX lines 66-67
-			{
-				r6 := w.Reg(6)
-				r16 := w.Reg(16)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: setp.lt.s32
-							c1t := int32(r6[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: setp.lt.s32
-							c1t := int32(r6[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				// PTX line 67: mov.b32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r16, m, u2)
-				_ = u2
-			}
+			mallocSumBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2719,53 +1607,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 16:
 			// b14, PTX lines 70-72
-			{
-				r6 := w.Reg(6)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x3)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				// PTX lines 70, 71: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: and.b32
-							v1 := uint64(uint32(r6[l]) & uint32(k0))
-							r17[l] = v1
-							// 71: setp.lt.u32
-							c2t := uint32(r6[l]) < uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: and.b32
-							v1 := uint64(uint32(r6[l]) & uint32(k0))
-							r17[l] = v1
-							// 71: setp.lt.u32
-							c2t := uint32(r6[l]) < uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 72: mov.b32, warp-uniform
-				u3 := uint64(k2)
-				runtime.Broadcast(r18, m, u3)
-				_ = u3
-			}
+			mallocSumBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2779,83 +1621,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 17:
 			// b15, PTX lines 75-83
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x7ffffffc)
-				k1 := uint64(0x2)
-				k2 := uint64(0x1)
-				k3 := uint64(0x3)
-				k4 := uint64(0x8)
-				k5 := uint64(0x0)
-				// PTX lines 75, 76, 77, 78, 79, 80, 81: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: and.b32
-							v1 := uint64(uint32(r6[l]) & uint32(k0))
-							r19[l] = v1
-							// 76: shl.b32
-							v2 := uint64(uint32(r5[l]) << uint32(k1))
-							r20[l] = v2
-							// 77: shl.b32
-							v3 := uint64(uint32(r3[l]) << uint32(k2))
-							// 78: shl.b32
-							v4 := uint64(uint32(r4[l]) << uint32(k2))
-							// 79: add.s32
-							v5 := uint64(uint32(v3) + uint32(v4))
-							r23[l] = v5
-							// 80: mul.lo.s32
-							v6 := uint64(uint32(r5[l]) * uint32(k3))
-							r24[l] = v6
-							// 81: add.s64
-							v7 := uint64(uint64(r12[l]) + uint64(k4))
-							r25[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: and.b32
-							v1 := uint64(uint32(r6[l]) & uint32(k0))
-							r19[l] = v1
-							// 76: shl.b32
-							v2 := uint64(uint32(r5[l]) << uint32(k1))
-							r20[l] = v2
-							// 77: shl.b32
-							v3 := uint64(uint32(r3[l]) << uint32(k2))
-							// 78: shl.b32
-							v4 := uint64(uint32(r4[l]) << uint32(k2))
-							// 79: add.s32
-							v5 := uint64(uint32(v3) + uint32(v4))
-							r23[l] = v5
-							// 80: mul.lo.s32
-							v6 := uint64(uint32(r5[l]) * uint32(k3))
-							r24[l] = v6
-							// 81: add.s64
-							v7 := uint64(uint64(r12[l]) + uint64(k4))
-							r25[l] = v7
-						}
-					}
-				}
-				// PTX line 82: mov.b32, warp-uniform
-				u8 := uint64(k5)
-				runtime.Broadcast(r18, m, u8)
-				// PTX line 83: mov.b32, warp-uniform
-				u9 := uint64(k2)
-				runtime.Broadcast(r26, m, u9)
-				_ = u8
-				_ = u9
-			}
+			mallocSumBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2865,50 +1631,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 1
 		case 19:
 			// b17, PTX lines 102-105
-			{
-				r5 := w.Reg(5)
-				r12 := w.Reg(12)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
-							// 103: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(v1))
-							r31[l] = v2
-							// 104: mad.lo.s32
-							v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
-							r32[l] = v3
-							// 105: mov.u32
-							v4 := uint64(r17[l])
-							r33[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
-							// 103: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(v1))
-							r31[l] = v2
-							// 104: mad.lo.s32
-							v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
-							r32[l] = v3
-							// 105: mov.u32
-							v4 := uint64(r17[l])
-							r33[l] = v4
-						}
-					}
-				}
-			}
+			mallocSumBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2918,47 +1641,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 4
 		case 21:
 			// b19, PTX lines 119-122
-			{
-				r6 := w.Reg(6)
-				r12 := w.Reg(12)
-				r16 := w.Reg(16)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				k0 := uint64(0x7ffffffc)
-				k1 := uint64(0x8)
-				k2 := uint64(0x0)
-				// PTX lines 119, 120: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: and.b32
-							v1 := uint64(uint32(r6[l]) & uint32(k0))
-							r35[l] = v1
-							// 120: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(k1))
-							r36[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: and.b32
-							v1 := uint64(uint32(r6[l]) & uint32(k0))
-							r35[l] = v1
-							// 120: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(k1))
-							r36[l] = v2
-						}
-					}
-				}
-				// PTX line 121: mov.b32, warp-uniform
-				u3 := uint64(k2)
-				runtime.Broadcast(r34, m, u3)
-				// PTX line 122: mov.u32, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r16, m, u4)
-				_ = u4
-			}
+			mallocSumBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2968,33 +1651,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 5
 		case 23:
 			// b21, PTX lines 140-141
-			{
-				r12 := w.Reg(12)
-				r34 := w.Reg(34)
-				r45 := w.Reg(45)
-				k0 := uint64(0x4)
-				// PTX lines 140, 141: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
-							// 141: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(v1))
-							r45[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
-							// 141: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(v1))
-							r45[l] = v2
-						}
-					}
-				}
-			}
+			mallocSumBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3015,6 +1672,1417 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// mallocSumBlock0 runs block 0 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 33-39; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:33")
+	}
+	// PTX line 34: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX line 36: mul.lo.s32, warp-uniform
+	u4 := uint64(uint32(u2) * uint32(u3))
+	runtime.Broadcast(r3, m, u4)
+	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 38: add.s32
+				v6 := uint64(uint32(u4) + uint32(v5))
+				r5[l] = v6
+				// 39: setp.ge.s32
+				c7t := int32(v6) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 38: add.s32
+				v6 := uint64(uint32(u4) + uint32(v5))
+				r5[l] = v6
+				// 39: setp.ge.s32
+				c7t := int32(v6) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// mallocSumBlock1 runs block 1 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	// PTX lines 85, 86: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.u32
+				s1 := uint64(r25[l]) + 0xfffffffffffffff8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r26[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+				}
+				// 86: add.s32
+				v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
+				r27[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.u32
+				s1 := uint64(r25[l]) + 0xfffffffffffffff8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r26[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+				}
+				// 86: add.s32
+				v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
+				r27[l] = v2
+			}
+		}
+	}
+	// PTX lines 87, 88: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.u32
+				s3 := uint64(r25[l]) + 0xfffffffffffffffc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r27[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+				}
+				// 88: add.s32
+				v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
+				r28[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.u32
+				s3 := uint64(r25[l]) + 0xfffffffffffffffc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r27[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+				}
+				// 88: add.s32
+				v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
+				r28[l] = v4
+			}
+		}
+	}
+	// PTX lines 89, 90: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.u32
+				s5 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r28[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+				}
+				// 90: add.s32
+				v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
+				r29[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.u32
+				s5 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r28[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+				}
+				// 90: add.s32
+				v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
+				r29[l] = v6
+			}
+		}
+	}
+	// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		s7w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.u32
+				s7 := uint64(r25[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r29[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+				}
+				// 92: add.s32
+				v8 := uint64(uint32(r18[l]) + uint32(k0))
+				r18[l] = v8
+				// 93: add.s32
+				v9 := uint64(uint32(r26[l]) + uint32(r20[l]))
+				r26[l] = v9
+				// 94: add.s64
+				v10 := uint64(uint64(r25[l]) + uint64(k1))
+				r25[l] = v10
+				// 95: setp.eq.s32
+				c11t := uint32(r19[l]) == uint32(v8)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p4 = p4&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.u32
+				s7 := uint64(r25[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r29[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+				}
+				// 92: add.s32
+				v8 := uint64(uint32(r18[l]) + uint32(k0))
+				r18[l] = v8
+				// 93: add.s32
+				v9 := uint64(uint32(r26[l]) + uint32(r20[l]))
+				r26[l] = v9
+				// 94: add.s64
+				v10 := uint64(uint64(r25[l]) + uint64(k1))
+				r25[l] = v10
+				// 95: setp.eq.s32
+				c11t := uint32(r19[l]) == uint32(v8)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p4 = p4&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// mallocSumBlock2 runs block 2 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_6), PTX lines 99-99
+func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: setp.eq.s32
+				c1t := uint32(r17[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: setp.eq.s32
+				c1t := uint32(r17[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// mallocSumBlock3 runs block 3 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
+func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 108, 109, 110, 111, 112: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		s1w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.u32
+				s1 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r32[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+				}
+				// 109: add.s64
+				v2 := uint64(uint64(r31[l]) + uint64(k0))
+				r31[l] = v2
+				// 110: add.s32
+				v3 := uint64(uint32(r32[l]) + uint32(r5[l]))
+				r32[l] = v3
+				// 111: add.s32
+				v4 := uint64(uint32(r33[l]) + uint32(k1))
+				r33[l] = v4
+				// 112: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p6 = p6&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.u32
+				s1 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r32[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+				}
+				// 109: add.s64
+				v2 := uint64(uint64(r31[l]) + uint64(k0))
+				r31[l] = v2
+				// 110: add.s32
+				v3 := uint64(uint32(r32[l]) + uint32(r5[l]))
+				r32[l] = v3
+				// 111: add.s32
+				v4 := uint64(uint32(r33[l]) + uint32(k1))
+				r33[l] = v4
+				// 112: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p6 = p6&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// mallocSumBlock4 runs block 4 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_9), PTX lines 115-116
+func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r34 := w.Reg(34)
+	k0 := uint64(0x0)
+	// PTX line 115: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r34, m, u1)
+	// PTX line 116: mov.u32, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r16, m, u2)
+	_ = u2
+}
+
+// mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
+func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		v1aw := w.Window(5)
+		v3aw := w.Window(6)
+		v5aw := w.Window(7)
+		v7aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: ld.u32
+				v1a := uint64(r36[l]) + 0xfffffffffffffff8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
+						continue
+					}
+					v1 = v1x
+				}
+				// 125: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				// 126: ld.u32
+				v3a := uint64(r36[l]) + 0xfffffffffffffffc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
+						continue
+					}
+					v3 = v3x
+				}
+				// 127: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 128: ld.u32
+				v5a := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
+						continue
+					}
+					v5 = v5x
+				}
+				// 129: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 130: ld.u32
+				v7a := uint64(r36[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
+						continue
+					}
+					v7 = v7x
+				}
+				// 131: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r16[l] = v8
+				// 132: add.s32
+				v9 := uint64(uint32(r34[l]) + uint32(k0))
+				r34[l] = v9
+				// 133: add.s64
+				v10 := uint64(uint64(r36[l]) + uint64(k1))
+				r36[l] = v10
+				// 134: setp.eq.s32
+				c11t := uint32(r35[l]) == uint32(v9)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p7 = p7&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: ld.u32
+				v1a := uint64(r36[l]) + 0xfffffffffffffff8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
+						continue
+					}
+					v1 = v1x
+				}
+				// 125: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				// 126: ld.u32
+				v3a := uint64(r36[l]) + 0xfffffffffffffffc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
+						continue
+					}
+					v3 = v3x
+				}
+				// 127: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 128: ld.u32
+				v5a := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
+						continue
+					}
+					v5 = v5x
+				}
+				// 129: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 130: ld.u32
+				v7a := uint64(r36[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
+						continue
+					}
+					v7 = v7x
+				}
+				// 131: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r16[l] = v8
+				// 132: add.s32
+				v9 := uint64(uint32(r34[l]) + uint32(k0))
+				r34[l] = v9
+				// 133: add.s64
+				v10 := uint64(uint64(r36[l]) + uint64(k1))
+				r36[l] = v10
+				// 134: setp.eq.s32
+				c11t := uint32(r35[l]) == uint32(v9)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p7 = p7&^(1<<l) | c11b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[7] = p7
+	}
+}
+
+// mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
+func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r45 := w.Reg(45)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		v1aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: ld.u32
+				v1a := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				r16[l] = v2
+				// 146: add.s64
+				v3 := uint64(uint64(r45[l]) + uint64(k0))
+				r45[l] = v3
+				// 147: add.s32
+				v4 := uint64(uint32(r17[l]) + uint32(k1))
+				r17[l] = v4
+				// 148: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p8 = p8&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: ld.u32
+				v1a := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				r16[l] = v2
+				// 146: add.s64
+				v3 := uint64(uint64(r45[l]) + uint64(k0))
+				r45[l] = v3
+				// 147: add.s32
+				v4 := uint64(uint32(r17[l]) + uint32(k1))
+				r17[l] = v4
+				// 148: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p8 = p8&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[8] = p8
+	}
+}
+
+// mallocSumBlock8 runs block 8 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_15), PTX lines 151-156; code before the call
+func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	k0 := uint64(0x2)
+	// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: shl.b64
+				v1 := uint64(uint64(r13[l]) << uint32(k0))
+				// 152: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
+				// 153: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r16[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: shl.b64
+				v1 := uint64(uint64(r13[l]) << uint32(k0))
+				// 152: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
+				// 153: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r16[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+				}
+			}
+		}
+	}
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: st.param.b64
+				s4 := uint64(0x10)
+				s4v := uint64(r12[l])
+				if s4 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: st.param.b64
+				s4 := uint64(0x10)
+				s4v := uint64(r12[l])
+				if s4 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_16), PTX lines 165-168
+func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r50 := w.Reg(50)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffff)
+	// PTX lines 165, 166: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: shl.b64
+				v1 := uint64(uint64(r13[l]) << uint32(k0))
+				// 166: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
+				r50[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: shl.b64
+				v1 := uint64(uint64(r13[l]) << uint32(k0))
+				// 166: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
+				r50[l] = v2
+			}
+		}
+	}
+	// PTX line 167: mov.b32, warp-uniform
+	u3 := uint64(k1)
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.global.u32
+				s4 := uint64(r50[l]) + 0x0
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.global.u32
+				s4 := uint64(r50[l]) + 0x0
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock12 runs block 12 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 42-50; code before the call
+func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/device_malloc.ptx:42")
+	}
+	runtime.Broadcast(r6, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:43")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 44: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:44")
+	}
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r9, m, u4)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r10, m, u5)
+	// PTX line 47: mul.wide.s32, warp-uniform
+	u6 := uint64(uint64(int64(int32(u1)) * int64(int32(k0))))
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.param.b64
+				s7 := uint64(0x0)
+				s7v := uint64(u6)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.param.b64
+				s7 := uint64(0x0)
+				s7v := uint64(u6)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+				}
+			}
+		}
+	}
+	_ = u4
+	_ = u5
+}
+
+// mallocSumBlock14 runs block 14 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 57-63; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	// PTX lines 57, 59, 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				r12[l] = v1
+				// 59: cvt.s64.s32
+				v2 := uint64(uint64(int32(r5[l])))
+				r13[l] = v2
+				// 60: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
+				// 61: add.s64
+				v4 := uint64(uint64(r10[l]) + uint64(v3))
+				r15[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				r12[l] = v1
+				// 59: cvt.s64.s32
+				v2 := uint64(uint64(int32(r5[l])))
+				r13[l] = v2
+				// 60: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
+				// 61: add.s64
+				v4 := uint64(uint64(r10[l]) + uint64(v3))
+				r15[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 62, 63: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.u64
+				s5 := uint64(r15[l]) + 0x0
+				s5v := uint64(r12[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+				}
+				// 63: setp.eq.s64
+				c6t := uint64(r12[l]) == uint64(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.u64
+				s5 := uint64(r15[l]) + 0x0
+				s5v := uint64(r12[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+				}
+				// 63: setp.eq.s64
+				c6t := uint64(r12[l]) == uint64(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// mallocSumBlock15 runs block 15 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 66-67
+func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: setp.lt.s32
+				c1t := int32(r6[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: setp.lt.s32
+				c1t := int32(r6[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	// PTX line 67: mov.b32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r16, m, u2)
+	_ = u2
+}
+
+// mallocSumBlock16 runs block 16 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 70-72
+func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x3)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	// PTX lines 70, 71: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: and.b32
+				v1 := uint64(uint32(r6[l]) & uint32(k0))
+				r17[l] = v1
+				// 71: setp.lt.u32
+				c2t := uint32(r6[l]) < uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: and.b32
+				v1 := uint64(uint32(r6[l]) & uint32(k0))
+				r17[l] = v1
+				// 71: setp.lt.u32
+				c2t := uint32(r6[l]) < uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 72: mov.b32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r18, m, u3)
+	_ = u3
+}
+
+// mallocSumBlock17 runs block 17 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 75-83
+func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x7ffffffc)
+	k1 := uint64(0x2)
+	k2 := uint64(0x1)
+	k3 := uint64(0x3)
+	k4 := uint64(0x8)
+	k5 := uint64(0x0)
+	// PTX lines 75, 76, 77, 78, 79, 80, 81: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: and.b32
+				v1 := uint64(uint32(r6[l]) & uint32(k0))
+				r19[l] = v1
+				// 76: shl.b32
+				v2 := uint64(uint32(r5[l]) << uint32(k1))
+				r20[l] = v2
+				// 77: shl.b32
+				v3 := uint64(uint32(r3[l]) << uint32(k2))
+				// 78: shl.b32
+				v4 := uint64(uint32(r4[l]) << uint32(k2))
+				// 79: add.s32
+				v5 := uint64(uint32(v3) + uint32(v4))
+				r23[l] = v5
+				// 80: mul.lo.s32
+				v6 := uint64(uint32(r5[l]) * uint32(k3))
+				r24[l] = v6
+				// 81: add.s64
+				v7 := uint64(uint64(r12[l]) + uint64(k4))
+				r25[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: and.b32
+				v1 := uint64(uint32(r6[l]) & uint32(k0))
+				r19[l] = v1
+				// 76: shl.b32
+				v2 := uint64(uint32(r5[l]) << uint32(k1))
+				r20[l] = v2
+				// 77: shl.b32
+				v3 := uint64(uint32(r3[l]) << uint32(k2))
+				// 78: shl.b32
+				v4 := uint64(uint32(r4[l]) << uint32(k2))
+				// 79: add.s32
+				v5 := uint64(uint32(v3) + uint32(v4))
+				r23[l] = v5
+				// 80: mul.lo.s32
+				v6 := uint64(uint32(r5[l]) * uint32(k3))
+				r24[l] = v6
+				// 81: add.s64
+				v7 := uint64(uint64(r12[l]) + uint64(k4))
+				r25[l] = v7
+			}
+		}
+	}
+	// PTX line 82: mov.b32, warp-uniform
+	u8 := uint64(k5)
+	runtime.Broadcast(r18, m, u8)
+	// PTX line 83: mov.b32, warp-uniform
+	u9 := uint64(k2)
+	runtime.Broadcast(r26, m, u9)
+	_ = u8
+	_ = u9
+}
+
+// mallocSumBlock19 runs block 19 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 102-105
+func mallocSumBlock19(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r12 := w.Reg(12)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
+				// 103: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(v1))
+				r31[l] = v2
+				// 104: mad.lo.s32
+				v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
+				r32[l] = v3
+				// 105: mov.u32
+				v4 := uint64(r17[l])
+				r33[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
+				// 103: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(v1))
+				r31[l] = v2
+				// 104: mad.lo.s32
+				v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
+				r32[l] = v3
+				// 105: mov.u32
+				v4 := uint64(r17[l])
+				r33[l] = v4
+			}
+		}
+	}
+}
+
+// mallocSumBlock21 runs block 21 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 119-122
+func mallocSumBlock21(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x7ffffffc)
+	k1 := uint64(0x8)
+	k2 := uint64(0x0)
+	// PTX lines 119, 120: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: and.b32
+				v1 := uint64(uint32(r6[l]) & uint32(k0))
+				r35[l] = v1
+				// 120: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(k1))
+				r36[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: and.b32
+				v1 := uint64(uint32(r6[l]) & uint32(k0))
+				r35[l] = v1
+				// 120: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(k1))
+				r36[l] = v2
+			}
+		}
+	}
+	// PTX line 121: mov.b32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r34, m, u3)
+	// PTX line 122: mov.u32, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r16, m, u4)
+	_ = u4
+}
+
+// mallocSumBlock23 runs block 23 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 140-141
+func mallocSumBlock23(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r34 := w.Reg(34)
+	r45 := w.Reg(45)
+	k0 := uint64(0x4)
+	// PTX lines 140, 141: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
+				// 141: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(v1))
+				r45[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
+				// 141: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(v1))
+				r45[l] = v2
+			}
+		}
+	}
+}
+
 // mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3023,69 +3091,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 185-190; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 185: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/fast/device_malloc.ptx:185")
-				}
-				// PTX line 186: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 187: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 188, 189, 190: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 189: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 190: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 189: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 190: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			mallocKeepBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3099,57 +3105,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 212-214
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x8)
-				// PTX lines 212, 213, 214: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 213: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 214: st.global.u64
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 213: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 214: st.global.u64
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3159,84 +3115,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 7
 		case 3:
 			// b3, PTX lines 193-198; code before the call
-			{
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 193: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_malloc.ptx:193")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 194: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:194")
-				}
-				// PTX line 195: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r7, m, u3)
-				// PTX lines 198: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: st.param.b64
-							s4 := uint64(0x0)
-							s4v := uint64(u1)
-							if s4 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: st.param.b64
-							s4 := uint64(0x0)
-							s4v := uint64(u1)
-							if s4 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			mallocKeepBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3246,81 +3125,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 5:
 			// b4, PTX lines 205-207; divergent, reconverges at block 1 (b1 ($L__BB1_3))
-			{
-				r8 := w.Reg(8)
-				k0 := uint64(0x0)
-				// PTX lines 205, 207: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 207: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 207: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			mallocKeepBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3334,44 +3139,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 6:
 			// b5, PTX lines 210-210
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: st.u32
-							s1 := uint64(r8[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r4[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: st.u32
-							s1 := uint64(r8[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r4[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3386,6 +3154,326 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// mallocKeepBlock0 runs block 0 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 185-190; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 185: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/fast/device_malloc.ptx:185")
+	}
+	// PTX line 186: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 187: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 189: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 190: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 189: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 190: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 212-214
+func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x8)
+	// PTX lines 212, 213, 214: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 213: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 214: st.global.u64
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 213: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 214: st.global.u64
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+				}
+			}
+		}
+	}
+}
+
+// mallocKeepBlock3 runs block 3 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 193-198; code before the call
+func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 193: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_malloc.ptx:193")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 194: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:194")
+	}
+	// PTX line 195: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r7, m, u3)
+	// PTX lines 198: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: st.param.b64
+				s4 := uint64(0x0)
+				s4v := uint64(u1)
+				if s4 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: st.param.b64
+				s4 := uint64(0x0)
+				s4v := uint64(u1)
+				if s4 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
+// mallocKeepBlock5 runs block 5 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 205-207; divergent, reconverges at block 1 (b1 ($L__BB1_3))
+func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	k0 := uint64(0x0)
+	// PTX lines 205, 207: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 207: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 207: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 210-210
+func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.u32
+				s1 := uint64(r8[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r4[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.u32
+				s1 := uint64(r8[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r4[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+				}
+			}
+		}
+	}
+}
+
 // freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3394,69 +3482,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 231-236; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 231: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:231")
-				}
-				// PTX line 232: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 233: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 234, 235, 236: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 235: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 236: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 235: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 236: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			freeKeptBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3470,97 +3496,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 253-258; code before the call
-			{
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 253, 254, 255: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 254: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 255: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 254: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 255: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
-							}
-						}
-					}
-				}
-				// PTX lines 258: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: st.param.b64
-							s4 := uint64(0x0)
-							s4v := uint64(r12[l])
-							if s4 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: st.param.b64
-							s4 := uint64(0x0)
-							s4v := uint64(r12[l])
-							if s4 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
-							}
-						}
-					}
-				}
-			}
+			freeKeptBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3573,141 +3509,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 7
 		case 4:
 			// b3, PTX lines 239-248; divergent, reconverges at block 1 (b1 ($L__BB2_3))
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				k2 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 239: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:239")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 240: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:240")
-				}
-				// PTX line 241: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r7, m, u3)
-				// PTX line 242: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 243, 244, 245, 246, 247: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 244: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 245: add.s64
-							v7 := uint64(uint64(u4) + uint64(v6))
-							// 246: ld.global.u64
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 247: setp.eq.s64
-							c9t := uint64(v8) == uint64(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 244: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 245: add.s64
-							v7 := uint64(uint64(u4) + uint64(v6))
-							// 246: ld.global.u64
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 247: setp.eq.s64
-							c9t := uint64(v8) == uint64(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX line 248: mov.b32, warp-uniform
-				u10 := uint64(k2)
-				runtime.Broadcast(r13, m, u10)
-				_ = u3
-				_ = u10
-			}
+			freeKeptBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3721,58 +3523,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 5:
 			// b4, PTX lines 251-251
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				// PTX lines 251: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: ld.u32
-							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
-									continue
-								}
-								v1 = v1x
-							}
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: ld.u32
-							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
-									continue
-								}
-								v1 = v1x
-							}
-							r13[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			freeKeptBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3787,5 +3538,358 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// freeKeptBlock0 runs block 0 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 231-236; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 231: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:231")
+	}
+	// PTX line 232: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 233: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 234, 235, 236: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 235: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 236: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 235: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 236: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// freeKeptBlock1 runs block 1 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_3), PTX lines 253-258; code before the call
+func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 253, 254, 255: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 254: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 255: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 254: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 255: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+				}
+			}
+		}
+	}
+	// PTX lines 258: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: st.param.b64
+				s4 := uint64(0x0)
+				s4v := uint64(r12[l])
+				if s4 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: st.param.b64
+				s4 := uint64(0x0)
+				s4v := uint64(r12[l])
+				if s4 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+				}
+			}
+		}
+	}
+}
+
+// freeKeptBlock4 runs block 4 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 239-248; divergent, reconverges at block 1 (b1 ($L__BB2_3))
+func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	k2 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 239: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:239")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 240: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:240")
+	}
+	// PTX line 241: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r7, m, u3)
+	// PTX line 242: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 243, 244, 245, 246, 247: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 244: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 245: add.s64
+				v7 := uint64(uint64(u4) + uint64(v6))
+				// 246: ld.global.u64
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 247: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 244: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 245: add.s64
+				v7 := uint64(uint64(u4) + uint64(v6))
+				// 246: ld.global.u64
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 247: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX line 248: mov.b32, warp-uniform
+	u10 := uint64(k2)
+	runtime.Broadcast(r13, m, u10)
+	_ = u3
+	_ = u10
+}
+
+// freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 251-251
+func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	// PTX lines 251: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: ld.u32
+				v1a := uint64(r12[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
+						continue
+					}
+					v1 = v1x
+				}
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: ld.u32
+				v1a := uint64(r12[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
+						continue
+					}
+					v1 = v1x
+				}
+				r13[l] = v1
+			}
+		}
+		flt.Raise(w)
 	}
 }

@@ -1266,85 +1266,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 42-49; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 42: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 43: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 44: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:44")
-				}
-				// PTX line 45: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 46: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 48: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 49: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 48: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 49: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-			}
+			printfIntsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1361,437 +1283,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 11
 		case 2:
 			// b2, PTX lines 52-87; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r30 := w.Reg(30)
-				k0 := uint64(0x0)
-				k1 := uint64(0x28)
-				k2 := uint64(0x48)
-				k3 := uint64(0x78)
-				k4 := uint64(0x4)
-				k5 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 52: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:52")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 53: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:53")
-				}
-				// PTX line 54: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r9, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 55: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:55")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 56: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:56")
-				}
-				// PTX line 57: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 58: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 59: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v19aw := w.Window(0)
-					v21aw := w.Window(1)
-					v24aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: add.u64
-							v9 := uint64(uint64(r0[l]) + uint64(k0))
-							r15[l] = v9
-							// 61: add.u64
-							v10 := uint64(uint64(r1[l]) + uint64(k0))
-							r16[l] = v10
-							// 62: add.u64
-							v11 := uint64(uint64(r0[l]) + uint64(k1))
-							r17[l] = v11
-							// 63: add.u64
-							v12 := uint64(uint64(r1[l]) + uint64(k1))
-							r18[l] = v12
-							// 64: add.u64
-							v13 := uint64(uint64(r0[l]) + uint64(k2))
-							r19[l] = v13
-							// 65: add.u64
-							v14 := uint64(uint64(r1[l]) + uint64(k2))
-							r20[l] = v14
-							// 66: add.u64
-							v15 := uint64(uint64(r0[l]) + uint64(k3))
-							r21[l] = v15
-							// 67: add.u64
-							v16 := uint64(uint64(r1[l]) + uint64(k3))
-							r22[l] = v16
-							// 68: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
-							// 69: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							// 70: ld.global.u32
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/device_printf.ptx:70")
-									continue
-								}
-								v19 = v19x
-							}
-							r25[l] = v19
-							// 71: add.s64
-							v20 := uint64(uint64(u7) + uint64(v17))
-							// 72: ld.global.u32
-							v21a := uint64(v20) + 0x0
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/fast/device_printf.ptx:72")
-									continue
-								}
-								v21 = v21x
-							}
-							r27[l] = v21
-							// 73: mul.wide.s32
-							v22 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
-							// 74: add.s64
-							v23 := uint64(uint64(u6) + uint64(v22))
-							// 75: ld.global.u64
-							v24a := uint64(v23) + 0x0
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
-								if !v24ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/fast/device_printf.ptx:75")
-									continue
-								}
-								v24 = v24x
-							}
-							r30[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: add.u64
-							v9 := uint64(uint64(r0[l]) + uint64(k0))
-							r15[l] = v9
-							// 61: add.u64
-							v10 := uint64(uint64(r1[l]) + uint64(k0))
-							r16[l] = v10
-							// 62: add.u64
-							v11 := uint64(uint64(r0[l]) + uint64(k1))
-							r17[l] = v11
-							// 63: add.u64
-							v12 := uint64(uint64(r1[l]) + uint64(k1))
-							r18[l] = v12
-							// 64: add.u64
-							v13 := uint64(uint64(r0[l]) + uint64(k2))
-							r19[l] = v13
-							// 65: add.u64
-							v14 := uint64(uint64(r1[l]) + uint64(k2))
-							r20[l] = v14
-							// 66: add.u64
-							v15 := uint64(uint64(r0[l]) + uint64(k3))
-							r21[l] = v15
-							// 67: add.u64
-							v16 := uint64(uint64(r1[l]) + uint64(k3))
-							r22[l] = v16
-							// 68: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
-							// 69: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							// 70: ld.global.u32
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/device_printf.ptx:70")
-									continue
-								}
-								v19 = v19x
-							}
-							r25[l] = v19
-							// 71: add.s64
-							v20 := uint64(uint64(u7) + uint64(v17))
-							// 72: ld.global.u32
-							v21a := uint64(v20) + 0x0
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/fast/device_printf.ptx:72")
-									continue
-								}
-								v21 = v21x
-							}
-							r27[l] = v21
-							// 73: mul.wide.s32
-							v22 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
-							// 74: add.s64
-							v23 := uint64(uint64(u6) + uint64(v22))
-							// 75: ld.global.u64
-							v24a := uint64(v23) + 0x0
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
-								if !v24ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/fast/device_printf.ptx:75")
-									continue
-								}
-								v24 = v24x
-							}
-							r30[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 76: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r3, r5}, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:76")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 77: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:77")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 78: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:78")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 79: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:79")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 80: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:80")
-				// PTX line 81: mov.u64, warp-uniform
-				u25 := uint64((w.GlobalVar(0) + k0))
-				// PTX line 82: cvta.global.u64, warp-uniform
-				u26 := uint64(u25)
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.param.b64
-							s27 := uint64(0x0)
-							s27v := uint64(u26)
-							if s27 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.param.b64
-							s27 := uint64(0x0)
-							s27v := uint64(u26)
-							if s27 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.param.b64
-							s28 := uint64(0x8)
-							s28v := uint64(r15[l])
-							if s28 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.param.b64
-							s28 := uint64(0x8)
-							s28v := uint64(r15[l])
-							if s28 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			printfIntsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1801,313 +1293,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 4:
 			// b3, PTX lines 95-118; code before the call
-			{
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r33 := w.Reg(33)
-				r36 := w.Reg(36)
-				r43 := w.Reg(43)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4)
-				k2 := uint64(0x4ec4ec4f)
-				k3 := uint64(0x1f)
-				k4 := uint64(0x3)
-				k5 := uint64(0x1a)
-				k6 := uint64(0x41)
-				k7 := uint64(0x0)
-				// PTX lines 95, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 97: shl.b32
-							v2 := uint64(uint32(r6[l]) << uint32(k0))
-							// 98: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 99: add.s64
-							v4 := uint64(uint64(r9[l]) + uint64(v3))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 97: shl.b32
-							v2 := uint64(uint32(r6[l]) << uint32(k0))
-							// 98: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 99: add.s64
-							v4 := uint64(uint64(r9[l]) + uint64(v3))
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.u32
-							s5 := uint64(r36[l]) + 0x0
-							s5v := uint64(r33[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:100")
-							}
-							// 101: mul.hi.s32
-							v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
-							// 102: shr.u32
-							v7 := uint64(uint32(v6) >> uint32(k3))
-							// 103: shr.s32
-							v8 := uint64(uint32(int32(v6) >> uint32(k4)))
-							// 104: add.s32
-							v9 := uint64(uint32(v8) + uint32(v7))
-							// 105: mul.lo.s32
-							v10 := uint64(uint32(v9) * uint32(k5))
-							// 106: sub.s32
-							v11 := uint64(uint32(r6[l]) - uint32(v10))
-							// 107: add.s32
-							v12 := uint64(uint32(v11) + uint32(k6))
-							r43[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.u32
-							s5 := uint64(r36[l]) + 0x0
-							s5v := uint64(r33[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:100")
-							}
-							// 101: mul.hi.s32
-							v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
-							// 102: shr.u32
-							v7 := uint64(uint32(v6) >> uint32(k3))
-							// 103: shr.s32
-							v8 := uint64(uint32(int32(v6) >> uint32(k4)))
-							// 104: add.s32
-							v9 := uint64(uint32(v8) + uint32(v7))
-							// 105: mul.lo.s32
-							v10 := uint64(uint32(v9) * uint32(k5))
-							// 106: sub.s32
-							v11 := uint64(uint32(r6[l]) - uint32(v10))
-							// 107: add.s32
-							v12 := uint64(uint32(v11) + uint32(k6))
-							r43[l] = v12
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 108: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:108")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 109: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:109")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 110: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r25}, r18, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:110")
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: st.local.u32
-							s13 := uint64(r18[l]) + 0x18
-							s13v := uint64(r27[l])
-							if s13 < lmEnd4 && s13&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/fast/device_printf.ptx:111")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: st.local.u32
-							s13 := uint64(r18[l]) + 0x18
-							s13v := uint64(r27[l])
-							if s13 < lmEnd4 && s13&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/fast/device_printf.ptx:111")
-							}
-						}
-					}
-				}
-				// PTX line 112: mov.u64, warp-uniform
-				u14 := uint64((w.GlobalVar(1) + k7))
-				// PTX line 113: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.param.b64
-							s16 := uint64(0x18)
-							s16v := uint64(u15)
-							if s16 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.param.b64
-							s16 := uint64(0x18)
-							s16v := uint64(u15)
-							if s16 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.param.b64
-							s17 := uint64(0x20)
-							s17v := uint64(r17[l])
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.param.b64
-							s17 := uint64(0x20)
-							s17v := uint64(r17[l])
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2117,428 +1303,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 6:
 			// b4, PTX lines 126-142; code before the call
-			{
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r27 := w.Reg(27)
-				r30 := w.Reg(30)
-				r36 := w.Reg(36)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				k0 := uint64(0x0)
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
-									continue
-								}
-								v1 = v1x
-							}
-							r46[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
-									continue
-								}
-								v1 = v1x
-							}
-							r46[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 128, 129: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.global.u32
-							s2 := uint64(r36[l]) + 0x4
-							s2v := uint64(r46[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:128")
-							}
-							// 129: cvt.u64.u32
-							v3 := uint64(uint64(uint32(r27[l])))
-							r47[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.global.u32
-							s2 := uint64(r36[l]) + 0x4
-							s2v := uint64(r46[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:128")
-							}
-							// 129: cvt.u64.u32
-							v3 := uint64(uint64(uint32(r27[l])))
-							r47[l] = v3
-						}
-					}
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.local.u64
-							s4 := uint64(r20[l]) + 0x0
-							s4v := uint64(r30[l])
-							if s4 < lmEnd8 && s4&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/fast/device_printf.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.local.u64
-							s4 := uint64(r20[l]) + 0x0
-							s4v := uint64(r30[l])
-							if s4 < lmEnd8 && s4&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/fast/device_printf.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.local.u64
-							s5 := uint64(r20[l]) + 0x8
-							s5v := uint64(r30[l])
-							if s5 < lmEnd8 && s5&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.local.u64
-							s5 := uint64(r20[l]) + 0x8
-							s5v := uint64(r30[l])
-							if s5 < lmEnd8 && s5&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:131")
-							}
-						}
-					}
-				}
-				// PTX lines 132: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: st.local.u64
-							s6 := uint64(r20[l]) + 0x10
-							s6v := uint64(r30[l])
-							if s6 < lmEnd8 && s6&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:132")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: st.local.u64
-							s6 := uint64(r20[l]) + 0x10
-							s6v := uint64(r30[l])
-							if s6 < lmEnd8 && s6&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:132")
-							}
-						}
-					}
-				}
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: st.local.u64
-							s7 := uint64(r20[l]) + 0x18
-							s7v := uint64(r30[l])
-							if s7 < lmEnd8 && s7&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: st.local.u64
-							s7 := uint64(r20[l]) + 0x18
-							s7v := uint64(r30[l])
-							if s7 < lmEnd8 && s7&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:133")
-							}
-						}
-					}
-				}
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.local.u64
-							s8 := uint64(r20[l]) + 0x20
-							s8v := uint64(r47[l])
-							if s8 < lmEnd8 && s8&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.local.u64
-							s8 := uint64(r20[l]) + 0x20
-							s8v := uint64(r47[l])
-							if s8 < lmEnd8 && s8&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:134")
-							}
-						}
-					}
-				}
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: st.local.u64
-							s9 := uint64(r20[l]) + 0x28
-							s9v := uint64(r30[l])
-							if s9 < lmEnd8 && s9&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:135")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: st.local.u64
-							s9 := uint64(r20[l]) + 0x28
-							s9v := uint64(r30[l])
-							if s9 < lmEnd8 && s9&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:135")
-							}
-						}
-					}
-				}
-				// PTX line 136: mov.u64, warp-uniform
-				u10 := uint64((w.GlobalVar(2) + k0))
-				// PTX line 137: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX lines 140: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.param.b64
-							s12 := uint64(0x30)
-							s12v := uint64(u11)
-							if s12 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.param.b64
-							s12 := uint64(0x30)
-							s12v := uint64(u11)
-							if s12 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
-							}
-						}
-					}
-				}
-				// PTX lines 142: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: st.param.b64
-							s13 := uint64(0x38)
-							s13v := uint64(r19[l])
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: st.param.b64
-							s13 := uint64(0x38)
-							s13v := uint64(r19[l])
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2548,427 +1313,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 8:
 			// b5, PTX lines 150-171; code before the call
-			{
-				r6 := w.Reg(6)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r36 := w.Reg(36)
-				r50 := w.Reg(50)
-				r52 := w.Reg(52)
-				k0 := uint64(0x1)
-				k1 := uint64(0x6e)
-				k2 := uint64(0x79)
-				k3 := uint64(0x0)
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: ld.param.b32
-							v1a := uint64(0x40)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
-									continue
-								}
-								v1 = v1x
-							}
-							r50[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: ld.param.b32
-							v1a := uint64(0x40)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
-									continue
-								}
-								v1 = v1x
-							}
-							r50[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.global.u32
-							s2 := uint64(r36[l]) + 0x8
-							s2v := uint64(r50[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:152")
-							}
-							// 153: and.b32
-							v3 := uint64(uint32(r6[l]) & uint32(k0))
-							// 154: setp.eq.b32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 155: selp.b32
-							v5 := uint64(k1)
-							if c4 {
-								v5 = uint64(k2)
-							}
-							r52[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.global.u32
-							s2 := uint64(r36[l]) + 0x8
-							s2v := uint64(r50[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:152")
-							}
-							// 153: and.b32
-							v3 := uint64(uint32(r6[l]) & uint32(k0))
-							// 154: setp.eq.b32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 155: selp.b32
-							v5 := uint64(k1)
-							if c4 {
-								v5 = uint64(k2)
-							}
-							r52[l] = v5
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 156: mov.u64, warp-uniform
-				u6 := uint64((w.GlobalVar(4) + k3))
-				// PTX line 157: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.local.u64
-							s8 := uint64(r22[l]) + 0x0
-							s8v := uint64(u7)
-							if s8 < lmEnd8 && s8&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.local.u64
-							s8 := uint64(r22[l]) + 0x0
-							s8v := uint64(u7)
-							if s8 < lmEnd8 && s8&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.local.u64
-							s9 := uint64(r22[l]) + 0x8
-							s9v := uint64(u7)
-							if s9 < lmEnd8 && s9&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.local.u64
-							s9 := uint64(r22[l]) + 0x8
-							s9v := uint64(u7)
-							if s9 < lmEnd8 && s9&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:159")
-							}
-						}
-					}
-				}
-				// PTX line 160: mov.u64, warp-uniform
-				u10 := uint64((w.GlobalVar(5) + k3))
-				// PTX line 161: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.local.u64
-							s12 := uint64(r22[l]) + 0x10
-							s12v := uint64(u11)
-							if s12 < lmEnd8 && s12&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:162")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.local.u64
-							s12 := uint64(r22[l]) + 0x10
-							s12v := uint64(u11)
-							if s12 < lmEnd8 && s12&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:162")
-							}
-						}
-					}
-				}
-				// PTX lines 163: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: st.local.u64
-							s13 := uint64(r22[l]) + 0x18
-							s13v := uint64(u11)
-							if s13 < lmEnd8 && s13&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:163")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: st.local.u64
-							s13 := uint64(r22[l]) + 0x18
-							s13v := uint64(u11)
-							if s13 < lmEnd8 && s13&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:163")
-							}
-						}
-					}
-				}
-				// PTX lines 164: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: st.local.u32
-							s14 := uint64(r22[l]) + 0x20
-							s14v := uint64(r52[l])
-							if s14 < lmEnd4 && s14&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/fast/device_printf.ptx:164")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: st.local.u32
-							s14 := uint64(r22[l]) + 0x20
-							s14v := uint64(r52[l])
-							if s14 < lmEnd4 && s14&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/fast/device_printf.ptx:164")
-							}
-						}
-					}
-				}
-				// PTX line 165: mov.u64, warp-uniform
-				u15 := uint64((w.GlobalVar(3) + k3))
-				// PTX line 166: cvta.global.u64, warp-uniform
-				u16 := uint64(u15)
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.param.b64
-							s17 := uint64(0x48)
-							s17v := uint64(u16)
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.param.b64
-							s17 := uint64(0x48)
-							s17v := uint64(u16)
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 171: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: st.param.b64
-							s18 := uint64(0x50)
-							s18v := uint64(r21[l])
-							if s18 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: st.param.b64
-							s18 := uint64(0x50)
-							s18v := uint64(r21[l])
-							if s18 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2978,100 +1323,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 10:
 			// b6, PTX lines 179-181
-			{
-				r36 := w.Reg(36)
-				r59 := w.Reg(59)
-				// PTX lines 179: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: ld.param.b32
-							v1a := uint64(0x58)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
-									continue
-								}
-								v1 = v1x
-							}
-							r59[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: ld.param.b32
-							v1a := uint64(0x58)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
-									continue
-								}
-								v1 = v1x
-							}
-							r59[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.global.u32
-							s2 := uint64(r36[l]) + 0xc
-							s2v := uint64(r59[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.global.u32
-							s2 := uint64(r36[l]) + 0xc
-							s2v := uint64(r59[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:181")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3086,6 +1338,1778 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// printfIntsBlock0 runs block 0 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 42-49; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 42: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 43: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 44: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:44")
+	}
+	// PTX line 45: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 46: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 48: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 49: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 48: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 49: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+}
+
+// printfIntsBlock2 runs block 2 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 52-87; code before the call
+func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r30 := w.Reg(30)
+	k0 := uint64(0x0)
+	k1 := uint64(0x28)
+	k2 := uint64(0x48)
+	k3 := uint64(0x78)
+	k4 := uint64(0x4)
+	k5 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 52: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:52")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 53: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:53")
+	}
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r9, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 55: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:55")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 56: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:56")
+	}
+	// PTX line 57: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 58: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 59: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v19aw := w.Window(0)
+		v21aw := w.Window(1)
+		v24aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: add.u64
+				v9 := uint64(uint64(r0[l]) + uint64(k0))
+				r15[l] = v9
+				// 61: add.u64
+				v10 := uint64(uint64(r1[l]) + uint64(k0))
+				r16[l] = v10
+				// 62: add.u64
+				v11 := uint64(uint64(r0[l]) + uint64(k1))
+				r17[l] = v11
+				// 63: add.u64
+				v12 := uint64(uint64(r1[l]) + uint64(k1))
+				r18[l] = v12
+				// 64: add.u64
+				v13 := uint64(uint64(r0[l]) + uint64(k2))
+				r19[l] = v13
+				// 65: add.u64
+				v14 := uint64(uint64(r1[l]) + uint64(k2))
+				r20[l] = v14
+				// 66: add.u64
+				v15 := uint64(uint64(r0[l]) + uint64(k3))
+				r21[l] = v15
+				// 67: add.u64
+				v16 := uint64(uint64(r1[l]) + uint64(k3))
+				r22[l] = v16
+				// 68: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
+				// 69: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				// 70: ld.global.u32
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/device_printf.ptx:70")
+						continue
+					}
+					v19 = v19x
+				}
+				r25[l] = v19
+				// 71: add.s64
+				v20 := uint64(uint64(u7) + uint64(v17))
+				// 72: ld.global.u32
+				v21a := uint64(v20) + 0x0
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/fast/device_printf.ptx:72")
+						continue
+					}
+					v21 = v21x
+				}
+				r27[l] = v21
+				// 73: mul.wide.s32
+				v22 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
+				// 74: add.s64
+				v23 := uint64(uint64(u6) + uint64(v22))
+				// 75: ld.global.u64
+				v24a := uint64(v23) + 0x0
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
+					if !v24ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/fast/device_printf.ptx:75")
+						continue
+					}
+					v24 = v24x
+				}
+				r30[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: add.u64
+				v9 := uint64(uint64(r0[l]) + uint64(k0))
+				r15[l] = v9
+				// 61: add.u64
+				v10 := uint64(uint64(r1[l]) + uint64(k0))
+				r16[l] = v10
+				// 62: add.u64
+				v11 := uint64(uint64(r0[l]) + uint64(k1))
+				r17[l] = v11
+				// 63: add.u64
+				v12 := uint64(uint64(r1[l]) + uint64(k1))
+				r18[l] = v12
+				// 64: add.u64
+				v13 := uint64(uint64(r0[l]) + uint64(k2))
+				r19[l] = v13
+				// 65: add.u64
+				v14 := uint64(uint64(r1[l]) + uint64(k2))
+				r20[l] = v14
+				// 66: add.u64
+				v15 := uint64(uint64(r0[l]) + uint64(k3))
+				r21[l] = v15
+				// 67: add.u64
+				v16 := uint64(uint64(r1[l]) + uint64(k3))
+				r22[l] = v16
+				// 68: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
+				// 69: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				// 70: ld.global.u32
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/device_printf.ptx:70")
+						continue
+					}
+					v19 = v19x
+				}
+				r25[l] = v19
+				// 71: add.s64
+				v20 := uint64(uint64(u7) + uint64(v17))
+				// 72: ld.global.u32
+				v21a := uint64(v20) + 0x0
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/fast/device_printf.ptx:72")
+						continue
+					}
+					v21 = v21x
+				}
+				r27[l] = v21
+				// 73: mul.wide.s32
+				v22 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
+				// 74: add.s64
+				v23 := uint64(uint64(u6) + uint64(v22))
+				// 75: ld.global.u64
+				v24a := uint64(v23) + 0x0
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
+					if !v24ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/fast/device_printf.ptx:75")
+						continue
+					}
+					v24 = v24x
+				}
+				r30[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 76: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r3, r5}, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:76")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 77: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:77")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 78: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:78")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 79: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:79")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 80: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:80")
+	// PTX line 81: mov.u64, warp-uniform
+	u25 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 82: cvta.global.u64, warp-uniform
+	u26 := uint64(u25)
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.param.b64
+				s27 := uint64(0x0)
+				s27v := uint64(u26)
+				if s27 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.param.b64
+				s27 := uint64(0x0)
+				s27v := uint64(u26)
+				if s27 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.param.b64
+				s28 := uint64(0x8)
+				s28v := uint64(r15[l])
+				if s28 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.param.b64
+				s28 := uint64(0x8)
+				s28v := uint64(r15[l])
+				if s28 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
+// printfIntsBlock4 runs block 4 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 95-118; code before the call
+func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r33 := w.Reg(33)
+	r36 := w.Reg(36)
+	r43 := w.Reg(43)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x4ec4ec4f)
+	k3 := uint64(0x1f)
+	k4 := uint64(0x3)
+	k5 := uint64(0x1a)
+	k6 := uint64(0x41)
+	k7 := uint64(0x0)
+	// PTX lines 95, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 97: shl.b32
+				v2 := uint64(uint32(r6[l]) << uint32(k0))
+				// 98: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 99: add.s64
+				v4 := uint64(uint64(r9[l]) + uint64(v3))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 97: shl.b32
+				v2 := uint64(uint32(r6[l]) << uint32(k0))
+				// 98: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 99: add.s64
+				v4 := uint64(uint64(r9[l]) + uint64(v3))
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.u32
+				s5 := uint64(r36[l]) + 0x0
+				s5v := uint64(r33[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:100")
+				}
+				// 101: mul.hi.s32
+				v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
+				// 102: shr.u32
+				v7 := uint64(uint32(v6) >> uint32(k3))
+				// 103: shr.s32
+				v8 := uint64(uint32(int32(v6) >> uint32(k4)))
+				// 104: add.s32
+				v9 := uint64(uint32(v8) + uint32(v7))
+				// 105: mul.lo.s32
+				v10 := uint64(uint32(v9) * uint32(k5))
+				// 106: sub.s32
+				v11 := uint64(uint32(r6[l]) - uint32(v10))
+				// 107: add.s32
+				v12 := uint64(uint32(v11) + uint32(k6))
+				r43[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.u32
+				s5 := uint64(r36[l]) + 0x0
+				s5v := uint64(r33[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:100")
+				}
+				// 101: mul.hi.s32
+				v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
+				// 102: shr.u32
+				v7 := uint64(uint32(v6) >> uint32(k3))
+				// 103: shr.s32
+				v8 := uint64(uint32(int32(v6) >> uint32(k4)))
+				// 104: add.s32
+				v9 := uint64(uint32(v8) + uint32(v7))
+				// 105: mul.lo.s32
+				v10 := uint64(uint32(v9) * uint32(k5))
+				// 106: sub.s32
+				v11 := uint64(uint32(r6[l]) - uint32(v10))
+				// 107: add.s32
+				v12 := uint64(uint32(v11) + uint32(k6))
+				r43[l] = v12
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 108: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:108")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 109: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:109")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 110: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r25}, r18, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:110")
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: st.local.u32
+				s13 := uint64(r18[l]) + 0x18
+				s13v := uint64(r27[l])
+				if s13 < lmEnd4 && s13&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/fast/device_printf.ptx:111")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: st.local.u32
+				s13 := uint64(r18[l]) + 0x18
+				s13v := uint64(r27[l])
+				if s13 < lmEnd4 && s13&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/fast/device_printf.ptx:111")
+				}
+			}
+		}
+	}
+	// PTX line 112: mov.u64, warp-uniform
+	u14 := uint64((w.GlobalVar(1) + k7))
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.param.b64
+				s16 := uint64(0x18)
+				s16v := uint64(u15)
+				if s16 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.param.b64
+				s16 := uint64(0x18)
+				s16v := uint64(u15)
+				if s16 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.param.b64
+				s17 := uint64(0x20)
+				s17v := uint64(r17[l])
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.param.b64
+				s17 := uint64(0x20)
+				s17v := uint64(r17[l])
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock6 runs block 6 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 126-142; code before the call
+func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r27 := w.Reg(27)
+	r30 := w.Reg(30)
+	r36 := w.Reg(36)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	k0 := uint64(0x0)
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
+						continue
+					}
+					v1 = v1x
+				}
+				r46[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
+						continue
+					}
+					v1 = v1x
+				}
+				r46[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 128, 129: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.global.u32
+				s2 := uint64(r36[l]) + 0x4
+				s2v := uint64(r46[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:128")
+				}
+				// 129: cvt.u64.u32
+				v3 := uint64(uint64(uint32(r27[l])))
+				r47[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.global.u32
+				s2 := uint64(r36[l]) + 0x4
+				s2v := uint64(r46[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:128")
+				}
+				// 129: cvt.u64.u32
+				v3 := uint64(uint64(uint32(r27[l])))
+				r47[l] = v3
+			}
+		}
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.local.u64
+				s4 := uint64(r20[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < lmEnd8 && s4&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/fast/device_printf.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.local.u64
+				s4 := uint64(r20[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < lmEnd8 && s4&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/fast/device_printf.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.local.u64
+				s5 := uint64(r20[l]) + 0x8
+				s5v := uint64(r30[l])
+				if s5 < lmEnd8 && s5&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.local.u64
+				s5 := uint64(r20[l]) + 0x8
+				s5v := uint64(r30[l])
+				if s5 < lmEnd8 && s5&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:131")
+				}
+			}
+		}
+	}
+	// PTX lines 132: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: st.local.u64
+				s6 := uint64(r20[l]) + 0x10
+				s6v := uint64(r30[l])
+				if s6 < lmEnd8 && s6&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:132")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: st.local.u64
+				s6 := uint64(r20[l]) + 0x10
+				s6v := uint64(r30[l])
+				if s6 < lmEnd8 && s6&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:132")
+				}
+			}
+		}
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.local.u64
+				s7 := uint64(r20[l]) + 0x18
+				s7v := uint64(r30[l])
+				if s7 < lmEnd8 && s7&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.local.u64
+				s7 := uint64(r20[l]) + 0x18
+				s7v := uint64(r30[l])
+				if s7 < lmEnd8 && s7&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:133")
+				}
+			}
+		}
+	}
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.local.u64
+				s8 := uint64(r20[l]) + 0x20
+				s8v := uint64(r47[l])
+				if s8 < lmEnd8 && s8&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.local.u64
+				s8 := uint64(r20[l]) + 0x20
+				s8v := uint64(r47[l])
+				if s8 < lmEnd8 && s8&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:134")
+				}
+			}
+		}
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: st.local.u64
+				s9 := uint64(r20[l]) + 0x28
+				s9v := uint64(r30[l])
+				if s9 < lmEnd8 && s9&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:135")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: st.local.u64
+				s9 := uint64(r20[l]) + 0x28
+				s9v := uint64(r30[l])
+				if s9 < lmEnd8 && s9&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:135")
+				}
+			}
+		}
+	}
+	// PTX line 136: mov.u64, warp-uniform
+	u10 := uint64((w.GlobalVar(2) + k0))
+	// PTX line 137: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX lines 140: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.param.b64
+				s12 := uint64(0x30)
+				s12v := uint64(u11)
+				if s12 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.param.b64
+				s12 := uint64(0x30)
+				s12v := uint64(u11)
+				if s12 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
+				}
+			}
+		}
+	}
+	// PTX lines 142: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: st.param.b64
+				s13 := uint64(0x38)
+				s13v := uint64(r19[l])
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: st.param.b64
+				s13 := uint64(0x38)
+				s13v := uint64(r19[l])
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock8 runs block 8 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 150-171; code before the call
+func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r36 := w.Reg(36)
+	r50 := w.Reg(50)
+	r52 := w.Reg(52)
+	k0 := uint64(0x1)
+	k1 := uint64(0x6e)
+	k2 := uint64(0x79)
+	k3 := uint64(0x0)
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: ld.param.b32
+				v1a := uint64(0x40)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
+						continue
+					}
+					v1 = v1x
+				}
+				r50[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: ld.param.b32
+				v1a := uint64(0x40)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
+						continue
+					}
+					v1 = v1x
+				}
+				r50[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.global.u32
+				s2 := uint64(r36[l]) + 0x8
+				s2v := uint64(r50[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:152")
+				}
+				// 153: and.b32
+				v3 := uint64(uint32(r6[l]) & uint32(k0))
+				// 154: setp.eq.b32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 155: selp.b32
+				v5 := uint64(k1)
+				if c4 {
+					v5 = uint64(k2)
+				}
+				r52[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.global.u32
+				s2 := uint64(r36[l]) + 0x8
+				s2v := uint64(r50[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:152")
+				}
+				// 153: and.b32
+				v3 := uint64(uint32(r6[l]) & uint32(k0))
+				// 154: setp.eq.b32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 155: selp.b32
+				v5 := uint64(k1)
+				if c4 {
+					v5 = uint64(k2)
+				}
+				r52[l] = v5
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 156: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(4) + k3))
+	// PTX line 157: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.local.u64
+				s8 := uint64(r22[l]) + 0x0
+				s8v := uint64(u7)
+				if s8 < lmEnd8 && s8&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.local.u64
+				s8 := uint64(r22[l]) + 0x0
+				s8v := uint64(u7)
+				if s8 < lmEnd8 && s8&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.local.u64
+				s9 := uint64(r22[l]) + 0x8
+				s9v := uint64(u7)
+				if s9 < lmEnd8 && s9&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.local.u64
+				s9 := uint64(r22[l]) + 0x8
+				s9v := uint64(u7)
+				if s9 < lmEnd8 && s9&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:159")
+				}
+			}
+		}
+	}
+	// PTX line 160: mov.u64, warp-uniform
+	u10 := uint64((w.GlobalVar(5) + k3))
+	// PTX line 161: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.local.u64
+				s12 := uint64(r22[l]) + 0x10
+				s12v := uint64(u11)
+				if s12 < lmEnd8 && s12&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:162")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.local.u64
+				s12 := uint64(r22[l]) + 0x10
+				s12v := uint64(u11)
+				if s12 < lmEnd8 && s12&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:162")
+				}
+			}
+		}
+	}
+	// PTX lines 163: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: st.local.u64
+				s13 := uint64(r22[l]) + 0x18
+				s13v := uint64(u11)
+				if s13 < lmEnd8 && s13&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:163")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: st.local.u64
+				s13 := uint64(r22[l]) + 0x18
+				s13v := uint64(u11)
+				if s13 < lmEnd8 && s13&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:163")
+				}
+			}
+		}
+	}
+	// PTX lines 164: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: st.local.u32
+				s14 := uint64(r22[l]) + 0x20
+				s14v := uint64(r52[l])
+				if s14 < lmEnd4 && s14&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/fast/device_printf.ptx:164")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: st.local.u32
+				s14 := uint64(r22[l]) + 0x20
+				s14v := uint64(r52[l])
+				if s14 < lmEnd4 && s14&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/fast/device_printf.ptx:164")
+				}
+			}
+		}
+	}
+	// PTX line 165: mov.u64, warp-uniform
+	u15 := uint64((w.GlobalVar(3) + k3))
+	// PTX line 166: cvta.global.u64, warp-uniform
+	u16 := uint64(u15)
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.param.b64
+				s17 := uint64(0x48)
+				s17v := uint64(u16)
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.param.b64
+				s17 := uint64(0x48)
+				s17v := uint64(u16)
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 171: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: st.param.b64
+				s18 := uint64(0x50)
+				s18v := uint64(r21[l])
+				if s18 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: st.param.b64
+				s18 := uint64(0x50)
+				s18v := uint64(r21[l])
+				if s18 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock10 runs block 10 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 179-181
+func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
+	r36 := w.Reg(36)
+	r59 := w.Reg(59)
+	// PTX lines 179: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: ld.param.b32
+				v1a := uint64(0x58)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
+						continue
+					}
+					v1 = v1x
+				}
+				r59[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: ld.param.b32
+				v1a := uint64(0x58)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
+						continue
+					}
+					v1 = v1x
+				}
+				r59[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.global.u32
+				s2 := uint64(r36[l]) + 0xc
+				s2v := uint64(r59[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.global.u32
+				s2 := uint64(r36[l]) + 0xc
+				s2v := uint64(r59[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:181")
+				}
+			}
+		}
+	}
+}
+
 // printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3094,80 +3118,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 204-211; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 204: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 205: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 206: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:206")
-				}
-				// PTX line 207: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 208: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 209, 210, 211: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 210: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 211: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 210: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 211: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-			}
+			printfFloatsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3184,757 +3135,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 7
 		case 2:
 			// b2, PTX lines 214-248; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x0)
-				k1 := uint64(0x60)
-				k2 := uint64(0x8)
-				k3 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 214: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:214")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 215: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:215")
-				}
-				// PTX line 216: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r9, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 217: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:217")
-				}
-				// PTX line 218: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 219: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 220, 221, 222, 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(7)
-					v16aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 220: add.u64
-							v7 := uint64(uint64(r0[l]) + uint64(k0))
-							r13[l] = v7
-							// 221: add.u64
-							v8 := uint64(uint64(r1[l]) + uint64(k0))
-							r14[l] = v8
-							// 222: add.u64
-							v9 := uint64(uint64(r0[l]) + uint64(k1))
-							r15[l] = v9
-							// 223: add.u64
-							v10 := uint64(uint64(r1[l]) + uint64(k1))
-							r16[l] = v10
-							// 224: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
-							// 225: add.s64
-							v12 := uint64(uint64(u6) + uint64(v11))
-							// 226: ld.global.f64
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/device_printf.ptx:226")
-									continue
-								}
-								v13 = v13x
-							}
-							r19[l] = v13
-							// 227: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
-							// 228: add.s64
-							v15 := uint64(uint64(u5) + uint64(v14))
-							// 229: ld.global.f32
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/device_printf.ptx:229")
-									continue
-								}
-								v16 = v16x
-							}
-							r22[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 220: add.u64
-							v7 := uint64(uint64(r0[l]) + uint64(k0))
-							r13[l] = v7
-							// 221: add.u64
-							v8 := uint64(uint64(r1[l]) + uint64(k0))
-							r14[l] = v8
-							// 222: add.u64
-							v9 := uint64(uint64(r0[l]) + uint64(k1))
-							r15[l] = v9
-							// 223: add.u64
-							v10 := uint64(uint64(r1[l]) + uint64(k1))
-							r16[l] = v10
-							// 224: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
-							// 225: add.s64
-							v12 := uint64(uint64(u6) + uint64(v11))
-							// 226: ld.global.f64
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/device_printf.ptx:226")
-									continue
-								}
-								v13 = v13x
-							}
-							r19[l] = v13
-							// 227: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
-							// 228: add.s64
-							v15 := uint64(uint64(u5) + uint64(v14))
-							// 229: ld.global.f32
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/device_printf.ptx:229")
-									continue
-								}
-								v16 = v16x
-							}
-							r22[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 230: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: st.local.f64
-							s17 := uint64(r14[l]) + 0x0
-							s17v := uint64(r19[l])
-							if s17 < lmEnd8 && s17&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:230")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: st.local.f64
-							s17 := uint64(r14[l]) + 0x0
-							s17v := uint64(r19[l])
-							if s17 < lmEnd8 && s17&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:230")
-							}
-						}
-					}
-				}
-				// PTX lines 231: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: st.local.f64
-							s18 := uint64(r14[l]) + 0x8
-							s18v := uint64(r19[l])
-							if s18 < lmEnd8 && s18&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:231")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: st.local.f64
-							s18 := uint64(r14[l]) + 0x8
-							s18v := uint64(r19[l])
-							if s18 < lmEnd8 && s18&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:231")
-							}
-						}
-					}
-				}
-				// PTX lines 232: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: st.local.f64
-							s19 := uint64(r14[l]) + 0x10
-							s19v := uint64(r19[l])
-							if s19 < lmEnd8 && s19&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/fast/device_printf.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: st.local.f64
-							s19 := uint64(r14[l]) + 0x10
-							s19v := uint64(r19[l])
-							if s19 < lmEnd8 && s19&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/fast/device_printf.ptx:232")
-							}
-						}
-					}
-				}
-				// PTX lines 233: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: st.local.f64
-							s20 := uint64(r14[l]) + 0x18
-							s20v := uint64(r19[l])
-							if s20 < lmEnd8 && s20&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/fast/device_printf.ptx:233")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: st.local.f64
-							s20 := uint64(r14[l]) + 0x18
-							s20v := uint64(r19[l])
-							if s20 < lmEnd8 && s20&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/fast/device_printf.ptx:233")
-							}
-						}
-					}
-				}
-				// PTX lines 234: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: st.local.f64
-							s21 := uint64(r14[l]) + 0x20
-							s21v := uint64(r19[l])
-							if s21 < lmEnd8 && s21&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/fast/device_printf.ptx:234")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: st.local.f64
-							s21 := uint64(r14[l]) + 0x20
-							s21v := uint64(r19[l])
-							if s21 < lmEnd8 && s21&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/fast/device_printf.ptx:234")
-							}
-						}
-					}
-				}
-				// PTX lines 235: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: st.local.f64
-							s22 := uint64(r14[l]) + 0x28
-							s22v := uint64(r19[l])
-							if s22 < lmEnd8 && s22&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/fast/device_printf.ptx:235")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: st.local.f64
-							s22 := uint64(r14[l]) + 0x28
-							s22v := uint64(r19[l])
-							if s22 < lmEnd8 && s22&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/fast/device_printf.ptx:235")
-							}
-						}
-					}
-				}
-				// PTX lines 236: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 236: st.local.f64
-							s23 := uint64(r14[l]) + 0x30
-							s23v := uint64(r19[l])
-							if s23 < lmEnd8 && s23&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/fast/device_printf.ptx:236")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 236: st.local.f64
-							s23 := uint64(r14[l]) + 0x30
-							s23v := uint64(r19[l])
-							if s23 < lmEnd8 && s23&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/fast/device_printf.ptx:236")
-							}
-						}
-					}
-				}
-				// PTX lines 237: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: st.local.f64
-							s24 := uint64(r14[l]) + 0x38
-							s24v := uint64(r19[l])
-							if s24 < lmEnd8 && s24&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/fast/device_printf.ptx:237")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: st.local.f64
-							s24 := uint64(r14[l]) + 0x38
-							s24v := uint64(r19[l])
-							if s24 < lmEnd8 && s24&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/fast/device_printf.ptx:237")
-							}
-						}
-					}
-				}
-				// PTX lines 238: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: st.local.f64
-							s25 := uint64(r14[l]) + 0x40
-							s25v := uint64(r19[l])
-							if s25 < lmEnd8 && s25&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/fast/device_printf.ptx:238")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: st.local.f64
-							s25 := uint64(r14[l]) + 0x40
-							s25v := uint64(r19[l])
-							if s25 < lmEnd8 && s25&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/fast/device_printf.ptx:238")
-							}
-						}
-					}
-				}
-				// PTX lines 239: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: st.local.f64
-							s26 := uint64(r14[l]) + 0x48
-							s26v := uint64(r19[l])
-							if s26 < lmEnd8 && s26&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/fast/device_printf.ptx:239")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: st.local.f64
-							s26 := uint64(r14[l]) + 0x48
-							s26v := uint64(r19[l])
-							if s26 < lmEnd8 && s26&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/fast/device_printf.ptx:239")
-							}
-						}
-					}
-				}
-				// PTX lines 240: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: st.local.f64
-							s27 := uint64(r14[l]) + 0x50
-							s27v := uint64(r19[l])
-							if s27 < lmEnd8 && s27&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:240")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: st.local.f64
-							s27 := uint64(r14[l]) + 0x50
-							s27v := uint64(r19[l])
-							if s27 < lmEnd8 && s27&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:240")
-							}
-						}
-					}
-				}
-				// PTX lines 241: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: st.local.f64
-							s28 := uint64(r14[l]) + 0x58
-							s28v := uint64(r19[l])
-							if s28 < lmEnd8 && s28&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:241")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: st.local.f64
-							s28 := uint64(r14[l]) + 0x58
-							s28v := uint64(r19[l])
-							if s28 < lmEnd8 && s28&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:241")
-							}
-						}
-					}
-				}
-				// PTX line 242: mov.u64, warp-uniform
-				u29 := uint64((w.GlobalVar(6) + k0))
-				// PTX line 243: cvta.global.u64, warp-uniform
-				u30 := uint64(u29)
-				// PTX lines 246: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 246: st.param.b64
-							s31 := uint64(0x0)
-							s31v := uint64(u30)
-							if s31 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 246: st.param.b64
-							s31 := uint64(0x0)
-							s31v := uint64(u30)
-							if s31 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
-							}
-						}
-					}
-				}
-				// PTX lines 248: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 248: st.param.b64
-							s32 := uint64(0x8)
-							s32v := uint64(r13[l])
-							if s32 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 248: st.param.b64
-							s32 := uint64(0x8)
-							s32v := uint64(r13[l])
-							if s32 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			printfFloatsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3944,446 +3145,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 4:
 			// b3, PTX lines 256-275; code before the call
-			{
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				// PTX lines 256, 258, 259, 260: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
-									continue
-								}
-								v1 = v1x
-							}
-							r25[l] = v1
-							// 258: shl.b32
-							v2 := uint64(uint32(r6[l]) << uint32(k0))
-							// 259: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 260: add.s64
-							v4 := uint64(uint64(r9[l]) + uint64(v3))
-							r28[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
-									continue
-								}
-								v1 = v1x
-							}
-							r25[l] = v1
-							// 258: shl.b32
-							v2 := uint64(uint32(r6[l]) << uint32(k0))
-							// 259: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 260: add.s64
-							v4 := uint64(uint64(r9[l]) + uint64(v3))
-							r28[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 261, 262: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: st.global.u32
-							s5 := uint64(r28[l]) + 0x0
-							s5v := uint64(r25[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:261")
-							}
-							// 262: cvt.f64.f32
-							v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
-							r29[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: st.global.u32
-							s5 := uint64(r28[l]) + 0x0
-							s5v := uint64(r25[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:261")
-							}
-							// 262: cvt.f64.f32
-							v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
-							r29[l] = v6
-						}
-					}
-				}
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: st.local.f64
-							s7 := uint64(r16[l]) + 0x0
-							s7v := uint64(r29[l])
-							if s7 < lmEnd8 && s7&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:263")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: st.local.f64
-							s7 := uint64(r16[l]) + 0x0
-							s7v := uint64(r29[l])
-							if s7 < lmEnd8 && s7&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:263")
-							}
-						}
-					}
-				}
-				// PTX lines 264: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: st.local.f64
-							s8 := uint64(r16[l]) + 0x8
-							s8v := uint64(r29[l])
-							if s8 < lmEnd8 && s8&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:264")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: st.local.f64
-							s8 := uint64(r16[l]) + 0x8
-							s8v := uint64(r29[l])
-							if s8 < lmEnd8 && s8&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:264")
-							}
-						}
-					}
-				}
-				// PTX lines 265: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: st.local.f64
-							s9 := uint64(r16[l]) + 0x10
-							s9v := uint64(r29[l])
-							if s9 < lmEnd8 && s9&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:265")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: st.local.f64
-							s9 := uint64(r16[l]) + 0x10
-							s9v := uint64(r29[l])
-							if s9 < lmEnd8 && s9&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:265")
-							}
-						}
-					}
-				}
-				// PTX lines 266: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: st.local.f64
-							s10 := uint64(r16[l]) + 0x18
-							s10v := uint64(r19[l])
-							if s10 < lmEnd8 && s10&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/fast/device_printf.ptx:266")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: st.local.f64
-							s10 := uint64(r16[l]) + 0x18
-							s10v := uint64(r19[l])
-							if s10 < lmEnd8 && s10&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/fast/device_printf.ptx:266")
-							}
-						}
-					}
-				}
-				// PTX lines 267: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: st.local.f64
-							s11 := uint64(r16[l]) + 0x20
-							s11v := uint64(r19[l])
-							if s11 < lmEnd8 && s11&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/fast/device_printf.ptx:267")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: st.local.f64
-							s11 := uint64(r16[l]) + 0x20
-							s11v := uint64(r19[l])
-							if s11 < lmEnd8 && s11&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/fast/device_printf.ptx:267")
-							}
-						}
-					}
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.local.f64
-							s12 := uint64(r16[l]) + 0x28
-							s12v := uint64(r29[l])
-							if s12 < lmEnd8 && s12&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.local.f64
-							s12 := uint64(r16[l]) + 0x28
-							s12v := uint64(r29[l])
-							if s12 < lmEnd8 && s12&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:268")
-							}
-						}
-					}
-				}
-				// PTX line 269: mov.u64, warp-uniform
-				u13 := uint64((w.GlobalVar(7) + k2))
-				// PTX line 270: cvta.global.u64, warp-uniform
-				u14 := uint64(u13)
-				// PTX lines 273: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 273: st.param.b64
-							s15 := uint64(0x18)
-							s15v := uint64(u14)
-							if s15 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 273: st.param.b64
-							s15 := uint64(0x18)
-							s15v := uint64(u14)
-							if s15 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
-							}
-						}
-					}
-				}
-				// PTX lines 275: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: st.param.b64
-							s16 := uint64(0x20)
-							s16v := uint64(r15[l])
-							if s16 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: st.param.b64
-							s16 := uint64(0x20)
-							s16v := uint64(r15[l])
-							if s16 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4393,100 +3155,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 6:
 			// b4, PTX lines 283-285
-			{
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				// PTX lines 283: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 283: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
-									continue
-								}
-								v1 = v1x
-							}
-							r32[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 283: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
-									continue
-								}
-								v1 = v1x
-							}
-							r32[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 285: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: st.global.u32
-							s2 := uint64(r28[l]) + 0x4
-							s2v := uint64(r32[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:285")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: st.global.u32
-							s2 := uint64(r28[l]) + 0x4
-							s2v := uint64(r32[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:285")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4501,6 +3170,1377 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// printfFloatsBlock0 runs block 0 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 204-211; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 204: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 205: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 206: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:206")
+	}
+	// PTX line 207: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 208: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 209, 210, 211: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 210: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 211: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 210: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 211: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+}
+
+// printfFloatsBlock2 runs block 2 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 214-248; code before the call
+func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x0)
+	k1 := uint64(0x60)
+	k2 := uint64(0x8)
+	k3 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 214: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:214")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 215: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:215")
+	}
+	// PTX line 216: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r9, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 217: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:217")
+	}
+	// PTX line 218: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 219: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 220, 221, 222, 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(7)
+		v16aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 220: add.u64
+				v7 := uint64(uint64(r0[l]) + uint64(k0))
+				r13[l] = v7
+				// 221: add.u64
+				v8 := uint64(uint64(r1[l]) + uint64(k0))
+				r14[l] = v8
+				// 222: add.u64
+				v9 := uint64(uint64(r0[l]) + uint64(k1))
+				r15[l] = v9
+				// 223: add.u64
+				v10 := uint64(uint64(r1[l]) + uint64(k1))
+				r16[l] = v10
+				// 224: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
+				// 225: add.s64
+				v12 := uint64(uint64(u6) + uint64(v11))
+				// 226: ld.global.f64
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/device_printf.ptx:226")
+						continue
+					}
+					v13 = v13x
+				}
+				r19[l] = v13
+				// 227: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
+				// 228: add.s64
+				v15 := uint64(uint64(u5) + uint64(v14))
+				// 229: ld.global.f32
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/device_printf.ptx:229")
+						continue
+					}
+					v16 = v16x
+				}
+				r22[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 220: add.u64
+				v7 := uint64(uint64(r0[l]) + uint64(k0))
+				r13[l] = v7
+				// 221: add.u64
+				v8 := uint64(uint64(r1[l]) + uint64(k0))
+				r14[l] = v8
+				// 222: add.u64
+				v9 := uint64(uint64(r0[l]) + uint64(k1))
+				r15[l] = v9
+				// 223: add.u64
+				v10 := uint64(uint64(r1[l]) + uint64(k1))
+				r16[l] = v10
+				// 224: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
+				// 225: add.s64
+				v12 := uint64(uint64(u6) + uint64(v11))
+				// 226: ld.global.f64
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/device_printf.ptx:226")
+						continue
+					}
+					v13 = v13x
+				}
+				r19[l] = v13
+				// 227: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
+				// 228: add.s64
+				v15 := uint64(uint64(u5) + uint64(v14))
+				// 229: ld.global.f32
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/device_printf.ptx:229")
+						continue
+					}
+					v16 = v16x
+				}
+				r22[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 230: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: st.local.f64
+				s17 := uint64(r14[l]) + 0x0
+				s17v := uint64(r19[l])
+				if s17 < lmEnd8 && s17&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:230")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: st.local.f64
+				s17 := uint64(r14[l]) + 0x0
+				s17v := uint64(r19[l])
+				if s17 < lmEnd8 && s17&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:230")
+				}
+			}
+		}
+	}
+	// PTX lines 231: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: st.local.f64
+				s18 := uint64(r14[l]) + 0x8
+				s18v := uint64(r19[l])
+				if s18 < lmEnd8 && s18&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:231")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: st.local.f64
+				s18 := uint64(r14[l]) + 0x8
+				s18v := uint64(r19[l])
+				if s18 < lmEnd8 && s18&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:231")
+				}
+			}
+		}
+	}
+	// PTX lines 232: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: st.local.f64
+				s19 := uint64(r14[l]) + 0x10
+				s19v := uint64(r19[l])
+				if s19 < lmEnd8 && s19&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/fast/device_printf.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: st.local.f64
+				s19 := uint64(r14[l]) + 0x10
+				s19v := uint64(r19[l])
+				if s19 < lmEnd8 && s19&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/fast/device_printf.ptx:232")
+				}
+			}
+		}
+	}
+	// PTX lines 233: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 233: st.local.f64
+				s20 := uint64(r14[l]) + 0x18
+				s20v := uint64(r19[l])
+				if s20 < lmEnd8 && s20&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/fast/device_printf.ptx:233")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: st.local.f64
+				s20 := uint64(r14[l]) + 0x18
+				s20v := uint64(r19[l])
+				if s20 < lmEnd8 && s20&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/fast/device_printf.ptx:233")
+				}
+			}
+		}
+	}
+	// PTX lines 234: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: st.local.f64
+				s21 := uint64(r14[l]) + 0x20
+				s21v := uint64(r19[l])
+				if s21 < lmEnd8 && s21&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/fast/device_printf.ptx:234")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: st.local.f64
+				s21 := uint64(r14[l]) + 0x20
+				s21v := uint64(r19[l])
+				if s21 < lmEnd8 && s21&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/fast/device_printf.ptx:234")
+				}
+			}
+		}
+	}
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: st.local.f64
+				s22 := uint64(r14[l]) + 0x28
+				s22v := uint64(r19[l])
+				if s22 < lmEnd8 && s22&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/fast/device_printf.ptx:235")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: st.local.f64
+				s22 := uint64(r14[l]) + 0x28
+				s22v := uint64(r19[l])
+				if s22 < lmEnd8 && s22&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/fast/device_printf.ptx:235")
+				}
+			}
+		}
+	}
+	// PTX lines 236: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: st.local.f64
+				s23 := uint64(r14[l]) + 0x30
+				s23v := uint64(r19[l])
+				if s23 < lmEnd8 && s23&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/fast/device_printf.ptx:236")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: st.local.f64
+				s23 := uint64(r14[l]) + 0x30
+				s23v := uint64(r19[l])
+				if s23 < lmEnd8 && s23&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/fast/device_printf.ptx:236")
+				}
+			}
+		}
+	}
+	// PTX lines 237: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: st.local.f64
+				s24 := uint64(r14[l]) + 0x38
+				s24v := uint64(r19[l])
+				if s24 < lmEnd8 && s24&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/fast/device_printf.ptx:237")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: st.local.f64
+				s24 := uint64(r14[l]) + 0x38
+				s24v := uint64(r19[l])
+				if s24 < lmEnd8 && s24&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/fast/device_printf.ptx:237")
+				}
+			}
+		}
+	}
+	// PTX lines 238: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: st.local.f64
+				s25 := uint64(r14[l]) + 0x40
+				s25v := uint64(r19[l])
+				if s25 < lmEnd8 && s25&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/fast/device_printf.ptx:238")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: st.local.f64
+				s25 := uint64(r14[l]) + 0x40
+				s25v := uint64(r19[l])
+				if s25 < lmEnd8 && s25&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/fast/device_printf.ptx:238")
+				}
+			}
+		}
+	}
+	// PTX lines 239: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: st.local.f64
+				s26 := uint64(r14[l]) + 0x48
+				s26v := uint64(r19[l])
+				if s26 < lmEnd8 && s26&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/fast/device_printf.ptx:239")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: st.local.f64
+				s26 := uint64(r14[l]) + 0x48
+				s26v := uint64(r19[l])
+				if s26 < lmEnd8 && s26&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/fast/device_printf.ptx:239")
+				}
+			}
+		}
+	}
+	// PTX lines 240: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: st.local.f64
+				s27 := uint64(r14[l]) + 0x50
+				s27v := uint64(r19[l])
+				if s27 < lmEnd8 && s27&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:240")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: st.local.f64
+				s27 := uint64(r14[l]) + 0x50
+				s27v := uint64(r19[l])
+				if s27 < lmEnd8 && s27&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:240")
+				}
+			}
+		}
+	}
+	// PTX lines 241: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: st.local.f64
+				s28 := uint64(r14[l]) + 0x58
+				s28v := uint64(r19[l])
+				if s28 < lmEnd8 && s28&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:241")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: st.local.f64
+				s28 := uint64(r14[l]) + 0x58
+				s28v := uint64(r19[l])
+				if s28 < lmEnd8 && s28&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:241")
+				}
+			}
+		}
+	}
+	// PTX line 242: mov.u64, warp-uniform
+	u29 := uint64((w.GlobalVar(6) + k0))
+	// PTX line 243: cvta.global.u64, warp-uniform
+	u30 := uint64(u29)
+	// PTX lines 246: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: st.param.b64
+				s31 := uint64(0x0)
+				s31v := uint64(u30)
+				if s31 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: st.param.b64
+				s31 := uint64(0x0)
+				s31v := uint64(u30)
+				if s31 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
+				}
+			}
+		}
+	}
+	// PTX lines 248: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 248: st.param.b64
+				s32 := uint64(0x8)
+				s32v := uint64(r13[l])
+				if s32 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 248: st.param.b64
+				s32 := uint64(0x8)
+				s32v := uint64(r13[l])
+				if s32 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
+// printfFloatsBlock4 runs block 4 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 256-275; code before the call
+func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	// PTX lines 256, 258, 259, 260: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
+						continue
+					}
+					v1 = v1x
+				}
+				r25[l] = v1
+				// 258: shl.b32
+				v2 := uint64(uint32(r6[l]) << uint32(k0))
+				// 259: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 260: add.s64
+				v4 := uint64(uint64(r9[l]) + uint64(v3))
+				r28[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
+						continue
+					}
+					v1 = v1x
+				}
+				r25[l] = v1
+				// 258: shl.b32
+				v2 := uint64(uint32(r6[l]) << uint32(k0))
+				// 259: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 260: add.s64
+				v4 := uint64(uint64(r9[l]) + uint64(v3))
+				r28[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 261, 262: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: st.global.u32
+				s5 := uint64(r28[l]) + 0x0
+				s5v := uint64(r25[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:261")
+				}
+				// 262: cvt.f64.f32
+				v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
+				r29[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: st.global.u32
+				s5 := uint64(r28[l]) + 0x0
+				s5v := uint64(r25[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:261")
+				}
+				// 262: cvt.f64.f32
+				v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
+				r29[l] = v6
+			}
+		}
+	}
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: st.local.f64
+				s7 := uint64(r16[l]) + 0x0
+				s7v := uint64(r29[l])
+				if s7 < lmEnd8 && s7&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:263")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: st.local.f64
+				s7 := uint64(r16[l]) + 0x0
+				s7v := uint64(r29[l])
+				if s7 < lmEnd8 && s7&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:263")
+				}
+			}
+		}
+	}
+	// PTX lines 264: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: st.local.f64
+				s8 := uint64(r16[l]) + 0x8
+				s8v := uint64(r29[l])
+				if s8 < lmEnd8 && s8&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:264")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: st.local.f64
+				s8 := uint64(r16[l]) + 0x8
+				s8v := uint64(r29[l])
+				if s8 < lmEnd8 && s8&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:264")
+				}
+			}
+		}
+	}
+	// PTX lines 265: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: st.local.f64
+				s9 := uint64(r16[l]) + 0x10
+				s9v := uint64(r29[l])
+				if s9 < lmEnd8 && s9&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:265")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: st.local.f64
+				s9 := uint64(r16[l]) + 0x10
+				s9v := uint64(r29[l])
+				if s9 < lmEnd8 && s9&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:265")
+				}
+			}
+		}
+	}
+	// PTX lines 266: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: st.local.f64
+				s10 := uint64(r16[l]) + 0x18
+				s10v := uint64(r19[l])
+				if s10 < lmEnd8 && s10&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/fast/device_printf.ptx:266")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: st.local.f64
+				s10 := uint64(r16[l]) + 0x18
+				s10v := uint64(r19[l])
+				if s10 < lmEnd8 && s10&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/fast/device_printf.ptx:266")
+				}
+			}
+		}
+	}
+	// PTX lines 267: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: st.local.f64
+				s11 := uint64(r16[l]) + 0x20
+				s11v := uint64(r19[l])
+				if s11 < lmEnd8 && s11&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/fast/device_printf.ptx:267")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: st.local.f64
+				s11 := uint64(r16[l]) + 0x20
+				s11v := uint64(r19[l])
+				if s11 < lmEnd8 && s11&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/fast/device_printf.ptx:267")
+				}
+			}
+		}
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.local.f64
+				s12 := uint64(r16[l]) + 0x28
+				s12v := uint64(r29[l])
+				if s12 < lmEnd8 && s12&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.local.f64
+				s12 := uint64(r16[l]) + 0x28
+				s12v := uint64(r29[l])
+				if s12 < lmEnd8 && s12&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:268")
+				}
+			}
+		}
+	}
+	// PTX line 269: mov.u64, warp-uniform
+	u13 := uint64((w.GlobalVar(7) + k2))
+	// PTX line 270: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX lines 273: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 273: st.param.b64
+				s15 := uint64(0x18)
+				s15v := uint64(u14)
+				if s15 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 273: st.param.b64
+				s15 := uint64(0x18)
+				s15v := uint64(u14)
+				if s15 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
+				}
+			}
+		}
+	}
+	// PTX lines 275: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: st.param.b64
+				s16 := uint64(0x20)
+				s16v := uint64(r15[l])
+				if s16 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: st.param.b64
+				s16 := uint64(0x20)
+				s16v := uint64(r15[l])
+				if s16 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
+				}
+			}
+		}
+	}
+}
+
+// printfFloatsBlock6 runs block 6 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 283-285
+func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	// PTX lines 283: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 283: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
+						continue
+					}
+					v1 = v1x
+				}
+				r32[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 283: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
+						continue
+					}
+					v1 = v1x
+				}
+				r32[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 285: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: st.global.u32
+				s2 := uint64(r28[l]) + 0x4
+				s2v := uint64(r32[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:285")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: st.global.u32
+				s2 := uint64(r28[l]) + 0x4
+				s2v := uint64(r32[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:285")
+				}
+			}
+		}
+	}
+}
+
 // printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4509,112 +4549,7 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 299-307; code before the call
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 299: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:299")
-				}
-				// PTX line 300: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r1, m, u2)
-				// PTX line 301: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(8) + k0))
-				// PTX line 302: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 305: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(u4)
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(u4)
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
-							}
-						}
-					}
-				}
-				// PTX lines 307: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: st.param.b64
-							s6 := uint64(0x8)
-							s6v := uint64(k0)
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: st.param.b64
-							s6 := uint64(0x8)
-							s6v := uint64(k0)
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
-							}
-						}
-					}
-				}
-				_ = u2
-			}
+			printfNoneBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4624,117 +4559,7 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 315-320; ret
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				k0 := uint64(0x4)
-				// PTX lines 315, 317, 318, 319: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 315: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
-									continue
-								}
-								v1 = v1x
-							}
-							r4[l] = v1
-							// 317: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 318: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 319: add.s64
-							v4 := uint64(uint64(r1[l]) + uint64(v3))
-							r7[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 315: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
-									continue
-								}
-								v1 = v1x
-							}
-							r4[l] = v1
-							// 317: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 318: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 319: add.s64
-							v4 := uint64(uint64(r1[l]) + uint64(v3))
-							r7[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 320: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 320: st.global.u32
-							s5 := uint64(r7[l]) + 0x0
-							s5v := uint64(r4[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:320")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 320: st.global.u32
-							s5 := uint64(r7[l]) + 0x0
-							s5v := uint64(r4[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:320")
-							}
-						}
-					}
-				}
-			}
+			printfNoneBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4746,5 +4571,228 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// printfNoneBlock0 runs block 0 of kernel printf_none for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 299-307; code before the call
+func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 299: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:299")
+	}
+	// PTX line 300: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 301: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(8) + k0))
+	// PTX line 302: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 305: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(u4)
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(u4)
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
+				}
+			}
+		}
+	}
+	// PTX lines 307: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: st.param.b64
+				s6 := uint64(0x8)
+				s6v := uint64(k0)
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: st.param.b64
+				s6 := uint64(0x8)
+				s6v := uint64(k0)
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
+				}
+			}
+		}
+	}
+	_ = u2
+}
+
+// printfNoneBlock2 runs block 2 of kernel printf_none for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 315-320; ret
+func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// PTX lines 315, 317, 318, 319: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 315: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
+						continue
+					}
+					v1 = v1x
+				}
+				r4[l] = v1
+				// 317: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 318: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 319: add.s64
+				v4 := uint64(uint64(r1[l]) + uint64(v3))
+				r7[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 315: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
+						continue
+					}
+					v1 = v1x
+				}
+				r4[l] = v1
+				// 317: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 318: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 319: add.s64
+				v4 := uint64(uint64(r1[l]) + uint64(v3))
+				r7[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 320: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 320: st.global.u32
+				s5 := uint64(r7[l]) + 0x0
+				s5v := uint64(r4[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:320")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 320: st.global.u32
+				s5 := uint64(r7[l]) + 0x0
+				s5v := uint64(r4[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:320")
+				}
+			}
+		}
 	}
 }

@@ -257,69 +257,7 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fapprox.ptx:24")
-				}
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			fapproxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -336,454 +274,7 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 32-58
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				k1 := uint64(0x6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fapprox.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fapprox.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fapprox.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					v11aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 40: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fapprox.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 41: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 42: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fapprox.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 43: mul.lo.s32
-							v12 := uint64(uint32(r4[l]) * uint32(k1))
-							// 44: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 45: add.s64
-							v14 := uint64(uint64(u6) + uint64(v13))
-							r18[l] = v14
-							// 46: sin.approx.f32
-							v15 := uint64(isa.SinApproxF32(uint32(v9)))
-							r19[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 40: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fapprox.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 41: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 42: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fapprox.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 43: mul.lo.s32
-							v12 := uint64(uint32(r4[l]) * uint32(k1))
-							// 44: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 45: add.s64
-							v14 := uint64(uint64(u6) + uint64(v13))
-							r18[l] = v14
-							// 46: sin.approx.f32
-							v15 := uint64(isa.SinApproxF32(uint32(v9)))
-							r19[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47, 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.f32
-							s16 := uint64(r18[l]) + 0x0
-							s16v := uint64(r19[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fapprox.ptx:47")
-							}
-							// 48: cos.approx.f32
-							v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
-							r20[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.f32
-							s16 := uint64(r18[l]) + 0x0
-							s16v := uint64(r19[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fapprox.ptx:47")
-							}
-							// 48: cos.approx.f32
-							v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
-							r20[l] = v17
-						}
-					}
-				}
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.global.f32
-							s18 := uint64(r18[l]) + 0x4
-							s18v := uint64(r20[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/fapprox.ptx:49")
-							}
-							// 50: abs.f32
-							v19 := uint64(isa.AbsF32(uint32(r13[l])))
-							r21[l] = v19
-							// 51: lg2.approx.f32
-							v20 := uint64(isa.Lg2ApproxF32(uint32(v19)))
-							r22[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.global.f32
-							s18 := uint64(r18[l]) + 0x4
-							s18v := uint64(r20[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/fapprox.ptx:49")
-							}
-							// 50: abs.f32
-							v19 := uint64(isa.AbsF32(uint32(r13[l])))
-							r21[l] = v19
-							// 51: lg2.approx.f32
-							v20 := uint64(isa.Lg2ApproxF32(uint32(v19)))
-							r22[l] = v20
-						}
-					}
-				}
-				// PTX lines 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.f32
-							s21 := uint64(r18[l]) + 0x8
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/fapprox.ptx:52")
-							}
-							// 53: ex2.approx.f32
-							v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
-							r23[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.f32
-							s21 := uint64(r18[l]) + 0x8
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/fapprox.ptx:52")
-							}
-							// 53: ex2.approx.f32
-							v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
-							r23[l] = v22
-						}
-					}
-				}
-				// PTX lines 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s23w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.f32
-							s23 := uint64(r18[l]) + 0xc
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/fapprox.ptx:54")
-							}
-							// 55: rsqrt.approx.f32
-							v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
-							r24[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.f32
-							s23 := uint64(r18[l]) + 0xc
-							s23v := uint64(r23[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/fapprox.ptx:54")
-							}
-							// 55: rsqrt.approx.f32
-							v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
-							r24[l] = v24
-						}
-					}
-				}
-				// PTX lines 56, 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s25w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.f32
-							s25 := uint64(r18[l]) + 0x10
-							s25v := uint64(r24[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/fapprox.ptx:56")
-							}
-							// 57: div.approx.f32
-							v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
-							r25[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.f32
-							s25 := uint64(r18[l]) + 0x10
-							s25v := uint64(r24[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/fapprox.ptx:56")
-							}
-							// 57: div.approx.f32
-							v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
-							r25[l] = v26
-						}
-					}
-				}
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.f32
-							s27 := uint64(r18[l]) + 0x14
-							s27v := uint64(r25[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/fapprox.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.f32
-							s27 := uint64(r18[l]) + 0x14
-							s27v := uint64(r25[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/fapprox.ptx:58")
-							}
-						}
-					}
-				}
-			}
+			fapproxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -795,5 +286,522 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fapproxBlock0 runs block 0 of kernel fapprox for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fapprox.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-58
+func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	k1 := uint64(0x6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fapprox.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fapprox.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fapprox.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		v11aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 40: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fapprox.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 41: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 42: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fapprox.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: mul.lo.s32
+				v12 := uint64(uint32(r4[l]) * uint32(k1))
+				// 44: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 45: add.s64
+				v14 := uint64(uint64(u6) + uint64(v13))
+				r18[l] = v14
+				// 46: sin.approx.f32
+				v15 := uint64(isa.SinApproxF32(uint32(v9)))
+				r19[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 40: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fapprox.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 41: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 42: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fapprox.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: mul.lo.s32
+				v12 := uint64(uint32(r4[l]) * uint32(k1))
+				// 44: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 45: add.s64
+				v14 := uint64(uint64(u6) + uint64(v13))
+				r18[l] = v14
+				// 46: sin.approx.f32
+				v15 := uint64(isa.SinApproxF32(uint32(v9)))
+				r19[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47, 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.f32
+				s16 := uint64(r18[l]) + 0x0
+				s16v := uint64(r19[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fapprox.ptx:47")
+				}
+				// 48: cos.approx.f32
+				v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
+				r20[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.f32
+				s16 := uint64(r18[l]) + 0x0
+				s16v := uint64(r19[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fapprox.ptx:47")
+				}
+				// 48: cos.approx.f32
+				v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
+				r20[l] = v17
+			}
+		}
+	}
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.global.f32
+				s18 := uint64(r18[l]) + 0x4
+				s18v := uint64(r20[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/fapprox.ptx:49")
+				}
+				// 50: abs.f32
+				v19 := uint64(isa.AbsF32(uint32(r13[l])))
+				r21[l] = v19
+				// 51: lg2.approx.f32
+				v20 := uint64(isa.Lg2ApproxF32(uint32(v19)))
+				r22[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.global.f32
+				s18 := uint64(r18[l]) + 0x4
+				s18v := uint64(r20[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/fapprox.ptx:49")
+				}
+				// 50: abs.f32
+				v19 := uint64(isa.AbsF32(uint32(r13[l])))
+				r21[l] = v19
+				// 51: lg2.approx.f32
+				v20 := uint64(isa.Lg2ApproxF32(uint32(v19)))
+				r22[l] = v20
+			}
+		}
+	}
+	// PTX lines 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.f32
+				s21 := uint64(r18[l]) + 0x8
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/fapprox.ptx:52")
+				}
+				// 53: ex2.approx.f32
+				v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
+				r23[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.f32
+				s21 := uint64(r18[l]) + 0x8
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/fapprox.ptx:52")
+				}
+				// 53: ex2.approx.f32
+				v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
+				r23[l] = v22
+			}
+		}
+	}
+	// PTX lines 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s23w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.f32
+				s23 := uint64(r18[l]) + 0xc
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/fapprox.ptx:54")
+				}
+				// 55: rsqrt.approx.f32
+				v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
+				r24[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.f32
+				s23 := uint64(r18[l]) + 0xc
+				s23v := uint64(r23[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fast/fapprox.ptx:54")
+				}
+				// 55: rsqrt.approx.f32
+				v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
+				r24[l] = v24
+			}
+		}
+	}
+	// PTX lines 56, 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s25w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.f32
+				s25 := uint64(r18[l]) + 0x10
+				s25v := uint64(r24[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/fapprox.ptx:56")
+				}
+				// 57: div.approx.f32
+				v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
+				r25[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.f32
+				s25 := uint64(r18[l]) + 0x10
+				s25v := uint64(r24[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fast/fapprox.ptx:56")
+				}
+				// 57: div.approx.f32
+				v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
+				r25[l] = v26
+			}
+		}
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.f32
+				s27 := uint64(r18[l]) + 0x14
+				s27v := uint64(r25[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/fapprox.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.f32
+				s27 := uint64(r18[l]) + 0x14
+				s27v := uint64(r25[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fast/fapprox.ptx:58")
+				}
+			}
+		}
 	}
 }

@@ -236,69 +236,7 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fminmax.ptx:24")
-				}
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			minmaxNanBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -315,356 +253,7 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 32-51
-			{
-				r4 := w.Reg(4)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fminmax.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fminmax.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fminmax.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					v11aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							r12[l] = v8
-							// 40: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fminmax.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							// 41: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							r14[l] = v10
-							// 42: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fminmax.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							// 43: min.NaN.f32
-							v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
-							r16[l] = v12
-							// 44: shl.b32
-							v13 := uint64(uint32(r4[l]) << uint32(k1))
-							// 45: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-							// 46: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							r12[l] = v8
-							// 40: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fminmax.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							// 41: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							r14[l] = v10
-							// 42: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fminmax.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							// 43: min.NaN.f32
-							v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
-							r16[l] = v12
-							// 44: shl.b32
-							v13 := uint64(uint32(r4[l]) << uint32(k1))
-							// 45: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-							// 46: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.f32
-							s16 := uint64(r19[l]) + 0x0
-							s16v := uint64(r16[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fminmax.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.f32
-							s16 := uint64(r19[l]) + 0x0
-							s16v := uint64(r16[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fminmax.ptx:47")
-							}
-						}
-					}
-				}
-				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v17aw := w.Window(3)
-					v18aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: ld.global.f32
-							v17a := uint64(r12[l]) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/fminmax.ptx:48")
-									continue
-								}
-								v17 = v17x
-							}
-							// 49: ld.global.f32
-							v18a := uint64(r14[l]) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/fminmax.ptx:49")
-									continue
-								}
-								v18 = v18x
-							}
-							// 50: max.NaN.f32
-							v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
-							r22[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: ld.global.f32
-							v17a := uint64(r12[l]) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/fminmax.ptx:48")
-									continue
-								}
-								v17 = v17x
-							}
-							// 49: ld.global.f32
-							v18a := uint64(r14[l]) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/fminmax.ptx:49")
-									continue
-								}
-								v18 = v18x
-							}
-							// 50: max.NaN.f32
-							v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
-							r22[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.f32
-							s20 := uint64(r19[l]) + 0x4
-							s20v := uint64(r22[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fminmax.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.f32
-							s20 := uint64(r19[l]) + 0x4
-							s20v := uint64(r22[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fminmax.ptx:51")
-							}
-						}
-					}
-				}
-			}
+			minmaxNanBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -676,5 +265,424 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// minmaxNanBlock0 runs block 0 of kernel minmax_nan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fminmax.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// minmaxNanBlock2 runs block 2 of kernel minmax_nan for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-51
+func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fminmax.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fminmax.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fminmax.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		v11aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				r12[l] = v8
+				// 40: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fminmax.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				// 41: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				r14[l] = v10
+				// 42: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fminmax.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				// 43: min.NaN.f32
+				v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
+				r16[l] = v12
+				// 44: shl.b32
+				v13 := uint64(uint32(r4[l]) << uint32(k1))
+				// 45: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+				// 46: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				r12[l] = v8
+				// 40: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/fminmax.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				// 41: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				r14[l] = v10
+				// 42: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fminmax.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				// 43: min.NaN.f32
+				v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
+				r16[l] = v12
+				// 44: shl.b32
+				v13 := uint64(uint32(r4[l]) << uint32(k1))
+				// 45: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+				// 46: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.f32
+				s16 := uint64(r19[l]) + 0x0
+				s16v := uint64(r16[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fminmax.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.f32
+				s16 := uint64(r19[l]) + 0x0
+				s16v := uint64(r16[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/fminmax.ptx:47")
+				}
+			}
+		}
+	}
+	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v17aw := w.Window(3)
+		v18aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: ld.global.f32
+				v17a := uint64(r12[l]) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/fminmax.ptx:48")
+						continue
+					}
+					v17 = v17x
+				}
+				// 49: ld.global.f32
+				v18a := uint64(r14[l]) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/fminmax.ptx:49")
+						continue
+					}
+					v18 = v18x
+				}
+				// 50: max.NaN.f32
+				v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
+				r22[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: ld.global.f32
+				v17a := uint64(r12[l]) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/fminmax.ptx:48")
+						continue
+					}
+					v17 = v17x
+				}
+				// 49: ld.global.f32
+				v18a := uint64(r14[l]) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/fminmax.ptx:49")
+						continue
+					}
+					v18 = v18x
+				}
+				// 50: max.NaN.f32
+				v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
+				r22[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.f32
+				s20 := uint64(r19[l]) + 0x4
+				s20v := uint64(r22[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fminmax.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.f32
+				s20 := uint64(r19[l]) + 0x4
+				s20v := uint64(r22[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fminmax.ptx:51")
+				}
+			}
+		}
 	}
 }

@@ -690,69 +690,7 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fp64_math.ptx:24")
-				}
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			dnormBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -769,292 +707,7 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 32-54
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r21 := w.Reg(21)
-				r25 := w.Reg(25)
-				k0 := uint64(0x8)
-				k1 := uint64(0x1)
-				k2 := uint64(0x3ff0000000000000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fp64_math.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					v11aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 40: ld.global.f64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 41: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 42: ld.global.f64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fp64_math.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 43: mul.f64
-							v12 := isa.MulF64RN(v11, v11)
-							// 44: fma.rn.f64
-							v13 := isa.FmaF64RN(v9, v9, v12)
-							// 45: sqrt.rn.f64
-							v14 := isa.SqrtF64(v13, isa.RN)
-							r18[l] = v14
-							// 46: shl.b32
-							v15 := uint64(uint32(r4[l]) << uint32(k1))
-							// 47: mul.wide.s32
-							v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
-							// 48: add.s64
-							v17 := uint64(uint64(u6) + uint64(v16))
-							r21[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 40: ld.global.f64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 41: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 42: ld.global.f64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fp64_math.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 43: mul.f64
-							v12 := isa.MulF64RN(v11, v11)
-							// 44: fma.rn.f64
-							v13 := isa.FmaF64RN(v9, v9, v12)
-							// 45: sqrt.rn.f64
-							v14 := isa.SqrtF64(v13, isa.RN)
-							r18[l] = v14
-							// 46: shl.b32
-							v15 := uint64(uint32(r4[l]) << uint32(k1))
-							// 47: mul.wide.s32
-							v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
-							// 48: add.s64
-							v17 := uint64(uint64(u6) + uint64(v16))
-							r21[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 49, 50, 51, 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.global.f64
-							s18 := uint64(r21[l]) + 0x0
-							s18v := uint64(r18[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/fp64_math.ptx:49")
-							}
-							// 50: min.f64
-							v19 := isa.MinF64(r13[l], r15[l], false)
-							// 51: abs.f64
-							v20 := isa.AbsF64(r13[l])
-							// 52: max.f64
-							v21 := isa.MaxF64(v20, k2, false)
-							// 53: div.rn.f64
-							v22 := isa.DivF64(v19, v21, isa.RN)
-							r25[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.global.f64
-							s18 := uint64(r21[l]) + 0x0
-							s18v := uint64(r18[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/fp64_math.ptx:49")
-							}
-							// 50: min.f64
-							v19 := isa.MinF64(r13[l], r15[l], false)
-							// 51: abs.f64
-							v20 := isa.AbsF64(r13[l])
-							// 52: max.f64
-							v21 := isa.MaxF64(v20, k2, false)
-							// 53: div.rn.f64
-							v22 := isa.DivF64(v19, v21, isa.RN)
-							r25[l] = v22
-						}
-					}
-				}
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s23w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.f64
-							s23 := uint64(r21[l]) + 0x8
-							s23v := uint64(r25[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/fp64_math.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.f64
-							s23 := uint64(r21[l]) + 0x8
-							s23v := uint64(r25[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/fp64_math.ptx:54")
-							}
-						}
-					}
-				}
-			}
+			dnormBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1069,6 +722,376 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// dnormBlock0 runs block 0 of kernel dnorm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fp64_math.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-54
+func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r21 := w.Reg(21)
+	r25 := w.Reg(25)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3ff0000000000000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fp64_math.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		v11aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v12s [32]uint64
+				var v13s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 38: mul.wide.s32
+					v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+					// 39: add.s64
+					v8 := uint64(uint64(u5) + uint64(v7))
+					// 40: ld.global.f64
+					v9a := uint64(v8) + 0x0
+					var v9 uint64
+					if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+						v9 = runtime.Load64(v9aw.Ptr, v9ao)
+					} else {
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:40")
+							continue
+						}
+						v9 = v9x
+					}
+					r13[l] = v9
+					// 41: add.s64
+					v10 := uint64(uint64(u3) + uint64(v7))
+					// 42: ld.global.f64
+					v11a := uint64(v10) + 0x0
+					var v11 uint64
+					if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+						v11 = runtime.Load64(v11aw.Ptr, v11ao)
+					} else {
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+						if !v11ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fp64_math.ptx:42")
+							continue
+						}
+						v11 = v11x
+					}
+					r15[l] = v11
+					// 43: mul.f64
+					v12 := isa.MulF64RN(v11, v11)
+					v12s[l] = v12
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v12 := v12s[l]
+					v9 := v9s[l]
+					// 44: fma.rn.f64
+					v13 := isa.FmaF64RN(v9, v9, v12)
+					v13s[l] = v13
+				}
+				for l := range 32 {
+					v13 := v13s[l]
+					// 45: sqrt.rn.f64
+					v14 := isa.SqrtF64(v13, isa.RN)
+					r18[l] = v14
+					// 46: shl.b32
+					v15 := uint64(uint32(r4[l]) << uint32(k1))
+					// 47: mul.wide.s32
+					v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+					// 48: add.s64
+					v17 := uint64(uint64(u6) + uint64(v16))
+					r21[l] = v17
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 40: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 41: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 42: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fp64_math.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: mul.f64
+				v12 := isa.MulF64RN(v11, v11)
+				// 44: fma.rn.f64
+				v13 := isa.FmaF64RN(v9, v9, v12)
+				// 45: sqrt.rn.f64
+				v14 := isa.SqrtF64(v13, isa.RN)
+				r18[l] = v14
+				// 46: shl.b32
+				v15 := uint64(uint32(r4[l]) << uint32(k1))
+				// 47: mul.wide.s32
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+				// 48: add.s64
+				v17 := uint64(uint64(u6) + uint64(v16))
+				r21[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.global.f64
+				s18 := uint64(r21[l]) + 0x0
+				s18v := uint64(r18[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/fp64_math.ptx:49")
+				}
+				// 50: min.f64
+				v19 := isa.MinF64(r13[l], r15[l], false)
+				// 51: abs.f64
+				v20 := isa.AbsF64(r13[l])
+				// 52: max.f64
+				v21 := isa.MaxF64(v20, k2, false)
+				// 53: div.rn.f64
+				v22 := isa.DivF64(v19, v21, isa.RN)
+				r25[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.global.f64
+				s18 := uint64(r21[l]) + 0x0
+				s18v := uint64(r18[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/fp64_math.ptx:49")
+				}
+				// 50: min.f64
+				v19 := isa.MinF64(r13[l], r15[l], false)
+				// 51: abs.f64
+				v20 := isa.AbsF64(r13[l])
+				// 52: max.f64
+				v21 := isa.MaxF64(v20, k2, false)
+				// 53: div.rn.f64
+				v22 := isa.DivF64(v19, v21, isa.RN)
+				r25[l] = v22
+			}
+		}
+	}
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s23w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.f64
+				s23 := uint64(r21[l]) + 0x8
+				s23v := uint64(r25[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/fp64_math.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.f64
+				s23 := uint64(r21[l]) + 0x8
+				s23v := uint64(r25[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/fp64_math.ptx:54")
+				}
+			}
+		}
+	}
+}
+
 // newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1077,69 +1100,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 73-78; divergent, reconverges at block 5 (b5 ($L__BB1_8))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/fp64_math.ptx:73")
-				}
-				// PTX line 74: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 75: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 77: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 78: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 77: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 78: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			newtonSqrtBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1153,99 +1114,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 ($L__BB1_4), PTX lines 102-115; divergent, reconverges at block 2 (b2 ($L__BB1_5))
-			{
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				k0 := uint64(0x3fe0000000000000)
-				k1 := uint64(0xfffffffc)
-				k2 := uint64(0x0)
-				// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: div.rn.f64
-							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-							// 103: add.f64
-							v2 := isa.AddF64RN(r14[l], v1)
-							// 104: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							// 105: div.rn.f64
-							v4 := isa.DivF64(r13[l], v3, isa.RN)
-							// 106: fma.rn.f64
-							v5 := isa.FmaF64RN(v2, k0, v4)
-							// 107: mul.f64
-							v6 := isa.MulF64RN(v5, k0)
-							// 108: div.rn.f64
-							v7 := isa.DivF64(r13[l], v6, isa.RN)
-							// 109: fma.rn.f64
-							v8 := isa.FmaF64RN(v5, k0, v7)
-							// 110: mul.f64
-							v9 := isa.MulF64RN(v8, k0)
-							// 111: div.rn.f64
-							v10 := isa.DivF64(r13[l], v9, isa.RN)
-							// 112: fma.rn.f64
-							v11 := isa.FmaF64RN(v8, k0, v10)
-							// 113: mul.f64
-							v12 := isa.MulF64RN(v11, k0)
-							r14[l] = v12
-							// 114: add.s32
-							v13 := uint64(uint32(r16[l]) + uint32(k1))
-							r16[l] = v13
-							// 115: setp.eq.s32
-							c14t := uint32(v13) == uint32(k2)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: div.rn.f64
-							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-							// 103: add.f64
-							v2 := isa.AddF64RN(r14[l], v1)
-							// 104: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							// 105: div.rn.f64
-							v4 := isa.DivF64(r13[l], v3, isa.RN)
-							// 106: fma.rn.f64
-							v5 := isa.FmaF64RN(v2, k0, v4)
-							// 107: mul.f64
-							v6 := isa.MulF64RN(v5, k0)
-							// 108: div.rn.f64
-							v7 := isa.DivF64(r13[l], v6, isa.RN)
-							// 109: fma.rn.f64
-							v8 := isa.FmaF64RN(v5, k0, v7)
-							// 110: mul.f64
-							v9 := isa.MulF64RN(v8, k0)
-							// 111: div.rn.f64
-							v10 := isa.DivF64(r13[l], v9, isa.RN)
-							// 112: fma.rn.f64
-							v11 := isa.FmaF64RN(v8, k0, v10)
-							// 113: mul.f64
-							v12 := isa.MulF64RN(v11, k0)
-							r14[l] = v12
-							// 114: add.s32
-							v13 := uint64(uint32(r16[l]) + uint32(k1))
-							r16[l] = v13
-							// 115: setp.eq.s32
-							c14t := uint32(v13) == uint32(k2)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			newtonSqrtBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1264,39 +1133,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 2:
 			// b2 ($L__BB1_5), PTX lines 119-119
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: setp.eq.s32
-							c1t := uint32(r15[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: setp.eq.s32
-							c1t := uint32(r15[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			newtonSqrtBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1310,63 +1147,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 123-127; divergent, reconverges at block 11 (b11)
-			{
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x3fe0000000000000)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: div.rn.f64
-							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-							// 124: add.f64
-							v2 := isa.AddF64RN(r14[l], v1)
-							// 125: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							r14[l] = v3
-							// 126: add.s32
-							v4 := uint64(uint32(r15[l]) + uint32(k1))
-							r15[l] = v4
-							// 127: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p5 = p5&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: div.rn.f64
-							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-							// 124: add.f64
-							v2 := isa.AddF64RN(r14[l], v1)
-							// 125: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							r14[l] = v3
-							// 126: add.s32
-							v4 := uint64(uint32(r15[l]) + uint32(k1))
-							r15[l] = v4
-							// 127: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p5 = p5&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			newtonSqrtBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1385,57 +1166,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 4:
 			// b4 ($L__BB1_7), PTX lines 130-132
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r14 := w.Reg(14)
-				k0 := uint64(0x3)
-				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: shl.b64
-							v1 := uint64(uint64(r10[l]) << uint32(k0))
-							// 131: add.s64
-							v2 := uint64(uint64(r9[l]) + uint64(v1))
-							// 132: st.global.f64
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r14[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/fp64_math.ptx:132")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: shl.b64
-							v1 := uint64(uint64(r10[l]) << uint32(k0))
-							// 131: add.s64
-							v2 := uint64(uint64(r9[l]) + uint64(v1))
-							// 132: st.global.f64
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r14[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/fp64_math.ptx:132")
-							}
-						}
-					}
-				}
-			}
+			newtonSqrtBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1445,160 +1176,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 12
 		case 6:
 			// b6, PTX lines 81-91
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x8)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/fp64_math.ptx:81")
-				}
-				runtime.Broadcast(r5, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:82")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 83: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:83")
-				}
-				// PTX line 84: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 85: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				runtime.Broadcast(r9, m, u5)
-				// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: cvt.s64.s32
-							v6 := uint64(uint64(int32(r4[l])))
-							r10[l] = v6
-							// 87: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 88: add.s64
-							v8 := uint64(uint64(u4) + uint64(v7))
-							// 89: ld.global.f64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:89")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 90: setp.lt.s32
-							c10t := int32(u1) < int32(k1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-							// 91: mov.f64
-							v11 := uint64(v9)
-							r14[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: cvt.s64.s32
-							v6 := uint64(uint64(int32(r4[l])))
-							r10[l] = v6
-							// 87: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 88: add.s64
-							v8 := uint64(uint64(u4) + uint64(v7))
-							// 89: ld.global.f64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:89")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 90: setp.lt.s32
-							c10t := int32(u1) < int32(k1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-							// 91: mov.f64
-							v11 := uint64(v9)
-							r14[l] = v11
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				_ = u5
-			}
+			newtonSqrtBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1612,55 +1190,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 7:
 			// b7, PTX lines 94-96
-			{
-				r5 := w.Reg(5)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x3)
-				k1 := uint64(0x4)
-				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: and.b32
-							v1 := uint64(uint32(r5[l]) & uint32(k0))
-							r15[l] = v1
-							// 95: setp.lt.u32
-							c2t := uint32(r5[l]) < uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 96: mov.f64
-							v3 := uint64(r13[l])
-							r14[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: and.b32
-							v1 := uint64(uint32(r5[l]) & uint32(k0))
-							r15[l] = v1
-							// 95: setp.lt.u32
-							c2t := uint32(r5[l]) < uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 96: mov.f64
-							v3 := uint64(r13[l])
-							r14[l] = v3
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			newtonSqrtBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1674,36 +1204,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 8:
 			// b8, PTX lines 99-100
-			{
-				r5 := w.Reg(5)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				k0 := uint64(0x7ffffffc)
-				// PTX lines 99, 100: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: and.b32
-							v1 := uint64(uint32(r5[l]) & uint32(k0))
-							r16[l] = v1
-							// 100: mov.f64
-							v2 := uint64(r13[l])
-							r14[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: and.b32
-							v1 := uint64(uint32(r5[l]) & uint32(k0))
-							r16[l] = v1
-							// 100: mov.f64
-							v2 := uint64(r13[l])
-							r14[l] = v2
-						}
-					}
-				}
-			}
+			newtonSqrtBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1724,6 +1225,632 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// newtonSqrtBlock0 runs block 0 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 73-78; divergent, reconverges at block 5 (b5 ($L__BB1_8))
+func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/fp64_math.ptx:73")
+	}
+	// PTX line 74: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 75: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 77: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 78: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 77: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 78: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// newtonSqrtBlock1 runs block 1 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_4), PTX lines 102-115; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	k0 := uint64(0x3fe0000000000000)
+	k1 := uint64(0xfffffffc)
+	k2 := uint64(0x0)
+	// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v10s [32]uint64
+				var v11s [32]uint64
+				var v2s [32]uint64
+				var v3s [32]uint64
+				var v4s [32]uint64
+				var v5s [32]uint64
+				var v6s [32]uint64
+				var v7s [32]uint64
+				var v8s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 102: div.rn.f64
+					v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+					v1s[l] = v1
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					// 103: add.f64
+					v2 := isa.AddF64RN(r14[l], v1)
+					v2s[l] = v2
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					// 104: mul.f64
+					v3 := isa.MulF64RN(v2, k0)
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					// 105: div.rn.f64
+					v4 := isa.DivF64(r13[l], v3, isa.RN)
+					v4s[l] = v4
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					v4 := v4s[l]
+					// 106: fma.rn.f64
+					v5 := isa.FmaF64RN(v2, k0, v4)
+					v5s[l] = v5
+				}
+				for l := range 32 {
+					v5 := v5s[l]
+					// 107: mul.f64
+					v6 := isa.MulF64RN(v5, k0)
+					v6s[l] = v6
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					// 108: div.rn.f64
+					v7 := isa.DivF64(r13[l], v6, isa.RN)
+					v7s[l] = v7
+				}
+				for l := range 32 {
+					v5 := v5s[l]
+					v7 := v7s[l]
+					// 109: fma.rn.f64
+					v8 := isa.FmaF64RN(v5, k0, v7)
+					v8s[l] = v8
+				}
+				for l := range 32 {
+					v8 := v8s[l]
+					// 110: mul.f64
+					v9 := isa.MulF64RN(v8, k0)
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v9 := v9s[l]
+					// 111: div.rn.f64
+					v10 := isa.DivF64(r13[l], v9, isa.RN)
+					v10s[l] = v10
+				}
+				for l := range 32 {
+					v10 := v10s[l]
+					v8 := v8s[l]
+					// 112: fma.rn.f64
+					v11 := isa.FmaF64RN(v8, k0, v10)
+					v11s[l] = v11
+				}
+				for l := range 32 {
+					v11 := v11s[l]
+					// 113: mul.f64
+					v12 := isa.MulF64RN(v11, k0)
+					r14[l] = v12
+					// 114: add.s32
+					v13 := uint64(uint32(r16[l]) + uint32(k1))
+					r16[l] = v13
+					// 115: setp.eq.s32
+					c14t := uint32(v13) == uint32(k2)
+					c14 := c14t
+					c14b0 := uint32(0)
+					if c14 {
+						c14b0 = 1
+					}
+					p3 = p3&^(1<<l) | c14b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: div.rn.f64
+				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+				// 103: add.f64
+				v2 := isa.AddF64RN(r14[l], v1)
+				// 104: mul.f64
+				v3 := isa.MulF64RN(v2, k0)
+				// 105: div.rn.f64
+				v4 := isa.DivF64(r13[l], v3, isa.RN)
+				// 106: fma.rn.f64
+				v5 := isa.FmaF64RN(v2, k0, v4)
+				// 107: mul.f64
+				v6 := isa.MulF64RN(v5, k0)
+				// 108: div.rn.f64
+				v7 := isa.DivF64(r13[l], v6, isa.RN)
+				// 109: fma.rn.f64
+				v8 := isa.FmaF64RN(v5, k0, v7)
+				// 110: mul.f64
+				v9 := isa.MulF64RN(v8, k0)
+				// 111: div.rn.f64
+				v10 := isa.DivF64(r13[l], v9, isa.RN)
+				// 112: fma.rn.f64
+				v11 := isa.FmaF64RN(v8, k0, v10)
+				// 113: mul.f64
+				v12 := isa.MulF64RN(v11, k0)
+				r14[l] = v12
+				// 114: add.s32
+				v13 := uint64(uint32(r16[l]) + uint32(k1))
+				r16[l] = v13
+				// 115: setp.eq.s32
+				c14t := uint32(v13) == uint32(k2)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p3 = p3&^(1<<l) | c14b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// newtonSqrtBlock2 runs block 2 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_5), PTX lines 119-119
+func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: setp.eq.s32
+				c1t := uint32(r15[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: setp.eq.s32
+				c1t := uint32(r15[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// newtonSqrtBlock3 runs block 3 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 123-127; divergent, reconverges at block 11 (b11)
+func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x3fe0000000000000)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v2s [32]uint64
+				for l := range 32 {
+					// 123: div.rn.f64
+					v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+					v1s[l] = v1
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					// 124: add.f64
+					v2 := isa.AddF64RN(r14[l], v1)
+					v2s[l] = v2
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					// 125: mul.f64
+					v3 := isa.MulF64RN(v2, k0)
+					r14[l] = v3
+					// 126: add.s32
+					v4 := uint64(uint32(r15[l]) + uint32(k1))
+					r15[l] = v4
+					// 127: setp.ne.s32
+					c5t := uint32(v4) != uint32(k2)
+					c5 := c5t
+					c5b0 := uint32(0)
+					if c5 {
+						c5b0 = 1
+					}
+					p5 = p5&^(1<<l) | c5b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: div.rn.f64
+				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+				// 124: add.f64
+				v2 := isa.AddF64RN(r14[l], v1)
+				// 125: mul.f64
+				v3 := isa.MulF64RN(v2, k0)
+				r14[l] = v3
+				// 126: add.s32
+				v4 := uint64(uint32(r15[l]) + uint32(k1))
+				r15[l] = v4
+				// 127: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p5 = p5&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_7), PTX lines 130-132
+func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r14 := w.Reg(14)
+	k0 := uint64(0x3)
+	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: shl.b64
+				v1 := uint64(uint64(r10[l]) << uint32(k0))
+				// 131: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
+				// 132: st.global.f64
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r14[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/fp64_math.ptx:132")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: shl.b64
+				v1 := uint64(uint64(r10[l]) << uint32(k0))
+				// 131: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
+				// 132: st.global.f64
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r14[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/fp64_math.ptx:132")
+				}
+			}
+		}
+	}
+}
+
+// newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 81-91
+func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/fp64_math.ptx:81")
+	}
+	runtime.Broadcast(r5, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:82")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 83: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:83")
+	}
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 85: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r9, m, u5)
+	// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: cvt.s64.s32
+				v6 := uint64(uint64(int32(r4[l])))
+				r10[l] = v6
+				// 87: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 88: add.s64
+				v8 := uint64(uint64(u4) + uint64(v7))
+				// 89: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:89")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 90: setp.lt.s32
+				c10t := int32(u1) < int32(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+				// 91: mov.f64
+				v11 := uint64(v9)
+				r14[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: cvt.s64.s32
+				v6 := uint64(uint64(int32(r4[l])))
+				r10[l] = v6
+				// 87: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 88: add.s64
+				v8 := uint64(uint64(u4) + uint64(v7))
+				// 89: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:89")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 90: setp.lt.s32
+				c10t := int32(u1) < int32(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+				// 91: mov.f64
+				v11 := uint64(v9)
+				r14[l] = v11
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	_ = u5
+}
+
+// newtonSqrtBlock7 runs block 7 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 94-96
+func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x3)
+	k1 := uint64(0x4)
+	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: and.b32
+				v1 := uint64(uint32(r5[l]) & uint32(k0))
+				r15[l] = v1
+				// 95: setp.lt.u32
+				c2t := uint32(r5[l]) < uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 96: mov.f64
+				v3 := uint64(r13[l])
+				r14[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: and.b32
+				v1 := uint64(uint32(r5[l]) & uint32(k0))
+				r15[l] = v1
+				// 95: setp.lt.u32
+				c2t := uint32(r5[l]) < uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 96: mov.f64
+				v3 := uint64(r13[l])
+				r14[l] = v3
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// newtonSqrtBlock8 runs block 8 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 99-100
+func newtonSqrtBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	k0 := uint64(0x7ffffffc)
+	// PTX lines 99, 100: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: and.b32
+				v1 := uint64(uint32(r5[l]) & uint32(k0))
+				r16[l] = v1
+				// 100: mov.f64
+				v2 := uint64(r13[l])
+				r14[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: and.b32
+				v1 := uint64(uint32(r5[l]) & uint32(k0))
+				r16[l] = v1
+				// 100: mov.f64
+				v2 := uint64(r13[l])
+				r14[l] = v2
+			}
+		}
 	}
 }
 

@@ -728,69 +728,7 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/fround.ptx:25")
-				}
-				// PTX line 26: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 27: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 28, 29, 30: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 29: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 29: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			fround32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -807,1310 +745,7 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 33-98
-			{
-				r4 := w.Reg(4)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0x4)
-				k1 := uint64(0x18)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fround.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/fround.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fround.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fround.ptx:37")
-				}
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					v13aw := w.Window(1)
-					v15aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 43: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fround.ptx:43")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 44: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 45: ld.global.f32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/fround.ptx:45")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 46: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 47: ld.global.f32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/fround.ptx:47")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 48: mul.lo.s32
-							v16 := uint64(uint32(r4[l]) * uint32(k1))
-							// 49: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 50: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							r22[l] = v18
-							// 51: add.rn.f32
-							v19 := uint64(isa.AddF32RN(uint32(v11), uint32(v13)))
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 43: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fround.ptx:43")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 44: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 45: ld.global.f32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/fround.ptx:45")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 46: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 47: ld.global.f32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/fround.ptx:47")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 48: mul.lo.s32
-							v16 := uint64(uint32(r4[l]) * uint32(k1))
-							// 49: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 50: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							r22[l] = v18
-							// 51: add.rn.f32
-							v19 := uint64(isa.AddF32RN(uint32(v11), uint32(v13)))
-							r23[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.f32
-							s20 := uint64(r22[l]) + 0x0
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fround.ptx:52")
-							}
-							// 53: add.rz.f32
-							v21 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.f32
-							s20 := uint64(r22[l]) + 0x0
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fround.ptx:52")
-							}
-							// 53: add.rz.f32
-							v21 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.f32
-							s22 := uint64(r22[l]) + 0x4
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/fround.ptx:54")
-							}
-							// 55: add.rp.f32
-							v23 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.f32
-							s22 := uint64(r22[l]) + 0x4
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/fround.ptx:54")
-							}
-							// 55: add.rp.f32
-							v23 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 56, 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.f32
-							s24 := uint64(r22[l]) + 0x8
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/fround.ptx:56")
-							}
-							// 57: add.rm.f32
-							v25 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
-							r26[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.f32
-							s24 := uint64(r22[l]) + 0x8
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/fround.ptx:56")
-							}
-							// 57: add.rm.f32
-							v25 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
-							r26[l] = v25
-						}
-					}
-				}
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.f32
-							s26 := uint64(r22[l]) + 0xc
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/fround.ptx:58")
-							}
-							// 59: mul.rn.f32
-							v27 := uint64(isa.MulF32RN(uint32(r15[l]), uint32(r17[l])))
-							r27[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.f32
-							s26 := uint64(r22[l]) + 0xc
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/fround.ptx:58")
-							}
-							// 59: mul.rn.f32
-							v27 := uint64(isa.MulF32RN(uint32(r15[l]), uint32(r17[l])))
-							r27[l] = v27
-						}
-					}
-				}
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.global.f32
-							s28 := uint64(r22[l]) + 0x10
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/fround.ptx:60")
-							}
-							// 61: mul.rz.f32
-							v29 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
-							r28[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.global.f32
-							s28 := uint64(r22[l]) + 0x10
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/fround.ptx:60")
-							}
-							// 61: mul.rz.f32
-							v29 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
-							r28[l] = v29
-						}
-					}
-				}
-				// PTX lines 62, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.f32
-							s30 := uint64(r22[l]) + 0x14
-							s30v := uint64(r28[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/fround.ptx:62")
-							}
-							// 63: mul.rp.f32
-							v31 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
-							r29[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.f32
-							s30 := uint64(r22[l]) + 0x14
-							s30v := uint64(r28[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/fround.ptx:62")
-							}
-							// 63: mul.rp.f32
-							v31 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
-							r29[l] = v31
-						}
-					}
-				}
-				// PTX lines 64, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: st.global.f32
-							s32 := uint64(r22[l]) + 0x18
-							s32v := uint64(r29[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/fround.ptx:64")
-							}
-							// 65: mul.rm.f32
-							v33 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
-							r30[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: st.global.f32
-							s32 := uint64(r22[l]) + 0x18
-							s32v := uint64(r29[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/fround.ptx:64")
-							}
-							// 65: mul.rm.f32
-							v33 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
-							r30[l] = v33
-						}
-					}
-				}
-				// PTX lines 66, 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.global.f32
-							s34 := uint64(r22[l]) + 0x1c
-							s34v := uint64(r30[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/fround.ptx:66")
-							}
-							// 67: fma.rn.f32
-							var v35 uint64
-							if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
-								v35 = uint64(math.Float32bits(float32(v35f)))
-							} else {
-								v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
-							}
-							r31[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.global.f32
-							s34 := uint64(r22[l]) + 0x1c
-							s34v := uint64(r30[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/fround.ptx:66")
-							}
-							// 67: fma.rn.f32
-							var v35 uint64
-							if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
-								v35 = uint64(math.Float32bits(float32(v35f)))
-							} else {
-								v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
-							}
-							r31[l] = v35
-						}
-					}
-				}
-				// PTX lines 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.global.f32
-							s36 := uint64(r22[l]) + 0x20
-							s36v := uint64(r31[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/fround.ptx:68")
-							}
-							// 69: fma.rz.f32
-							v37 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RZ))
-							r32[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.global.f32
-							s36 := uint64(r22[l]) + 0x20
-							s36v := uint64(r31[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/fround.ptx:68")
-							}
-							// 69: fma.rz.f32
-							v37 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RZ))
-							r32[l] = v37
-						}
-					}
-				}
-				// PTX lines 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.global.f32
-							s38 := uint64(r22[l]) + 0x24
-							s38v := uint64(r32[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/fround.ptx:70")
-							}
-							// 71: fma.rp.f32
-							v39 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RP))
-							r33[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.global.f32
-							s38 := uint64(r22[l]) + 0x24
-							s38v := uint64(r32[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/fround.ptx:70")
-							}
-							// 71: fma.rp.f32
-							v39 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RP))
-							r33[l] = v39
-						}
-					}
-				}
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.f32
-							s40 := uint64(r22[l]) + 0x28
-							s40v := uint64(r33[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fast/fround.ptx:72")
-							}
-							// 73: fma.rm.f32
-							v41 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RM))
-							r34[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.f32
-							s40 := uint64(r22[l]) + 0x28
-							s40v := uint64(r33[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fast/fround.ptx:72")
-							}
-							// 73: fma.rm.f32
-							v41 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RM))
-							r34[l] = v41
-						}
-					}
-				}
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.f32
-							s42 := uint64(r22[l]) + 0x2c
-							s42v := uint64(r34[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/fround.ptx:74")
-							}
-							// 75: div.rn.f32
-							v43 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RN))
-							r35[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.f32
-							s42 := uint64(r22[l]) + 0x2c
-							s42v := uint64(r34[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/fround.ptx:74")
-							}
-							// 75: div.rn.f32
-							v43 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RN))
-							r35[l] = v43
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.f32
-							s44 := uint64(r22[l]) + 0x30
-							s44v := uint64(r35[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/fround.ptx:76")
-							}
-							// 77: div.rz.f32
-							v45 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
-							r36[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.f32
-							s44 := uint64(r22[l]) + 0x30
-							s44v := uint64(r35[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/fround.ptx:76")
-							}
-							// 77: div.rz.f32
-							v45 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
-							r36[l] = v45
-						}
-					}
-				}
-				// PTX lines 78, 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.f32
-							s46 := uint64(r22[l]) + 0x34
-							s46v := uint64(r36[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/fround.ptx:78")
-							}
-							// 79: div.rp.f32
-							v47 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
-							r37[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.f32
-							s46 := uint64(r22[l]) + 0x34
-							s46v := uint64(r36[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/fround.ptx:78")
-							}
-							// 79: div.rp.f32
-							v47 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
-							r37[l] = v47
-						}
-					}
-				}
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s48w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.global.f32
-							s48 := uint64(r22[l]) + 0x38
-							s48v := uint64(r37[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fast/fround.ptx:80")
-							}
-							// 81: div.rm.f32
-							v49 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
-							r38[l] = v49
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.global.f32
-							s48 := uint64(r22[l]) + 0x38
-							s48v := uint64(r37[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fast/fround.ptx:80")
-							}
-							// 81: div.rm.f32
-							v49 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
-							r38[l] = v49
-						}
-					}
-				}
-				// PTX lines 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s50w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.f32
-							s50 := uint64(r22[l]) + 0x3c
-							s50v := uint64(r38[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
-								runtime.Store32(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fast/fround.ptx:82")
-							}
-							// 83: rcp.rn.f32
-							v51 := uint64(isa.RcpF32(uint32(r15[l]), isa.RN))
-							r39[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.f32
-							s50 := uint64(r22[l]) + 0x3c
-							s50v := uint64(r38[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
-								runtime.Store32(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fast/fround.ptx:82")
-							}
-							// 83: rcp.rn.f32
-							v51 := uint64(isa.RcpF32(uint32(r15[l]), isa.RN))
-							r39[l] = v51
-						}
-					}
-				}
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s52w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.global.f32
-							s52 := uint64(r22[l]) + 0x40
-							s52v := uint64(r39[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fast/fround.ptx:84")
-							}
-							// 85: rcp.rz.f32
-							v53 := uint64(isa.RcpF32(uint32(r15[l]), isa.RZ))
-							r40[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.global.f32
-							s52 := uint64(r22[l]) + 0x40
-							s52v := uint64(r39[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fast/fround.ptx:84")
-							}
-							// 85: rcp.rz.f32
-							v53 := uint64(isa.RcpF32(uint32(r15[l]), isa.RZ))
-							r40[l] = v53
-						}
-					}
-				}
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s54w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.f32
-							s54 := uint64(r22[l]) + 0x44
-							s54v := uint64(r40[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
-								runtime.Store32(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fast/fround.ptx:86")
-							}
-							// 87: rcp.rp.f32
-							v55 := uint64(isa.RcpF32(uint32(r15[l]), isa.RP))
-							r41[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.f32
-							s54 := uint64(r22[l]) + 0x44
-							s54v := uint64(r40[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
-								runtime.Store32(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fast/fround.ptx:86")
-							}
-							// 87: rcp.rp.f32
-							v55 := uint64(isa.RcpF32(uint32(r15[l]), isa.RP))
-							r41[l] = v55
-						}
-					}
-				}
-				// PTX lines 88, 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.f32
-							s56 := uint64(r22[l]) + 0x48
-							s56v := uint64(r41[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fast/fround.ptx:88")
-							}
-							// 89: rcp.rm.f32
-							v57 := uint64(isa.RcpF32(uint32(r15[l]), isa.RM))
-							r42[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.f32
-							s56 := uint64(r22[l]) + 0x48
-							s56v := uint64(r41[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fast/fround.ptx:88")
-							}
-							// 89: rcp.rm.f32
-							v57 := uint64(isa.RcpF32(uint32(r15[l]), isa.RM))
-							r42[l] = v57
-						}
-					}
-				}
-				// PTX lines 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s58w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.f32
-							s58 := uint64(r22[l]) + 0x4c
-							s58v := uint64(r42[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fast/fround.ptx:90")
-							}
-							// 91: sqrt.rn.f32
-							v59 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RN))
-							r43[l] = v59
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.f32
-							s58 := uint64(r22[l]) + 0x4c
-							s58v := uint64(r42[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fast/fround.ptx:90")
-							}
-							// 91: sqrt.rn.f32
-							v59 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RN))
-							r43[l] = v59
-						}
-					}
-				}
-				// PTX lines 92, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s60w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.f32
-							s60 := uint64(r22[l]) + 0x50
-							s60v := uint64(r43[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-								runtime.Store32(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fast/fround.ptx:92")
-							}
-							// 93: sqrt.rz.f32
-							v61 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RZ))
-							r44[l] = v61
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.f32
-							s60 := uint64(r22[l]) + 0x50
-							s60v := uint64(r43[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-								runtime.Store32(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fast/fround.ptx:92")
-							}
-							// 93: sqrt.rz.f32
-							v61 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RZ))
-							r44[l] = v61
-						}
-					}
-				}
-				// PTX lines 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s62w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.global.f32
-							s62 := uint64(r22[l]) + 0x54
-							s62v := uint64(r44[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-								runtime.Store32(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fast/fround.ptx:94")
-							}
-							// 95: sqrt.rp.f32
-							v63 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RP))
-							r45[l] = v63
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.global.f32
-							s62 := uint64(r22[l]) + 0x54
-							s62v := uint64(r44[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-								runtime.Store32(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fast/fround.ptx:94")
-							}
-							// 95: sqrt.rp.f32
-							v63 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RP))
-							r45[l] = v63
-						}
-					}
-				}
-				// PTX lines 96, 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s64w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.f32
-							s64 := uint64(r22[l]) + 0x58
-							s64v := uint64(r45[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fast/fround.ptx:96")
-							}
-							// 97: sqrt.rm.f32
-							v65 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RM))
-							r46[l] = v65
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.f32
-							s64 := uint64(r22[l]) + 0x58
-							s64v := uint64(r45[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fast/fround.ptx:96")
-							}
-							// 97: sqrt.rm.f32
-							v65 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RM))
-							r46[l] = v65
-						}
-					}
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s66w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.global.f32
-							s66 := uint64(r22[l]) + 0x5c
-							s66v := uint64(r46[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fast/fround.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.global.f32
-							s66 := uint64(r22[l]) + 0x5c
-							s66v := uint64(r46[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fast/fround.ptx:98")
-							}
-						}
-					}
-				}
-			}
+			fround32Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2125,6 +760,1379 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// fround32Block0 runs block 0 of kernel fround32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func fround32Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/fround.ptx:25")
+	}
+	// PTX line 26: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 27: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// fround32Block2 runs block 2 of kernel fround32 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 33-98
+func fround32Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0x4)
+	k1 := uint64(0x18)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fround.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/fround.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fround.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fround.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		v13aw := w.Window(1)
+		v15aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 43: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fround.ptx:43")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 44: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 45: ld.global.f32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/fround.ptx:45")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 46: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 47: ld.global.f32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/fround.ptx:47")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 48: mul.lo.s32
+				v16 := uint64(uint32(r4[l]) * uint32(k1))
+				// 49: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 50: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				r22[l] = v18
+				// 51: add.rn.f32
+				v19 := uint64(isa.AddF32RN(uint32(v11), uint32(v13)))
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 43: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/fround.ptx:43")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 44: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 45: ld.global.f32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/fround.ptx:45")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 46: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 47: ld.global.f32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/fround.ptx:47")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 48: mul.lo.s32
+				v16 := uint64(uint32(r4[l]) * uint32(k1))
+				// 49: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 50: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				r22[l] = v18
+				// 51: add.rn.f32
+				v19 := uint64(isa.AddF32RN(uint32(v11), uint32(v13)))
+				r23[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.f32
+				s20 := uint64(r22[l]) + 0x0
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fround.ptx:52")
+				}
+				// 53: add.rz.f32
+				v21 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.f32
+				s20 := uint64(r22[l]) + 0x0
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/fround.ptx:52")
+				}
+				// 53: add.rz.f32
+				v21 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.f32
+				s22 := uint64(r22[l]) + 0x4
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/fround.ptx:54")
+				}
+				// 55: add.rp.f32
+				v23 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.f32
+				s22 := uint64(r22[l]) + 0x4
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/fround.ptx:54")
+				}
+				// 55: add.rp.f32
+				v23 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 56, 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.f32
+				s24 := uint64(r22[l]) + 0x8
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/fround.ptx:56")
+				}
+				// 57: add.rm.f32
+				v25 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
+				r26[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.f32
+				s24 := uint64(r22[l]) + 0x8
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/fround.ptx:56")
+				}
+				// 57: add.rm.f32
+				v25 := uint64(isa.AddF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
+				r26[l] = v25
+			}
+		}
+	}
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.f32
+				s26 := uint64(r22[l]) + 0xc
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/fround.ptx:58")
+				}
+				// 59: mul.rn.f32
+				v27 := uint64(isa.MulF32RN(uint32(r15[l]), uint32(r17[l])))
+				r27[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.f32
+				s26 := uint64(r22[l]) + 0xc
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/fround.ptx:58")
+				}
+				// 59: mul.rn.f32
+				v27 := uint64(isa.MulF32RN(uint32(r15[l]), uint32(r17[l])))
+				r27[l] = v27
+			}
+		}
+	}
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.global.f32
+				s28 := uint64(r22[l]) + 0x10
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/fround.ptx:60")
+				}
+				// 61: mul.rz.f32
+				v29 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
+				r28[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.global.f32
+				s28 := uint64(r22[l]) + 0x10
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/fround.ptx:60")
+				}
+				// 61: mul.rz.f32
+				v29 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
+				r28[l] = v29
+			}
+		}
+	}
+	// PTX lines 62, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.f32
+				s30 := uint64(r22[l]) + 0x14
+				s30v := uint64(r28[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/fround.ptx:62")
+				}
+				// 63: mul.rp.f32
+				v31 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
+				r29[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.f32
+				s30 := uint64(r22[l]) + 0x14
+				s30v := uint64(r28[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/fround.ptx:62")
+				}
+				// 63: mul.rp.f32
+				v31 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
+				r29[l] = v31
+			}
+		}
+	}
+	// PTX lines 64, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: st.global.f32
+				s32 := uint64(r22[l]) + 0x18
+				s32v := uint64(r29[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/fround.ptx:64")
+				}
+				// 65: mul.rm.f32
+				v33 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
+				r30[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: st.global.f32
+				s32 := uint64(r22[l]) + 0x18
+				s32v := uint64(r29[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/fround.ptx:64")
+				}
+				// 65: mul.rm.f32
+				v33 := uint64(isa.MulF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
+				r30[l] = v33
+			}
+		}
+	}
+	// PTX lines 66, 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.global.f32
+				s34 := uint64(r22[l]) + 0x1c
+				s34v := uint64(r30[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/fround.ptx:66")
+				}
+				// 67: fma.rn.f32
+				var v35 uint64
+				if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
+					v35 = uint64(math.Float32bits(float32(v35f)))
+				} else {
+					v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
+				}
+				r31[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.global.f32
+				s34 := uint64(r22[l]) + 0x1c
+				s34v := uint64(r30[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/fast/fround.ptx:66")
+				}
+				// 67: fma.rn.f32
+				var v35 uint64
+				if v35f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v35f) {
+					v35 = uint64(math.Float32bits(float32(v35f)))
+				} else {
+					v35 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r17[l]), uint32(r19[l])))
+				}
+				r31[l] = v35
+			}
+		}
+	}
+	// PTX lines 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.global.f32
+				s36 := uint64(r22[l]) + 0x20
+				s36v := uint64(r31[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/fround.ptx:68")
+				}
+				// 69: fma.rz.f32
+				v37 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RZ))
+				r32[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.global.f32
+				s36 := uint64(r22[l]) + 0x20
+				s36v := uint64(r31[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/fround.ptx:68")
+				}
+				// 69: fma.rz.f32
+				v37 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RZ))
+				r32[l] = v37
+			}
+		}
+	}
+	// PTX lines 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.global.f32
+				s38 := uint64(r22[l]) + 0x24
+				s38v := uint64(r32[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/fround.ptx:70")
+				}
+				// 71: fma.rp.f32
+				v39 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RP))
+				r33[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.global.f32
+				s38 := uint64(r22[l]) + 0x24
+				s38v := uint64(r32[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/fround.ptx:70")
+				}
+				// 71: fma.rp.f32
+				v39 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RP))
+				r33[l] = v39
+			}
+		}
+	}
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.f32
+				s40 := uint64(r22[l]) + 0x28
+				s40v := uint64(r33[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fast/fround.ptx:72")
+				}
+				// 73: fma.rm.f32
+				v41 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RM))
+				r34[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.f32
+				s40 := uint64(r22[l]) + 0x28
+				s40v := uint64(r33[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/fast/fround.ptx:72")
+				}
+				// 73: fma.rm.f32
+				v41 := uint64(isa.FmaF32(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), isa.RM))
+				r34[l] = v41
+			}
+		}
+	}
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.f32
+				s42 := uint64(r22[l]) + 0x2c
+				s42v := uint64(r34[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/fround.ptx:74")
+				}
+				// 75: div.rn.f32
+				v43 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RN))
+				r35[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.f32
+				s42 := uint64(r22[l]) + 0x2c
+				s42v := uint64(r34[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/fast/fround.ptx:74")
+				}
+				// 75: div.rn.f32
+				v43 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RN))
+				r35[l] = v43
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.f32
+				s44 := uint64(r22[l]) + 0x30
+				s44v := uint64(r35[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/fround.ptx:76")
+				}
+				// 77: div.rz.f32
+				v45 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
+				r36[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.f32
+				s44 := uint64(r22[l]) + 0x30
+				s44v := uint64(r35[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/fast/fround.ptx:76")
+				}
+				// 77: div.rz.f32
+				v45 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RZ))
+				r36[l] = v45
+			}
+		}
+	}
+	// PTX lines 78, 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.f32
+				s46 := uint64(r22[l]) + 0x34
+				s46v := uint64(r36[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/fround.ptx:78")
+				}
+				// 79: div.rp.f32
+				v47 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
+				r37[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.f32
+				s46 := uint64(r22[l]) + 0x34
+				s46v := uint64(r36[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/fround.ptx:78")
+				}
+				// 79: div.rp.f32
+				v47 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RP))
+				r37[l] = v47
+			}
+		}
+	}
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s48w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.global.f32
+				s48 := uint64(r22[l]) + 0x38
+				s48v := uint64(r37[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fast/fround.ptx:80")
+				}
+				// 81: div.rm.f32
+				v49 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
+				r38[l] = v49
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.global.f32
+				s48 := uint64(r22[l]) + 0x38
+				s48v := uint64(r37[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/fast/fround.ptx:80")
+				}
+				// 81: div.rm.f32
+				v49 := uint64(isa.DivF32(uint32(r15[l]), uint32(r17[l]), isa.RM))
+				r38[l] = v49
+			}
+		}
+	}
+	// PTX lines 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s50w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.f32
+				s50 := uint64(r22[l]) + 0x3c
+				s50v := uint64(r38[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fast/fround.ptx:82")
+				}
+				// 83: rcp.rn.f32
+				v51 := uint64(isa.RcpF32(uint32(r15[l]), isa.RN))
+				r39[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.f32
+				s50 := uint64(r22[l]) + 0x3c
+				s50v := uint64(r38[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/fast/fround.ptx:82")
+				}
+				// 83: rcp.rn.f32
+				v51 := uint64(isa.RcpF32(uint32(r15[l]), isa.RN))
+				r39[l] = v51
+			}
+		}
+	}
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s52w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.global.f32
+				s52 := uint64(r22[l]) + 0x40
+				s52v := uint64(r39[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fast/fround.ptx:84")
+				}
+				// 85: rcp.rz.f32
+				v53 := uint64(isa.RcpF32(uint32(r15[l]), isa.RZ))
+				r40[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.global.f32
+				s52 := uint64(r22[l]) + 0x40
+				s52v := uint64(r39[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/fast/fround.ptx:84")
+				}
+				// 85: rcp.rz.f32
+				v53 := uint64(isa.RcpF32(uint32(r15[l]), isa.RZ))
+				r40[l] = v53
+			}
+		}
+	}
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s54w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.f32
+				s54 := uint64(r22[l]) + 0x44
+				s54v := uint64(r40[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+					runtime.Store32(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fast/fround.ptx:86")
+				}
+				// 87: rcp.rp.f32
+				v55 := uint64(isa.RcpF32(uint32(r15[l]), isa.RP))
+				r41[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.f32
+				s54 := uint64(r22[l]) + 0x44
+				s54v := uint64(r40[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+					runtime.Store32(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/fast/fround.ptx:86")
+				}
+				// 87: rcp.rp.f32
+				v55 := uint64(isa.RcpF32(uint32(r15[l]), isa.RP))
+				r41[l] = v55
+			}
+		}
+	}
+	// PTX lines 88, 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.global.f32
+				s56 := uint64(r22[l]) + 0x48
+				s56v := uint64(r41[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fast/fround.ptx:88")
+				}
+				// 89: rcp.rm.f32
+				v57 := uint64(isa.RcpF32(uint32(r15[l]), isa.RM))
+				r42[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.f32
+				s56 := uint64(r22[l]) + 0x48
+				s56v := uint64(r41[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/fast/fround.ptx:88")
+				}
+				// 89: rcp.rm.f32
+				v57 := uint64(isa.RcpF32(uint32(r15[l]), isa.RM))
+				r42[l] = v57
+			}
+		}
+	}
+	// PTX lines 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s58w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.f32
+				s58 := uint64(r22[l]) + 0x4c
+				s58v := uint64(r42[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fast/fround.ptx:90")
+				}
+				// 91: sqrt.rn.f32
+				v59 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RN))
+				r43[l] = v59
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.f32
+				s58 := uint64(r22[l]) + 0x4c
+				s58v := uint64(r42[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/fast/fround.ptx:90")
+				}
+				// 91: sqrt.rn.f32
+				v59 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RN))
+				r43[l] = v59
+			}
+		}
+	}
+	// PTX lines 92, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s60w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.f32
+				s60 := uint64(r22[l]) + 0x50
+				s60v := uint64(r43[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+					runtime.Store32(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fast/fround.ptx:92")
+				}
+				// 93: sqrt.rz.f32
+				v61 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RZ))
+				r44[l] = v61
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.f32
+				s60 := uint64(r22[l]) + 0x50
+				s60v := uint64(r43[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+					runtime.Store32(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/fast/fround.ptx:92")
+				}
+				// 93: sqrt.rz.f32
+				v61 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RZ))
+				r44[l] = v61
+			}
+		}
+	}
+	// PTX lines 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s62w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.global.f32
+				s62 := uint64(r22[l]) + 0x54
+				s62v := uint64(r44[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+					runtime.Store32(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fast/fround.ptx:94")
+				}
+				// 95: sqrt.rp.f32
+				v63 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RP))
+				r45[l] = v63
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.global.f32
+				s62 := uint64(r22[l]) + 0x54
+				s62v := uint64(r44[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+					runtime.Store32(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/fast/fround.ptx:94")
+				}
+				// 95: sqrt.rp.f32
+				v63 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RP))
+				r45[l] = v63
+			}
+		}
+	}
+	// PTX lines 96, 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s64w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.f32
+				s64 := uint64(r22[l]) + 0x58
+				s64v := uint64(r45[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fast/fround.ptx:96")
+				}
+				// 97: sqrt.rm.f32
+				v65 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RM))
+				r46[l] = v65
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.f32
+				s64 := uint64(r22[l]) + 0x58
+				s64v := uint64(r45[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/fast/fround.ptx:96")
+				}
+				// 97: sqrt.rm.f32
+				v65 := uint64(isa.SqrtF32(uint32(r15[l]), isa.RM))
+				r46[l] = v65
+			}
+		}
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s66w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.global.f32
+				s66 := uint64(r22[l]) + 0x5c
+				s66v := uint64(r46[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fast/fround.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.global.f32
+				s66 := uint64(r22[l]) + 0x5c
+				s66v := uint64(r46[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/fast/fround.ptx:98")
+				}
+			}
+		}
+	}
+}
+
 // fround64Run runs blocks of kernel fround64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2133,69 +2141,7 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 118-123; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 118: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/fround.ptx:118")
-				}
-				// PTX line 119: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 120: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 121, 122, 123: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 122: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 123: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 122: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 123: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			fround64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2212,1300 +2158,7 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 126-191
-			{
-				r4 := w.Reg(4)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0x8)
-				k1 := uint64(0x18)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 126: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fround.ptx:126")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 127: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/fround.ptx:127")
-				}
-				// PTX line 128: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 129: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fround.ptx:129")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fround.ptx:130")
-				}
-				// PTX line 131: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 132: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 133: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(27)
-					v13aw := w.Window(28)
-					v15aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 135: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 136: ld.global.f64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fround.ptx:136")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 137: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 138: ld.global.f64
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/fround.ptx:138")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 139: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 140: ld.global.f64
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fast/fround.ptx:140")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 141: mul.lo.s32
-							v16 := uint64(uint32(r4[l]) * uint32(k1))
-							// 142: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 143: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							r22[l] = v18
-							// 144: add.rn.f64
-							v19 := isa.AddF64RN(v11, v13)
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 135: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 136: ld.global.f64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fround.ptx:136")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 137: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 138: ld.global.f64
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/fround.ptx:138")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 139: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 140: ld.global.f64
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fast/fround.ptx:140")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 141: mul.lo.s32
-							v16 := uint64(uint32(r4[l]) * uint32(k1))
-							// 142: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 143: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							r22[l] = v18
-							// 144: add.rn.f64
-							v19 := isa.AddF64RN(v11, v13)
-							r23[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 145, 146: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.global.f64
-							s20 := uint64(r22[l]) + 0x0
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fast/fround.ptx:145")
-							}
-							// 146: add.rz.f64
-							v21 := isa.AddF64(r15[l], r17[l], isa.RZ)
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.global.f64
-							s20 := uint64(r22[l]) + 0x0
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fast/fround.ptx:145")
-							}
-							// 146: add.rz.f64
-							v21 := isa.AddF64(r15[l], r17[l], isa.RZ)
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.global.f64
-							s22 := uint64(r22[l]) + 0x8
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/fround.ptx:147")
-							}
-							// 148: add.rp.f64
-							v23 := isa.AddF64(r15[l], r17[l], isa.RP)
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.global.f64
-							s22 := uint64(r22[l]) + 0x8
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/fround.ptx:147")
-							}
-							// 148: add.rp.f64
-							v23 := isa.AddF64(r15[l], r17[l], isa.RP)
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 149, 150: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.global.f64
-							s24 := uint64(r22[l]) + 0x10
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/fround.ptx:149")
-							}
-							// 150: add.rm.f64
-							v25 := isa.AddF64(r15[l], r17[l], isa.RM)
-							r26[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.global.f64
-							s24 := uint64(r22[l]) + 0x10
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/fround.ptx:149")
-							}
-							// 150: add.rm.f64
-							v25 := isa.AddF64(r15[l], r17[l], isa.RM)
-							r26[l] = v25
-						}
-					}
-				}
-				// PTX lines 151, 152: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: st.global.f64
-							s26 := uint64(r22[l]) + 0x18
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fast/fround.ptx:151")
-							}
-							// 152: mul.rn.f64
-							v27 := isa.MulF64RN(r15[l], r17[l])
-							r27[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: st.global.f64
-							s26 := uint64(r22[l]) + 0x18
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fast/fround.ptx:151")
-							}
-							// 152: mul.rn.f64
-							v27 := isa.MulF64RN(r15[l], r17[l])
-							r27[l] = v27
-						}
-					}
-				}
-				// PTX lines 153, 154: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.global.f64
-							s28 := uint64(r22[l]) + 0x20
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
-								runtime.Store64(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fast/fround.ptx:153")
-							}
-							// 154: mul.rz.f64
-							v29 := isa.MulF64(r15[l], r17[l], isa.RZ)
-							r28[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.global.f64
-							s28 := uint64(r22[l]) + 0x20
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
-								runtime.Store64(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fast/fround.ptx:153")
-							}
-							// 154: mul.rz.f64
-							v29 := isa.MulF64(r15[l], r17[l], isa.RZ)
-							r28[l] = v29
-						}
-					}
-				}
-				// PTX lines 155, 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.global.f64
-							s30 := uint64(r22[l]) + 0x28
-							s30v := uint64(r28[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/fround.ptx:155")
-							}
-							// 156: mul.rp.f64
-							v31 := isa.MulF64(r15[l], r17[l], isa.RP)
-							r29[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.global.f64
-							s30 := uint64(r22[l]) + 0x28
-							s30v := uint64(r28[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/fround.ptx:155")
-							}
-							// 156: mul.rp.f64
-							v31 := isa.MulF64(r15[l], r17[l], isa.RP)
-							r29[l] = v31
-						}
-					}
-				}
-				// PTX lines 157, 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.global.f64
-							s32 := uint64(r22[l]) + 0x30
-							s32v := uint64(r29[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
-								runtime.Store64(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fast/fround.ptx:157")
-							}
-							// 158: mul.rm.f64
-							v33 := isa.MulF64(r15[l], r17[l], isa.RM)
-							r30[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.global.f64
-							s32 := uint64(r22[l]) + 0x30
-							s32v := uint64(r29[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
-								runtime.Store64(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fast/fround.ptx:157")
-							}
-							// 158: mul.rm.f64
-							v33 := isa.MulF64(r15[l], r17[l], isa.RM)
-							r30[l] = v33
-						}
-					}
-				}
-				// PTX lines 159, 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.global.f64
-							s34 := uint64(r22[l]) + 0x38
-							s34v := uint64(r30[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
-								runtime.Store64(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fast/fround.ptx:159")
-							}
-							// 160: fma.rn.f64
-							v35 := isa.FmaF64RN(r15[l], r17[l], r19[l])
-							r31[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.global.f64
-							s34 := uint64(r22[l]) + 0x38
-							s34v := uint64(r30[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
-								runtime.Store64(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fast/fround.ptx:159")
-							}
-							// 160: fma.rn.f64
-							v35 := isa.FmaF64RN(r15[l], r17[l], r19[l])
-							r31[l] = v35
-						}
-					}
-				}
-				// PTX lines 161, 162: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.global.f64
-							s36 := uint64(r22[l]) + 0x40
-							s36v := uint64(r31[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/fround.ptx:161")
-							}
-							// 162: fma.rz.f64
-							v37 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RZ)
-							r32[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.global.f64
-							s36 := uint64(r22[l]) + 0x40
-							s36v := uint64(r31[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/fround.ptx:161")
-							}
-							// 162: fma.rz.f64
-							v37 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RZ)
-							r32[l] = v37
-						}
-					}
-				}
-				// PTX lines 163, 164: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: st.global.f64
-							s38 := uint64(r22[l]) + 0x48
-							s38v := uint64(r32[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/fround.ptx:163")
-							}
-							// 164: fma.rp.f64
-							v39 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RP)
-							r33[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: st.global.f64
-							s38 := uint64(r22[l]) + 0x48
-							s38v := uint64(r32[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/fround.ptx:163")
-							}
-							// 164: fma.rp.f64
-							v39 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RP)
-							r33[l] = v39
-						}
-					}
-				}
-				// PTX lines 165, 166: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: st.global.f64
-							s40 := uint64(r22[l]) + 0x50
-							s40v := uint64(r33[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/fround.ptx:165")
-							}
-							// 166: fma.rm.f64
-							v41 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RM)
-							r34[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: st.global.f64
-							s40 := uint64(r22[l]) + 0x50
-							s40v := uint64(r33[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/fround.ptx:165")
-							}
-							// 166: fma.rm.f64
-							v41 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RM)
-							r34[l] = v41
-						}
-					}
-				}
-				// PTX lines 167, 168: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.global.f64
-							s42 := uint64(r22[l]) + 0x58
-							s42v := uint64(r34[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
-								runtime.Store64(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/fround.ptx:167")
-							}
-							// 168: div.rn.f64
-							v43 := isa.DivF64(r15[l], r17[l], isa.RN)
-							r35[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.global.f64
-							s42 := uint64(r22[l]) + 0x58
-							s42v := uint64(r34[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
-								runtime.Store64(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/fround.ptx:167")
-							}
-							// 168: div.rn.f64
-							v43 := isa.DivF64(r15[l], r17[l], isa.RN)
-							r35[l] = v43
-						}
-					}
-				}
-				// PTX lines 169, 170: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.global.f64
-							s44 := uint64(r22[l]) + 0x60
-							s44v := uint64(r35[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
-								runtime.Store64(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/fround.ptx:169")
-							}
-							// 170: div.rz.f64
-							v45 := isa.DivF64(r15[l], r17[l], isa.RZ)
-							r36[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.global.f64
-							s44 := uint64(r22[l]) + 0x60
-							s44v := uint64(r35[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
-								runtime.Store64(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/fround.ptx:169")
-							}
-							// 170: div.rz.f64
-							v45 := isa.DivF64(r15[l], r17[l], isa.RZ)
-							r36[l] = v45
-						}
-					}
-				}
-				// PTX lines 171, 172: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: st.global.f64
-							s46 := uint64(r22[l]) + 0x68
-							s46v := uint64(r36[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/fround.ptx:171")
-							}
-							// 172: div.rp.f64
-							v47 := isa.DivF64(r15[l], r17[l], isa.RP)
-							r37[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: st.global.f64
-							s46 := uint64(r22[l]) + 0x68
-							s46v := uint64(r36[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/fround.ptx:171")
-							}
-							// 172: div.rp.f64
-							v47 := isa.DivF64(r15[l], r17[l], isa.RP)
-							r37[l] = v47
-						}
-					}
-				}
-				// PTX lines 173, 174: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s48w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.global.f64
-							s48 := uint64(r22[l]) + 0x70
-							s48v := uint64(r37[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
-								runtime.Store64(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fast/fround.ptx:173")
-							}
-							// 174: div.rm.f64
-							v49 := isa.DivF64(r15[l], r17[l], isa.RM)
-							r38[l] = v49
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.global.f64
-							s48 := uint64(r22[l]) + 0x70
-							s48v := uint64(r37[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
-								runtime.Store64(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fast/fround.ptx:173")
-							}
-							// 174: div.rm.f64
-							v49 := isa.DivF64(r15[l], r17[l], isa.RM)
-							r38[l] = v49
-						}
-					}
-				}
-				// PTX lines 175, 176: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s50w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.global.f64
-							s50 := uint64(r22[l]) + 0x78
-							s50v := uint64(r38[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
-								runtime.Store64(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fast/fround.ptx:175")
-							}
-							// 176: rcp.rn.f64
-							v51 := isa.RcpF64(r15[l], isa.RN)
-							r39[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.global.f64
-							s50 := uint64(r22[l]) + 0x78
-							s50v := uint64(r38[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
-								runtime.Store64(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fast/fround.ptx:175")
-							}
-							// 176: rcp.rn.f64
-							v51 := isa.RcpF64(r15[l], isa.RN)
-							r39[l] = v51
-						}
-					}
-				}
-				// PTX lines 177, 178: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s52w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: st.global.f64
-							s52 := uint64(r22[l]) + 0x80
-							s52v := uint64(r39[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/fround.ptx:177")
-							}
-							// 178: rcp.rz.f64
-							v53 := isa.RcpF64(r15[l], isa.RZ)
-							r40[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: st.global.f64
-							s52 := uint64(r22[l]) + 0x80
-							s52v := uint64(r39[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/fround.ptx:177")
-							}
-							// 178: rcp.rz.f64
-							v53 := isa.RcpF64(r15[l], isa.RZ)
-							r40[l] = v53
-						}
-					}
-				}
-				// PTX lines 179, 180: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s54w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: st.global.f64
-							s54 := uint64(r22[l]) + 0x88
-							s54v := uint64(r40[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/fround.ptx:179")
-							}
-							// 180: rcp.rp.f64
-							v55 := isa.RcpF64(r15[l], isa.RP)
-							r41[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: st.global.f64
-							s54 := uint64(r22[l]) + 0x88
-							s54v := uint64(r40[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/fround.ptx:179")
-							}
-							// 180: rcp.rp.f64
-							v55 := isa.RcpF64(r15[l], isa.RP)
-							r41[l] = v55
-						}
-					}
-				}
-				// PTX lines 181, 182: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.global.f64
-							s56 := uint64(r22[l]) + 0x90
-							s56v := uint64(r41[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/fround.ptx:181")
-							}
-							// 182: rcp.rm.f64
-							v57 := isa.RcpF64(r15[l], isa.RM)
-							r42[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.global.f64
-							s56 := uint64(r22[l]) + 0x90
-							s56v := uint64(r41[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/fround.ptx:181")
-							}
-							// 182: rcp.rm.f64
-							v57 := isa.RcpF64(r15[l], isa.RM)
-							r42[l] = v57
-						}
-					}
-				}
-				// PTX lines 183, 184: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s58w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.global.f64
-							s58 := uint64(r22[l]) + 0x98
-							s58v := uint64(r42[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
-								runtime.Store64(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fast/fround.ptx:183")
-							}
-							// 184: sqrt.rn.f64
-							v59 := isa.SqrtF64(r15[l], isa.RN)
-							r43[l] = v59
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.global.f64
-							s58 := uint64(r22[l]) + 0x98
-							s58v := uint64(r42[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
-								runtime.Store64(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fast/fround.ptx:183")
-							}
-							// 184: sqrt.rn.f64
-							v59 := isa.SqrtF64(r15[l], isa.RN)
-							r43[l] = v59
-						}
-					}
-				}
-				// PTX lines 185, 186: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s60w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.global.f64
-							s60 := uint64(r22[l]) + 0xa0
-							s60v := uint64(r43[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
-								runtime.Store64(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fast/fround.ptx:185")
-							}
-							// 186: sqrt.rz.f64
-							v61 := isa.SqrtF64(r15[l], isa.RZ)
-							r44[l] = v61
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.global.f64
-							s60 := uint64(r22[l]) + 0xa0
-							s60v := uint64(r43[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
-								runtime.Store64(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fast/fround.ptx:185")
-							}
-							// 186: sqrt.rz.f64
-							v61 := isa.SqrtF64(r15[l], isa.RZ)
-							r44[l] = v61
-						}
-					}
-				}
-				// PTX lines 187, 188: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s62w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.global.f64
-							s62 := uint64(r22[l]) + 0xa8
-							s62v := uint64(r44[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
-								runtime.Store64(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fast/fround.ptx:187")
-							}
-							// 188: sqrt.rp.f64
-							v63 := isa.SqrtF64(r15[l], isa.RP)
-							r45[l] = v63
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.global.f64
-							s62 := uint64(r22[l]) + 0xa8
-							s62v := uint64(r44[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
-								runtime.Store64(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fast/fround.ptx:187")
-							}
-							// 188: sqrt.rp.f64
-							v63 := isa.SqrtF64(r15[l], isa.RP)
-							r45[l] = v63
-						}
-					}
-				}
-				// PTX lines 189, 190: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s64w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: st.global.f64
-							s64 := uint64(r22[l]) + 0xb0
-							s64v := uint64(r45[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
-								runtime.Store64(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fast/fround.ptx:189")
-							}
-							// 190: sqrt.rm.f64
-							v65 := isa.SqrtF64(r15[l], isa.RM)
-							r46[l] = v65
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: st.global.f64
-							s64 := uint64(r22[l]) + 0xb0
-							s64v := uint64(r45[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
-								runtime.Store64(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fast/fround.ptx:189")
-							}
-							// 190: sqrt.rm.f64
-							v65 := isa.SqrtF64(r15[l], isa.RM)
-							r46[l] = v65
-						}
-					}
-				}
-				// PTX lines 191: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s66w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: st.global.f64
-							s66 := uint64(r22[l]) + 0xb8
-							s66v := uint64(r46[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
-								runtime.Store64(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fast/fround.ptx:191")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: st.global.f64
-							s66 := uint64(r22[l]) + 0xb8
-							s66v := uint64(r46[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
-								runtime.Store64(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fast/fround.ptx:191")
-							}
-						}
-					}
-				}
-			}
+			fround64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3517,5 +2170,1368 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fround64Block0 runs block 0 of kernel fround64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 118-123; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func fround64Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 118: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/fround.ptx:118")
+	}
+	// PTX line 119: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 120: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 121, 122, 123: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 122: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 123: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 122: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 123: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// fround64Block2 runs block 2 of kernel fround64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 126-191
+func fround64Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0x8)
+	k1 := uint64(0x18)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 126: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fround.ptx:126")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 127: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/fround.ptx:127")
+	}
+	// PTX line 128: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fround.ptx:129")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fround.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 132: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 133: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(27)
+		v13aw := w.Window(28)
+		v15aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 135: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 136: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fround.ptx:136")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 137: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 138: ld.global.f64
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/fround.ptx:138")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 139: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 140: ld.global.f64
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fast/fround.ptx:140")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 141: mul.lo.s32
+				v16 := uint64(uint32(r4[l]) * uint32(k1))
+				// 142: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 143: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				r22[l] = v18
+				// 144: add.rn.f64
+				v19 := isa.AddF64RN(v11, v13)
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 135: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 136: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fround.ptx:136")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 137: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 138: ld.global.f64
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/fround.ptx:138")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 139: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 140: ld.global.f64
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 8, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 8, "testdata/ptx/fast/fround.ptx:140")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 141: mul.lo.s32
+				v16 := uint64(uint32(r4[l]) * uint32(k1))
+				// 142: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 143: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				r22[l] = v18
+				// 144: add.rn.f64
+				v19 := isa.AddF64RN(v11, v13)
+				r23[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 145, 146: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.global.f64
+				s20 := uint64(r22[l]) + 0x0
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fast/fround.ptx:145")
+				}
+				// 146: add.rz.f64
+				v21 := isa.AddF64(r15[l], r17[l], isa.RZ)
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.global.f64
+				s20 := uint64(r22[l]) + 0x0
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/fast/fround.ptx:145")
+				}
+				// 146: add.rz.f64
+				v21 := isa.AddF64(r15[l], r17[l], isa.RZ)
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.global.f64
+				s22 := uint64(r22[l]) + 0x8
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/fround.ptx:147")
+				}
+				// 148: add.rp.f64
+				v23 := isa.AddF64(r15[l], r17[l], isa.RP)
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.global.f64
+				s22 := uint64(r22[l]) + 0x8
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/fast/fround.ptx:147")
+				}
+				// 148: add.rp.f64
+				v23 := isa.AddF64(r15[l], r17[l], isa.RP)
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 149, 150: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.global.f64
+				s24 := uint64(r22[l]) + 0x10
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/fround.ptx:149")
+				}
+				// 150: add.rm.f64
+				v25 := isa.AddF64(r15[l], r17[l], isa.RM)
+				r26[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.global.f64
+				s24 := uint64(r22[l]) + 0x10
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/fast/fround.ptx:149")
+				}
+				// 150: add.rm.f64
+				v25 := isa.AddF64(r15[l], r17[l], isa.RM)
+				r26[l] = v25
+			}
+		}
+	}
+	// PTX lines 151, 152: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: st.global.f64
+				s26 := uint64(r22[l]) + 0x18
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fast/fround.ptx:151")
+				}
+				// 152: mul.rn.f64
+				v27 := isa.MulF64RN(r15[l], r17[l])
+				r27[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: st.global.f64
+				s26 := uint64(r22[l]) + 0x18
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/fast/fround.ptx:151")
+				}
+				// 152: mul.rn.f64
+				v27 := isa.MulF64RN(r15[l], r17[l])
+				r27[l] = v27
+			}
+		}
+	}
+	// PTX lines 153, 154: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.global.f64
+				s28 := uint64(r22[l]) + 0x20
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+					runtime.Store64(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fast/fround.ptx:153")
+				}
+				// 154: mul.rz.f64
+				v29 := isa.MulF64(r15[l], r17[l], isa.RZ)
+				r28[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.global.f64
+				s28 := uint64(r22[l]) + 0x20
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+					runtime.Store64(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/fast/fround.ptx:153")
+				}
+				// 154: mul.rz.f64
+				v29 := isa.MulF64(r15[l], r17[l], isa.RZ)
+				r28[l] = v29
+			}
+		}
+	}
+	// PTX lines 155, 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.global.f64
+				s30 := uint64(r22[l]) + 0x28
+				s30v := uint64(r28[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/fround.ptx:155")
+				}
+				// 156: mul.rp.f64
+				v31 := isa.MulF64(r15[l], r17[l], isa.RP)
+				r29[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.global.f64
+				s30 := uint64(r22[l]) + 0x28
+				s30v := uint64(r28[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/fast/fround.ptx:155")
+				}
+				// 156: mul.rp.f64
+				v31 := isa.MulF64(r15[l], r17[l], isa.RP)
+				r29[l] = v31
+			}
+		}
+	}
+	// PTX lines 157, 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.global.f64
+				s32 := uint64(r22[l]) + 0x30
+				s32v := uint64(r29[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
+					runtime.Store64(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fast/fround.ptx:157")
+				}
+				// 158: mul.rm.f64
+				v33 := isa.MulF64(r15[l], r17[l], isa.RM)
+				r30[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.global.f64
+				s32 := uint64(r22[l]) + 0x30
+				s32v := uint64(r29[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
+					runtime.Store64(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/fast/fround.ptx:157")
+				}
+				// 158: mul.rm.f64
+				v33 := isa.MulF64(r15[l], r17[l], isa.RM)
+				r30[l] = v33
+			}
+		}
+	}
+	// PTX lines 159, 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.global.f64
+				s34 := uint64(r22[l]) + 0x38
+				s34v := uint64(r30[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+					runtime.Store64(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fast/fround.ptx:159")
+				}
+				// 160: fma.rn.f64
+				v35 := isa.FmaF64RN(r15[l], r17[l], r19[l])
+				r31[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.global.f64
+				s34 := uint64(r22[l]) + 0x38
+				s34v := uint64(r30[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+					runtime.Store64(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/fast/fround.ptx:159")
+				}
+				// 160: fma.rn.f64
+				v35 := isa.FmaF64RN(r15[l], r17[l], r19[l])
+				r31[l] = v35
+			}
+		}
+	}
+	// PTX lines 161, 162: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.global.f64
+				s36 := uint64(r22[l]) + 0x40
+				s36v := uint64(r31[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/fround.ptx:161")
+				}
+				// 162: fma.rz.f64
+				v37 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RZ)
+				r32[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.global.f64
+				s36 := uint64(r22[l]) + 0x40
+				s36v := uint64(r31[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/fast/fround.ptx:161")
+				}
+				// 162: fma.rz.f64
+				v37 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RZ)
+				r32[l] = v37
+			}
+		}
+	}
+	// PTX lines 163, 164: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: st.global.f64
+				s38 := uint64(r22[l]) + 0x48
+				s38v := uint64(r32[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/fround.ptx:163")
+				}
+				// 164: fma.rp.f64
+				v39 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RP)
+				r33[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: st.global.f64
+				s38 := uint64(r22[l]) + 0x48
+				s38v := uint64(r32[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/fast/fround.ptx:163")
+				}
+				// 164: fma.rp.f64
+				v39 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RP)
+				r33[l] = v39
+			}
+		}
+	}
+	// PTX lines 165, 166: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: st.global.f64
+				s40 := uint64(r22[l]) + 0x50
+				s40v := uint64(r33[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/fround.ptx:165")
+				}
+				// 166: fma.rm.f64
+				v41 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RM)
+				r34[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: st.global.f64
+				s40 := uint64(r22[l]) + 0x50
+				s40v := uint64(r33[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/fast/fround.ptx:165")
+				}
+				// 166: fma.rm.f64
+				v41 := isa.FmaF64(r15[l], r17[l], r19[l], isa.RM)
+				r34[l] = v41
+			}
+		}
+	}
+	// PTX lines 167, 168: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.global.f64
+				s42 := uint64(r22[l]) + 0x58
+				s42v := uint64(r34[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/fround.ptx:167")
+				}
+				// 168: div.rn.f64
+				v43 := isa.DivF64(r15[l], r17[l], isa.RN)
+				r35[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.global.f64
+				s42 := uint64(r22[l]) + 0x58
+				s42v := uint64(r34[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/fast/fround.ptx:167")
+				}
+				// 168: div.rn.f64
+				v43 := isa.DivF64(r15[l], r17[l], isa.RN)
+				r35[l] = v43
+			}
+		}
+	}
+	// PTX lines 169, 170: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.global.f64
+				s44 := uint64(r22[l]) + 0x60
+				s44v := uint64(r35[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/fround.ptx:169")
+				}
+				// 170: div.rz.f64
+				v45 := isa.DivF64(r15[l], r17[l], isa.RZ)
+				r36[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.global.f64
+				s44 := uint64(r22[l]) + 0x60
+				s44v := uint64(r35[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/fast/fround.ptx:169")
+				}
+				// 170: div.rz.f64
+				v45 := isa.DivF64(r15[l], r17[l], isa.RZ)
+				r36[l] = v45
+			}
+		}
+	}
+	// PTX lines 171, 172: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: st.global.f64
+				s46 := uint64(r22[l]) + 0x68
+				s46v := uint64(r36[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/fround.ptx:171")
+				}
+				// 172: div.rp.f64
+				v47 := isa.DivF64(r15[l], r17[l], isa.RP)
+				r37[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: st.global.f64
+				s46 := uint64(r22[l]) + 0x68
+				s46v := uint64(r36[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/fast/fround.ptx:171")
+				}
+				// 172: div.rp.f64
+				v47 := isa.DivF64(r15[l], r17[l], isa.RP)
+				r37[l] = v47
+			}
+		}
+	}
+	// PTX lines 173, 174: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s48w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.global.f64
+				s48 := uint64(r22[l]) + 0x70
+				s48v := uint64(r37[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+					runtime.Store64(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fast/fround.ptx:173")
+				}
+				// 174: div.rm.f64
+				v49 := isa.DivF64(r15[l], r17[l], isa.RM)
+				r38[l] = v49
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.global.f64
+				s48 := uint64(r22[l]) + 0x70
+				s48v := uint64(r37[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+					runtime.Store64(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/fast/fround.ptx:173")
+				}
+				// 174: div.rm.f64
+				v49 := isa.DivF64(r15[l], r17[l], isa.RM)
+				r38[l] = v49
+			}
+		}
+	}
+	// PTX lines 175, 176: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s50w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.global.f64
+				s50 := uint64(r22[l]) + 0x78
+				s50v := uint64(r38[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+					runtime.Store64(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fast/fround.ptx:175")
+				}
+				// 176: rcp.rn.f64
+				v51 := isa.RcpF64(r15[l], isa.RN)
+				r39[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.global.f64
+				s50 := uint64(r22[l]) + 0x78
+				s50v := uint64(r38[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+					runtime.Store64(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/fast/fround.ptx:175")
+				}
+				// 176: rcp.rn.f64
+				v51 := isa.RcpF64(r15[l], isa.RN)
+				r39[l] = v51
+			}
+		}
+	}
+	// PTX lines 177, 178: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s52w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: st.global.f64
+				s52 := uint64(r22[l]) + 0x80
+				s52v := uint64(r39[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/fround.ptx:177")
+				}
+				// 178: rcp.rz.f64
+				v53 := isa.RcpF64(r15[l], isa.RZ)
+				r40[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: st.global.f64
+				s52 := uint64(r22[l]) + 0x80
+				s52v := uint64(r39[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/fast/fround.ptx:177")
+				}
+				// 178: rcp.rz.f64
+				v53 := isa.RcpF64(r15[l], isa.RZ)
+				r40[l] = v53
+			}
+		}
+	}
+	// PTX lines 179, 180: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s54w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: st.global.f64
+				s54 := uint64(r22[l]) + 0x88
+				s54v := uint64(r40[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/fround.ptx:179")
+				}
+				// 180: rcp.rp.f64
+				v55 := isa.RcpF64(r15[l], isa.RP)
+				r41[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: st.global.f64
+				s54 := uint64(r22[l]) + 0x88
+				s54v := uint64(r40[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/fast/fround.ptx:179")
+				}
+				// 180: rcp.rp.f64
+				v55 := isa.RcpF64(r15[l], isa.RP)
+				r41[l] = v55
+			}
+		}
+	}
+	// PTX lines 181, 182: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.global.f64
+				s56 := uint64(r22[l]) + 0x90
+				s56v := uint64(r41[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/fround.ptx:181")
+				}
+				// 182: rcp.rm.f64
+				v57 := isa.RcpF64(r15[l], isa.RM)
+				r42[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.global.f64
+				s56 := uint64(r22[l]) + 0x90
+				s56v := uint64(r41[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/fast/fround.ptx:181")
+				}
+				// 182: rcp.rm.f64
+				v57 := isa.RcpF64(r15[l], isa.RM)
+				r42[l] = v57
+			}
+		}
+	}
+	// PTX lines 183, 184: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s58w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.global.f64
+				s58 := uint64(r22[l]) + 0x98
+				s58v := uint64(r42[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
+					runtime.Store64(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fast/fround.ptx:183")
+				}
+				// 184: sqrt.rn.f64
+				v59 := isa.SqrtF64(r15[l], isa.RN)
+				r43[l] = v59
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.global.f64
+				s58 := uint64(r22[l]) + 0x98
+				s58v := uint64(r42[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
+					runtime.Store64(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/fast/fround.ptx:183")
+				}
+				// 184: sqrt.rn.f64
+				v59 := isa.SqrtF64(r15[l], isa.RN)
+				r43[l] = v59
+			}
+		}
+	}
+	// PTX lines 185, 186: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s60w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.global.f64
+				s60 := uint64(r22[l]) + 0xa0
+				s60v := uint64(r43[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
+					runtime.Store64(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fast/fround.ptx:185")
+				}
+				// 186: sqrt.rz.f64
+				v61 := isa.SqrtF64(r15[l], isa.RZ)
+				r44[l] = v61
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.global.f64
+				s60 := uint64(r22[l]) + 0xa0
+				s60v := uint64(r43[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
+					runtime.Store64(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/fast/fround.ptx:185")
+				}
+				// 186: sqrt.rz.f64
+				v61 := isa.SqrtF64(r15[l], isa.RZ)
+				r44[l] = v61
+			}
+		}
+	}
+	// PTX lines 187, 188: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s62w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.global.f64
+				s62 := uint64(r22[l]) + 0xa8
+				s62v := uint64(r44[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
+					runtime.Store64(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fast/fround.ptx:187")
+				}
+				// 188: sqrt.rp.f64
+				v63 := isa.SqrtF64(r15[l], isa.RP)
+				r45[l] = v63
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.global.f64
+				s62 := uint64(r22[l]) + 0xa8
+				s62v := uint64(r44[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
+					runtime.Store64(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/fast/fround.ptx:187")
+				}
+				// 188: sqrt.rp.f64
+				v63 := isa.SqrtF64(r15[l], isa.RP)
+				r45[l] = v63
+			}
+		}
+	}
+	// PTX lines 189, 190: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s64w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: st.global.f64
+				s64 := uint64(r22[l]) + 0xb0
+				s64v := uint64(r45[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
+					runtime.Store64(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fast/fround.ptx:189")
+				}
+				// 190: sqrt.rm.f64
+				v65 := isa.SqrtF64(r15[l], isa.RM)
+				r46[l] = v65
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: st.global.f64
+				s64 := uint64(r22[l]) + 0xb0
+				s64v := uint64(r45[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
+					runtime.Store64(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 8, s64v, l, "testdata/ptx/fast/fround.ptx:189")
+				}
+				// 190: sqrt.rm.f64
+				v65 := isa.SqrtF64(r15[l], isa.RM)
+				r46[l] = v65
+			}
+		}
+	}
+	// PTX lines 191: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s66w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: st.global.f64
+				s66 := uint64(r22[l]) + 0xb8
+				s66v := uint64(r46[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
+					runtime.Store64(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fast/fround.ptx:191")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: st.global.f64
+				s66 := uint64(r22[l]) + 0xb8
+				s66v := uint64(r46[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
+					runtime.Store64(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 8, s66v, l, "testdata/ptx/fast/fround.ptx:191")
+				}
+			}
+		}
 	}
 }

@@ -1260,140 +1260,7 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 44-47; ret
-			{
-				r2 := w.Reg(2)
-				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:44")
-									continue
-								}
-								v1 = v1x
-							}
-							// 45: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:45")
-									continue
-								}
-								v2 = v2x
-							}
-							// 46: add.f32
-							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:44")
-									continue
-								}
-								v1 = v1x
-							}
-							// 45: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:45")
-									continue
-								}
-								v2 = v2x
-							}
-							// 46: add.f32
-							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.param.f32
-							s4 := uint64(0x8)
-							s4v := uint64(r2[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.param.f32
-							s4 := uint64(0x8)
-							s4v := uint64(r2[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:47")
-							}
-						}
-					}
-				}
-			}
+			opAddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1405,6 +1272,143 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// opAddBlock0 runs block 0 of function _Z6op_addff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 44-47; ret
+func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:44")
+						continue
+					}
+					v1 = v1x
+				}
+				// 45: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:45")
+						continue
+					}
+					v2 = v2x
+				}
+				// 46: add.f32
+				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:44")
+						continue
+					}
+					v1 = v1x
+				}
+				// 45: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:45")
+						continue
+					}
+					v2 = v2x
+				}
+				// 46: add.f32
+				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.param.f32
+				s4 := uint64(0x8)
+				s4v := uint64(r2[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.param.f32
+				s4 := uint64(0x8)
+				s4v := uint64(r2[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:47")
+				}
+			}
+		}
 	}
 }
 
@@ -1416,140 +1420,7 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 60-63; ret
-			{
-				r2 := w.Reg(2)
-				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							// 62: sub.f32
-							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							// 62: sub.f32
-							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.param.f32
-							s4 := uint64(0x8)
-							s4v := uint64(r2[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.param.f32
-							s4 := uint64(0x8)
-							s4v := uint64(r2[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:63")
-							}
-						}
-					}
-				}
-			}
+			opSubBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1561,6 +1432,143 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// opSubBlock0 runs block 0 of function _Z6op_subff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 60-63; ret
+func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				// 62: sub.f32
+				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				// 62: sub.f32
+				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.param.f32
+				s4 := uint64(0x8)
+				s4v := uint64(r2[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.param.f32
+				s4 := uint64(0x8)
+				s4v := uint64(r2[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:63")
+				}
+			}
+		}
 	}
 }
 
@@ -1572,140 +1580,7 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 76-79; ret
-			{
-				r2 := w.Reg(2)
-				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:76")
-									continue
-								}
-								v1 = v1x
-							}
-							// 77: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:77")
-									continue
-								}
-								v2 = v2x
-							}
-							// 78: mul.f32
-							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:76")
-									continue
-								}
-								v1 = v1x
-							}
-							// 77: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:77")
-									continue
-								}
-								v2 = v2x
-							}
-							// 78: mul.f32
-							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.param.f32
-							s4 := uint64(0x8)
-							s4v := uint64(r2[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.param.f32
-							s4 := uint64(0x8)
-							s4v := uint64(r2[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:79")
-							}
-						}
-					}
-				}
-			}
+			opMulBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1717,6 +1592,143 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// opMulBlock0 runs block 0 of function _Z6op_mulff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 76-79; ret
+func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:76")
+						continue
+					}
+					v1 = v1x
+				}
+				// 77: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:77")
+						continue
+					}
+					v2 = v2x
+				}
+				// 78: mul.f32
+				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:76")
+						continue
+					}
+					v1 = v1x
+				}
+				// 77: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:77")
+						continue
+					}
+					v2 = v2x
+				}
+				// 78: mul.f32
+				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.param.f32
+				s4 := uint64(0x8)
+				s4v := uint64(r2[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.param.f32
+				s4 := uint64(0x8)
+				s4v := uint64(r2[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:79")
+				}
+			}
+		}
 	}
 }
 
@@ -1728,166 +1740,7 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 93-97; ret
-			{
-				r2 := w.Reg(2)
-				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:93")
-									continue
-								}
-								v1 = v1x
-							}
-							// 94: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:94")
-									continue
-								}
-								v2 = v2x
-							}
-							// 95: setp.gt.f32
-							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
-							c3t := c3x > c3y
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-							// 96: selp.f32
-							v4 := uint64(v2)
-							if c3 {
-								v4 = uint64(v1)
-							}
-							r2[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:93")
-									continue
-								}
-								v1 = v1x
-							}
-							// 94: ld.param.f32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:94")
-									continue
-								}
-								v2 = v2x
-							}
-							// 95: setp.gt.f32
-							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
-							c3t := c3x > c3y
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-							// 96: selp.f32
-							v4 := uint64(v2)
-							if c3 {
-								v4 = uint64(v1)
-							}
-							r2[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.param.f32
-							s5 := uint64(0x8)
-							s5v := uint64(r2[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/funcptr.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.param.f32
-							s5 := uint64(0x8)
-							s5v := uint64(r2[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/funcptr.ptx:97")
-							}
-						}
-					}
-				}
-			}
+			opMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1902,6 +1755,169 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// opMaxBlock0 runs block 0 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 93-97; ret
+func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
+				// 95: setp.gt.f32
+				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+				c3t := c3x > c3y
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+				// 96: selp.f32
+				v4 := uint64(v2)
+				if c3 {
+					v4 = uint64(v1)
+				}
+				r2[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: ld.param.f32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
+				// 95: setp.gt.f32
+				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+				c3t := c3x > c3y
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+				// 96: selp.f32
+				v4 := uint64(v2)
+				if c3 {
+					v4 = uint64(v1)
+				}
+				r2[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.param.f32
+				s5 := uint64(0x8)
+				s5v := uint64(r2[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/funcptr.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.param.f32
+				s5 := uint64(0x8)
+				s5v := uint64(r2[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/funcptr.ptx:97")
+				}
+			}
+		}
+	}
+}
+
 // funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1910,69 +1926,7 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 116: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/funcptr.ptx:116")
-				}
-				// PTX line 117: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 118: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 120: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 121: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 120: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 121: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			funcptrBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1989,381 +1943,7 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 5
 		case 2:
 			// b2, PTX lines 124-148; code before the call
-			{
-				r4 := w.Reg(4)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				k2 := uint64(0x8)
-				k3 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:124")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 125: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/funcptr.ptx:125")
-				}
-				// PTX line 126: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 127: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:127")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 128: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/funcptr.ptx:128")
-				}
-				// PTX line 129: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 130: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 131: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				runtime.Broadcast(r12, m, u8)
-				// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r13[l] = v9
-							// 133: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 134: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/funcptr.ptx:134")
-									continue
-								}
-								v11 = v11x
-							}
-							// 135: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							// 136: mul.wide.u32
-							v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
-							r17[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r13[l] = v9
-							// 133: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 134: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/funcptr.ptx:134")
-									continue
-								}
-								v11 = v11x
-							}
-							// 135: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							// 136: mul.wide.u32
-							v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
-							r17[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 137: mov.u64, warp-uniform
-				u14 := uint64((w.GlobalVar(0) + k3))
-				// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(1)
-					v18aw := w.Window(2)
-					v20aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: add.s64
-							v15 := uint64(uint64(u14) + uint64(r17[l]))
-							// 139: ld.global.u64
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/fast/funcptr.ptx:139")
-									continue
-								}
-								v16 = v16x
-							}
-							r20[l] = v16
-							// 140: add.s64
-							v17 := uint64(uint64(u6) + uint64(r13[l]))
-							// 141: ld.global.f32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:141")
-									continue
-								}
-								v18 = v18x
-							}
-							r22[l] = v18
-							// 142: add.s64
-							v19 := uint64(uint64(u3) + uint64(r13[l]))
-							// 143: ld.global.f32
-							v20a := uint64(v19) + 0x0
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/fast/funcptr.ptx:143")
-									continue
-								}
-								v20 = v20x
-							}
-							r24[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: add.s64
-							v15 := uint64(uint64(u14) + uint64(r17[l]))
-							// 139: ld.global.u64
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/fast/funcptr.ptx:139")
-									continue
-								}
-								v16 = v16x
-							}
-							r20[l] = v16
-							// 140: add.s64
-							v17 := uint64(uint64(u6) + uint64(r13[l]))
-							// 141: ld.global.f32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:141")
-									continue
-								}
-								v18 = v18x
-							}
-							r22[l] = v18
-							// 142: add.s64
-							v19 := uint64(uint64(u3) + uint64(r13[l]))
-							// 143: ld.global.f32
-							v20a := uint64(v19) + 0x0
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/fast/funcptr.ptx:143")
-									continue
-								}
-								v20 = v20x
-							}
-							r24[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.param.f32
-							s21 := uint64(0x0)
-							s21v := uint64(r22[l])
-							if s21 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.param.f32
-							s21 := uint64(0x0)
-							s21v := uint64(r22[l])
-							if s21 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:146")
-							}
-						}
-					}
-				}
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: st.param.f32
-							s22 := uint64(0x4)
-							s22v := uint64(r24[l])
-							if s22 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/fast/funcptr.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: st.param.f32
-							s22 := uint64(0x4)
-							s22v := uint64(r24[l])
-							if s22 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/fast/funcptr.ptx:148")
-							}
-						}
-					}
-				}
-				_ = u8
-			}
+			funcptrBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2373,108 +1953,7 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		case 4:
 			// b3, PTX lines 158-161
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				// PTX lines 158, 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: ld.param.f32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:158")
-									continue
-								}
-								v1 = v1x
-							}
-							r25[l] = v1
-							// 160: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
-							r26[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: ld.param.f32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:158")
-									continue
-								}
-								v1 = v1x
-							}
-							r25[l] = v1
-							// 160: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
-							r26[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.global.f32
-							s3 := uint64(r26[l]) + 0x0
-							s3v := uint64(r25[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.global.f32
-							s3 := uint64(r26[l]) + 0x0
-							s3v := uint64(r25[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:161")
-							}
-						}
-					}
-				}
-			}
+			funcptrBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2489,6 +1968,555 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// funcptrBlock0 runs block 0 of kernel funcptr for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 116: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/funcptr.ptx:116")
+	}
+	// PTX line 117: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 118: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 120: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 121: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 120: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 121: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// funcptrBlock2 runs block 2 of kernel funcptr for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 124-148; code before the call
+func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x8)
+	k3 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:124")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 125: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/funcptr.ptx:125")
+	}
+	// PTX line 126: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 127: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:127")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 128: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/funcptr.ptx:128")
+	}
+	// PTX line 129: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 130: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	runtime.Broadcast(r12, m, u8)
+	// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r13[l] = v9
+				// 133: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 134: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/funcptr.ptx:134")
+						continue
+					}
+					v11 = v11x
+				}
+				// 135: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				// 136: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
+				r17[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r13[l] = v9
+				// 133: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 134: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/funcptr.ptx:134")
+						continue
+					}
+					v11 = v11x
+				}
+				// 135: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				// 136: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
+				r17[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 137: mov.u64, warp-uniform
+	u14 := uint64((w.GlobalVar(0) + k3))
+	// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(1)
+		v18aw := w.Window(2)
+		v20aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: add.s64
+				v15 := uint64(uint64(u14) + uint64(r17[l]))
+				// 139: ld.global.u64
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/fast/funcptr.ptx:139")
+						continue
+					}
+					v16 = v16x
+				}
+				r20[l] = v16
+				// 140: add.s64
+				v17 := uint64(uint64(u6) + uint64(r13[l]))
+				// 141: ld.global.f32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:141")
+						continue
+					}
+					v18 = v18x
+				}
+				r22[l] = v18
+				// 142: add.s64
+				v19 := uint64(uint64(u3) + uint64(r13[l]))
+				// 143: ld.global.f32
+				v20a := uint64(v19) + 0x0
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/fast/funcptr.ptx:143")
+						continue
+					}
+					v20 = v20x
+				}
+				r24[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: add.s64
+				v15 := uint64(uint64(u14) + uint64(r17[l]))
+				// 139: ld.global.u64
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/fast/funcptr.ptx:139")
+						continue
+					}
+					v16 = v16x
+				}
+				r20[l] = v16
+				// 140: add.s64
+				v17 := uint64(uint64(u6) + uint64(r13[l]))
+				// 141: ld.global.f32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:141")
+						continue
+					}
+					v18 = v18x
+				}
+				r22[l] = v18
+				// 142: add.s64
+				v19 := uint64(uint64(u3) + uint64(r13[l]))
+				// 143: ld.global.f32
+				v20a := uint64(v19) + 0x0
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/fast/funcptr.ptx:143")
+						continue
+					}
+					v20 = v20x
+				}
+				r24[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.param.f32
+				s21 := uint64(0x0)
+				s21v := uint64(r22[l])
+				if s21 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.param.f32
+				s21 := uint64(0x0)
+				s21v := uint64(r22[l])
+				if s21 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:146")
+				}
+			}
+		}
+	}
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: st.param.f32
+				s22 := uint64(0x4)
+				s22v := uint64(r24[l])
+				if s22 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/fast/funcptr.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: st.param.f32
+				s22 := uint64(0x4)
+				s22v := uint64(r24[l])
+				if s22 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/fast/funcptr.ptx:148")
+				}
+			}
+		}
+	}
+	_ = u8
+}
+
+// funcptrBlock4 runs block 4 of kernel funcptr for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 158-161
+func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	// PTX lines 158, 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: ld.param.f32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:158")
+						continue
+					}
+					v1 = v1x
+				}
+				r25[l] = v1
+				// 160: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
+				r26[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: ld.param.f32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:158")
+						continue
+					}
+					v1 = v1x
+				}
+				r25[l] = v1
+				// 160: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
+				r26[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.global.f32
+				s3 := uint64(r26[l]) + 0x0
+				s3v := uint64(r25[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.global.f32
+				s3 := uint64(r26[l]) + 0x0
+				s3v := uint64(r25[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:161")
+				}
+			}
+		}
+	}
+}
+
 // twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2497,106 +2525,7 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 174-176; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 174, 175: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:174")
-									continue
-								}
-								v1 = v1x
-							}
-							// 175: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:174")
-									continue
-								}
-								v1 = v1x
-							}
-							// 175: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.param.b32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.param.b32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:176")
-							}
-						}
-					}
-				}
-			}
+			twiceBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2608,6 +2537,109 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// twiceBlock0 runs block 0 of function _Z5twicei for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 174-176; ret
+func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 174, 175: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:174")
+						continue
+					}
+					v1 = v1x
+				}
+				// 175: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:174")
+						continue
+					}
+					v1 = v1x
+				}
+				// 175: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.param.b32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.param.b32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:176")
+				}
+			}
+		}
 	}
 }
 
@@ -2619,105 +2651,7 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 188-190; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 188, 189: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:188")
-									continue
-								}
-								v1 = v1x
-							}
-							// 189: mul.lo.s32
-							v2 := uint64(uint32(v1) * uint32(v1))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:188")
-									continue
-								}
-								v1 = v1x
-							}
-							// 189: mul.lo.s32
-							v2 := uint64(uint32(v1) * uint32(v1))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: st.param.b32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: st.param.b32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:190")
-							}
-						}
-					}
-				}
-			}
+			squareBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2729,6 +2663,108 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// squareBlock0 runs block 0 of function _Z6squarei for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 188-190; ret
+func squareBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 188, 189: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:188")
+						continue
+					}
+					v1 = v1x
+				}
+				// 189: mul.lo.s32
+				v2 := uint64(uint32(v1) * uint32(v1))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:188")
+						continue
+					}
+					v1 = v1x
+				}
+				// 189: mul.lo.s32
+				v2 := uint64(uint32(v1) * uint32(v1))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.param.b32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.param.b32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:190")
+				}
+			}
+		}
 	}
 }
 
@@ -2740,105 +2776,7 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 202-204; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 202, 203: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:202")
-									continue
-								}
-								v1 = v1x
-							}
-							// 203: neg.s32
-							v2 := uint64(-uint32(v1))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:202")
-									continue
-								}
-								v1 = v1x
-							}
-							// 203: neg.s32
-							v2 := uint64(-uint32(v1))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 204: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: st.param.b32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:204")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: st.param.b32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:204")
-							}
-						}
-					}
-				}
-			}
+			negateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2853,6 +2791,108 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// negateBlock0 runs block 0 of function _Z6negatei for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 202-204; ret
+func negateBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 202, 203: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: neg.s32
+				v2 := uint64(-uint32(v1))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: neg.s32
+				v2 := uint64(-uint32(v1))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 204: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: st.param.b32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:204")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: st.param.b32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:204")
+				}
+			}
+		}
+	}
+}
+
 // applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2861,158 +2901,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 220: ld.param.u32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:220")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 221: ld.param.u32
-							v2a := uint64(0x10)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:221")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 222: ld.param.u64
-							v3a := uint64(0x8)
-							var v3 uint64
-							if v3a < pmEnd8 {
-								v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/fast/funcptr.ptx:222")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 223: setp.lt.s32
-							c4t := int32(v1) < int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 220: ld.param.u32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:220")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 221: ld.param.u32
-							v2a := uint64(0x10)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:221")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 222: ld.param.u64
-							v3a := uint64(0x8)
-							var v3 uint64
-							if v3a < pmEnd8 {
-								v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/fast/funcptr.ptx:222")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 223: setp.lt.s32
-							c4t := int32(v1) < int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			applyNBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3026,48 +2915,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L__BB8_2), PTX lines 228-228; code before the call
-			{
-				r1 := w.Reg(1)
-				// PTX lines 228: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 228: st.param.b32
-							s1 := uint64(0x0)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:228")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 228: st.param.b32
-							s1 := uint64(0x0)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:228")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3077,48 +2925,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 3:
 			// b2 ($L__BB8_1), PTX lines 244-244; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 244: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: st.param.b32
-							s1 := uint64(0x18)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:244")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: st.param.b32
-							s1 := uint64(0x18)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:244")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3128,89 +2935,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 1
 		case 5:
 			// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x0)
-				// PTX lines 237, 239, 240: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:237")
-									continue
-								}
-								v1 = v1x
-							}
-							r1[l] = v1
-							// 239: add.s32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r0[l] = v2
-							// 240: setp.eq.s32
-							c3t := uint32(v2) == uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:237")
-									continue
-								}
-								v1 = v1x
-							}
-							r1[l] = v1
-							// 239: add.s32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r0[l] = v2
-							// 240: setp.eq.s32
-							c3t := uint32(v2) == uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			applyNBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3235,6 +2960,337 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// applyNBlock0 runs block 0 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
+func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 220: ld.param.u32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 221: ld.param.u32
+				v2a := uint64(0x10)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:221")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 222: ld.param.u64
+				v3a := uint64(0x8)
+				var v3 uint64
+				if v3a < pmEnd8 {
+					v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/fast/funcptr.ptx:222")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 223: setp.lt.s32
+				c4t := int32(v1) < int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 220: ld.param.u32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 221: ld.param.u32
+				v2a := uint64(0x10)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:221")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 222: ld.param.u64
+				v3a := uint64(0x8)
+				var v3 uint64
+				if v3a < pmEnd8 {
+					v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/fast/funcptr.ptx:222")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 223: setp.lt.s32
+				c4t := int32(v1) < int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// applyNBlock1 runs block 1 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB8_2), PTX lines 228-228; code before the call
+func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 228: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 228: st.param.b32
+				s1 := uint64(0x0)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:228")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 228: st.param.b32
+				s1 := uint64(0x0)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:228")
+				}
+			}
+		}
+	}
+}
+
+// applyNBlock3 runs block 3 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB8_1), PTX lines 244-244; ret
+func applyNBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 244: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: st.param.b32
+				s1 := uint64(0x18)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:244")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: st.param.b32
+				s1 := uint64(0x18)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:244")
+				}
+			}
+		}
+	}
+}
+
+// applyNBlock5 runs block 5 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
+func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x0)
+	// PTX lines 237, 239, 240: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:237")
+						continue
+					}
+					v1 = v1x
+				}
+				r1[l] = v1
+				// 239: add.s32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r0[l] = v2
+				// 240: setp.eq.s32
+				c3t := uint32(v2) == uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:237")
+						continue
+					}
+					v1 = v1x
+				}
+				r1[l] = v1
+				// 239: add.s32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r0[l] = v2
+				// 240: setp.eq.s32
+				c3t := uint32(v2) == uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
 // funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3243,72 +3299,7 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 261: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/funcptr.ptx:261")
-				}
-				// PTX line 262: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 263: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 264, 265, 266: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 265: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 266: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 265: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 266: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			funcptrTidBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3325,346 +3316,7 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 5
 		case 2:
 			// b2, PTX lines 269-293; code before the call
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				k0 := uint64(0x5556)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				k3 := uint64(0x1)
-				k4 := uint64(0xd0000070)
-				k5 := uint64(0xd0000060)
-				k6 := uint64(0xd0000050)
-				k7 := uint64(0x4)
-				k8 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 269: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:269")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 270: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:270")
-				}
-				// PTX line 271: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 272: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 273: cvt.u16.u32
-							v5 := uint64(uint16(uint32(r3[l])))
-							// 274: mul.hi.u16
-							v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-							// 275: mul.lo.s16
-							v7 := uint64(uint16(v6) * uint16(k1))
-							// 276: sub.s16
-							v8 := uint64(uint16(v5) - uint16(v7))
-							// 277: setp.eq.s16
-							c9t := uint16(v8) == uint16(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-							// 278: setp.eq.s16
-							c10t := uint16(v8) == uint16(k3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p2 = p2&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 273: cvt.u16.u32
-							v5 := uint64(uint16(uint32(r3[l])))
-							// 274: mul.hi.u16
-							v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-							// 275: mul.lo.s16
-							v7 := uint64(uint16(v6) * uint16(k1))
-							// 276: sub.s16
-							v8 := uint64(uint16(v5) - uint16(v7))
-							// 277: setp.eq.s16
-							c9t := uint16(v8) == uint16(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-							// 278: setp.eq.s16
-							c10t := uint16(v8) == uint16(k3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p2 = p2&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				// PTX line 279: mov.u64, warp-uniform
-				u11 := uint64(k4)
-				// PTX line 280: mov.u64, warp-uniform
-				u12 := uint64(k5)
-				// PTX lines 281: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: selp.b64
-							v13 := uint64(u11)
-							if p2>>l&1 != 0 {
-								v13 = uint64(u12)
-							}
-							r15[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: selp.b64
-							v13 := uint64(u11)
-							if p2>>l&1 != 0 {
-								v13 = uint64(u12)
-							}
-							r15[l] = v13
-						}
-					}
-				}
-				// PTX line 282: mov.u64, warp-uniform
-				u14 := uint64(k6)
-				// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v18aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 283: selp.b64
-							v15 := uint64(r15[l])
-							if p1>>l&1 != 0 {
-								v15 = uint64(u14)
-							}
-							r17[l] = v15
-							// 284: mul.wide.s32
-							v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-							r18[l] = v16
-							// 285: add.s64
-							v17 := uint64(uint64(u3) + uint64(v16))
-							// 286: ld.global.u32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:286")
-									continue
-								}
-								v18 = v18x
-							}
-							r20[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 283: selp.b64
-							v15 := uint64(r15[l])
-							if p1>>l&1 != 0 {
-								v15 = uint64(u14)
-							}
-							r17[l] = v15
-							// 284: mul.wide.s32
-							v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-							r18[l] = v16
-							// 285: add.s64
-							v17 := uint64(uint64(u3) + uint64(v16))
-							// 286: ld.global.u32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:286")
-									continue
-								}
-								v18 = v18x
-							}
-							r20[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 289: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 289: st.param.b64
-							s19 := uint64(0x0)
-							s19v := uint64(r17[l])
-							if s19 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/fast/funcptr.ptx:289")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 289: st.param.b64
-							s19 := uint64(0x0)
-							s19v := uint64(r17[l])
-							if s19 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/fast/funcptr.ptx:289")
-							}
-						}
-					}
-				}
-				// PTX lines 291: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 291: st.param.b32
-							s20 := uint64(0x8)
-							s20v := uint64(r20[l])
-							if s20 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/fast/funcptr.ptx:291")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 291: st.param.b32
-							s20 := uint64(0x8)
-							s20v := uint64(r20[l])
-							if s20 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/fast/funcptr.ptx:291")
-							}
-						}
-					}
-				}
-				// PTX lines 293: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 293: st.param.b32
-							s21 := uint64(0xc)
-							s21v := uint64(k8)
-							if s21 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:293")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 293: st.param.b32
-							s21 := uint64(0xc)
-							s21v := uint64(k8)
-							if s21 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:293")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			funcptrTidBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3674,108 +3326,7 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 4:
 			// b3, PTX lines 302-305
-			{
-				r8 := w.Reg(8)
-				r18 := w.Reg(18)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				// PTX lines 302, 304: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 302: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:302")
-									continue
-								}
-								v1 = v1x
-							}
-							r21[l] = v1
-							// 304: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
-							r22[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 302: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:302")
-									continue
-								}
-								v1 = v1x
-							}
-							r21[l] = v1
-							// 304: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
-							r22[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 305: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: st.global.u32
-							s3 := uint64(r22[l]) + 0x0
-							s3v := uint64(r21[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:305")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: st.global.u32
-							s3 := uint64(r22[l]) + 0x0
-							s3v := uint64(r21[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:305")
-							}
-						}
-					}
-				}
-			}
+			funcptrTidBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3787,5 +3338,522 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidBlock0 runs block 0 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
+func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 261: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/funcptr.ptx:261")
+	}
+	// PTX line 262: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 263: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 264, 265, 266: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 265: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 266: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 265: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 266: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// funcptrTidBlock2 runs block 2 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 269-293; code before the call
+func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	k0 := uint64(0x5556)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	k3 := uint64(0x1)
+	k4 := uint64(0xd0000070)
+	k5 := uint64(0xd0000060)
+	k6 := uint64(0xd0000050)
+	k7 := uint64(0x4)
+	k8 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 269: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:269")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 270: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:270")
+	}
+	// PTX line 271: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 272: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 273: cvt.u16.u32
+				v5 := uint64(uint16(uint32(r3[l])))
+				// 274: mul.hi.u16
+				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
+				// 275: mul.lo.s16
+				v7 := uint64(uint16(v6) * uint16(k1))
+				// 276: sub.s16
+				v8 := uint64(uint16(v5) - uint16(v7))
+				// 277: setp.eq.s16
+				c9t := uint16(v8) == uint16(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+				// 278: setp.eq.s16
+				c10t := uint16(v8) == uint16(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2 = p2&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 273: cvt.u16.u32
+				v5 := uint64(uint16(uint32(r3[l])))
+				// 274: mul.hi.u16
+				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
+				// 275: mul.lo.s16
+				v7 := uint64(uint16(v6) * uint16(k1))
+				// 276: sub.s16
+				v8 := uint64(uint16(v5) - uint16(v7))
+				// 277: setp.eq.s16
+				c9t := uint16(v8) == uint16(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+				// 278: setp.eq.s16
+				c10t := uint16(v8) == uint16(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2 = p2&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	// PTX line 279: mov.u64, warp-uniform
+	u11 := uint64(k4)
+	// PTX line 280: mov.u64, warp-uniform
+	u12 := uint64(k5)
+	// PTX lines 281: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: selp.b64
+				v13 := uint64(u11)
+				if p2>>l&1 != 0 {
+					v13 = uint64(u12)
+				}
+				r15[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: selp.b64
+				v13 := uint64(u11)
+				if p2>>l&1 != 0 {
+					v13 = uint64(u12)
+				}
+				r15[l] = v13
+			}
+		}
+	}
+	// PTX line 282: mov.u64, warp-uniform
+	u14 := uint64(k6)
+	// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v18aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 283: selp.b64
+				v15 := uint64(r15[l])
+				if p1>>l&1 != 0 {
+					v15 = uint64(u14)
+				}
+				r17[l] = v15
+				// 284: mul.wide.s32
+				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+				r18[l] = v16
+				// 285: add.s64
+				v17 := uint64(uint64(u3) + uint64(v16))
+				// 286: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:286")
+						continue
+					}
+					v18 = v18x
+				}
+				r20[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 283: selp.b64
+				v15 := uint64(r15[l])
+				if p1>>l&1 != 0 {
+					v15 = uint64(u14)
+				}
+				r17[l] = v15
+				// 284: mul.wide.s32
+				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+				r18[l] = v16
+				// 285: add.s64
+				v17 := uint64(uint64(u3) + uint64(v16))
+				// 286: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:286")
+						continue
+					}
+					v18 = v18x
+				}
+				r20[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 289: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 289: st.param.b64
+				s19 := uint64(0x0)
+				s19v := uint64(r17[l])
+				if s19 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/fast/funcptr.ptx:289")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 289: st.param.b64
+				s19 := uint64(0x0)
+				s19v := uint64(r17[l])
+				if s19 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/fast/funcptr.ptx:289")
+				}
+			}
+		}
+	}
+	// PTX lines 291: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 291: st.param.b32
+				s20 := uint64(0x8)
+				s20v := uint64(r20[l])
+				if s20 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/fast/funcptr.ptx:291")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 291: st.param.b32
+				s20 := uint64(0x8)
+				s20v := uint64(r20[l])
+				if s20 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/fast/funcptr.ptx:291")
+				}
+			}
+		}
+	}
+	// PTX lines 293: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 293: st.param.b32
+				s21 := uint64(0xc)
+				s21v := uint64(k8)
+				if s21 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:293")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 293: st.param.b32
+				s21 := uint64(0xc)
+				s21v := uint64(k8)
+				if s21 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:293")
+				}
+			}
+		}
+	}
+	_ = u4
+}
+
+// funcptrTidBlock4 runs block 4 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 302-305
+func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r18 := w.Reg(18)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	// PTX lines 302, 304: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 302: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:302")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
+				// 304: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
+				r22[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 302: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:302")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
+				// 304: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
+				r22[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 305: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: st.global.u32
+				s3 := uint64(r22[l]) + 0x0
+				s3v := uint64(r21[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:305")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: st.global.u32
+				s3 := uint64(r22[l]) + 0x0
+				s3v := uint64(r21[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:305")
+				}
+			}
+		}
 	}
 }

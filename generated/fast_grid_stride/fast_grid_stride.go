@@ -491,73 +491,7 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 2 (b2 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/grid_stride.ptx:24")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r2, m, u3)
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			gridStrideScaleBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -571,161 +505,7 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				// PTX lines 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 42: ld.global.f32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/grid_stride.ptx:42")
-									continue
-								}
-								v3 = v3x
-							}
-							// 43: cvt.rn.f32.s32
-							v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
-							// 44: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
-							}
-							r16[l] = v5
-							// 45: add.s64
-							v6 := uint64(uint64(r9[l]) + uint64(v1))
-							r17[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 42: ld.global.f32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/grid_stride.ptx:42")
-									continue
-								}
-								v3 = v3x
-							}
-							// 43: cvt.rn.f32.s32
-							v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
-							// 44: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
-							}
-							r16[l] = v5
-							// 45: add.s64
-							v6 := uint64(uint64(r9[l]) + uint64(v1))
-							r17[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.f32
-							s7 := uint64(r17[l]) + 0x0
-							s7v := uint64(r16[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/grid_stride.ptx:46")
-							}
-							// 47: add.s32
-							v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
-							r4[l] = v8
-							// 48: setp.lt.s32
-							c9t := int32(v8) < int32(r0[l])
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.f32
-							s7 := uint64(r17[l]) + 0x0
-							s7v := uint64(r16[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/grid_stride.ptx:46")
-							}
-							// 47: add.s32
-							v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
-							r4[l] = v8
-							// 48: setp.lt.s32
-							c9t := int32(v8) < int32(r0[l])
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			gridStrideScaleBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -742,90 +522,7 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			next = 5
 		case 3:
 			// b3, PTX lines 32-38
-			{
-				r2 := w.Reg(2)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.f32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/grid_stride.ptx:32")
-				}
-				runtime.Broadcast(r5, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/grid_stride.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/grid_stride.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r8, m, u4)
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				runtime.Broadcast(r9, m, u5)
-				// PTX line 37: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NCTAID().X))
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.lo.s32
-							v7 := uint64(uint32(r2[l]) * uint32(u6))
-							r11[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.lo.s32
-							v7 := uint64(uint32(r2[l]) * uint32(u6))
-							r11[l] = v7
-						}
-					}
-				}
-				_ = u1
-				_ = u4
-				_ = u5
-			}
+			gridStrideScaleBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -843,6 +540,321 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 	}
 }
 
+// gridStrideScaleBlock0 runs block 0 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/grid_stride.ptx:24")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
+func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	// PTX lines 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 42: ld.global.f32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/grid_stride.ptx:42")
+						continue
+					}
+					v3 = v3x
+				}
+				// 43: cvt.rn.f32.s32
+				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
+				// 44: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+				}
+				r16[l] = v5
+				// 45: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v1))
+				r17[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 42: ld.global.f32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/grid_stride.ptx:42")
+						continue
+					}
+					v3 = v3x
+				}
+				// 43: cvt.rn.f32.s32
+				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
+				// 44: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+				}
+				r16[l] = v5
+				// 45: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v1))
+				r17[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.f32
+				s7 := uint64(r17[l]) + 0x0
+				s7v := uint64(r16[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/grid_stride.ptx:46")
+				}
+				// 47: add.s32
+				v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
+				r4[l] = v8
+				// 48: setp.lt.s32
+				c9t := int32(v8) < int32(r0[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.f32
+				s7 := uint64(r17[l]) + 0x0
+				s7v := uint64(r16[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/grid_stride.ptx:46")
+				}
+				// 47: add.s32
+				v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
+				r4[l] = v8
+				// 48: setp.lt.s32
+				c9t := int32(v8) < int32(r0[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// gridStrideScaleBlock3 runs block 3 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 32-38
+func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.f32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/grid_stride.ptx:32")
+	}
+	runtime.Broadcast(r5, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/grid_stride.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/grid_stride.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r8, m, u4)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r9, m, u5)
+	// PTX line 37: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mul.lo.s32
+				v7 := uint64(uint32(r2[l]) * uint32(u6))
+				r11[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.lo.s32
+				v7 := uint64(uint32(r2[l]) * uint32(u6))
+				r11[l] = v7
+			}
+		}
+	}
+	_ = u1
+	_ = u4
+	_ = u5
+}
+
 // gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -851,125 +863,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 66-77; divergent, reconverges at block 2 (b2 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 66: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/grid_stride.ptx:66")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 67: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/grid_stride.ptx:67")
-				}
-				// PTX line 68: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 69: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 70: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 71: mul.wide.u32, warp-uniform
-				u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
-				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 73: cvt.u64.u32
-							v8 := uint64(uint64(uint32(v7)))
-							// 74: add.s64
-							v9 := uint64(uint64(u6) + uint64(v8))
-							r8[l] = v9
-							// 75: setp.ge.s64
-							c10t := int64(v9) >= int64(u1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 73: cvt.u64.u32
-							v8 := uint64(uint64(uint32(v7)))
-							// 74: add.s64
-							v9 := uint64(uint64(u6) + uint64(v8))
-							r8[l] = v9
-							// 75: setp.ge.s64
-							c10t := int64(v9) >= int64(u1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 76: mov.b32, warp-uniform
-				u11 := uint64(k0)
-				runtime.Broadcast(r9, m, u11)
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: shl.b64
-							v12 := uint64(uint64(r8[l]) << uint32(k1))
-							r10[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: shl.b64
-							v12 := uint64(uint64(r8[l]) << uint32(k1))
-							r10[l] = v12
-						}
-					}
-				}
-				_ = u3
-				_ = u11
-			}
+			gridStridePartialBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -983,99 +877,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: ld.global.u32
-							v1a := uint64(r15[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/grid_stride.ptx:88")
-									continue
-								}
-								v1 = v1x
-							}
-							// 89: add.s32
-							v2 := uint64(uint32(v1) + uint32(r9[l]))
-							r9[l] = v2
-							// 90: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
-							r15[l] = v3
-							// 91: add.s64
-							v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
-							r8[l] = v4
-							// 92: setp.lt.s64
-							c5t := int64(v4) < int64(r0[l])
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: ld.global.u32
-							v1a := uint64(r15[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/grid_stride.ptx:88")
-									continue
-								}
-								v1 = v1x
-							}
-							// 89: add.s32
-							v2 := uint64(uint32(v1) + uint32(r9[l]))
-							r9[l] = v2
-							// 90: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
-							r15[l] = v3
-							// 91: add.s64
-							v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
-							r8[l] = v4
-							// 92: setp.lt.s64
-							c5t := int64(v4) < int64(r0[l])
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			gridStridePartialBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1089,121 +891,14 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 2:
 			// b2 ($L__BB1_3), PTX lines 95-96; ret
-			{
-				r2 := w.Reg(2)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				// PTX lines 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: add.s64
-							v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
-							// 96: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r9[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/grid_stride.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: add.s64
-							v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
-							// 96: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r9[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/grid_stride.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			gridStridePartialBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3, PTX lines 80-86
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 80: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/grid_stride.ptx:80")
-				}
-				// PTX line 81: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 82: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NCTAID().X))
-				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
-							r14[l] = v4
-							// 84: add.s64
-							v5 := uint64(uint64(u2) + uint64(r10[l]))
-							r15[l] = v5
-							// 85: shl.b64
-							v6 := uint64(uint64(v4) << uint32(k0))
-							r16[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
-							r14[l] = v4
-							// 84: add.s64
-							v5 := uint64(uint64(u2) + uint64(r10[l]))
-							r15[l] = v5
-							// 85: shl.b64
-							v6 := uint64(uint64(v4) << uint32(k0))
-							r16[l] = v6
-						}
-					}
-				}
-				// PTX line 86: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				runtime.Broadcast(r9, m, u7)
-				_ = u7
-			}
+			gridStridePartialBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1219,4 +914,337 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// gridStridePartialBlock0 runs block 0 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 66-77; divergent, reconverges at block 2 (b2 ($L__BB1_3))
+func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 66: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/grid_stride.ptx:66")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/grid_stride.ptx:67")
+	}
+	// PTX line 68: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 69: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 70: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 71: mul.wide.u32, warp-uniform
+	u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
+	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 73: cvt.u64.u32
+				v8 := uint64(uint64(uint32(v7)))
+				// 74: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r8[l] = v9
+				// 75: setp.ge.s64
+				c10t := int64(v9) >= int64(u1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 73: cvt.u64.u32
+				v8 := uint64(uint64(uint32(v7)))
+				// 74: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r8[l] = v9
+				// 75: setp.ge.s64
+				c10t := int64(v9) >= int64(u1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 76: mov.b32, warp-uniform
+	u11 := uint64(k0)
+	runtime.Broadcast(r9, m, u11)
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: shl.b64
+				v12 := uint64(uint64(r8[l]) << uint32(k1))
+				r10[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: shl.b64
+				v12 := uint64(uint64(r8[l]) << uint32(k1))
+				r10[l] = v12
+			}
+		}
+	}
+	_ = u3
+	_ = u11
+}
+
+// gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
+func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/grid_stride.ptx:88")
+						continue
+					}
+					v1 = v1x
+				}
+				// 89: add.s32
+				v2 := uint64(uint32(v1) + uint32(r9[l]))
+				r9[l] = v2
+				// 90: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+				r15[l] = v3
+				// 91: add.s64
+				v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+				r8[l] = v4
+				// 92: setp.lt.s64
+				c5t := int64(v4) < int64(r0[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/grid_stride.ptx:88")
+						continue
+					}
+					v1 = v1x
+				}
+				// 89: add.s32
+				v2 := uint64(uint32(v1) + uint32(r9[l]))
+				r9[l] = v2
+				// 90: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+				r15[l] = v3
+				// 91: add.s64
+				v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+				r8[l] = v4
+				// 92: setp.lt.s64
+				c5t := int64(v4) < int64(r0[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// gridStridePartialBlock2 runs block 2 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_3), PTX lines 95-96; ret
+func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	// PTX lines 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: add.s64
+				v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
+				// 96: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r9[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/grid_stride.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: add.s64
+				v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
+				// 96: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r9[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/grid_stride.ptx:96")
+				}
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 80-86
+func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/grid_stride.ptx:80")
+	}
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 82: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
+				r14[l] = v4
+				// 84: add.s64
+				v5 := uint64(uint64(u2) + uint64(r10[l]))
+				r15[l] = v5
+				// 85: shl.b64
+				v6 := uint64(uint64(v4) << uint32(k0))
+				r16[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
+				r14[l] = v4
+				// 84: add.s64
+				v5 := uint64(uint64(u2) + uint64(r10[l]))
+				r15[l] = v5
+				// 85: shl.b64
+				v6 := uint64(uint64(v4) << uint32(k0))
+				r16[l] = v6
+			}
+		}
+	}
+	// PTX line 86: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	runtime.Broadcast(r9, m, u7)
+	_ = u7
 }

@@ -532,69 +532,7 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/fast/half.ptx:28")
-				}
-				// PTX line 29: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 30: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 33: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 33: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			halfOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -611,807 +549,7 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 36-81
-			{
-				r4 := w.Reg(4)
-				r19 := w.Reg(19)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4)
-				k2 := uint64(0x9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/half.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/fast/half.ptx:37")
-				}
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/half.ptx:39")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/half.ptx:40")
-				}
-				// PTX line 41: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 42: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/half.ptx:42")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 43: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/half.ptx:43")
-				}
-				// PTX line 44: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u7)
-				// PTX line 46: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u4)
-				// PTX line 47: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u1)
-				// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(0)
-					v17aw := w.Window(1)
-					v19aw := w.Window(2)
-					v30aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v14 := uint64(uint64(u10) + uint64(v13))
-							// 50: ld.global.b16
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
-								v15 = runtime.Load16(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/half.ptx:50")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 51: add.s64
-							v16 := uint64(uint64(u9) + uint64(v13))
-							// 52: ld.global.b16
-							v17a := uint64(v16) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/half.ptx:52")
-									continue
-								}
-								v17 = v17x
-							}
-							// 53: add.s64
-							v18 := uint64(uint64(u6) + uint64(v13))
-							// 54: ld.global.b16
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-								if !v19ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/half.ptx:54")
-									continue
-								}
-								v19 = v19x
-							}
-							// 55: add.f16
-							v20h0 := v15
-							v20h1 := v17
-							v20 := uint64(isa.AddF16(uint16(v20h0), uint16(v20h1)))
-							r24[l] = v20
-							// 56: sub.f16
-							v21h0 := v15
-							v21h1 := v17
-							v21 := uint64(isa.SubF16(uint16(v21h0), uint16(v21h1)))
-							r25[l] = v21
-							// 57: mul.f16
-							v22h0 := v15
-							v22h1 := v17
-							v22 := uint64(isa.MulF16(uint16(v22h0), uint16(v22h1)))
-							r26[l] = v22
-							// 58: fma.rn.f16
-							v23h0 := v15
-							v23h1 := v17
-							v23h2 := v19
-							v23 := uint64(isa.FmaF16(uint16(v23h0), uint16(v23h1), uint16(v23h2)))
-							r27[l] = v23
-							// 59: fma.rn.relu.f16
-							v24h0 := v15
-							v24h1 := v17
-							v24h2 := v19
-							v24 := uint64(isa.ReluF16(isa.FmaF16(uint16(v24h0), uint16(v24h1), uint16(v24h2))))
-							r28[l] = v24
-							// 60: min.f16
-							v25h0 := v15
-							v25h1 := v17
-							v25 := uint64(isa.MinF16(uint16(v25h0), uint16(v25h1), false, false))
-							r29[l] = v25
-							// 61: max.NaN.f16
-							v26h0 := v15
-							v26h1 := v17
-							v26 := uint64(isa.MaxF16(uint16(v26h0), uint16(v26h1), true, false))
-							r30[l] = v26
-							// 62: neg.f16
-							v27h0 := v15
-							v27 := uint64(isa.NegHalf(uint16(v27h0)))
-							r31[l] = v27
-							// 63: mul.wide.s32
-							v28 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							r32[l] = v28
-							// 64: add.s64
-							v29 := uint64(uint64(u3) + uint64(v28))
-							// 65: ld.global.f32
-							v30a := uint64(v29) + 0x0
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
-								if !v30ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/fast/half.ptx:65")
-									continue
-								}
-								v30 = v30x
-							}
-							// 66: cvt.rn.f16.f32
-							v31s := v30
-							v31 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
-							r35[l] = v31
-							// 67: mul.lo.s32
-							v32 := uint64(uint32(r4[l]) * uint32(k2))
-							// 68: mul.wide.s32
-							v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
-							// 69: add.s64
-							v34 := uint64(uint64(u12) + uint64(v33))
-							r38[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v14 := uint64(uint64(u10) + uint64(v13))
-							// 50: ld.global.b16
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
-								v15 = runtime.Load16(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/half.ptx:50")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 51: add.s64
-							v16 := uint64(uint64(u9) + uint64(v13))
-							// 52: ld.global.b16
-							v17a := uint64(v16) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/half.ptx:52")
-									continue
-								}
-								v17 = v17x
-							}
-							// 53: add.s64
-							v18 := uint64(uint64(u6) + uint64(v13))
-							// 54: ld.global.b16
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
-								if !v19ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/half.ptx:54")
-									continue
-								}
-								v19 = v19x
-							}
-							// 55: add.f16
-							v20h0 := v15
-							v20h1 := v17
-							v20 := uint64(isa.AddF16(uint16(v20h0), uint16(v20h1)))
-							r24[l] = v20
-							// 56: sub.f16
-							v21h0 := v15
-							v21h1 := v17
-							v21 := uint64(isa.SubF16(uint16(v21h0), uint16(v21h1)))
-							r25[l] = v21
-							// 57: mul.f16
-							v22h0 := v15
-							v22h1 := v17
-							v22 := uint64(isa.MulF16(uint16(v22h0), uint16(v22h1)))
-							r26[l] = v22
-							// 58: fma.rn.f16
-							v23h0 := v15
-							v23h1 := v17
-							v23h2 := v19
-							v23 := uint64(isa.FmaF16(uint16(v23h0), uint16(v23h1), uint16(v23h2)))
-							r27[l] = v23
-							// 59: fma.rn.relu.f16
-							v24h0 := v15
-							v24h1 := v17
-							v24h2 := v19
-							v24 := uint64(isa.ReluF16(isa.FmaF16(uint16(v24h0), uint16(v24h1), uint16(v24h2))))
-							r28[l] = v24
-							// 60: min.f16
-							v25h0 := v15
-							v25h1 := v17
-							v25 := uint64(isa.MinF16(uint16(v25h0), uint16(v25h1), false, false))
-							r29[l] = v25
-							// 61: max.NaN.f16
-							v26h0 := v15
-							v26h1 := v17
-							v26 := uint64(isa.MaxF16(uint16(v26h0), uint16(v26h1), true, false))
-							r30[l] = v26
-							// 62: neg.f16
-							v27h0 := v15
-							v27 := uint64(isa.NegHalf(uint16(v27h0)))
-							r31[l] = v27
-							// 63: mul.wide.s32
-							v28 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							r32[l] = v28
-							// 64: add.s64
-							v29 := uint64(uint64(u3) + uint64(v28))
-							// 65: ld.global.f32
-							v30a := uint64(v29) + 0x0
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
-								if !v30ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/fast/half.ptx:65")
-									continue
-								}
-								v30 = v30x
-							}
-							// 66: cvt.rn.f16.f32
-							v31s := v30
-							v31 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
-							r35[l] = v31
-							// 67: mul.lo.s32
-							v32 := uint64(uint32(r4[l]) * uint32(k2))
-							// 68: mul.wide.s32
-							v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
-							// 69: add.s64
-							v34 := uint64(uint64(u12) + uint64(v33))
-							r38[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.global.b16
-							s35 := uint64(r38[l]) + 0x0
-							s35v := uint64(r24[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/half.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.global.b16
-							s35 := uint64(r38[l]) + 0x0
-							s35v := uint64(r24[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/half.ptx:70")
-							}
-						}
-					}
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.b16
-							s36 := uint64(r38[l]) + 0x2
-							s36v := uint64(r25[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/half.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.b16
-							s36 := uint64(r38[l]) + 0x2
-							s36v := uint64(r25[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/half.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s37w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.b16
-							s37 := uint64(r38[l]) + 0x4
-							s37v := uint64(r26[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/half.ptx:72")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.b16
-							s37 := uint64(r38[l]) + 0x4
-							s37v := uint64(r26[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/half.ptx:72")
-							}
-						}
-					}
-				}
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.global.b16
-							s38 := uint64(r38[l]) + 0x6
-							s38v := uint64(r27[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
-								runtime.Store16(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/half.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.global.b16
-							s38 := uint64(r38[l]) + 0x6
-							s38v := uint64(r27[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
-								runtime.Store16(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/half.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s39w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.b16
-							s39 := uint64(r38[l]) + 0x8
-							s39v := uint64(r28[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
-								runtime.Store16(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/half.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.b16
-							s39 := uint64(r38[l]) + 0x8
-							s39v := uint64(r28[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
-								runtime.Store16(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/half.ptx:74")
-							}
-						}
-					}
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.b16
-							s40 := uint64(r38[l]) + 0xa
-							s40v := uint64(r29[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
-								runtime.Store16(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/half.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.b16
-							s40 := uint64(r38[l]) + 0xa
-							s40v := uint64(r29[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
-								runtime.Store16(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/half.ptx:75")
-							}
-						}
-					}
-				}
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s41w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.b16
-							s41 := uint64(r38[l]) + 0xc
-							s41v := uint64(r30[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
-								runtime.Store16(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/fast/half.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.b16
-							s41 := uint64(r38[l]) + 0xc
-							s41v := uint64(r30[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
-								runtime.Store16(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/fast/half.ptx:76")
-							}
-						}
-					}
-				}
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.global.b16
-							s42 := uint64(r38[l]) + 0xe
-							s42v := uint64(r31[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
-								runtime.Store16(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/fast/half.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.global.b16
-							s42 := uint64(r38[l]) + 0xe
-							s42v := uint64(r31[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
-								runtime.Store16(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/fast/half.ptx:77")
-							}
-						}
-					}
-				}
-				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s43w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.b16
-							s43 := uint64(r38[l]) + 0x10
-							s43v := uint64(r35[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&1 == 0 {
-								runtime.Store16(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/fast/half.ptx:78")
-							}
-							// 79: cvt.f32.f16
-							v44s := r19[l]
-							v44 := uint64(isa.F16ToF32(uint16(v44s)))
-							r39[l] = v44
-							// 80: add.s64
-							v45 := uint64(uint64(u11) + uint64(r32[l]))
-							r40[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.b16
-							s43 := uint64(r38[l]) + 0x10
-							s43v := uint64(r35[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&1 == 0 {
-								runtime.Store16(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/fast/half.ptx:78")
-							}
-							// 79: cvt.f32.f16
-							v44s := r19[l]
-							v44 := uint64(isa.F16ToF32(uint16(v44s)))
-							r39[l] = v44
-							// 80: add.s64
-							v45 := uint64(uint64(u11) + uint64(r32[l]))
-							r40[l] = v45
-						}
-					}
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.global.f32
-							s46 := uint64(r40[l]) + 0x0
-							s46v := uint64(r39[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/half.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.global.f32
-							s46 := uint64(r40[l]) + 0x0
-							s46v := uint64(r39[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/half.ptx:81")
-							}
-						}
-					}
-				}
-			}
+			halfOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1426,6 +564,876 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// halfOpsBlock0 runs block 0 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/fast/half.ptx:28")
+	}
+	// PTX line 29: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 30: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 33: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 33: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 36-81
+func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r19 := w.Reg(19)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/half.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/fast/half.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/half.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/half.ptx:40")
+	}
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/half.ptx:42")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/half.ptx:43")
+	}
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u1)
+	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(0)
+		v17aw := w.Window(1)
+		v19aw := w.Window(2)
+		v30aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v14 := uint64(uint64(u10) + uint64(v13))
+				// 50: ld.global.b16
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
+					v15 = runtime.Load16(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/half.ptx:50")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 51: add.s64
+				v16 := uint64(uint64(u9) + uint64(v13))
+				// 52: ld.global.b16
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/half.ptx:52")
+						continue
+					}
+					v17 = v17x
+				}
+				// 53: add.s64
+				v18 := uint64(uint64(u6) + uint64(v13))
+				// 54: ld.global.b16
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+					if !v19ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/half.ptx:54")
+						continue
+					}
+					v19 = v19x
+				}
+				// 55: add.f16
+				v20h0 := v15
+				v20h1 := v17
+				v20 := uint64(isa.AddF16(uint16(v20h0), uint16(v20h1)))
+				r24[l] = v20
+				// 56: sub.f16
+				v21h0 := v15
+				v21h1 := v17
+				v21 := uint64(isa.SubF16(uint16(v21h0), uint16(v21h1)))
+				r25[l] = v21
+				// 57: mul.f16
+				v22h0 := v15
+				v22h1 := v17
+				v22 := uint64(isa.MulF16(uint16(v22h0), uint16(v22h1)))
+				r26[l] = v22
+				// 58: fma.rn.f16
+				v23h0 := v15
+				v23h1 := v17
+				v23h2 := v19
+				v23 := uint64(isa.FmaF16(uint16(v23h0), uint16(v23h1), uint16(v23h2)))
+				r27[l] = v23
+				// 59: fma.rn.relu.f16
+				v24h0 := v15
+				v24h1 := v17
+				v24h2 := v19
+				v24 := uint64(isa.ReluF16(isa.FmaF16(uint16(v24h0), uint16(v24h1), uint16(v24h2))))
+				r28[l] = v24
+				// 60: min.f16
+				v25h0 := v15
+				v25h1 := v17
+				v25 := uint64(isa.MinF16(uint16(v25h0), uint16(v25h1), false, false))
+				r29[l] = v25
+				// 61: max.NaN.f16
+				v26h0 := v15
+				v26h1 := v17
+				v26 := uint64(isa.MaxF16(uint16(v26h0), uint16(v26h1), true, false))
+				r30[l] = v26
+				// 62: neg.f16
+				v27h0 := v15
+				v27 := uint64(isa.NegHalf(uint16(v27h0)))
+				r31[l] = v27
+				// 63: mul.wide.s32
+				v28 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				r32[l] = v28
+				// 64: add.s64
+				v29 := uint64(uint64(u3) + uint64(v28))
+				// 65: ld.global.f32
+				v30a := uint64(v29) + 0x0
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
+					if !v30ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/fast/half.ptx:65")
+						continue
+					}
+					v30 = v30x
+				}
+				// 66: cvt.rn.f16.f32
+				v31s := v30
+				v31 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
+				r35[l] = v31
+				// 67: mul.lo.s32
+				v32 := uint64(uint32(r4[l]) * uint32(k2))
+				// 68: mul.wide.s32
+				v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+				// 69: add.s64
+				v34 := uint64(uint64(u12) + uint64(v33))
+				r38[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v14 := uint64(uint64(u10) + uint64(v13))
+				// 50: ld.global.b16
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
+					v15 = runtime.Load16(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/fast/half.ptx:50")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 51: add.s64
+				v16 := uint64(uint64(u9) + uint64(v13))
+				// 52: ld.global.b16
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/fast/half.ptx:52")
+						continue
+					}
+					v17 = v17x
+				}
+				// 53: add.s64
+				v18 := uint64(uint64(u6) + uint64(v13))
+				// 54: ld.global.b16
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+					if !v19ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/fast/half.ptx:54")
+						continue
+					}
+					v19 = v19x
+				}
+				// 55: add.f16
+				v20h0 := v15
+				v20h1 := v17
+				v20 := uint64(isa.AddF16(uint16(v20h0), uint16(v20h1)))
+				r24[l] = v20
+				// 56: sub.f16
+				v21h0 := v15
+				v21h1 := v17
+				v21 := uint64(isa.SubF16(uint16(v21h0), uint16(v21h1)))
+				r25[l] = v21
+				// 57: mul.f16
+				v22h0 := v15
+				v22h1 := v17
+				v22 := uint64(isa.MulF16(uint16(v22h0), uint16(v22h1)))
+				r26[l] = v22
+				// 58: fma.rn.f16
+				v23h0 := v15
+				v23h1 := v17
+				v23h2 := v19
+				v23 := uint64(isa.FmaF16(uint16(v23h0), uint16(v23h1), uint16(v23h2)))
+				r27[l] = v23
+				// 59: fma.rn.relu.f16
+				v24h0 := v15
+				v24h1 := v17
+				v24h2 := v19
+				v24 := uint64(isa.ReluF16(isa.FmaF16(uint16(v24h0), uint16(v24h1), uint16(v24h2))))
+				r28[l] = v24
+				// 60: min.f16
+				v25h0 := v15
+				v25h1 := v17
+				v25 := uint64(isa.MinF16(uint16(v25h0), uint16(v25h1), false, false))
+				r29[l] = v25
+				// 61: max.NaN.f16
+				v26h0 := v15
+				v26h1 := v17
+				v26 := uint64(isa.MaxF16(uint16(v26h0), uint16(v26h1), true, false))
+				r30[l] = v26
+				// 62: neg.f16
+				v27h0 := v15
+				v27 := uint64(isa.NegHalf(uint16(v27h0)))
+				r31[l] = v27
+				// 63: mul.wide.s32
+				v28 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				r32[l] = v28
+				// 64: add.s64
+				v29 := uint64(uint64(u3) + uint64(v28))
+				// 65: ld.global.f32
+				v30a := uint64(v29) + 0x0
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
+					if !v30ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/fast/half.ptx:65")
+						continue
+					}
+					v30 = v30x
+				}
+				// 66: cvt.rn.f16.f32
+				v31s := v30
+				v31 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
+				r35[l] = v31
+				// 67: mul.lo.s32
+				v32 := uint64(uint32(r4[l]) * uint32(k2))
+				// 68: mul.wide.s32
+				v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+				// 69: add.s64
+				v34 := uint64(uint64(u12) + uint64(v33))
+				r38[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.global.b16
+				s35 := uint64(r38[l]) + 0x0
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/half.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.global.b16
+				s35 := uint64(r38[l]) + 0x0
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/fast/half.ptx:70")
+				}
+			}
+		}
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.b16
+				s36 := uint64(r38[l]) + 0x2
+				s36v := uint64(r25[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/half.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.b16
+				s36 := uint64(r38[l]) + 0x2
+				s36v := uint64(r25[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/fast/half.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s37w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.b16
+				s37 := uint64(r38[l]) + 0x4
+				s37v := uint64(r26[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/half.ptx:72")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.b16
+				s37 := uint64(r38[l]) + 0x4
+				s37v := uint64(r26[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/fast/half.ptx:72")
+				}
+			}
+		}
+	}
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.global.b16
+				s38 := uint64(r38[l]) + 0x6
+				s38v := uint64(r27[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
+					runtime.Store16(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/half.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.global.b16
+				s38 := uint64(r38[l]) + 0x6
+				s38v := uint64(r27[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
+					runtime.Store16(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/fast/half.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s39w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.b16
+				s39 := uint64(r38[l]) + 0x8
+				s39v := uint64(r28[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+					runtime.Store16(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/half.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.b16
+				s39 := uint64(r38[l]) + 0x8
+				s39v := uint64(r28[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+					runtime.Store16(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/fast/half.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.b16
+				s40 := uint64(r38[l]) + 0xa
+				s40v := uint64(r29[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
+					runtime.Store16(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/half.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.b16
+				s40 := uint64(r38[l]) + 0xa
+				s40v := uint64(r29[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
+					runtime.Store16(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/fast/half.ptx:75")
+				}
+			}
+		}
+	}
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s41w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.b16
+				s41 := uint64(r38[l]) + 0xc
+				s41v := uint64(r30[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
+					runtime.Store16(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/fast/half.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.b16
+				s41 := uint64(r38[l]) + 0xc
+				s41v := uint64(r30[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
+					runtime.Store16(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 2, s41v, l, "testdata/ptx/fast/half.ptx:76")
+				}
+			}
+		}
+	}
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.global.b16
+				s42 := uint64(r38[l]) + 0xe
+				s42v := uint64(r31[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
+					runtime.Store16(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/fast/half.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.global.b16
+				s42 := uint64(r38[l]) + 0xe
+				s42v := uint64(r31[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
+					runtime.Store16(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 2, s42v, l, "testdata/ptx/fast/half.ptx:77")
+				}
+			}
+		}
+	}
+	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s43w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.b16
+				s43 := uint64(r38[l]) + 0x10
+				s43v := uint64(r35[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&1 == 0 {
+					runtime.Store16(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/fast/half.ptx:78")
+				}
+				// 79: cvt.f32.f16
+				v44s := r19[l]
+				v44 := uint64(isa.F16ToF32(uint16(v44s)))
+				r39[l] = v44
+				// 80: add.s64
+				v45 := uint64(uint64(u11) + uint64(r32[l]))
+				r40[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.b16
+				s43 := uint64(r38[l]) + 0x10
+				s43v := uint64(r35[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&1 == 0 {
+					runtime.Store16(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 2, s43v, l, "testdata/ptx/fast/half.ptx:78")
+				}
+				// 79: cvt.f32.f16
+				v44s := r19[l]
+				v44 := uint64(isa.F16ToF32(uint16(v44s)))
+				r39[l] = v44
+				// 80: add.s64
+				v45 := uint64(uint64(u11) + uint64(r32[l]))
+				r40[l] = v45
+			}
+		}
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.global.f32
+				s46 := uint64(r40[l]) + 0x0
+				s46v := uint64(r39[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/half.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.global.f32
+				s46 := uint64(r40[l]) + 0x0
+				s46v := uint64(r39[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/fast/half.ptx:81")
+				}
+			}
+		}
+	}
+}
+
 // packHalf2Run runs blocks of kernel pack_half2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1434,69 +1442,7 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 100-105; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 100: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/half.ptx:100")
-				}
-				// PTX line 101: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 102: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 103, 104, 105: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 104: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 105: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 104: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 105: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			packHalf2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1513,271 +1459,7 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 108-125
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 108: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/half.ptx:108")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 109: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/half.ptx:109")
-				}
-				// PTX line 110: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 111: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/half.ptx:111")
-				}
-				// PTX line 112: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 113: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(14)
-					v11aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 115: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 116: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/half.ptx:116")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 117: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 118: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/half.ptx:118")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 119: cvt.rn.f16x2.f32
-							v12 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v9), false, isa.RN, false, false))
-							r16[l] = v12
-							// 120: shl.b32
-							v13 := uint64(uint32(r4[l]) << uint32(k1))
-							// 121: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-							// 122: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 115: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 116: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/half.ptx:116")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 117: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 118: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/half.ptx:118")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 119: cvt.rn.f16x2.f32
-							v12 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v9), false, isa.RN, false, false))
-							r16[l] = v12
-							// 120: shl.b32
-							v13 := uint64(uint32(r4[l]) << uint32(k1))
-							// 121: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-							// 122: add.s64
-							v15 := uint64(uint64(u6) + uint64(v14))
-							r19[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 123, 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.global.b32
-							s16 := uint64(r19[l]) + 0x0
-							s16v := uint64(r16[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/half.ptx:123")
-							}
-							// 124: cvt.rn.bf16x2.f32
-							v17 := uint64(isa.NarrowF32(uint32(r15[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r13[l]), true, isa.RN, false, false))
-							r20[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.global.b32
-							s16 := uint64(r19[l]) + 0x0
-							s16v := uint64(r16[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/half.ptx:123")
-							}
-							// 124: cvt.rn.bf16x2.f32
-							v17 := uint64(isa.NarrowF32(uint32(r15[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r13[l]), true, isa.RN, false, false))
-							r20[l] = v17
-						}
-					}
-				}
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.global.b32
-							s18 := uint64(r19[l]) + 0x4
-							s18v := uint64(r20[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/half.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.global.b32
-							s18 := uint64(r19[l]) + 0x4
-							s18v := uint64(r20[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/half.ptx:125")
-							}
-						}
-					}
-				}
-			}
+			packHalf2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1789,5 +1471,339 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// packHalf2Block0 runs block 0 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 100-105; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 100: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/half.ptx:100")
+	}
+	// PTX line 101: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 102: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 103, 104, 105: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 104: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 105: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 104: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 105: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 108-125
+func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/half.ptx:108")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 109: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/half.ptx:109")
+	}
+	// PTX line 110: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/half.ptx:111")
+	}
+	// PTX line 112: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 113: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(14)
+		v11aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 115: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 116: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/half.ptx:116")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 117: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 118: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/half.ptx:118")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 119: cvt.rn.f16x2.f32
+				v12 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v9), false, isa.RN, false, false))
+				r16[l] = v12
+				// 120: shl.b32
+				v13 := uint64(uint32(r4[l]) << uint32(k1))
+				// 121: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+				// 122: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 115: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 116: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/half.ptx:116")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 117: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 118: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/half.ptx:118")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 119: cvt.rn.f16x2.f32
+				v12 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v9), false, isa.RN, false, false))
+				r16[l] = v12
+				// 120: shl.b32
+				v13 := uint64(uint32(r4[l]) << uint32(k1))
+				// 121: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+				// 122: add.s64
+				v15 := uint64(uint64(u6) + uint64(v14))
+				r19[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 123, 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.global.b32
+				s16 := uint64(r19[l]) + 0x0
+				s16v := uint64(r16[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/half.ptx:123")
+				}
+				// 124: cvt.rn.bf16x2.f32
+				v17 := uint64(isa.NarrowF32(uint32(r15[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r13[l]), true, isa.RN, false, false))
+				r20[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.global.b32
+				s16 := uint64(r19[l]) + 0x0
+				s16v := uint64(r16[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fast/half.ptx:123")
+				}
+				// 124: cvt.rn.bf16x2.f32
+				v17 := uint64(isa.NarrowF32(uint32(r15[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r13[l]), true, isa.RN, false, false))
+				r20[l] = v17
+			}
+		}
+	}
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.global.b32
+				s18 := uint64(r19[l]) + 0x4
+				s18v := uint64(r20[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/half.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.global.b32
+				s18 := uint64(r19[l]) + 0x4
+				s18v := uint64(r20[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fast/half.ptx:125")
+				}
+			}
+		}
 	}
 }

@@ -292,69 +292,7 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intmisc.ptx:24")
-				}
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			intMiscBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -371,609 +309,7 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 32-71
-			{
-				r4 := w.Reg(4)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				k2 := uint64(0x20)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intmisc.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intmisc.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intmisc.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intmisc.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					v13aw := w.Window(1)
-					v15aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 42: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/intmisc.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 43: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 44: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/intmisc.ptx:44")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 45: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 46: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/intmisc.ptx:46")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 47: shl.b32
-							v16 := uint64(uint32(r4[l]) << uint32(k1))
-							// 48: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 49: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							r22[l] = v18
-							// 50: mul.hi.s32
-							v19 := uint64(uint32(isa.MulHi(v11, v13, 32, true)))
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 42: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/intmisc.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 43: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 44: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/intmisc.ptx:44")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 45: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 46: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/intmisc.ptx:46")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 47: shl.b32
-							v16 := uint64(uint32(r4[l]) << uint32(k1))
-							// 48: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-							// 49: add.s64
-							v18 := uint64(uint64(u8) + uint64(v17))
-							r22[l] = v18
-							// 50: mul.hi.s32
-							v19 := uint64(uint32(isa.MulHi(v11, v13, 32, true)))
-							r23[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.u32
-							s20 := uint64(r22[l]) + 0x0
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/intmisc.ptx:51")
-							}
-							// 52: mul.hi.u32
-							v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.u32
-							s20 := uint64(r22[l]) + 0x0
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/intmisc.ptx:51")
-							}
-							// 52: mul.hi.u32
-							v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s22 := uint64(r22[l]) + 0x4
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/intmisc.ptx:53")
-							}
-							// 54: abs.s32
-							v23s := int32(r15[l])
-							v23 := uint64(uint32(max(v23s, -v23s)))
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s22 := uint64(r22[l]) + 0x4
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/intmisc.ptx:53")
-							}
-							// 54: abs.s32
-							v23s := int32(r15[l])
-							v23 := uint64(uint32(max(v23s, -v23s)))
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s24 := uint64(r22[l]) + 0x8
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/intmisc.ptx:55")
-							}
-							// 56: min.s32
-							v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
-							r26[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s24 := uint64(r22[l]) + 0x8
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/intmisc.ptx:55")
-							}
-							// 56: min.s32
-							v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
-							r26[l] = v25
-						}
-					}
-				}
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u32
-							s26 := uint64(r22[l]) + 0xc
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/intmisc.ptx:57")
-							}
-							// 58: max.u32
-							v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
-							r27[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u32
-							s26 := uint64(r22[l]) + 0xc
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/intmisc.ptx:57")
-							}
-							// 58: max.u32
-							v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
-							r27[l] = v27
-						}
-					}
-				}
-				// PTX lines 59, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s28 := uint64(r22[l]) + 0x10
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/intmisc.ptx:59")
-							}
-							// 61: shf.r.wrap.b32
-							v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
-							r28[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s28 := uint64(r22[l]) + 0x10
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/intmisc.ptx:59")
-							}
-							// 61: shf.r.wrap.b32
-							v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
-							r28[l] = v29
-						}
-					}
-				}
-				// PTX lines 63, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u32
-							s30 := uint64(r22[l]) + 0x14
-							s30v := uint64(r28[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/intmisc.ptx:63")
-							}
-							// 65: shf.l.wrap.b32
-							v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
-							r29[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u32
-							s30 := uint64(r22[l]) + 0x14
-							s30v := uint64(r28[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/intmisc.ptx:63")
-							}
-							// 65: shf.l.wrap.b32
-							v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
-							r29[l] = v31
-						}
-					}
-				}
-				// PTX lines 67, 68, 69, 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.global.u32
-							s32 := uint64(r22[l]) + 0x18
-							s32v := uint64(r29[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/intmisc.ptx:67")
-							}
-							// 68: mul.wide.s32
-							v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
-							// 69: abs.s64
-							v34s := int64(v33)
-							v34 := uint64(uint64(max(v34s, -v34s)))
-							// 70: shr.u64
-							v35 := uint64(uint64(v34) >> uint32(k2))
-							r32[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.global.u32
-							s32 := uint64(r22[l]) + 0x18
-							s32v := uint64(r29[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/intmisc.ptx:67")
-							}
-							// 68: mul.wide.s32
-							v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
-							// 69: abs.s64
-							v34s := int64(v33)
-							v34 := uint64(uint64(max(v34s, -v34s)))
-							// 70: shr.u64
-							v35 := uint64(uint64(v34) >> uint32(k2))
-							r32[l] = v35
-						}
-					}
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.u32
-							s36 := uint64(r22[l]) + 0x1c
-							s36v := uint64(r32[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/intmisc.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.u32
-							s36 := uint64(r22[l]) + 0x1c
-							s36v := uint64(r32[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/intmisc.ptx:71")
-							}
-						}
-					}
-				}
-			}
+			intMiscBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -985,5 +321,677 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// intMiscBlock0 runs block 0 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intmisc.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-71
+func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x20)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intmisc.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intmisc.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intmisc.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intmisc.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		v13aw := w.Window(1)
+		v15aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 42: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/intmisc.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 44: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/intmisc.ptx:44")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 45: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 46: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/intmisc.ptx:46")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 47: shl.b32
+				v16 := uint64(uint32(r4[l]) << uint32(k1))
+				// 48: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 49: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				r22[l] = v18
+				// 50: mul.hi.s32
+				v19 := uint64(uint32(isa.MulHi(v11, v13, 32, true)))
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 42: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/intmisc.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 44: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/intmisc.ptx:44")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 45: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 46: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/intmisc.ptx:46")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 47: shl.b32
+				v16 := uint64(uint32(r4[l]) << uint32(k1))
+				// 48: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+				// 49: add.s64
+				v18 := uint64(uint64(u8) + uint64(v17))
+				r22[l] = v18
+				// 50: mul.hi.s32
+				v19 := uint64(uint32(isa.MulHi(v11, v13, 32, true)))
+				r23[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u32
+				s20 := uint64(r22[l]) + 0x0
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/intmisc.ptx:51")
+				}
+				// 52: mul.hi.u32
+				v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u32
+				s20 := uint64(r22[l]) + 0x0
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/intmisc.ptx:51")
+				}
+				// 52: mul.hi.u32
+				v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s22 := uint64(r22[l]) + 0x4
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/intmisc.ptx:53")
+				}
+				// 54: abs.s32
+				v23s := int32(r15[l])
+				v23 := uint64(uint32(max(v23s, -v23s)))
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s22 := uint64(r22[l]) + 0x4
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/intmisc.ptx:53")
+				}
+				// 54: abs.s32
+				v23s := int32(r15[l])
+				v23 := uint64(uint32(max(v23s, -v23s)))
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s24 := uint64(r22[l]) + 0x8
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/intmisc.ptx:55")
+				}
+				// 56: min.s32
+				v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
+				r26[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s24 := uint64(r22[l]) + 0x8
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/intmisc.ptx:55")
+				}
+				// 56: min.s32
+				v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
+				r26[l] = v25
+			}
+		}
+	}
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u32
+				s26 := uint64(r22[l]) + 0xc
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/intmisc.ptx:57")
+				}
+				// 58: max.u32
+				v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
+				r27[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u32
+				s26 := uint64(r22[l]) + 0xc
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/intmisc.ptx:57")
+				}
+				// 58: max.u32
+				v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
+				r27[l] = v27
+			}
+		}
+	}
+	// PTX lines 59, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s28 := uint64(r22[l]) + 0x10
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/intmisc.ptx:59")
+				}
+				// 61: shf.r.wrap.b32
+				v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
+				r28[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s28 := uint64(r22[l]) + 0x10
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/intmisc.ptx:59")
+				}
+				// 61: shf.r.wrap.b32
+				v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
+				r28[l] = v29
+			}
+		}
+	}
+	// PTX lines 63, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u32
+				s30 := uint64(r22[l]) + 0x14
+				s30v := uint64(r28[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/intmisc.ptx:63")
+				}
+				// 65: shf.l.wrap.b32
+				v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
+				r29[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u32
+				s30 := uint64(r22[l]) + 0x14
+				s30v := uint64(r28[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/intmisc.ptx:63")
+				}
+				// 65: shf.l.wrap.b32
+				v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
+				r29[l] = v31
+			}
+		}
+	}
+	// PTX lines 67, 68, 69, 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u32
+				s32 := uint64(r22[l]) + 0x18
+				s32v := uint64(r29[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/intmisc.ptx:67")
+				}
+				// 68: mul.wide.s32
+				v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
+				// 69: abs.s64
+				v34s := int64(v33)
+				v34 := uint64(uint64(max(v34s, -v34s)))
+				// 70: shr.u64
+				v35 := uint64(uint64(v34) >> uint32(k2))
+				r32[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u32
+				s32 := uint64(r22[l]) + 0x18
+				s32v := uint64(r29[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/intmisc.ptx:67")
+				}
+				// 68: mul.wide.s32
+				v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
+				// 69: abs.s64
+				v34s := int64(v33)
+				v34 := uint64(uint64(max(v34s, -v34s)))
+				// 70: shr.u64
+				v35 := uint64(uint64(v34) >> uint32(k2))
+				r32[l] = v35
+			}
+		}
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.u32
+				s36 := uint64(r22[l]) + 0x1c
+				s36v := uint64(r32[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/intmisc.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.u32
+				s36 := uint64(r22[l]) + 0x1c
+				s36v := uint64(r32[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/intmisc.ptx:71")
+				}
+			}
+		}
 	}
 }

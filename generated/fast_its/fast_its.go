@@ -1112,124 +1112,14 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:24")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/its.ptx:25")
-				}
-				// PTX line 26: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:27")
-				}
-				// PTX line 28: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 29: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				runtime.Broadcast(r5, m, u6)
-				_ = u3
-				_ = u5
-				_ = u6
-			}
+			spinLockBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 31-32; divergent, reconverges at block 2 (b2)
-			{
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 31: atom.global.cas.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r6, r5, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/its.ptx:31")
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: setp.ne.s32
-							c1t := uint32(r6[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: setp.ne.s32
-							c1t := uint32(r6[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			spinLockBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1243,241 +1133,7 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 2:
 			// b2, PTX lines 35-46; ret
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				k0 := uint64(0x1)
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r7[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r7[l] = v1
-						}
-					}
-				}
-				// PTX line 36: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX line 37: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mad.lo.s32
-							v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
-							r10[l] = v4
-							// 39: ld.volatile.global.u32
-							v5a := uint64(r4[l]) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/its.ptx:39")
-									continue
-								}
-								v5 = v5x
-							}
-							// 40: add.s32
-							v6 := uint64(uint32(v5) + uint32(k0))
-							r12[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mad.lo.s32
-							v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
-							r10[l] = v4
-							// 39: ld.volatile.global.u32
-							v5a := uint64(r4[l]) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/its.ptx:39")
-									continue
-								}
-								v5 = v5x
-							}
-							// 40: add.s32
-							v6 := uint64(uint32(v5) + uint32(k0))
-							r12[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.volatile.global.u32
-							s7 := uint64(r4[l]) + 0x0
-							s7v := uint64(r12[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.volatile.global.u32
-							s7 := uint64(r4[l]) + 0x0
-							s7v := uint64(r12[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: ld.volatile.global.u32
-							v8a := uint64(r2[l]) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/its.ptx:42")
-									continue
-								}
-								v8 = v8x
-							}
-							// 43: add.s32
-							v9 := uint64(uint32(r10[l]) + uint32(v8))
-							r14[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: ld.volatile.global.u32
-							v8a := uint64(r2[l]) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/its.ptx:42")
-									continue
-								}
-								v8 = v8x
-							}
-							// 43: add.s32
-							v9 := uint64(uint32(r10[l]) + uint32(v8))
-							r14[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.volatile.global.u32
-							s10 := uint64(r2[l]) + 0x0
-							s10v := uint64(r14[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.volatile.global.u32
-							s10 := uint64(r2[l]) + 0x0
-							s10v := uint64(r14[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:44")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 46: atom.global.exch.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r15, r5, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/its.ptx:46")
-			}
+			spinLockBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1492,6 +1148,362 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// spinLockBlock0 runs block 0 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29
+func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:24")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/its.ptx:25")
+	}
+	// PTX line 26: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:27")
+	}
+	// PTX line 28: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 29: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	runtime.Broadcast(r5, m, u6)
+	_ = u3
+	_ = u5
+	_ = u6
+}
+
+// spinLockBlock1 runs block 1 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 31-32; divergent, reconverges at block 2 (b2)
+func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 31: atom.global.cas.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r6, r5, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/its.ptx:31")
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: setp.ne.s32
+				c1t := uint32(r6[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: setp.ne.s32
+				c1t := uint32(r6[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// spinLockBlock2 runs block 2 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 35-46; ret
+func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1)
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r7[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r7[l] = v1
+			}
+		}
+	}
+	// PTX line 36: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 37: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mad.lo.s32
+				v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
+				r10[l] = v4
+				// 39: ld.volatile.global.u32
+				v5a := uint64(r4[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/its.ptx:39")
+						continue
+					}
+					v5 = v5x
+				}
+				// 40: add.s32
+				v6 := uint64(uint32(v5) + uint32(k0))
+				r12[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mad.lo.s32
+				v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
+				r10[l] = v4
+				// 39: ld.volatile.global.u32
+				v5a := uint64(r4[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/its.ptx:39")
+						continue
+					}
+					v5 = v5x
+				}
+				// 40: add.s32
+				v6 := uint64(uint32(v5) + uint32(k0))
+				r12[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.volatile.global.u32
+				s7 := uint64(r4[l]) + 0x0
+				s7v := uint64(r12[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.volatile.global.u32
+				s7 := uint64(r4[l]) + 0x0
+				s7v := uint64(r12[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: ld.volatile.global.u32
+				v8a := uint64(r2[l]) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/its.ptx:42")
+						continue
+					}
+					v8 = v8x
+				}
+				// 43: add.s32
+				v9 := uint64(uint32(r10[l]) + uint32(v8))
+				r14[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: ld.volatile.global.u32
+				v8a := uint64(r2[l]) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/its.ptx:42")
+						continue
+					}
+					v8 = v8x
+				}
+				// 43: add.s32
+				v9 := uint64(uint32(r10[l]) + uint32(v8))
+				r14[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.volatile.global.u32
+				s10 := uint64(r2[l]) + 0x0
+				s10v := uint64(r14[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.volatile.global.u32
+				s10 := uint64(r2[l]) + 0x0
+				s10v := uint64(r14[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:44")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 46: atom.global.exch.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r15, r5, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/its.ptx:46")
+}
+
 // laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1500,81 +1512,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 61-68; divergent, reconverges at block 5 (b5 ($L__BB1_7))
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:61")
-				}
-				// PTX line 62: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 63: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 64: shl.b32, warp-uniform
-				u4 := uint64(uint32(u3) << uint32(k0))
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 65: mul.wide.u32, warp-uniform
-				u5 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(k1))))
-				// PTX line 66: add.s64, warp-uniform
-				u6 := uint64(uint64(u2) + uint64(u5))
-				runtime.Broadcast(r5, m, u6)
-				// PTX lines 67, 68: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							r6[l] = v7
-							// 68: setp.eq.s32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							r6[l] = v7
-							// 68: setp.eq.s32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u6
-			}
+			laneHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1588,77 +1526,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: ld.volatile.global.u32
-							v1a := uint64(r5[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: ld.volatile.global.u32
-							v1a := uint64(r5[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			laneHandoffBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1672,136 +1540,14 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2 ($L__BB1_4), PTX lines 83-85
-			{
-				r2 := w.Reg(2)
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 84: st.volatile.global.u32
-							s2 := uint64(r5[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:84")
-							}
-							// 85: add.s64
-							v3 := uint64(uint64(r5[l]) + uint64(k1))
-							r5[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 84: st.volatile.global.u32
-							s2 := uint64(r5[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:84")
-							}
-							// 85: add.s64
-							v3 := uint64(uint64(r5[l]) + uint64(k1))
-							r5[l] = v3
-						}
-					}
-				}
-			}
+			laneHandoffBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				// PTX lines 87, 88: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: ld.volatile.global.u32
-							v1a := uint64(r5[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:87")
-									continue
-								}
-								v1 = v1x
-							}
-							// 88: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: ld.volatile.global.u32
-							v1a := uint64(r5[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:87")
-									continue
-								}
-								v1 = v1x
-							}
-							// 88: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			laneHandoffBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1815,129 +1561,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b4 ($L__BB1_6), PTX lines 91-96
-			{
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 91: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:91")
-				}
-				// PTX line 92: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.volatile.global.u32
-							v3a := uint64(r5[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/its.ptx:93")
-									continue
-								}
-								v3 = v3x
-							}
-							r13[l] = v3
-							// 94: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-							// 95: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							r15[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.volatile.global.u32
-							v3a := uint64(r5[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/its.ptx:93")
-									continue
-								}
-								v3 = v3x
-							}
-							r13[l] = v3
-							// 94: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-							// 95: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							r15[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.u32
-							s6 := uint64(r15[l]) + 0x0
-							s6v := uint64(r13[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/its.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.u32
-							s6 := uint64(r15[l]) + 0x0
-							s6v := uint64(r13[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/its.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1947,39 +1571,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 10
 		case 6:
 			// b6, PTX lines 71-71; divergent, reconverges at block 5 (b5 ($L__BB1_7))
-			{
-				r6 := w.Reg(6)
-				k0 := uint64(0x1f)
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: setp.ne.s32
-							c1t := uint32(r6[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: setp.ne.s32
-							c1t := uint32(r6[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			laneHandoffBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1996,59 +1588,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 1
 		case 8:
 			// b8, PTX lines 78-80
-			{
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 79: st.volatile.global.u32
-							s2 := uint64(r5[l]) + 0x4
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:79")
-							}
-							// 80: or.b32
-							v3 := uint64(uint32(r3[l]) | uint32(k1))
-							r3[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 79: st.volatile.global.u32
-							s2 := uint64(r5[l]) + 0x4
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:79")
-							}
-							// 80: or.b32
-							v3 := uint64(uint32(r3[l]) | uint32(k1))
-							r3[l] = v3
-						}
-					}
-				}
-			}
+			laneHandoffBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2066,6 +1606,506 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// laneHandoffBlock0 runs block 0 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 61-68; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:61")
+	}
+	// PTX line 62: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 63: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 64: shl.b32, warp-uniform
+	u4 := uint64(uint32(u3) << uint32(k0))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 65: mul.wide.u32, warp-uniform
+	u5 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(k1))))
+	// PTX line 66: add.s64, warp-uniform
+	u6 := uint64(uint64(u2) + uint64(u5))
+	runtime.Broadcast(r5, m, u6)
+	// PTX lines 67, 68: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				r6[l] = v7
+				// 68: setp.eq.s32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				r6[l] = v7
+				// 68: setp.eq.s32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u6
+}
+
+// laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
+func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: ld.volatile.global.u32
+				v1a := uint64(r5[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: ld.volatile.global.u32
+				v1a := uint64(r5[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 83-85
+func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 84: st.volatile.global.u32
+				s2 := uint64(r5[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:84")
+				}
+				// 85: add.s64
+				v3 := uint64(uint64(r5[l]) + uint64(k1))
+				r5[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 84: st.volatile.global.u32
+				s2 := uint64(r5[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:84")
+				}
+				// 85: add.s64
+				v3 := uint64(uint64(r5[l]) + uint64(k1))
+				r5[l] = v3
+			}
+		}
+	}
+}
+
+// laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
+func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// PTX lines 87, 88: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: ld.volatile.global.u32
+				v1a := uint64(r5[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:87")
+						continue
+					}
+					v1 = v1x
+				}
+				// 88: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: ld.volatile.global.u32
+				v1a := uint64(r5[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/its.ptx:87")
+						continue
+					}
+					v1 = v1x
+				}
+				// 88: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// laneHandoffBlock4 runs block 4 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_6), PTX lines 91-96
+func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 91: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:91")
+	}
+	// PTX line 92: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.volatile.global.u32
+				v3a := uint64(r5[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/its.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				r13[l] = v3
+				// 94: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+				// 95: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				r15[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.volatile.global.u32
+				v3a := uint64(r5[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/its.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				r13[l] = v3
+				// 94: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+				// 95: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				r15[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.u32
+				s6 := uint64(r15[l]) + 0x0
+				s6v := uint64(r13[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/its.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.u32
+				s6 := uint64(r15[l]) + 0x0
+				s6v := uint64(r13[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/its.ptx:96")
+				}
+			}
+		}
+	}
+}
+
+// laneHandoffBlock6 runs block 6 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 71-71; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+func laneHandoffBlock6(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	k0 := uint64(0x1f)
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: setp.ne.s32
+				c1t := uint32(r6[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: setp.ne.s32
+				c1t := uint32(r6[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 78-80
+func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 79: st.volatile.global.u32
+				s2 := uint64(r5[l]) + 0x4
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:79")
+				}
+				// 80: or.b32
+				v3 := uint64(uint32(r3[l]) | uint32(k1))
+				r3[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 79: st.volatile.global.u32
+				s2 := uint64(r5[l]) + 0x4
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/its.ptx:79")
+				}
+				// 80: or.b32
+				v3 := uint64(uint32(r3[l]) | uint32(k1))
+				r3[l] = v3
+			}
+		}
+	}
+}
+
 // storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2074,67 +2114,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 		switch pc {
 		case 0:
 			// b0, PTX lines 114-119; divergent, reconverges at block 4 (b3 ($L__BB2_5))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				k0 := uint64(0x5556)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 114, 115, 116, 117, 118, 119: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 115: cvt.u16.u32
-							v2 := uint64(uint16(uint32(v1)))
-							// 116: mul.hi.u16
-							v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
-							// 117: mul.lo.s16
-							v4 := uint64(uint16(v3) * uint16(k1))
-							// 118: sub.s16
-							v5 := uint64(uint16(v2) - uint16(v4))
-							r4[l] = v5
-							// 119: setp.eq.s16
-							c6t := uint16(v5) == uint16(k2)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 115: cvt.u16.u32
-							v2 := uint64(uint16(uint32(v1)))
-							// 116: mul.hi.u16
-							v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
-							// 117: mul.lo.s16
-							v4 := uint64(uint16(v3) * uint16(k1))
-							// 118: sub.s16
-							v5 := uint64(uint16(v2) - uint16(v4))
-							r4[l] = v5
-							// 119: setp.eq.s16
-							c6t := uint16(v5) == uint16(k2)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			storeReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2148,358 +2128,21 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 134-143; bar.sync at line 144
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 134: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:134")
-				}
-				// PTX line 135: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: cvt.s64.s32
-							v3 := uint64(uint64(int32(r9[l])))
-							r11[l] = v3
-							// 137: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							// 138: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							r15[l] = v5
-							// 139: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/its.ptx:139")
-									continue
-								}
-								v6 = v6x
-							}
-							r16[l] = v6
-							// 140: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							r17[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: cvt.s64.s32
-							v3 := uint64(uint64(int32(r9[l])))
-							r11[l] = v3
-							// 137: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							// 138: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							r15[l] = v5
-							// 139: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/its.ptx:139")
-									continue
-								}
-								v6 = v6x
-							}
-							r16[l] = v6
-							// 140: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							r17[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 141: mov.u64, warp-uniform
-				u8 := uint64(k1)
-				runtime.Broadcast(r18, m, u8)
-				// PTX lines 142, 143: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: add.s64
-							v9 := uint64(uint64(u8) + uint64(r17[l]))
-							// 143: st.shared.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r16[l])
-							if s10 < shEnd4 && s10&3 == 0 {
-								runtime.Store32(sh, s10, s10v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: add.s64
-							v9 := uint64(uint64(u8) + uint64(r17[l]))
-							// 143: st.shared.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r16[l])
-							if s10 < shEnd4 && s10&3 == 0 {
-								runtime.Store32(sh, s10, s10v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:143")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB2_3), PTX lines 145-152
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				k2 := uint64(0x4)
-				// PTX lines 145, 146, 147, 148, 149, 150, 151, 152: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					v7aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 146: setp.lt.u32
-							c2t := uint32(v1) < uint32(r8[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 147: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 148: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-							// 149: add.s64
-							v5 := uint64(uint64(r18[l]) + uint64(v4))
-							// 150: ld.shared.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/its.ptx:150")
-									continue
-								}
-								v6 = v6x
-							}
-							// 151: ld.global.u32
-							v7a := uint64(r15[l]) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/its.ptx:151")
-									continue
-								}
-								v7 = v7x
-							}
-							// 152: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r10[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 146: setp.lt.u32
-							c2t := uint32(v1) < uint32(r8[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 147: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 148: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-							// 149: add.s64
-							v5 := uint64(uint64(r18[l]) + uint64(v4))
-							// 150: ld.shared.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/its.ptx:150")
-									continue
-								}
-								v6 = v6x
-							}
-							// 151: ld.global.u32
-							v7a := uint64(r15[l]) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/its.ptx:151")
-									continue
-								}
-								v7 = v7x
-							}
-							// 152: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r10[l] = v8
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			storeReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b2 ($L__BB2_4), PTX lines 154-156
-			{
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x2)
-				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: shl.b64
-							v1 := uint64(uint64(r11[l]) << uint32(k0))
-							// 155: add.s64
-							v2 := uint64(uint64(r6[l]) + uint64(v1))
-							// 156: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r10[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/its.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: shl.b64
-							v1 := uint64(uint64(r11[l]) << uint32(k0))
-							// 155: add.s64
-							v2 := uint64(uint64(r6[l]) + uint64(v1))
-							// 156: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r10[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/its.ptx:156")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2509,74 +2152,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			next = 7
 		case 5:
 			// b4, PTX lines 122-127; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 122: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:122")
-				}
-				// PTX line 123: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r6, m, u2)
-				// PTX line 124: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				// PTX line 125: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 126, 127: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: mad.lo.s32
-							v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
-							r9[l] = v5
-							// 127: setp.ne.s16
-							c6t := uint16(r4[l]) != uint16(k0)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: mad.lo.s32
-							v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
-							r9[l] = v5
-							// 127: setp.ne.s16
-							c6t := uint16(r4[l]) != uint16(k0)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-				_ = u2
-			}
+			storeReturnBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2590,35 +2166,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			}
 		case 6:
 			// b5, PTX lines 130-131
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				// PTX lines 130, 131: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: neg.s32
-							v1 := uint64(-uint32(r0[l]))
-							r10[l] = v1
-							// 131: cvt.s64.s32
-							v2 := uint64(uint64(int32(r9[l])))
-							r11[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: neg.s32
-							v1 := uint64(-uint32(r0[l]))
-							r10[l] = v1
-							// 131: cvt.s64.s32
-							v2 := uint64(uint64(int32(r9[l])))
-							r11[l] = v2
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2633,6 +2181,524 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// storeReturnBarrierBlock0 runs block 0 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 114-119; divergent, reconverges at block 4 (b3 ($L__BB2_5))
+func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	k0 := uint64(0x5556)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 114, 115, 116, 117, 118, 119: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 115: cvt.u16.u32
+				v2 := uint64(uint16(uint32(v1)))
+				// 116: mul.hi.u16
+				v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
+				// 117: mul.lo.s16
+				v4 := uint64(uint16(v3) * uint16(k1))
+				// 118: sub.s16
+				v5 := uint64(uint16(v2) - uint16(v4))
+				r4[l] = v5
+				// 119: setp.eq.s16
+				c6t := uint16(v5) == uint16(k2)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 115: cvt.u16.u32
+				v2 := uint64(uint16(uint32(v1)))
+				// 116: mul.hi.u16
+				v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
+				// 117: mul.lo.s16
+				v4 := uint64(uint16(v3) * uint16(k1))
+				// 118: sub.s16
+				v5 := uint64(uint16(v2) - uint16(v4))
+				r4[l] = v5
+				// 119: setp.eq.s16
+				c6t := uint16(v5) == uint16(k2)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// storeReturnBarrierBlock1 runs block 1 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_3), PTX lines 134-143; bar.sync at line 144
+func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:134")
+	}
+	// PTX line 135: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: cvt.s64.s32
+				v3 := uint64(uint64(int32(r9[l])))
+				r11[l] = v3
+				// 137: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				// 138: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				r15[l] = v5
+				// 139: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/its.ptx:139")
+						continue
+					}
+					v6 = v6x
+				}
+				r16[l] = v6
+				// 140: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r17[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: cvt.s64.s32
+				v3 := uint64(uint64(int32(r9[l])))
+				r11[l] = v3
+				// 137: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				// 138: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				r15[l] = v5
+				// 139: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/its.ptx:139")
+						continue
+					}
+					v6 = v6x
+				}
+				r16[l] = v6
+				// 140: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r17[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 141: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	runtime.Broadcast(r18, m, u8)
+	// PTX lines 142, 143: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: add.s64
+				v9 := uint64(uint64(u8) + uint64(r17[l]))
+				// 143: st.shared.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r16[l])
+				if s10 < shEnd4 && s10&3 == 0 {
+					runtime.Store32(shp, s10, s10v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: add.s64
+				v9 := uint64(uint64(u8) + uint64(r17[l]))
+				// 143: st.shared.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r16[l])
+				if s10 < shEnd4 && s10&3 == 0 {
+					runtime.Store32(shp, s10, s10v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/fast/its.ptx:143")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock2 runs block 2 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_3), PTX lines 145-152
+func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	k2 := uint64(0x4)
+	// PTX lines 145, 146, 147, 148, 149, 150, 151, 152: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		v7aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 146: setp.lt.u32
+				c2t := uint32(v1) < uint32(r8[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 147: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 148: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+				// 149: add.s64
+				v5 := uint64(uint64(r18[l]) + uint64(v4))
+				// 150: ld.shared.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/its.ptx:150")
+						continue
+					}
+					v6 = v6x
+				}
+				// 151: ld.global.u32
+				v7a := uint64(r15[l]) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/its.ptx:151")
+						continue
+					}
+					v7 = v7x
+				}
+				// 152: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r10[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 146: setp.lt.u32
+				c2t := uint32(v1) < uint32(r8[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 147: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 148: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+				// 149: add.s64
+				v5 := uint64(uint64(r18[l]) + uint64(v4))
+				// 150: ld.shared.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/its.ptx:150")
+						continue
+					}
+					v6 = v6x
+				}
+				// 151: ld.global.u32
+				v7a := uint64(r15[l]) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/its.ptx:151")
+						continue
+					}
+					v7 = v7x
+				}
+				// 152: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r10[l] = v8
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// storeReturnBarrierBlock3 runs block 3 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_4), PTX lines 154-156
+func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	// PTX lines 154, 155, 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: shl.b64
+				v1 := uint64(uint64(r11[l]) << uint32(k0))
+				// 155: add.s64
+				v2 := uint64(uint64(r6[l]) + uint64(v1))
+				// 156: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r10[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/its.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: shl.b64
+				v1 := uint64(uint64(r11[l]) << uint32(k0))
+				// 155: add.s64
+				v2 := uint64(uint64(r6[l]) + uint64(v1))
+				// 156: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r10[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/its.ptx:156")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock5 runs block 5 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 122-127; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 122: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:122")
+	}
+	// PTX line 123: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r6, m, u2)
+	// PTX line 124: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX line 125: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 126, 127: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: mad.lo.s32
+				v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
+				r9[l] = v5
+				// 127: setp.ne.s16
+				c6t := uint16(r4[l]) != uint16(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: mad.lo.s32
+				v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
+				r9[l] = v5
+				// 127: setp.ne.s16
+				c6t := uint16(r4[l]) != uint16(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+	_ = u2
+}
+
+// storeReturnBarrierBlock6 runs block 6 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 130-131
+func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	// PTX lines 130, 131: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: neg.s32
+				v1 := uint64(-uint32(r0[l]))
+				r10[l] = v1
+				// 131: cvt.s64.s32
+				v2 := uint64(uint64(int32(r9[l])))
+				r11[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: neg.s32
+				v1 := uint64(-uint32(r0[l]))
+				r10[l] = v1
+				// 131: cvt.s64.s32
+				v2 := uint64(uint64(int32(r9[l])))
+				r11[l] = v2
+			}
+		}
+	}
+}
+
 // syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2641,220 +2707,7 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 173-190; divergent, reconverges at block 3 (b2 ($L__BB3_3))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x10)
-				k1 := uint64(0x0)
-				k2 := uint64(0x4)
-				k3 := uint64(0x1000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 173: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:173")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 174: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:174")
-				}
-				// PTX line 175: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 176: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r3, m, u4)
-				// PTX lines 177: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 178: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 179: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 180, 181, 182, 183, 184, 185, 186, 187: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v14aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
-							// 181: and.b32
-							v9 := uint64(uint32(r4[l]) & uint32(k0))
-							// 182: setp.ne.s32
-							c10t := uint32(v9) != uint32(k1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-							// 183: cvt.s64.s32
-							v11 := uint64(uint64(int32(v8)))
-							r9[l] = v11
-							// 184: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
-							// 185: add.s64
-							v13 := uint64(uint64(u3) + uint64(v12))
-							// 186: ld.global.u32
-							v14a := uint64(v13) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/fast/its.ptx:186")
-									continue
-								}
-								v14 = v14x
-							}
-							r12[l] = v14
-							// 187: mul.wide.u32
-							v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-							r13[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
-							// 181: and.b32
-							v9 := uint64(uint32(r4[l]) & uint32(k0))
-							// 182: setp.ne.s32
-							c10t := uint32(v9) != uint32(k1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-							// 183: cvt.s64.s32
-							v11 := uint64(uint64(int32(v8)))
-							r9[l] = v11
-							// 184: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
-							// 185: add.s64
-							v13 := uint64(uint64(u3) + uint64(v12))
-							// 186: ld.global.u32
-							v14a := uint64(v13) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/fast/its.ptx:186")
-									continue
-								}
-								v14 = v14x
-							}
-							r12[l] = v14
-							// 187: mul.wide.u32
-							v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-							r13[l] = v15
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX line 188: mov.u64, warp-uniform
-				u16 := uint64(k3)
-				runtime.Broadcast(r14, m, u16)
-				// PTX lines 189, 190: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: add.s64
-							v17 := uint64(uint64(u16) + uint64(r13[l]))
-							// 190: st.shared.u32
-							s18 := uint64(v17) + 0x0
-							s18v := uint64(r12[l])
-							if s18 < shEnd4 && s18&3 == 0 {
-								runtime.Store32(sh, s18, s18v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/fast/its.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: add.s64
-							v17 := uint64(uint64(u16) + uint64(r13[l]))
-							// 190: st.shared.u32
-							s18 := uint64(v17) + 0x0
-							s18v := uint64(r12[l])
-							if s18 < shEnd4 && s18&3 == 0 {
-								runtime.Store32(sh, s18, s18v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/fast/its.ptx:190")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			syncwarpBothSidesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2871,166 +2724,14 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		case 2:
 			// b1 ($L__BB3_2), PTX lines 198-200
-			{
-				r4 := w.Reg(4)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x3ef)
-				k1 := uint64(0x7d0)
-				// PTX line 198: bar.warp.sync
-				w.BarWarpSync(24, m, m, "testdata/ptx/fast/its.ptx:198")
-				// PTX lines 199, 200: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: and.b32
-							v1 := uint64(uint32(r4[l]) & uint32(k0))
-							r16[l] = v1
-							// 200: mov.b32
-							v2 := uint64(k1)
-							r17[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: and.b32
-							v1 := uint64(uint32(r4[l]) & uint32(k0))
-							r16[l] = v1
-							// 200: mov.b32
-							v2 := uint64(k1)
-							r17[l] = v2
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b2 ($L__BB3_3), PTX lines 202-208; ret
-			{
-				r3 := w.Reg(3)
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				// PTX lines 202, 203, 204, 205, 206, 207: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
-							// 203: add.s64
-							v2 := uint64(uint64(r14[l]) + uint64(v1))
-							// 204: ld.shared.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/its.ptx:204")
-									continue
-								}
-								v3 = v3x
-							}
-							// 205: add.s32
-							v4 := uint64(uint32(v3) + uint32(r17[l]))
-							r21[l] = v4
-							// 206: shl.b64
-							v5 := uint64(uint64(r9[l]) << uint32(k1))
-							// 207: add.s64
-							v6 := uint64(uint64(r3[l]) + uint64(v5))
-							r23[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
-							// 203: add.s64
-							v2 := uint64(uint64(r14[l]) + uint64(v1))
-							// 204: ld.shared.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/its.ptx:204")
-									continue
-								}
-								v3 = v3x
-							}
-							// 205: add.s32
-							v4 := uint64(uint32(v3) + uint32(r17[l]))
-							r21[l] = v4
-							// 206: shl.b64
-							v5 := uint64(uint64(r9[l]) << uint32(k1))
-							// 207: add.s64
-							v6 := uint64(uint64(r3[l]) + uint64(v5))
-							r23[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.global.u32
-							s7 := uint64(r23[l]) + 0x0
-							s7v := uint64(r21[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.global.u32
-							s7 := uint64(r23[l]) + 0x0
-							s7v := uint64(r21[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:208")
-							}
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3040,38 +2741,7 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		case 5:
 			// b3, PTX lines 193-195
-			{
-				r4 := w.Reg(4)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x10)
-				k1 := uint64(0x3e8)
-				// PTX line 193: bar.warp.sync
-				w.BarWarpSync(24, m, m, "testdata/ptx/fast/its.ptx:193")
-				// PTX lines 194, 195: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: or.b32
-							v1 := uint64(uint32(r4[l]) | uint32(k0))
-							r16[l] = v1
-							// 195: mov.b32
-							v2 := uint64(k1)
-							r17[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: or.b32
-							v1 := uint64(uint32(r4[l]) | uint32(k0))
-							r16[l] = v1
-							// 195: mov.b32
-							v2 := uint64(k1)
-							r17[l] = v2
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3083,6 +2753,420 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// syncwarpBothSidesBlock0 runs block 0 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 173-190; divergent, reconverges at block 3 (b2 ($L__BB3_3))
+func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x10)
+	k1 := uint64(0x0)
+	k2 := uint64(0x4)
+	k3 := uint64(0x1000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 173: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/its.ptx:173")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 174: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/its.ptx:174")
+	}
+	// PTX line 175: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 176: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX lines 177: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 178: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 179: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 180, 181, 182, 183, 184, 185, 186, 187: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
+				// 181: and.b32
+				v9 := uint64(uint32(r4[l]) & uint32(k0))
+				// 182: setp.ne.s32
+				c10t := uint32(v9) != uint32(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+				// 183: cvt.s64.s32
+				v11 := uint64(uint64(int32(v8)))
+				r9[l] = v11
+				// 184: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+				// 185: add.s64
+				v13 := uint64(uint64(u3) + uint64(v12))
+				// 186: ld.global.u32
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/fast/its.ptx:186")
+						continue
+					}
+					v14 = v14x
+				}
+				r12[l] = v14
+				// 187: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				r13[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
+				// 181: and.b32
+				v9 := uint64(uint32(r4[l]) & uint32(k0))
+				// 182: setp.ne.s32
+				c10t := uint32(v9) != uint32(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+				// 183: cvt.s64.s32
+				v11 := uint64(uint64(int32(v8)))
+				r9[l] = v11
+				// 184: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+				// 185: add.s64
+				v13 := uint64(uint64(u3) + uint64(v12))
+				// 186: ld.global.u32
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/fast/its.ptx:186")
+						continue
+					}
+					v14 = v14x
+				}
+				r12[l] = v14
+				// 187: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				r13[l] = v15
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX line 188: mov.u64, warp-uniform
+	u16 := uint64(k3)
+	runtime.Broadcast(r14, m, u16)
+	// PTX lines 189, 190: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: add.s64
+				v17 := uint64(uint64(u16) + uint64(r13[l]))
+				// 190: st.shared.u32
+				s18 := uint64(v17) + 0x0
+				s18v := uint64(r12[l])
+				if s18 < shEnd4 && s18&3 == 0 {
+					runtime.Store32(shp, s18, s18v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/fast/its.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: add.s64
+				v17 := uint64(uint64(u16) + uint64(r13[l]))
+				// 190: st.shared.u32
+				s18 := uint64(v17) + 0x0
+				s18v := uint64(r12[l])
+				if s18 < shEnd4 && s18&3 == 0 {
+					runtime.Store32(shp, s18, s18v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/fast/its.ptx:190")
+				}
+			}
+		}
+	}
+	_ = u4
+}
+
+// syncwarpBothSidesBlock2 runs block 2 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_2), PTX lines 198-200
+func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x3ef)
+	k1 := uint64(0x7d0)
+	// PTX line 198: bar.warp.sync
+	w.BarWarpSync(24, m, m, "testdata/ptx/fast/its.ptx:198")
+	// PTX lines 199, 200: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: and.b32
+				v1 := uint64(uint32(r4[l]) & uint32(k0))
+				r16[l] = v1
+				// 200: mov.b32
+				v2 := uint64(k1)
+				r17[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: and.b32
+				v1 := uint64(uint32(r4[l]) & uint32(k0))
+				r16[l] = v1
+				// 200: mov.b32
+				v2 := uint64(k1)
+				r17[l] = v2
+			}
+		}
+	}
+}
+
+// syncwarpBothSidesBlock3 runs block 3 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB3_3), PTX lines 202-208; ret
+func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	// PTX lines 202, 203, 204, 205, 206, 207: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
+				// 203: add.s64
+				v2 := uint64(uint64(r14[l]) + uint64(v1))
+				// 204: ld.shared.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/its.ptx:204")
+						continue
+					}
+					v3 = v3x
+				}
+				// 205: add.s32
+				v4 := uint64(uint32(v3) + uint32(r17[l]))
+				r21[l] = v4
+				// 206: shl.b64
+				v5 := uint64(uint64(r9[l]) << uint32(k1))
+				// 207: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(v5))
+				r23[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
+				// 203: add.s64
+				v2 := uint64(uint64(r14[l]) + uint64(v1))
+				// 204: ld.shared.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/its.ptx:204")
+						continue
+					}
+					v3 = v3x
+				}
+				// 205: add.s32
+				v4 := uint64(uint32(v3) + uint32(r17[l]))
+				r21[l] = v4
+				// 206: shl.b64
+				v5 := uint64(uint64(r9[l]) << uint32(k1))
+				// 207: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(v5))
+				r23[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.global.u32
+				s7 := uint64(r23[l]) + 0x0
+				s7v := uint64(r21[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.global.u32
+				s7 := uint64(r23[l]) + 0x0
+				s7v := uint64(r21[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/its.ptx:208")
+				}
+			}
+		}
+	}
+}
+
+// syncwarpBothSidesBlock5 runs block 5 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 193-195
+func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x10)
+	k1 := uint64(0x3e8)
+	// PTX line 193: bar.warp.sync
+	w.BarWarpSync(24, m, m, "testdata/ptx/fast/its.ptx:193")
+	// PTX lines 194, 195: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: or.b32
+				v1 := uint64(uint32(r4[l]) | uint32(k0))
+				r16[l] = v1
+				// 195: mov.b32
+				v2 := uint64(k1)
+				r17[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: or.b32
+				v1 := uint64(uint32(r4[l]) | uint32(k0))
+				r16[l] = v1
+				// 195: mov.b32
+				v2 := uint64(k1)
+				r17[l] = v2
+			}
+		}
 	}
 }
 

@@ -1831,92 +1831,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/reduce_shared.ptx:25")
-				}
-				// PTX lines 26: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-						}
-					}
-				}
-				// PTX line 27: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 28: shl.b32, warp-uniform
-				u4 := uint64(uint32(u3) << uint32(k0))
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: add.s32
-							v5 := uint64(uint32(u4) + uint32(r1[l]))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: add.s32
-							v5 := uint64(uint32(u4) + uint32(r1[l]))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 31: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				runtime.Broadcast(r5, m, u7)
-				_ = u7
-			}
+			reduceSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1930,116 +1845,14 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-							r10[l] = v1
-						}
-					}
-				}
-				// PTX line 41: mov.u64, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: add.s64
-							v3 := uint64(uint64(u2) + uint64(r10[l]))
-							r12[l] = v3
-							// 43: st.shared.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r5[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: add.s64
-							v3 := uint64(uint64(u2) + uint64(r10[l]))
-							r12[l] = v3
-							// 43: st.shared.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r5[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:43")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x7f)
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			reduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2056,39 +1869,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3f)
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			reduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2105,39 +1886,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1f)
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			reduceSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2154,39 +1903,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0xf)
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			reduceSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2203,39 +1920,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x7)
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			reduceSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2252,39 +1937,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			reduceSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2301,39 +1954,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			reduceSumBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2350,39 +1971,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 16:
 			// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: setp.ne.s32
-							c1t := uint32(r1[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: setp.ne.s32
-							c1t := uint32(r1[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			reduceSumBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2412,1274 +2001,70 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 30
 		case 20:
 			// b11, PTX lines 34-38
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/reduce_shared.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 37: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 38: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:38")
-									continue
-								}
-								v5 = v5x
-							}
-							r5[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 37: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 38: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:38")
-									continue
-								}
-								v5 = v5x
-							}
-							r5[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduceSumBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 21:
 			// b12, PTX lines 48-51
-			{
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x200
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:48")
-									continue
-								}
-								v1 = v1x
-							}
-							// 49: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:49")
-									continue
-								}
-								v2 = v2x
-							}
-							// 50: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r15[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x200
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:48")
-									continue
-								}
-								v1 = v1x
-							}
-							// 49: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:49")
-									continue
-								}
-								v2 = v2x
-							}
-							// 50: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r15[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r15[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r15[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:51")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 22:
 			// b13, PTX lines 57-60
-			{
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x100
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:57")
-									continue
-								}
-								v1 = v1x
-							}
-							// 58: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:58")
-									continue
-								}
-								v2 = v2x
-							}
-							// 59: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r18[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x100
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:57")
-									continue
-								}
-								v1 = v1x
-							}
-							// 58: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:58")
-									continue
-								}
-								v2 = v2x
-							}
-							// 59: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r18[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r18[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r18[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:60")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 23:
 			// b14, PTX lines 66-69
-			{
-				r12 := w.Reg(12)
-				r21 := w.Reg(21)
-				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x80
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:66")
-									continue
-								}
-								v1 = v1x
-							}
-							// 67: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:67")
-									continue
-								}
-								v2 = v2x
-							}
-							// 68: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r21[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x80
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:66")
-									continue
-								}
-								v1 = v1x
-							}
-							// 67: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:67")
-									continue
-								}
-								v2 = v2x
-							}
-							// 68: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r21[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r21[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r21[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:69")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 24:
 			// b15, PTX lines 75-78
-			{
-				r12 := w.Reg(12)
-				r24 := w.Reg(24)
-				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x40
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							// 76: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:76")
-									continue
-								}
-								v2 = v2x
-							}
-							// 77: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r24[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x40
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							// 76: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:76")
-									continue
-								}
-								v2 = v2x
-							}
-							// 77: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r24[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r24[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r24[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:78")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 25:
 			// b16, PTX lines 84-87
-			{
-				r12 := w.Reg(12)
-				r27 := w.Reg(27)
-				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x20
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:84")
-									continue
-								}
-								v1 = v1x
-							}
-							// 85: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							// 86: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r27[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x20
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:84")
-									continue
-								}
-								v1 = v1x
-							}
-							// 85: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							// 86: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r27[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r27[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r27[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:87")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 26:
 			// b17, PTX lines 93-96
-			{
-				r12 := w.Reg(12)
-				r30 := w.Reg(30)
-				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x10
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:93")
-									continue
-								}
-								v1 = v1x
-							}
-							// 94: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:94")
-									continue
-								}
-								v2 = v2x
-							}
-							// 95: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r30[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x10
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:93")
-									continue
-								}
-								v1 = v1x
-							}
-							// 94: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:94")
-									continue
-								}
-								v2 = v2x
-							}
-							// 95: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r30[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r30[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r30[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 27:
 			// b18, PTX lines 102-105
-			{
-				r12 := w.Reg(12)
-				r33 := w.Reg(33)
-				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x8
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:102")
-									continue
-								}
-								v1 = v1x
-							}
-							// 103: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:103")
-									continue
-								}
-								v2 = v2x
-							}
-							// 104: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r33[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.shared.u32
-							v1a := uint64(r12[l]) + 0x8
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:102")
-									continue
-								}
-								v1 = v1x
-							}
-							// 103: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:103")
-									continue
-								}
-								v2 = v2x
-							}
-							// 104: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r33[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r33[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r33[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:105")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 28:
 			// b19, PTX lines 111-114
-			{
-				r12 := w.Reg(12)
-				r36 := w.Reg(36)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 111: ld.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/fast/reduce_shared.ptx:111")
-				// PTX lines 112, 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:112")
-									continue
-								}
-								v2 = v2x
-							}
-							// 113: add.s32
-							v3 := uint64(uint32(v2) + uint32(u1))
-							r36[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: ld.shared.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:112")
-									continue
-								}
-								v2 = v2x
-							}
-							// 113: add.s32
-							v3 := uint64(uint32(v2) + uint32(u1))
-							r36[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r36[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.shared.u32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r36[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:114")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 29:
 			// b20, PTX lines 119-124
-			{
-				r2 := w.Reg(2)
-				r40 := w.Reg(40)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 119: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/reduce_shared.ptx:119")
-				}
-				// PTX line 120: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 121, 122: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 122: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r40[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 122: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r40[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 123: ld.shared.u32
-				u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/fast/reduce_shared.ptx:123")
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.global.u32
-							s6 := uint64(r40[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.global.u32
-							s6 := uint64(r40[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:124")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3694,6 +2079,1718 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// reduceSumBlock0 runs block 0 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/reduce_shared.ptx:25")
+	}
+	// PTX lines 26: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+			}
+		}
+	}
+	// PTX line 27: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 28: shl.b32, warp-uniform
+	u4 := uint64(uint32(u3) << uint32(k0))
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: add.s32
+				v5 := uint64(uint32(u4) + uint32(r1[l]))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: add.s32
+				v5 := uint64(uint32(u4) + uint32(r1[l]))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 31: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	runtime.Broadcast(r5, m, u7)
+	_ = u7
+}
+
+// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
+func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r10[l] = v1
+			}
+		}
+	}
+	// PTX line 41: mov.u64, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: add.s64
+				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				r12[l] = v3
+				// 43: st.shared.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: add.s64
+				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				r12[l] = v3
+				// 43: st.shared.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:43")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock2 runs block 2 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x7f)
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3f)
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1f)
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// reduceSumBlock8 runs block 8 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0xf)
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x7)
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// reduceSumBlock12 runs block 12 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// reduceSumBlock14 runs block 14 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
+func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// reduceSumBlock16 runs block 16 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
+func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: setp.ne.s32
+				c1t := uint32(r1[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: setp.ne.s32
+				c1t := uint32(r1[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 34-38
+func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/reduce_shared.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 37: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 38: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:38")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 37: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 38: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:38")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 48-51
+func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x200
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:48")
+						continue
+					}
+					v1 = v1x
+				}
+				// 49: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:49")
+						continue
+					}
+					v2 = v2x
+				}
+				// 50: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x200
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:48")
+						continue
+					}
+					v1 = v1x
+				}
+				// 49: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:49")
+						continue
+					}
+					v2 = v2x
+				}
+				// 50: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r15[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:51")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 57-60
+func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x100
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				// 58: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:58")
+						continue
+					}
+					v2 = v2x
+				}
+				// 59: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r18[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x100
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				// 58: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:58")
+						continue
+					}
+					v2 = v2x
+				}
+				// 59: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r18[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:60")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 66-69
+func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r21 := w.Reg(21)
+	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:66")
+						continue
+					}
+					v1 = v1x
+				}
+				// 67: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
+				// 68: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r21[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:66")
+						continue
+					}
+					v1 = v1x
+				}
+				// 67: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
+				// 68: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r21[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:69")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 75-78
+func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r24 := w.Reg(24)
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x40
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				// 76: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
+				// 77: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x40
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				// 76: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
+				// 77: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:78")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 84-87
+func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r27 := w.Reg(27)
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				// 86: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r27[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				// 86: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r27[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:87")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 93-96
+func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r30 := w.Reg(30)
+	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x10
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
+				// 95: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r30[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x10
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
+				// 95: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r30[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:96")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 102-105
+func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r33 := w.Reg(33)
+	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:102")
+						continue
+					}
+					v1 = v1x
+				}
+				// 103: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:103")
+						continue
+					}
+					v2 = v2x
+				}
+				// 104: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r33[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:102")
+						continue
+					}
+					v1 = v1x
+				}
+				// 103: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:103")
+						continue
+					}
+					v2 = v2x
+				}
+				// 104: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r33[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:105")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 111-114
+func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r36 := w.Reg(36)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 111: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/fast/reduce_shared.ptx:111")
+	// PTX lines 112, 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:112")
+						continue
+					}
+					v2 = v2x
+				}
+				// 113: add.s32
+				v3 := uint64(uint32(v2) + uint32(u1))
+				r36[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:112")
+						continue
+					}
+					v2 = v2x
+				}
+				// 113: add.s32
+				v3 := uint64(uint32(v2) + uint32(u1))
+				r36[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r36[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r36[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:114")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock29 runs block 29 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 119-124
+func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r40 := w.Reg(40)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 119: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/reduce_shared.ptx:119")
+	}
+	// PTX line 120: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 121, 122: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 122: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r40[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 122: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r40[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 123: ld.shared.u32
+	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/fast/reduce_shared.ptx:123")
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.global.u32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.global.u32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:124")
+				}
+			}
+		}
+	}
+}
+
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3702,92 +3799,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x8)
-				k1 := uint64(0xff800000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 143: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/reduce_shared.ptx:143")
-				}
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r1[l] = v2
-						}
-					}
-				}
-				// PTX line 145: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 146: shl.b32, warp-uniform
-				u4 := uint64(uint32(u3) << uint32(k0))
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: add.s32
-							v5 := uint64(uint32(u4) + uint32(r1[l]))
-							r4[l] = v5
-							// 148: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: add.s32
-							v5 := uint64(uint32(u4) + uint32(r1[l]))
-							r4[l] = v5
-							// 148: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 149: mov.f32, warp-uniform
-				u7 := uint64(k1)
-				runtime.Broadcast(r5, m, u7)
-				_ = u7
-			}
+			reduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3801,116 +3813,14 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x400)
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-							r10[l] = v1
-						}
-					}
-				}
-				// PTX line 159: mov.u64, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 160, 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: add.s64
-							v3 := uint64(uint64(u2) + uint64(r10[l]))
-							r12[l] = v3
-							// 161: st.shared.f32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r5[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: add.s64
-							v3 := uint64(uint64(u2) + uint64(r10[l]))
-							r12[l] = v3
-							// 161: st.shared.f32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r5[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:161")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x7f)
-				// PTX lines 163: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			reduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3927,39 +3837,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3f)
-				// PTX lines 172: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 172: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 172: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			reduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3976,39 +3854,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1f)
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			reduceMaxBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4025,39 +3871,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0xf)
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			reduceMaxBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4074,39 +3888,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x7)
-				// PTX lines 199: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			reduceMaxBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4123,39 +3905,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			reduceMaxBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4172,39 +3922,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: setp.gt.u32
-							c1t := uint32(r1[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			reduceMaxBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4221,39 +3939,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 16:
 			// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 226: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: setp.ne.s32
-							c1t := uint32(r1[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: setp.ne.s32
-							c1t := uint32(r1[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			reduceMaxBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4283,1274 +3969,70 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 30
 		case 20:
 			// b11, PTX lines 152-156
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 152: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/reduce_shared.ptx:152")
-				}
-				// PTX line 153: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 155: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 156: ld.global.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:156")
-									continue
-								}
-								v5 = v5x
-							}
-							r5[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 155: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 156: ld.global.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:156")
-									continue
-								}
-								v5 = v5x
-							}
-							r5[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduceMaxBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 21:
 			// b12, PTX lines 166-169
-			{
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				// PTX lines 166, 167, 168: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:166")
-									continue
-								}
-								v1 = v1x
-							}
-							// 167: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x200
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:167")
-									continue
-								}
-								v2 = v2x
-							}
-							// 168: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r15[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:166")
-									continue
-								}
-								v1 = v1x
-							}
-							// 167: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x200
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:167")
-									continue
-								}
-								v2 = v2x
-							}
-							// 168: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r15[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r15[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r15[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:169")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 22:
 			// b13, PTX lines 175-178
-			{
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:175")
-									continue
-								}
-								v1 = v1x
-							}
-							// 176: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x100
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:176")
-									continue
-								}
-								v2 = v2x
-							}
-							// 177: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r18[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:175")
-									continue
-								}
-								v1 = v1x
-							}
-							// 176: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x100
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:176")
-									continue
-								}
-								v2 = v2x
-							}
-							// 177: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r18[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r18[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r18[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:178")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 23:
 			// b14, PTX lines 184-187
-			{
-				r12 := w.Reg(12)
-				r21 := w.Reg(21)
-				// PTX lines 184, 185, 186: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:184")
-									continue
-								}
-								v1 = v1x
-							}
-							// 185: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:185")
-									continue
-								}
-								v2 = v2x
-							}
-							// 186: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r21[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:184")
-									continue
-								}
-								v1 = v1x
-							}
-							// 185: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:185")
-									continue
-								}
-								v2 = v2x
-							}
-							// 186: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r21[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r21[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:187")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r21[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:187")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 24:
 			// b15, PTX lines 193-196
-			{
-				r12 := w.Reg(12)
-				r24 := w.Reg(24)
-				// PTX lines 193, 194, 195: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 193: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:193")
-									continue
-								}
-								v1 = v1x
-							}
-							// 194: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x40
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:194")
-									continue
-								}
-								v2 = v2x
-							}
-							// 195: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r24[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 193: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:193")
-									continue
-								}
-								v1 = v1x
-							}
-							// 194: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x40
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:194")
-									continue
-								}
-								v2 = v2x
-							}
-							// 195: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r24[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r24[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r24[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:196")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 25:
 			// b16, PTX lines 202-205
-			{
-				r12 := w.Reg(12)
-				r27 := w.Reg(27)
-				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:202")
-									continue
-								}
-								v1 = v1x
-							}
-							// 203: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x20
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:203")
-									continue
-								}
-								v2 = v2x
-							}
-							// 204: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r27[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:202")
-									continue
-								}
-								v1 = v1x
-							}
-							// 203: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x20
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:203")
-									continue
-								}
-								v2 = v2x
-							}
-							// 204: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r27[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 205: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r27[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:205")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r27[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:205")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 26:
 			// b17, PTX lines 211-214
-			{
-				r12 := w.Reg(12)
-				r30 := w.Reg(30)
-				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:211")
-									continue
-								}
-								v1 = v1x
-							}
-							// 212: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x10
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:212")
-									continue
-								}
-								v2 = v2x
-							}
-							// 213: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r30[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:211")
-									continue
-								}
-								v1 = v1x
-							}
-							// 212: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x10
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:212")
-									continue
-								}
-								v2 = v2x
-							}
-							// 213: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r30[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 214: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r30[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:214")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r30[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:214")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 27:
 			// b18, PTX lines 220-223
-			{
-				r12 := w.Reg(12)
-				r33 := w.Reg(33)
-				// PTX lines 220, 221, 222: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 220: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:220")
-									continue
-								}
-								v1 = v1x
-							}
-							// 221: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:221")
-									continue
-								}
-								v2 = v2x
-							}
-							// 222: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r33[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 220: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:220")
-									continue
-								}
-								v1 = v1x
-							}
-							// 221: ld.shared.f32
-							v2a := uint64(r12[l]) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:221")
-									continue
-								}
-								v2 = v2x
-							}
-							// 222: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r33[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r33[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:223")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(r33[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:223")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 28:
 			// b19, PTX lines 229-232
-			{
-				r12 := w.Reg(12)
-				r34 := w.Reg(34)
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:229")
-									continue
-								}
-								v1 = v1x
-							}
-							r34[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: ld.shared.f32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:229")
-									continue
-								}
-								v1 = v1x
-							}
-							r34[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 230: ld.shared.f32
-				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/fast/reduce_shared.ptx:230")
-				// PTX lines 231, 232: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: max.f32
-							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
-							// 232: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(v3)
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: max.f32
-							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
-							// 232: st.shared.f32
-							s4 := uint64(r12[l]) + 0x0
-							s4v := uint64(v3)
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:232")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 29:
 			// b20, PTX lines 237-242
-			{
-				r2 := w.Reg(2)
-				r40 := w.Reg(40)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 237: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/reduce_shared.ptx:237")
-				}
-				// PTX line 238: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 239, 240: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 240: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r40[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 240: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r40[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 241: ld.shared.f32
-				u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/fast/reduce_shared.ptx:241")
-				// PTX lines 242: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: st.global.f32
-							s6 := uint64(r40[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:242")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: st.global.f32
-							s6 := uint64(r40[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:242")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5562,5 +4044,1717 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// reduceMaxBlock0 runs block 0 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x8)
+	k1 := uint64(0xff800000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 143: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/reduce_shared.ptx:143")
+	}
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+			}
+		}
+	}
+	// PTX line 145: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 146: shl.b32, warp-uniform
+	u4 := uint64(uint32(u3) << uint32(k0))
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: add.s32
+				v5 := uint64(uint32(u4) + uint32(r1[l]))
+				r4[l] = v5
+				// 148: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: add.s32
+				v5 := uint64(uint32(u4) + uint32(r1[l]))
+				r4[l] = v5
+				// 148: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 149: mov.f32, warp-uniform
+	u7 := uint64(k1)
+	runtime.Broadcast(r5, m, u7)
+	_ = u7
+}
+
+// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
+func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x400)
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r10[l] = v1
+			}
+		}
+	}
+	// PTX line 159: mov.u64, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 160, 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: add.s64
+				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				r12[l] = v3
+				// 161: st.shared.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: add.s64
+				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				r12[l] = v3
+				// 161: st.shared.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:161")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock2 runs block 2 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x7f)
+	// PTX lines 163: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
+func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3f)
+	// PTX lines 172: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 172: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 172: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
+func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1f)
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// reduceMaxBlock8 runs block 8 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
+func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0xf)
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
+func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x7)
+	// PTX lines 199: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// reduceMaxBlock12 runs block 12 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
+func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// reduceMaxBlock14 runs block 14 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
+func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: setp.gt.u32
+				c1t := uint32(r1[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// reduceMaxBlock16 runs block 16 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
+func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 226: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: setp.ne.s32
+				c1t := uint32(r1[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: setp.ne.s32
+				c1t := uint32(r1[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 152-156
+func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/reduce_shared.ptx:152")
+	}
+	// PTX line 153: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 154, 155, 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 155: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 156: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:156")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 155: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 156: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/reduce_shared.ptx:156")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 166-169
+func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:166")
+						continue
+					}
+					v1 = v1x
+				}
+				// 167: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:167")
+						continue
+					}
+					v2 = v2x
+				}
+				// 168: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:166")
+						continue
+					}
+					v1 = v1x
+				}
+				// 167: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:167")
+						continue
+					}
+					v2 = v2x
+				}
+				// 168: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r15[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:169")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 175-178
+func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:175")
+						continue
+					}
+					v1 = v1x
+				}
+				// 176: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:176")
+						continue
+					}
+					v2 = v2x
+				}
+				// 177: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r18[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:175")
+						continue
+					}
+					v1 = v1x
+				}
+				// 176: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:176")
+						continue
+					}
+					v2 = v2x
+				}
+				// 177: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r18[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:178")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 184-187
+func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r21 := w.Reg(21)
+	// PTX lines 184, 185, 186: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:184")
+						continue
+					}
+					v1 = v1x
+				}
+				// 185: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:185")
+						continue
+					}
+					v2 = v2x
+				}
+				// 186: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r21[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:184")
+						continue
+					}
+					v1 = v1x
+				}
+				// 185: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:185")
+						continue
+					}
+					v2 = v2x
+				}
+				// 186: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r21[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:187")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 193-196
+func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r24 := w.Reg(24)
+	// PTX lines 193, 194, 195: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 193: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:193")
+						continue
+					}
+					v1 = v1x
+				}
+				// 194: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:194")
+						continue
+					}
+					v2 = v2x
+				}
+				// 195: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r24[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 193: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:193")
+						continue
+					}
+					v1 = v1x
+				}
+				// 194: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:194")
+						continue
+					}
+					v2 = v2x
+				}
+				// 195: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r24[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:196")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 202-205
+func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r27 := w.Reg(27)
+	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:203")
+						continue
+					}
+					v2 = v2x
+				}
+				// 204: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r27[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:203")
+						continue
+					}
+					v2 = v2x
+				}
+				// 204: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r27[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 205: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:205")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:205")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 211-214
+func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r30 := w.Reg(30)
+	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:211")
+						continue
+					}
+					v1 = v1x
+				}
+				// 212: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:212")
+						continue
+					}
+					v2 = v2x
+				}
+				// 213: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r30[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:211")
+						continue
+					}
+					v1 = v1x
+				}
+				// 212: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:212")
+						continue
+					}
+					v2 = v2x
+				}
+				// 213: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r30[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 214: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:214")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:214")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 220-223
+func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r33 := w.Reg(33)
+	// PTX lines 220, 221, 222: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 220: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				// 221: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:221")
+						continue
+					}
+					v2 = v2x
+				}
+				// 222: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r33[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 220: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				// 221: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/fast/reduce_shared.ptx:221")
+						continue
+					}
+					v2 = v2x
+				}
+				// 222: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r33[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:223")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock28 runs block 28 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 229-232
+func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r34 := w.Reg(34)
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:229")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/reduce_shared.ptx:229")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 230: ld.shared.f32
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/fast/reduce_shared.ptx:230")
+	// PTX lines 231, 232: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: max.f32
+				v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+				// 232: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(v3)
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: max.f32
+				v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+				// 232: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(v3)
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/reduce_shared.ptx:232")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock29 runs block 29 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 237-242
+func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r40 := w.Reg(40)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 237: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/reduce_shared.ptx:237")
+	}
+	// PTX line 238: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 239, 240: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 240: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r40[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 240: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r40[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 241: ld.shared.f32
+	u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/fast/reduce_shared.ptx:241")
+	// PTX lines 242: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: st.global.f32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:242")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: st.global.f32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/fast/reduce_shared.ptx:242")
+				}
+			}
+		}
 	}
 }

@@ -489,69 +489,7 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/saxpy_math.ptx:24")
-				}
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			saxpyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -568,216 +506,7 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 32-43
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.f32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/saxpy_math.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/saxpy_math.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/saxpy_math.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				// PTX lines 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					v10aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 38: add.s64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							r11[l] = v7
-							// 39: add.s64
-							v8 := uint64(uint64(u4) + uint64(v6))
-							// 40: ld.global.nc.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/saxpy_math.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							// 41: ld.global.f32
-							v10a := uint64(v7) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/saxpy_math.ptx:41")
-									continue
-								}
-								v10 = v10x
-							}
-							// 42: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
-							}
-							r15[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 38: add.s64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							r11[l] = v7
-							// 39: add.s64
-							v8 := uint64(uint64(u4) + uint64(v6))
-							// 40: ld.global.nc.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/saxpy_math.ptx:40")
-									continue
-								}
-								v9 = v9x
-							}
-							// 41: ld.global.f32
-							v10a := uint64(v7) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/saxpy_math.ptx:41")
-									continue
-								}
-								v10 = v10x
-							}
-							// 42: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
-							}
-							r15[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.global.f32
-							s12 := uint64(r11[l]) + 0x0
-							s12v := uint64(r15[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/saxpy_math.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.global.f32
-							s12 := uint64(r11[l]) + 0x0
-							s12v := uint64(r15[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/saxpy_math.ptx:43")
-							}
-						}
-					}
-				}
-			}
+			saxpyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -792,6 +521,285 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// saxpyBlock0 runs block 0 of kernel saxpy for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/saxpy_math.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-43
+func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.f32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/saxpy_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/saxpy_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/saxpy_math.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	// PTX lines 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		v10aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				r11[l] = v7
+				// 39: add.s64
+				v8 := uint64(uint64(u4) + uint64(v6))
+				// 40: ld.global.nc.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/saxpy_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				// 41: ld.global.f32
+				v10a := uint64(v7) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/saxpy_math.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				// 42: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+				}
+				r15[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				r11[l] = v7
+				// 39: add.s64
+				v8 := uint64(uint64(u4) + uint64(v6))
+				// 40: ld.global.nc.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/saxpy_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				// 41: ld.global.f32
+				v10a := uint64(v7) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/saxpy_math.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				// 42: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+				}
+				r15[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.global.f32
+				s12 := uint64(r11[l]) + 0x0
+				s12v := uint64(r15[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/saxpy_math.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.global.f32
+				s12 := uint64(r11[l]) + 0x0
+				s12v := uint64(r15[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/fast/saxpy_math.ptx:43")
+				}
+			}
+		}
+	}
+}
+
 // floatMathRun runs blocks of kernel float_math for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -800,69 +808,7 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 65-70; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 65: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/fast/saxpy_math.ptx:65")
-				}
-				// PTX line 66: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 67: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 69: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 70: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 69: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 70: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			floatMathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -879,488 +825,7 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 73-110
-			{
-				r4 := w.Reg(4)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3f800000)
-				k2 := uint64(0xbfb8aa3b)
-				k3 := uint64(0x3f000000)
-				k4 := uint64(0xbf800000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/saxpy_math.ptx:73")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/fast/saxpy_math.ptx:74")
-				}
-				// PTX line 75: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 76: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/saxpy_math.ptx:76")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 77: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/saxpy_math.ptx:77")
-				}
-				// PTX line 78: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 79: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/saxpy_math.ptx:79")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 80: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/saxpy_math.ptx:80")
-				}
-				// PTX line 81: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 82: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u7)
-				// PTX line 83: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u4)
-				// PTX line 84: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u1)
-				// PTX lines 85, 86, 87, 88, 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(3)
-					v17aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r17[l] = v13
-							// 86: add.s64
-							v14 := uint64(uint64(u6) + uint64(v13))
-							// 87: ld.global.f32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/saxpy_math.ptx:87")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 88: add.s64
-							v16 := uint64(uint64(u3) + uint64(v13))
-							// 89: ld.global.f32
-							v17a := uint64(v16) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/saxpy_math.ptx:89")
-									continue
-								}
-								v17 = v17x
-							}
-							r21[l] = v17
-							// 90: abs.f32
-							v18 := uint64(isa.AbsF32(uint32(v15)))
-							// 91: sqrt.rn.f32
-							v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
-							r23[l] = v19
-							// 92: add.s64
-							v20 := uint64(uint64(u12) + uint64(v13))
-							r24[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r17[l] = v13
-							// 86: add.s64
-							v14 := uint64(uint64(u6) + uint64(v13))
-							// 87: ld.global.f32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/saxpy_math.ptx:87")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 88: add.s64
-							v16 := uint64(uint64(u3) + uint64(v13))
-							// 89: ld.global.f32
-							v17a := uint64(v16) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/saxpy_math.ptx:89")
-									continue
-								}
-								v17 = v17x
-							}
-							r21[l] = v17
-							// 90: abs.f32
-							v18 := uint64(isa.AbsF32(uint32(v15)))
-							// 91: sqrt.rn.f32
-							v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
-							r23[l] = v19
-							// 92: add.s64
-							v20 := uint64(uint64(u12) + uint64(v13))
-							r24[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.global.f32
-							s21 := uint64(r24[l]) + 0x0
-							s21v := uint64(r23[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/saxpy_math.ptx:93")
-							}
-							// 94: min.f32
-							v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
-							// 95: max.f32
-							v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
-							// 96: fma.rn.f32
-							var v24 uint64
-							if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
-								v24 = uint64(math.Float32bits(float32(v24f)))
-							} else {
-								v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
-							}
-							// 97: div.rn.f32
-							v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
-							// 98: sub.f32
-							v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
-							r29[l] = v26
-							// 99: add.s64
-							v27 := uint64(uint64(u11) + uint64(r17[l]))
-							r30[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.global.f32
-							s21 := uint64(r24[l]) + 0x0
-							s21v := uint64(r23[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/saxpy_math.ptx:93")
-							}
-							// 94: min.f32
-							v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
-							// 95: max.f32
-							v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
-							// 96: fma.rn.f32
-							var v24 uint64
-							if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
-								v24 = uint64(math.Float32bits(float32(v24f)))
-							} else {
-								v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
-							}
-							// 97: div.rn.f32
-							v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
-							// 98: sub.f32
-							v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
-							r29[l] = v26
-							// 99: add.s64
-							v27 := uint64(uint64(u11) + uint64(r17[l]))
-							r30[l] = v27
-						}
-					}
-				}
-				// PTX lines 100, 101, 102, 103, 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.f32
-							s28 := uint64(r30[l]) + 0x0
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/saxpy_math.ptx:100")
-							}
-							// 101: mul.f32
-							v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
-							// 102: mul.f32
-							v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
-							// 103: ex2.approx.f32
-							v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
-							r33[l] = v31
-							// 104: add.s64
-							v32 := uint64(uint64(u10) + uint64(r17[l]))
-							r34[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.f32
-							s28 := uint64(r30[l]) + 0x0
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/saxpy_math.ptx:100")
-							}
-							// 101: mul.f32
-							v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
-							// 102: mul.f32
-							v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
-							// 103: ex2.approx.f32
-							v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
-							r33[l] = v31
-							// 104: add.s64
-							v32 := uint64(uint64(u10) + uint64(r17[l]))
-							r34[l] = v32
-						}
-					}
-				}
-				// PTX lines 105, 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s33w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.global.f32
-							s33 := uint64(r34[l]) + 0x0
-							s33v := uint64(r33[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/fast/saxpy_math.ptx:105")
-							}
-							// 106: fma.rn.f32
-							var v34 uint64
-							if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
-								v34 = uint64(math.Float32bits(float32(v34f)))
-							} else {
-								v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
-							}
-							// 107: max.f32
-							v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
-							// 108: min.f32
-							v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
-							r37[l] = v36
-							// 109: add.s64
-							v37 := uint64(uint64(u9) + uint64(r17[l]))
-							r38[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.global.f32
-							s33 := uint64(r34[l]) + 0x0
-							s33v := uint64(r33[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/fast/saxpy_math.ptx:105")
-							}
-							// 106: fma.rn.f32
-							var v34 uint64
-							if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
-								v34 = uint64(math.Float32bits(float32(v34f)))
-							} else {
-								v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
-							}
-							// 107: max.f32
-							v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
-							// 108: min.f32
-							v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
-							r37[l] = v36
-							// 109: add.s64
-							v37 := uint64(uint64(u9) + uint64(r17[l]))
-							r38[l] = v37
-						}
-					}
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.global.f32
-							s38 := uint64(r38[l]) + 0x0
-							s38v := uint64(r37[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/saxpy_math.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.global.f32
-							s38 := uint64(r38[l]) + 0x0
-							s38v := uint64(r37[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/saxpy_math.ptx:110")
-							}
-						}
-					}
-				}
-			}
+			floatMathBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1372,5 +837,581 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// floatMathBlock0 runs block 0 of kernel float_math for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 65-70; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 65: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/fast/saxpy_math.ptx:65")
+	}
+	// PTX line 66: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 67: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 69: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 70: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 69: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 70: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 73-110
+func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3f800000)
+	k2 := uint64(0xbfb8aa3b)
+	k3 := uint64(0x3f000000)
+	k4 := uint64(0xbf800000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/saxpy_math.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/fast/saxpy_math.ptx:74")
+	}
+	// PTX line 75: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/saxpy_math.ptx:76")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/saxpy_math.ptx:77")
+	}
+	// PTX line 78: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/saxpy_math.ptx:79")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/saxpy_math.ptx:80")
+	}
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u1)
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(3)
+		v17aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r17[l] = v13
+				// 86: add.s64
+				v14 := uint64(uint64(u6) + uint64(v13))
+				// 87: ld.global.f32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/saxpy_math.ptx:87")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 88: add.s64
+				v16 := uint64(uint64(u3) + uint64(v13))
+				// 89: ld.global.f32
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/saxpy_math.ptx:89")
+						continue
+					}
+					v17 = v17x
+				}
+				r21[l] = v17
+				// 90: abs.f32
+				v18 := uint64(isa.AbsF32(uint32(v15)))
+				// 91: sqrt.rn.f32
+				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+				r23[l] = v19
+				// 92: add.s64
+				v20 := uint64(uint64(u12) + uint64(v13))
+				r24[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r17[l] = v13
+				// 86: add.s64
+				v14 := uint64(uint64(u6) + uint64(v13))
+				// 87: ld.global.f32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/saxpy_math.ptx:87")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 88: add.s64
+				v16 := uint64(uint64(u3) + uint64(v13))
+				// 89: ld.global.f32
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fast/saxpy_math.ptx:89")
+						continue
+					}
+					v17 = v17x
+				}
+				r21[l] = v17
+				// 90: abs.f32
+				v18 := uint64(isa.AbsF32(uint32(v15)))
+				// 91: sqrt.rn.f32
+				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+				r23[l] = v19
+				// 92: add.s64
+				v20 := uint64(uint64(u12) + uint64(v13))
+				r24[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(5)
+		if m == 0xffffffff {
+			{
+				var v22s [32]uint64
+				var v23s [32]uint64
+				var v24s [32]uint64
+				var v25s [32]uint64
+				for l := range 32 {
+					// 93: st.global.f32
+					s21 := uint64(r24[l]) + 0x0
+					s21v := uint64(r23[l])
+					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+						runtime.Store32(s21w.Ptr, s21o, s21v)
+					} else {
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/saxpy_math.ptx:93")
+					}
+					// 94: min.f32
+					v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
+					// 95: max.f32
+					v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
+					// 96: fma.rn.f32
+					var v24 uint64
+					if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
+						v24 = uint64(math.Float32bits(float32(v24f)))
+					} else {
+						v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+					}
+					v23s[l] = v23
+					v24s[l] = v24
+					v22s[l] = v22
+				}
+				for l := range 32 {
+					v23 := v23s[l]
+					v24 := v24s[l]
+					// 97: div.rn.f32
+					v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
+					v25s[l] = v25
+				}
+				for l := range 32 {
+					v22 := v22s[l]
+					v25 := v25s[l]
+					// 98: sub.f32
+					v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
+					r29[l] = v26
+					// 99: add.s64
+					v27 := uint64(uint64(u11) + uint64(r17[l]))
+					r30[l] = v27
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.global.f32
+				s21 := uint64(r24[l]) + 0x0
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fast/saxpy_math.ptx:93")
+				}
+				// 94: min.f32
+				v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
+				// 95: max.f32
+				v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
+				// 96: fma.rn.f32
+				var v24 uint64
+				if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
+					v24 = uint64(math.Float32bits(float32(v24f)))
+				} else {
+					v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+				}
+				// 97: div.rn.f32
+				v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
+				// 98: sub.f32
+				v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
+				r29[l] = v26
+				// 99: add.s64
+				v27 := uint64(uint64(u11) + uint64(r17[l]))
+				r30[l] = v27
+			}
+		}
+	}
+	// PTX lines 100, 101, 102, 103, 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(6)
+		if m == 0xffffffff {
+			{
+				var v29s [32]uint64
+				for l := range 32 {
+					// 100: st.global.f32
+					s28 := uint64(r30[l]) + 0x0
+					s28v := uint64(r29[l])
+					if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+						runtime.Store32(s28w.Ptr, s28o, s28v)
+					} else {
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/saxpy_math.ptx:100")
+					}
+					// 101: mul.f32
+					v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
+					v29s[l] = v29
+				}
+				for l := range 32 {
+					v29 := v29s[l]
+					// 102: mul.f32
+					v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
+					// 103: ex2.approx.f32
+					v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
+					r33[l] = v31
+					// 104: add.s64
+					v32 := uint64(uint64(u10) + uint64(r17[l]))
+					r34[l] = v32
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.f32
+				s28 := uint64(r30[l]) + 0x0
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/saxpy_math.ptx:100")
+				}
+				// 101: mul.f32
+				v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
+				// 102: mul.f32
+				v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
+				// 103: ex2.approx.f32
+				v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
+				r33[l] = v31
+				// 104: add.s64
+				v32 := uint64(uint64(u10) + uint64(r17[l]))
+				r34[l] = v32
+			}
+		}
+	}
+	// PTX lines 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.global.f32
+				s33 := uint64(r34[l]) + 0x0
+				s33v := uint64(r33[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/fast/saxpy_math.ptx:105")
+				}
+				// 106: fma.rn.f32
+				var v34 uint64
+				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
+					v34 = uint64(math.Float32bits(float32(v34f)))
+				} else {
+					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+				}
+				// 107: max.f32
+				v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
+				// 108: min.f32
+				v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
+				r37[l] = v36
+				// 109: add.s64
+				v37 := uint64(uint64(u9) + uint64(r17[l]))
+				r38[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.global.f32
+				s33 := uint64(r34[l]) + 0x0
+				s33v := uint64(r33[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/fast/saxpy_math.ptx:105")
+				}
+				// 106: fma.rn.f32
+				var v34 uint64
+				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
+					v34 = uint64(math.Float32bits(float32(v34f)))
+				} else {
+					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+				}
+				// 107: max.f32
+				v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
+				// 108: min.f32
+				v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
+				r37[l] = v36
+				// 109: add.s64
+				v37 := uint64(uint64(u9) + uint64(r17[l]))
+				r38[l] = v37
+			}
+		}
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.global.f32
+				s38 := uint64(r38[l]) + 0x0
+				s38v := uint64(r37[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/saxpy_math.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.global.f32
+				s38 := uint64(r38[l]) + 0x0
+				s38v := uint64(r37[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/fast/saxpy_math.ptx:110")
+				}
+			}
+		}
 	}
 }

@@ -1438,272 +1438,42 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 21: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:21")
-				}
-				// PTX line 22: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 23: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				// PTX line 24: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX lines 25, 26, 27, 28, 29: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 26: mad.lo.s32
-							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-							r5[l] = v6
-							// 27: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
-							// 28: add.s64
-							v8 := uint64(uint64(u2) + uint64(v7))
-							// 29: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/warp_ops.ptx:29")
-									continue
-								}
-								v9 = v9x
-							}
-							r8[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 26: mad.lo.s32
-							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-							r5[l] = v6
-							// 27: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
-							// 28: add.s64
-							v8 := uint64(uint64(u2) + uint64(v7))
-							// 29: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/warp_ops.ptx:29")
-									continue
-								}
-								v9 = v9x
-							}
-							r8[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			warpReduceSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 30-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				// PTX line 30: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 9, -1, 8, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:30")
-				// PTX lines 31: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: add.s32
-							v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: add.s32
-							v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
-							r10[l] = v1
-						}
-					}
-				}
-			}
+			warpReduceSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 32-33; the lanes wait here for those shfl.sync.down.b32 at line 34 names
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				// PTX line 32: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 11, -1, 10, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:32")
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: add.s32
-							v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: add.s32
-							v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			warpReduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 34-35; the lanes wait here for those shfl.sync.down.b32 at line 36 names
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				// PTX line 34: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 13, -1, 12, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:34")
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: add.s32
-							v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: add.s32
-							v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			warpReduceSumBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 36-37; the lanes wait here for those shfl.sync.down.b32 at line 38 names
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				// PTX line 36: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 15, -1, 14, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:36")
-				// PTX lines 37: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: add.s32
-							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: add.s32
-							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-							r16[l] = v1
-						}
-					}
-				}
-			}
+			warpReduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 38-40; divergent, reconverges at block 6 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 38: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 17, -1, 16, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:38")
-				// PTX lines 39, 40: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: and.b32
-							v1 := uint64(uint32(r4[l]) & uint32(k0))
-							// 40: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: and.b32
-							v1 := uint64(uint32(r4[l]) & uint32(k0))
-							// 40: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			warpReduceSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1720,98 +1490,7 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 8
 		case 7:
 			// b2, PTX lines 43-52
-			{
-				r5 := w.Reg(5)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1b)
-				k2 := uint64(0x5)
-				k3 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 43: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:43")
-				}
-				// PTX line 44: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: add.s32
-							v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
-							// 46: shr.s32
-							v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
-							// 47: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 48: add.s32
-							v6 := uint64(uint32(r5[l]) + uint32(v5))
-							// 49: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 50: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-							// 51: add.s64
-							v9 := uint64(uint64(u2) + uint64(v8))
-							// 52: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(v3)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: add.s32
-							v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
-							// 46: shr.s32
-							v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
-							// 47: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 48: add.s32
-							v6 := uint64(uint32(r5[l]) + uint32(v5))
-							// 49: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 50: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-							// 51: add.s64
-							v9 := uint64(uint64(u2) + uint64(v8))
-							// 52: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(v3)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:52")
-							}
-						}
-					}
-				}
-			}
+			warpReduceSumBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1826,6 +1505,355 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpReduceSumBlock0 runs block 0 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
+func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 21: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:21")
+	}
+	// PTX line 22: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 23: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX line 24: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX lines 25, 26, 27, 28, 29: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 25: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 26: mad.lo.s32
+				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				r5[l] = v6
+				// 27: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				// 28: add.s64
+				v8 := uint64(uint64(u2) + uint64(v7))
+				// 29: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/warp_ops.ptx:29")
+						continue
+					}
+					v9 = v9x
+				}
+				r8[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 26: mad.lo.s32
+				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				r5[l] = v6
+				// 27: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				// 28: add.s64
+				v8 := uint64(uint64(u2) + uint64(v7))
+				// 29: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/warp_ops.ptx:29")
+						continue
+					}
+					v9 = v9x
+				}
+				r8[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// warpReduceSumBlock1 runs block 1 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
+func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	// PTX line 30: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 9, -1, 8, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:30")
+	// PTX lines 31: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: add.s32
+				v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: add.s32
+				v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
+				r10[l] = v1
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock2 runs block 2 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-33; the lanes wait here for those shfl.sync.down.b32 at line 34 names
+func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	// PTX line 32: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 11, -1, 10, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:32")
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: add.s32
+				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: add.s32
+				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock3 runs block 3 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-35; the lanes wait here for those shfl.sync.down.b32 at line 36 names
+func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	// PTX line 34: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 13, -1, 12, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:34")
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: add.s32
+				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: add.s32
+				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock4 runs block 4 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 36-37; the lanes wait here for those shfl.sync.down.b32 at line 38 names
+func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	// PTX line 36: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 15, -1, 14, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:36")
+	// PTX lines 37: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: add.s32
+				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: add.s32
+				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+				r16[l] = v1
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock5 runs block 5 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 38-40; divergent, reconverges at block 6 (b1 ($L__BB0_2))
+func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 38: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 17, -1, 16, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:38")
+	// PTX lines 39, 40: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: and.b32
+				v1 := uint64(uint32(r4[l]) & uint32(k0))
+				// 40: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: and.b32
+				v1 := uint64(uint32(r4[l]) & uint32(k0))
+				// 40: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// warpReduceSumBlock7 runs block 7 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 43-52
+func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:43")
+	}
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: add.s32
+				v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
+				// 46: shr.s32
+				v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
+				// 47: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 48: add.s32
+				v6 := uint64(uint32(r5[l]) + uint32(v5))
+				// 49: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 50: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+				// 51: add.s64
+				v9 := uint64(uint64(u2) + uint64(v8))
+				// 52: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(v3)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: add.s32
+				v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
+				// 46: shr.s32
+				v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
+				// 47: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 48: add.s32
+				v6 := uint64(uint32(r5[l]) + uint32(v5))
+				// 49: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 50: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+				// 51: add.s64
+				v9 := uint64(uint64(u2) + uint64(v8))
+				// 52: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(v3)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:52")
+				}
+			}
+		}
+	}
+}
+
 // warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1834,303 +1862,42 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 		switch pc {
 		case 0:
 			// b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 68: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:68")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:69")
-				}
-				// PTX line 70: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 71: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 72: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 73: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 74, 75, 76, 77, 78: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 75: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 76: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							r8[l] = v9
-							// 77: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 78: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:78")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 75: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 76: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							r8[l] = v9
-							// 77: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 78: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:78")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				_ = u4
-			}
+			warpAllreduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 79-80; the lanes wait here for those shfl.sync.bfly.b32 at line 81 names
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				// PTX line 79: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 11, -1, 10, 23, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:79")
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 81-82; the lanes wait here for those shfl.sync.bfly.b32 at line 83 names
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				// PTX line 81: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 13, -1, 12, 25, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:81")
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 83-84; the lanes wait here for those shfl.sync.bfly.b32 at line 85 names
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				// PTX line 83: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 15, -1, 14, 26, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:83")
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
-							r16[l] = v1
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 85-86; the lanes wait here for those shfl.sync.bfly.b32 at line 87 names
-			{
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				// PTX line 85: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 17, -1, 16, 27, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:85")
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-							r18[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-							r18[l] = v1
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 87-90; ret
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				// PTX line 87: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 19, -1, 18, 28, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:87")
-				// PTX lines 88, 89, 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
-							// 89: add.s64
-							v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							// 90: st.global.f32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(v1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: max.f32
-							v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
-							// 89: add.s64
-							v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							// 90: st.global.f32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(v1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:90")
-							}
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2142,6 +1909,291 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpAllreduceMaxBlock0 runs block 0 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
+func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 68: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:68")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:69")
+	}
+	// PTX line 70: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 71: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 72: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 73: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 75: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 76: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v9
+				// 77: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 78: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:78")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 75: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 76: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v9
+				// 77: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 78: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:78")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	_ = u4
+}
+
+// warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 79-80; the lanes wait here for those shfl.sync.bfly.b32 at line 81 names
+func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	// PTX line 79: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 11, -1, 10, 23, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:79")
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock2 runs block 2 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-82; the lanes wait here for those shfl.sync.bfly.b32 at line 83 names
+func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	// PTX line 81: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 13, -1, 12, 25, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:81")
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock3 runs block 3 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 83-84; the lanes wait here for those shfl.sync.bfly.b32 at line 85 names
+func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	// PTX line 83: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 15, -1, 14, 26, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:83")
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
+				r16[l] = v1
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock4 runs block 4 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 85-86; the lanes wait here for those shfl.sync.bfly.b32 at line 87 names
+func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	// PTX line 85: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 17, -1, 16, 27, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:85")
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
+				r18[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
+				r18[l] = v1
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock5 runs block 5 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 87-90; ret
+func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	// PTX line 87: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 19, -1, 18, 28, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:87")
+	// PTX lines 88, 89, 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
+				// 89: add.s64
+				v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				// 90: st.global.f32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(v1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: max.f32
+				v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
+				// 89: add.s64
+				v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				// 90: st.global.f32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(v1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:90")
+				}
+			}
+		}
 	}
 }
 
@@ -2153,465 +2205,42 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 105: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:105")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 106: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:106")
-				}
-				// PTX line 107: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 108: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 109: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 110: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 111, 112, 113, 114, 115, 116: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 112: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 113: and.b32
-							v9 := uint64(uint32(v7) & uint32(k0))
-							r8[l] = v9
-							// 114: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-							r9[l] = v10
-							// 115: add.s64
-							v11 := uint64(uint64(u3) + uint64(v10))
-							// 116: ld.global.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/warp_ops.ptx:116")
-									continue
-								}
-								v12 = v12x
-							}
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 112: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 113: and.b32
-							v9 := uint64(uint32(v7) & uint32(k0))
-							r8[l] = v9
-							// 114: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-							r9[l] = v10
-							// 115: add.s64
-							v11 := uint64(uint64(u3) + uint64(v10))
-							// 116: ld.global.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/warp_ops.ptx:116")
-									continue
-								}
-								v12 = v12x
-							}
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				_ = u4
-			}
+			warpScanBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 117-120; the lanes wait here for those shfl.sync.up.b32 at line 121 names
-			{
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				k0 := uint64(0x0)
-				// PTX line 117: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 12, -1, 11, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:117")
-				// PTX lines 118, 119, 120: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: setp.eq.s32
-							c1t := uint32(r8[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-							// 119: selp.b32
-							v2 := uint64(r12[l])
-							if c1 {
-								v2 = uint64(k0)
-							}
-							// 120: add.s32
-							v3 := uint64(uint32(v2) + uint32(r11[l]))
-							r14[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: setp.eq.s32
-							c1t := uint32(r8[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-							// 119: selp.b32
-							v2 := uint64(r12[l])
-							if c1 {
-								v2 = uint64(k0)
-							}
-							// 120: add.s32
-							v3 := uint64(uint32(v2) + uint32(r11[l]))
-							r14[l] = v3
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			warpScanBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 121-124; the lanes wait here for those shfl.sync.up.b32 at line 125 names
-			{
-				r8 := w.Reg(8)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX line 121: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 15, -1, 14, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:121")
-				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 123: selp.b32
-							v2 := uint64(r15[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 124: add.s32
-							v3 := uint64(uint32(v2) + uint32(r14[l]))
-							r17[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 123: selp.b32
-							v2 := uint64(r15[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 124: add.s32
-							v3 := uint64(uint32(v2) + uint32(r14[l]))
-							r17[l] = v3
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpScanBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 125-128; the lanes wait here for those shfl.sync.up.b32 at line 129 names
-			{
-				r8 := w.Reg(8)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX line 125: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 18, -1, 17, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:125")
-				// PTX lines 126, 127, 128: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 127: selp.b32
-							v2 := uint64(r18[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 128: add.s32
-							v3 := uint64(uint32(v2) + uint32(r17[l]))
-							r20[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 127: selp.b32
-							v2 := uint64(r18[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 128: add.s32
-							v3 := uint64(uint32(v2) + uint32(r17[l]))
-							r20[l] = v3
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			warpScanBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 129-132; the lanes wait here for those shfl.sync.up.b32 at line 133 names
-			{
-				r8 := w.Reg(8)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				// PTX line 129: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 21, -1, 20, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:129")
-				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 131: selp.b32
-							v2 := uint64(r21[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 132: add.s32
-							v3 := uint64(uint32(v2) + uint32(r20[l]))
-							r23[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 131: selp.b32
-							v2 := uint64(r21[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 132: add.s32
-							v3 := uint64(uint32(v2) + uint32(r20[l]))
-							r23[l] = v3
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			warpScanBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 133-138; ret
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				k0 := uint64(0x10)
-				k1 := uint64(0x0)
-				// PTX line 133: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 24, -1, 23, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:133")
-				// PTX lines 134, 135, 136, 137, 138: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-							// 135: selp.b32
-							v2 := uint64(r24[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 136: add.s32
-							v3 := uint64(uint32(v2) + uint32(r23[l]))
-							// 137: add.s64
-							v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
-							// 138: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(v3)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_ops.ptx:138")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: setp.lt.u32
-							c1t := uint32(r8[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-							// 135: selp.b32
-							v2 := uint64(r24[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 136: add.s32
-							v3 := uint64(uint32(v2) + uint32(r23[l]))
-							// 137: add.s64
-							v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
-							// 138: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(v3)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_ops.ptx:138")
-							}
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			warpScanBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2626,6 +2255,453 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// warpScanBlock0 runs block 0 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
+func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:105")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 106: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:106")
+	}
+	// PTX line 107: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 108: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 109: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 110: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 111, 112, 113, 114, 115, 116: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 112: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 113: and.b32
+				v9 := uint64(uint32(v7) & uint32(k0))
+				r8[l] = v9
+				// 114: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+				r9[l] = v10
+				// 115: add.s64
+				v11 := uint64(uint64(u3) + uint64(v10))
+				// 116: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/warp_ops.ptx:116")
+						continue
+					}
+					v12 = v12x
+				}
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 112: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 113: and.b32
+				v9 := uint64(uint32(v7) & uint32(k0))
+				r8[l] = v9
+				// 114: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+				r9[l] = v10
+				// 115: add.s64
+				v11 := uint64(uint64(u3) + uint64(v10))
+				// 116: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/warp_ops.ptx:116")
+						continue
+					}
+					v12 = v12x
+				}
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	_ = u4
+}
+
+// warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 117-120; the lanes wait here for those shfl.sync.up.b32 at line 121 names
+func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	k0 := uint64(0x0)
+	// PTX line 117: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 12, -1, 11, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:117")
+	// PTX lines 118, 119, 120: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: setp.eq.s32
+				c1t := uint32(r8[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+				// 119: selp.b32
+				v2 := uint64(r12[l])
+				if c1 {
+					v2 = uint64(k0)
+				}
+				// 120: add.s32
+				v3 := uint64(uint32(v2) + uint32(r11[l]))
+				r14[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: setp.eq.s32
+				c1t := uint32(r8[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+				// 119: selp.b32
+				v2 := uint64(r12[l])
+				if c1 {
+					v2 = uint64(k0)
+				}
+				// 120: add.s32
+				v3 := uint64(uint32(v2) + uint32(r11[l]))
+				r14[l] = v3
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// warpScanBlock2 runs block 2 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 121-124; the lanes wait here for those shfl.sync.up.b32 at line 125 names
+func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX line 121: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 15, -1, 14, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:121")
+	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 123: selp.b32
+				v2 := uint64(r15[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 124: add.s32
+				v3 := uint64(uint32(v2) + uint32(r14[l]))
+				r17[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 123: selp.b32
+				v2 := uint64(r15[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 124: add.s32
+				v3 := uint64(uint32(v2) + uint32(r14[l]))
+				r17[l] = v3
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpScanBlock3 runs block 3 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 125-128; the lanes wait here for those shfl.sync.up.b32 at line 129 names
+func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX line 125: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 18, -1, 17, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:125")
+	// PTX lines 126, 127, 128: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 127: selp.b32
+				v2 := uint64(r18[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 128: add.s32
+				v3 := uint64(uint32(v2) + uint32(r17[l]))
+				r20[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 127: selp.b32
+				v2 := uint64(r18[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 128: add.s32
+				v3 := uint64(uint32(v2) + uint32(r17[l]))
+				r20[l] = v3
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// warpScanBlock4 runs block 4 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 129-132; the lanes wait here for those shfl.sync.up.b32 at line 133 names
+func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	// PTX line 129: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 21, -1, 20, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:129")
+	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 131: selp.b32
+				v2 := uint64(r21[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 132: add.s32
+				v3 := uint64(uint32(v2) + uint32(r20[l]))
+				r23[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 131: selp.b32
+				v2 := uint64(r21[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 132: add.s32
+				v3 := uint64(uint32(v2) + uint32(r20[l]))
+				r23[l] = v3
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// warpScanBlock5 runs block 5 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 133-138; ret
+func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	k0 := uint64(0x10)
+	k1 := uint64(0x0)
+	// PTX line 133: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 24, -1, 23, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:133")
+	// PTX lines 134, 135, 136, 137, 138: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+				// 135: selp.b32
+				v2 := uint64(r24[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 136: add.s32
+				v3 := uint64(uint32(v2) + uint32(r23[l]))
+				// 137: add.s64
+				v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
+				// 138: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(v3)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_ops.ptx:138")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: setp.lt.u32
+				c1t := uint32(r8[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+				// 135: selp.b32
+				v2 := uint64(r24[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 136: add.s32
+				v3 := uint64(uint32(v2) + uint32(r23[l]))
+				// 137: add.s64
+				v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
+				// 138: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(v3)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_ops.ptx:138")
+				}
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
 // warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2634,186 +2710,14 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 152: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:152")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 153: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:153")
-				}
-				// PTX line 154: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 155: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 156: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 157: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 158, 159, 160, 161, 162, 163: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 159: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 160: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							r8[l] = v9
-							// 161: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 162: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:162")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 163: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 159: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 160: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							r8[l] = v9
-							// 161: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 162: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:162")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 163: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				_ = u4
-			}
+			warpBroadcastBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 164-166; ret
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				// PTX line 164: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 12, -1, 10, 11, 15, 14, m, m, "testdata/ptx/fast/warp_ops.ptx:164")
-				// PTX lines 165, 166: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: add.s64
-							v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							// 166: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r12[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_ops.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: add.s64
-							v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							// 166: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r12[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_ops.ptx:166")
-							}
-						}
-					}
-				}
-			}
+			warpBroadcastBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2828,6 +2732,186 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpBroadcastBlock0 runs block 0 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
+func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:152")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:153")
+	}
+	// PTX line 154: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 155: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 156: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 157: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 158, 159, 160, 161, 162, 163: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 159: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 160: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v9
+				// 161: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 162: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:162")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 163: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 159: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 160: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v9
+				// 161: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 162: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:162")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 163: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	_ = u4
+}
+
+// warpBroadcastBlock1 runs block 1 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 164-166; ret
+func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	// PTX line 164: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 12, -1, 10, 11, 15, 14, m, m, "testdata/ptx/fast/warp_ops.ptx:164")
+	// PTX lines 165, 166: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: add.s64
+				v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				// 166: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r12[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_ops.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: add.s64
+				v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				// 166: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r12[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_ops.ptx:166")
+				}
+			}
+		}
+	}
+}
+
 // warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2836,235 +2920,14 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
-			{
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 184: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/warp_ops.ptx:184")
-				}
-				// PTX line 185: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 186: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:186")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 187: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_ops.ptx:187")
-				}
-				// PTX line 188: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 189: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_ops.ptx:189")
-				}
-				// PTX line 190: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 191: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u3)
-				runtime.Broadcast(r7, m, u8)
-				// PTX line 192: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX line 193: mov.u32, warp-uniform
-				u10 := uint64(uint64(w.NTID().X))
-				// PTX lines 194, 195, 196, 197, 198, 199, 200: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r10[l] = v11
-							// 195: mad.lo.s32
-							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-							// 196: cvt.s64.s32
-							v13 := uint64(uint64(int32(v12)))
-							r12[l] = v13
-							// 197: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 198: add.s64
-							v15 := uint64(uint64(u2) + uint64(v14))
-							// 199: ld.global.u32
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/warp_ops.ptx:199")
-									continue
-								}
-								v16 = v16x
-							}
-							// 200: setp.gt.s32
-							c17t := int32(v16) > int32(k1)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r10[l] = v11
-							// 195: mad.lo.s32
-							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-							// 196: cvt.s64.s32
-							v13 := uint64(uint64(int32(v12)))
-							r12[l] = v13
-							// 197: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 198: add.s64
-							v15 := uint64(uint64(u2) + uint64(v14))
-							// 199: ld.global.u32
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/warp_ops.ptx:199")
-									continue
-								}
-								v16 = v16x
-							}
-							// 200: setp.gt.s32
-							c17t := int32(v16) > int32(k1)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				_ = u5
-				_ = u7
-				_ = u8
-			}
+			warpVotesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 201-203; divergent, reconverges at block 2 (b1 ($L__BB4_2))
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 201: vote.sync.ballot.b32
-				w.Vote(runtime.VoteBallot, 16, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:201")
-				// PTX lines 202, 203: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 203: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 203: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpVotesBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3081,298 +2944,21 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 3:
 			// b1 ($L__BB4_2), PTX lines 217-221; the lanes wait here for those vote.sync.all.pred at line 222 names
-			{
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r28 := w.Reg(28)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				// PTX line 217: vote.sync.any.pred
-				w.Vote(runtime.VoteAny, 2, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:217")
-				// PTX lines 218, 219, 220, 221: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: selp.u32
-							v1 := uint64(k0)
-							if p2>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 219: shl.b64
-							v2 := uint64(uint64(r12[l]) << uint32(k2))
-							r28[l] = v2
-							// 220: add.s64
-							v3 := uint64(uint64(r7[l]) + uint64(v2))
-							// 221: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(v1)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/warp_ops.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: selp.u32
-							v1 := uint64(k0)
-							if p2>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 219: shl.b64
-							v2 := uint64(uint64(r12[l]) << uint32(k2))
-							r28[l] = v2
-							// 220: add.s64
-							v3 := uint64(uint64(r7[l]) + uint64(v2))
-							// 221: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(v1)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/warp_ops.ptx:221")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b1 ($L__BB4_2), PTX lines 222-230; ret
-			{
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r16 := w.Reg(16)
-				r28 := w.Reg(28)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 222: vote.sync.all.pred
-				w.Vote(runtime.VoteAll, 3, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:222")
-				// PTX lines 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 224: add.s64
-							v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
-							// 225: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(v1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:225")
-							}
-							// 226: mov.u32
-							v4 := uint64(runtime.LanemaskLt(l))
-							// 227: and.b32
-							v5 := uint64(uint32(r16[l]) & uint32(v4))
-							// 228: popc.b32
-							v6 := uint64(bits.OnesCount64(uint64(uint32(v5))))
-							r34[l] = v6
-							// 229: add.s64
-							v7 := uint64(uint64(r4[l]) + uint64(r28[l]))
-							r35[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 224: add.s64
-							v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
-							// 225: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(v1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:225")
-							}
-							// 226: mov.u32
-							v4 := uint64(runtime.LanemaskLt(l))
-							// 227: and.b32
-							v5 := uint64(uint32(r16[l]) & uint32(v4))
-							// 228: popc.b32
-							v6 := uint64(bits.OnesCount64(uint64(uint32(v5))))
-							r34[l] = v6
-							// 229: add.s64
-							v7 := uint64(uint64(r4[l]) + uint64(r28[l]))
-							r35[l] = v7
-						}
-					}
-				}
-				// PTX lines 230: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: st.global.u32
-							s8 := uint64(r35[l]) + 0x0
-							s8v := uint64(r34[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/warp_ops.ptx:230")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: st.global.u32
-							s8 := uint64(r35[l]) + 0x0
-							s8v := uint64(r34[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/warp_ops.ptx:230")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b2, PTX lines 206-215
-			{
-				r12 := w.Reg(12)
-				r16 := w.Reg(16)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1b)
-				k2 := uint64(0x5)
-				k3 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 206: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:206")
-				}
-				// PTX line 207: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 208, 209, 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: cvt.u32.u64
-							v3 := uint64(uint32(uint64(r12[l])))
-							// 209: shr.s32
-							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-							// 210: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 211: add.s32
-							v6 := uint64(uint32(v3) + uint32(v5))
-							// 212: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 213: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-							// 214: add.s64
-							v9 := uint64(uint64(u2) + uint64(v8))
-							// 215: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r16[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: cvt.u32.u64
-							v3 := uint64(uint32(uint64(r12[l])))
-							// 209: shr.s32
-							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-							// 210: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 211: add.s32
-							v6 := uint64(uint32(v3) + uint32(v5))
-							// 212: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 213: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-							// 214: add.s64
-							v9 := uint64(uint64(u2) + uint64(v8))
-							// 215: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r16[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:215")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3384,5 +2970,523 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpVotesBlock0 runs block 0 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
+func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 184: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/warp_ops.ptx:184")
+	}
+	// PTX line 185: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 186: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:186")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 187: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_ops.ptx:187")
+	}
+	// PTX line 188: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 189: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_ops.ptx:189")
+	}
+	// PTX line 190: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 191: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u3)
+	runtime.Broadcast(r7, m, u8)
+	// PTX line 192: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 193: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX lines 194, 195, 196, 197, 198, 199, 200: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r10[l] = v11
+				// 195: mad.lo.s32
+				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				// 196: cvt.s64.s32
+				v13 := uint64(uint64(int32(v12)))
+				r12[l] = v13
+				// 197: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 198: add.s64
+				v15 := uint64(uint64(u2) + uint64(v14))
+				// 199: ld.global.u32
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/warp_ops.ptx:199")
+						continue
+					}
+					v16 = v16x
+				}
+				// 200: setp.gt.s32
+				c17t := int32(v16) > int32(k1)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r10[l] = v11
+				// 195: mad.lo.s32
+				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				// 196: cvt.s64.s32
+				v13 := uint64(uint64(int32(v12)))
+				r12[l] = v13
+				// 197: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 198: add.s64
+				v15 := uint64(uint64(u2) + uint64(v14))
+				// 199: ld.global.u32
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/warp_ops.ptx:199")
+						continue
+					}
+					v16 = v16x
+				}
+				// 200: setp.gt.s32
+				c17t := int32(v16) > int32(k1)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	_ = u5
+	_ = u7
+	_ = u8
+}
+
+// warpVotesBlock1 runs block 1 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 201-203; divergent, reconverges at block 2 (b1 ($L__BB4_2))
+func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 201: vote.sync.ballot.b32
+	w.Vote(runtime.VoteBallot, 16, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:201")
+	// PTX lines 202, 203: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 203: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 203: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpVotesBlock3 runs block 3 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB4_2), PTX lines 217-221; the lanes wait here for those vote.sync.all.pred at line 222 names
+func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	// PTX line 217: vote.sync.any.pred
+	w.Vote(runtime.VoteAny, 2, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:217")
+	// PTX lines 218, 219, 220, 221: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: selp.u32
+				v1 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 219: shl.b64
+				v2 := uint64(uint64(r12[l]) << uint32(k2))
+				r28[l] = v2
+				// 220: add.s64
+				v3 := uint64(uint64(r7[l]) + uint64(v2))
+				// 221: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(v1)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/warp_ops.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: selp.u32
+				v1 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 219: shl.b64
+				v2 := uint64(uint64(r12[l]) << uint32(k2))
+				r28[l] = v2
+				// 220: add.s64
+				v3 := uint64(uint64(r7[l]) + uint64(v2))
+				// 221: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(v1)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/warp_ops.ptx:221")
+				}
+			}
+		}
+	}
+}
+
+// warpVotesBlock4 runs block 4 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB4_2), PTX lines 222-230; ret
+func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r16 := w.Reg(16)
+	r28 := w.Reg(28)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 222: vote.sync.all.pred
+	w.Vote(runtime.VoteAll, 3, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:222")
+	// PTX lines 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 224: add.s64
+				v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
+				// 225: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(v1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:225")
+				}
+				// 226: mov.u32
+				v4 := uint64(runtime.LanemaskLt(l))
+				// 227: and.b32
+				v5 := uint64(uint32(r16[l]) & uint32(v4))
+				// 228: popc.b32
+				v6 := uint64(bits.OnesCount64(uint64(uint32(v5))))
+				r34[l] = v6
+				// 229: add.s64
+				v7 := uint64(uint64(r4[l]) + uint64(r28[l]))
+				r35[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 224: add.s64
+				v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
+				// 225: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(v1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:225")
+				}
+				// 226: mov.u32
+				v4 := uint64(runtime.LanemaskLt(l))
+				// 227: and.b32
+				v5 := uint64(uint32(r16[l]) & uint32(v4))
+				// 228: popc.b32
+				v6 := uint64(bits.OnesCount64(uint64(uint32(v5))))
+				r34[l] = v6
+				// 229: add.s64
+				v7 := uint64(uint64(r4[l]) + uint64(r28[l]))
+				r35[l] = v7
+			}
+		}
+	}
+	// PTX lines 230: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: st.global.u32
+				s8 := uint64(r35[l]) + 0x0
+				s8v := uint64(r34[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/warp_ops.ptx:230")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: st.global.u32
+				s8 := uint64(r35[l]) + 0x0
+				s8v := uint64(r34[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/warp_ops.ptx:230")
+				}
+			}
+		}
+	}
+}
+
+// warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 206-215
+func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 206: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:206")
+	}
+	// PTX line 207: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 208, 209, 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: cvt.u32.u64
+				v3 := uint64(uint32(uint64(r12[l])))
+				// 209: shr.s32
+				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+				// 210: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 211: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				// 212: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 213: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+				// 214: add.s64
+				v9 := uint64(uint64(u2) + uint64(v8))
+				// 215: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r16[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: cvt.u32.u64
+				v3 := uint64(uint32(uint64(r12[l])))
+				// 209: shr.s32
+				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+				// 210: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 211: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				// 212: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 213: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+				// 214: add.s64
+				v9 := uint64(uint64(u2) + uint64(v8))
+				// 215: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r16[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:215")
+				}
+			}
+		}
 	}
 }

@@ -594,391 +594,21 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
-			{
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_sync.ptx:23")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_sync.ptx:24")
-				}
-				// PTX line 25: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_sync.ptx:26")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_sync.ptx:27")
-				}
-				// PTX line 28: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 29: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 30: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				runtime.Broadcast(r7, m, u8)
-				// PTX line 31: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX line 32: mov.u32, warp-uniform
-				u10 := uint64(uint64(w.NTID().X))
-				// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-							// 35: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							r12[l] = v13
-							// 36: add.s64
-							v14 := uint64(uint64(u3) + uint64(v13))
-							r13[l] = v14
-							// 37: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/warp_sync.ptx:37")
-									continue
-								}
-								v15 = v15x
-							}
-							r14[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-							// 35: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							r12[l] = v13
-							// 36: add.s64
-							v14 := uint64(uint64(u3) + uint64(v13))
-							r13[l] = v14
-							// 37: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/warp_sync.ptx:37")
-									continue
-								}
-								v15 = v15x
-							}
-							r14[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				_ = u6
-				_ = u7
-				_ = u8
-			}
+			matchOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 38-41; the lanes wait here for those match.all.sync.b32 at line 42 names
-			{
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				// PTX line 38: match.any.sync.b32
-				w.Match(false, 32, 15, -1, 14, 22, m, m, "testdata/ptx/fast/warp_sync.ptx:38")
-				// PTX lines 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: add.s64
-							v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
-							// 40: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r15[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_sync.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: add.s64
-							v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
-							// 40: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r15[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_sync.ptx:40")
-							}
-						}
-					}
-				}
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: ld.global.u32
-							v3a := uint64(r13[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/warp_sync.ptx:41")
-									continue
-								}
-								v3 = v3x
-							}
-							r17[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: ld.global.u32
-							v3a := uint64(r13[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/warp_sync.ptx:41")
-									continue
-								}
-								v3 = v3x
-							}
-							r17[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matchOpsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 42-47; ret
-			{
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 42: match.all.sync.b32
-				w.Match(true, 32, 18, 0, 17, 22, m, m, "testdata/ptx/fast/warp_sync.ptx:42")
-				// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: selp.u32
-							v1 := uint64(k0)
-							if p0>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r19[l] = v1
-							// 44: add.s64
-							v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
-							// 45: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r18[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_sync.ptx:45")
-							}
-							// 46: add.s64
-							v4 := uint64(uint64(r5[l]) + uint64(r12[l]))
-							r21[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: selp.u32
-							v1 := uint64(k0)
-							if p0>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r19[l] = v1
-							// 44: add.s64
-							v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
-							// 45: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r18[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_sync.ptx:45")
-							}
-							// 46: add.s64
-							v4 := uint64(uint64(r5[l]) + uint64(r12[l]))
-							r21[l] = v4
-						}
-					}
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.u32
-							s5 := uint64(r21[l]) + 0x0
-							s5v := uint64(r19[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_sync.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.u32
-							s5 := uint64(r21[l]) + 0x0
-							s5v := uint64(r19[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_sync.ptx:47")
-							}
-						}
-					}
-				}
-			}
+			matchOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -993,6 +623,388 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// matchOpsBlock0 runs block 0 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
+func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_sync.ptx:23")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_sync.ptx:24")
+	}
+	// PTX line 25: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_sync.ptx:26")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_sync.ptx:27")
+	}
+	// PTX line 28: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 29: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 30: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	runtime.Broadcast(r7, m, u8)
+	// PTX line 31: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				// 35: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v13
+				// 36: add.s64
+				v14 := uint64(uint64(u3) + uint64(v13))
+				r13[l] = v14
+				// 37: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/warp_sync.ptx:37")
+						continue
+					}
+					v15 = v15x
+				}
+				r14[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				// 35: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v13
+				// 36: add.s64
+				v14 := uint64(uint64(u3) + uint64(v13))
+				r13[l] = v14
+				// 37: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/warp_sync.ptx:37")
+						continue
+					}
+					v15 = v15x
+				}
+				r14[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	_ = u6
+	_ = u7
+	_ = u8
+}
+
+// matchOpsBlock1 runs block 1 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 38-41; the lanes wait here for those match.all.sync.b32 at line 42 names
+func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	// PTX line 38: match.any.sync.b32
+	w.Match(false, 32, 15, -1, 14, 22, m, m, "testdata/ptx/fast/warp_sync.ptx:38")
+	// PTX lines 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: add.s64
+				v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
+				// 40: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r15[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_sync.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: add.s64
+				v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
+				// 40: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r15[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_sync.ptx:40")
+				}
+			}
+		}
+	}
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: ld.global.u32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/warp_sync.ptx:41")
+						continue
+					}
+					v3 = v3x
+				}
+				r17[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: ld.global.u32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/warp_sync.ptx:41")
+						continue
+					}
+					v3 = v3x
+				}
+				r17[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matchOpsBlock2 runs block 2 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 42-47; ret
+func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 42: match.all.sync.b32
+	w.Match(true, 32, 18, 0, 17, 22, m, m, "testdata/ptx/fast/warp_sync.ptx:42")
+	// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r19[l] = v1
+				// 44: add.s64
+				v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
+				// 45: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r18[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_sync.ptx:45")
+				}
+				// 46: add.s64
+				v4 := uint64(uint64(r5[l]) + uint64(r12[l]))
+				r21[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r19[l] = v1
+				// 44: add.s64
+				v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
+				// 45: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r18[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_sync.ptx:45")
+				}
+				// 46: add.s64
+				v4 := uint64(uint64(r5[l]) + uint64(r12[l]))
+				r21[l] = v4
+			}
+		}
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.u32
+				s5 := uint64(r21[l]) + 0x0
+				s5v := uint64(r19[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_sync.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.u32
+				s5 := uint64(r21[l]) + 0x0
+				s5v := uint64(r19[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_sync.ptx:47")
+				}
+			}
+		}
+	}
+}
+
 // reduxOpsRun runs blocks of kernel redux_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1001,532 +1013,63 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 61-75; the lanes wait here for those redux.sync.add.s32 at line 76 names
-			{
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				k2 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_sync.ptx:61")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 62: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_sync.ptx:62")
-				}
-				// PTX line 63: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 64: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX line 65: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 66: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 67, 68, 69, 70, 71, 72, 73, 74: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 68: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 69: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 70: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 71: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_sync.ptx:71")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 72: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k1))
-							// 73: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 74: add.s64
-							v14 := uint64(uint64(u4) + uint64(v13))
-							r13[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 68: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 69: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 70: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 71: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_sync.ptx:71")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 72: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k1))
-							// 73: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 74: add.s64
-							v14 := uint64(uint64(u4) + uint64(v13))
-							r13[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 75: mov.b32, warp-uniform
-				u15 := uint64(k2)
-				runtime.Broadcast(r14, m, u15)
-				_ = u15
-			}
+			reduxOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 76-77; the lanes wait here for those redux.sync.min.s32 at line 78 names
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				// PTX line 76: redux.sync.add.s32
-				w.Redux(runtime.ReduxAdd, 15, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:76")
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.global.u32
-							s1 := uint64(r13[l]) + 0x0
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.global.u32
-							s1 := uint64(r13[l]) + 0x0
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:77")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 78-79; the lanes wait here for those redux.sync.max.s32 at line 80 names
-			{
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				// PTX line 78: redux.sync.min.s32
-				w.Redux(runtime.ReduxMinS, 16, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:78")
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.global.u32
-							s1 := uint64(r13[l]) + 0x4
-							s1v := uint64(r16[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.global.u32
-							s1 := uint64(r13[l]) + 0x4
-							s1v := uint64(r16[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:79")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 80-81; the lanes wait here for those redux.sync.min.u32 at line 82 names
-			{
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				// PTX line 80: redux.sync.max.s32
-				w.Redux(runtime.ReduxMaxS, 17, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:80")
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.global.u32
-							s1 := uint64(r13[l]) + 0x8
-							s1v := uint64(r17[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.global.u32
-							s1 := uint64(r13[l]) + 0x8
-							s1v := uint64(r17[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:81")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 82-83; the lanes wait here for those redux.sync.max.u32 at line 84 names
-			{
-				r13 := w.Reg(13)
-				r18 := w.Reg(18)
-				// PTX line 82: redux.sync.min.u32
-				w.Redux(runtime.ReduxMinU, 18, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:82")
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.global.u32
-							s1 := uint64(r13[l]) + 0xc
-							s1v := uint64(r18[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.global.u32
-							s1 := uint64(r13[l]) + 0xc
-							s1v := uint64(r18[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:83")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 84-85; the lanes wait here for those redux.sync.and.b32 at line 86 names
-			{
-				r13 := w.Reg(13)
-				r19 := w.Reg(19)
-				// PTX line 84: redux.sync.max.u32
-				w.Redux(runtime.ReduxMaxU, 19, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:84")
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.global.u32
-							s1 := uint64(r13[l]) + 0x10
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.global.u32
-							s1 := uint64(r13[l]) + 0x10
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:85")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b0, PTX lines 86-87; the lanes wait here for those redux.sync.or.b32 at line 88 names
-			{
-				r13 := w.Reg(13)
-				r20 := w.Reg(20)
-				// PTX line 86: redux.sync.and.b32
-				w.Redux(runtime.ReduxAnd, 20, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:86")
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.global.u32
-							s1 := uint64(r13[l]) + 0x14
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.global.u32
-							s1 := uint64(r13[l]) + 0x14
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:87")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b0, PTX lines 88-89; the lanes wait here for those redux.sync.xor.b32 at line 90 names
-			{
-				r13 := w.Reg(13)
-				r21 := w.Reg(21)
-				// PTX line 88: redux.sync.or.b32
-				w.Redux(runtime.ReduxOr, 21, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:88")
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.global.u32
-							s1 := uint64(r13[l]) + 0x18
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:89")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.global.u32
-							s1 := uint64(r13[l]) + 0x18
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:89")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b0, PTX lines 90-91; ret
-			{
-				r13 := w.Reg(13)
-				r22 := w.Reg(22)
-				// PTX line 90: redux.sync.xor.b32
-				w.Redux(runtime.ReduxXor, 22, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:90")
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.global.u32
-							s1 := uint64(r13[l]) + 0x1c
-							s1v := uint64(r22[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.global.u32
-							s1 := uint64(r13[l]) + 0x1c
-							s1v := uint64(r22[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:91")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1538,5 +1081,510 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// reduxOpsBlock0 runs block 0 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 61-75; the lanes wait here for those redux.sync.add.s32 at line 76 names
+func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_sync.ptx:61")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 62: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_sync.ptx:62")
+	}
+	// PTX line 63: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 64: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX line 65: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 66: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 67, 68, 69, 70, 71, 72, 73, 74: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 68: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 69: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 70: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 71: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_sync.ptx:71")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 72: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k1))
+				// 73: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 74: add.s64
+				v14 := uint64(uint64(u4) + uint64(v13))
+				r13[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 68: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 69: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 70: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 71: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_sync.ptx:71")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 72: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k1))
+				// 73: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 74: add.s64
+				v14 := uint64(uint64(u4) + uint64(v13))
+				r13[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 75: mov.b32, warp-uniform
+	u15 := uint64(k2)
+	runtime.Broadcast(r14, m, u15)
+	_ = u15
+}
+
+// reduxOpsBlock1 runs block 1 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 76-77; the lanes wait here for those redux.sync.min.s32 at line 78 names
+func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	// PTX line 76: redux.sync.add.s32
+	w.Redux(runtime.ReduxAdd, 15, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:76")
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.global.u32
+				s1 := uint64(r13[l]) + 0x0
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.global.u32
+				s1 := uint64(r13[l]) + 0x0
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:77")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock2 runs block 2 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 78-79; the lanes wait here for those redux.sync.max.s32 at line 80 names
+func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	// PTX line 78: redux.sync.min.s32
+	w.Redux(runtime.ReduxMinS, 16, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:78")
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.global.u32
+				s1 := uint64(r13[l]) + 0x4
+				s1v := uint64(r16[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.global.u32
+				s1 := uint64(r13[l]) + 0x4
+				s1v := uint64(r16[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:79")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock3 runs block 3 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 80-81; the lanes wait here for those redux.sync.min.u32 at line 82 names
+func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	// PTX line 80: redux.sync.max.s32
+	w.Redux(runtime.ReduxMaxS, 17, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:80")
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.global.u32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r17[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.global.u32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r17[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:81")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock4 runs block 4 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 82-83; the lanes wait here for those redux.sync.max.u32 at line 84 names
+func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r18 := w.Reg(18)
+	// PTX line 82: redux.sync.min.u32
+	w.Redux(runtime.ReduxMinU, 18, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:82")
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.global.u32
+				s1 := uint64(r13[l]) + 0xc
+				s1v := uint64(r18[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.global.u32
+				s1 := uint64(r13[l]) + 0xc
+				s1v := uint64(r18[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:83")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock5 runs block 5 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 84-85; the lanes wait here for those redux.sync.and.b32 at line 86 names
+func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r19 := w.Reg(19)
+	// PTX line 84: redux.sync.max.u32
+	w.Redux(runtime.ReduxMaxU, 19, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:84")
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.global.u32
+				s1 := uint64(r13[l]) + 0x10
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.global.u32
+				s1 := uint64(r13[l]) + 0x10
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:85")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock6 runs block 6 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 86-87; the lanes wait here for those redux.sync.or.b32 at line 88 names
+func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r20 := w.Reg(20)
+	// PTX line 86: redux.sync.and.b32
+	w.Redux(runtime.ReduxAnd, 20, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:86")
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.global.u32
+				s1 := uint64(r13[l]) + 0x14
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.global.u32
+				s1 := uint64(r13[l]) + 0x14
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:87")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock7 runs block 7 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 88-89; the lanes wait here for those redux.sync.xor.b32 at line 90 names
+func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r21 := w.Reg(21)
+	// PTX line 88: redux.sync.or.b32
+	w.Redux(runtime.ReduxOr, 21, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:88")
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.global.u32
+				s1 := uint64(r13[l]) + 0x18
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:89")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.global.u32
+				s1 := uint64(r13[l]) + 0x18
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:89")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock8 runs block 8 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 90-91; ret
+func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r22 := w.Reg(22)
+	// PTX line 90: redux.sync.xor.b32
+	w.Redux(runtime.ReduxXor, 22, 10, 14, m, m, "testdata/ptx/fast/warp_sync.ptx:90")
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.global.u32
+				s1 := uint64(r13[l]) + 0x1c
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.global.u32
+				s1 := uint64(r13[l]) + 0x1c
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_sync.ptx:91")
+				}
+			}
+		}
 	}
 }

@@ -580,391 +580,35 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
-			{
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 21: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:21")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 22: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_width.ptx:22")
-				}
-				// PTX line 23: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:24")
-				}
-				// PTX line 25: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 26: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX line 27: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX line 28: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(0)
-					v18aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							// 31: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-							// 32: add.s64
-							v12 := uint64(uint64(u5) + uint64(v11))
-							// 33: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
-									continue
-								}
-								v13 = v13x
-							}
-							r12[l] = v13
-							// 34: shl.b32
-							v14 := uint64(uint32(v10) << uint32(k1))
-							// 35: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
-							// 36: add.s64
-							v16 := uint64(uint64(u6) + uint64(v15))
-							r15[l] = v16
-							// 37: add.s64
-							v17 := uint64(uint64(u3) + uint64(v11))
-							// 38: ld.global.u32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
-									continue
-								}
-								v18 = v18x
-							}
-							r17[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							// 31: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-							// 32: add.s64
-							v12 := uint64(uint64(u5) + uint64(v11))
-							// 33: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
-									continue
-								}
-								v13 = v13x
-							}
-							r12[l] = v13
-							// 34: shl.b32
-							v14 := uint64(uint32(v10) << uint32(k1))
-							// 35: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
-							// 36: add.s64
-							v16 := uint64(uint64(u6) + uint64(v15))
-							r15[l] = v16
-							// 37: add.s64
-							v17 := uint64(uint64(u3) + uint64(v11))
-							// 38: ld.global.u32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
-									continue
-								}
-								v18 = v18x
-							}
-							r17[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			shflWidthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 39-40; the lanes wait here for those shfl.sync.up.b32 at line 41 names
-			{
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				// PTX line 39: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 18, -1, 12, 17, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:39")
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.global.u32
-							s1 := uint64(r15[l]) + 0x0
-							s1v := uint64(r18[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.global.u32
-							s1 := uint64(r15[l]) + 0x0
-							s1v := uint64(r18[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:40")
-							}
-						}
-					}
-				}
-			}
+			shflWidthBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 41-42; the lanes wait here for those shfl.sync.down.b32 at line 43 names
-			{
-				r15 := w.Reg(15)
-				r19 := w.Reg(19)
-				// PTX line 41: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 19, -1, 12, 24, 25, 22, m, m, "testdata/ptx/fast/warp_width.ptx:41")
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.global.u32
-							s1 := uint64(r15[l]) + 0x4
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.global.u32
-							s1 := uint64(r15[l]) + 0x4
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:42")
-							}
-						}
-					}
-				}
-			}
+			shflWidthBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 43-44; the lanes wait here for those shfl.sync.bfly.b32 at line 45 names
-			{
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				// PTX line 43: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 20, -1, 12, 26, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:43")
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.global.u32
-							s1 := uint64(r15[l]) + 0x8
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.global.u32
-							s1 := uint64(r15[l]) + 0x8
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:44")
-							}
-						}
-					}
-				}
-			}
+			shflWidthBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 45-46; ret
-			{
-				r15 := w.Reg(15)
-				r21 := w.Reg(21)
-				// PTX line 45: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 21, -1, 12, 27, 28, 22, m, m, "testdata/ptx/fast/warp_width.ptx:45")
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.u32
-							s1 := uint64(r15[l]) + 0xc
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.u32
-							s1 := uint64(r15[l]) + 0xc
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:46")
-							}
-						}
-					}
-				}
-			}
+			shflWidthBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -979,6 +623,382 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// shflWidthBlock0 runs block 0 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
+func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 21: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:21")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 22: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_width.ptx:22")
+	}
+	// PTX line 23: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:24")
+	}
+	// PTX line 25: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 26: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX line 27: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(0)
+		v18aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				// 31: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				// 32: add.s64
+				v12 := uint64(uint64(u5) + uint64(v11))
+				// 33: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
+						continue
+					}
+					v13 = v13x
+				}
+				r12[l] = v13
+				// 34: shl.b32
+				v14 := uint64(uint32(v10) << uint32(k1))
+				// 35: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				// 36: add.s64
+				v16 := uint64(uint64(u6) + uint64(v15))
+				r15[l] = v16
+				// 37: add.s64
+				v17 := uint64(uint64(u3) + uint64(v11))
+				// 38: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
+						continue
+					}
+					v18 = v18x
+				}
+				r17[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				// 31: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				// 32: add.s64
+				v12 := uint64(uint64(u5) + uint64(v11))
+				// 33: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
+						continue
+					}
+					v13 = v13x
+				}
+				r12[l] = v13
+				// 34: shl.b32
+				v14 := uint64(uint32(v10) << uint32(k1))
+				// 35: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				// 36: add.s64
+				v16 := uint64(uint64(u6) + uint64(v15))
+				r15[l] = v16
+				// 37: add.s64
+				v17 := uint64(uint64(u3) + uint64(v11))
+				// 38: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
+						continue
+					}
+					v18 = v18x
+				}
+				r17[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// shflWidthBlock1 runs block 1 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 39-40; the lanes wait here for those shfl.sync.up.b32 at line 41 names
+func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	// PTX line 39: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 18, -1, 12, 17, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:39")
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.global.u32
+				s1 := uint64(r15[l]) + 0x0
+				s1v := uint64(r18[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.global.u32
+				s1 := uint64(r15[l]) + 0x0
+				s1v := uint64(r18[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:40")
+				}
+			}
+		}
+	}
+}
+
+// shflWidthBlock2 runs block 2 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 41-42; the lanes wait here for those shfl.sync.down.b32 at line 43 names
+func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r19 := w.Reg(19)
+	// PTX line 41: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 19, -1, 12, 24, 25, 22, m, m, "testdata/ptx/fast/warp_width.ptx:41")
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.global.u32
+				s1 := uint64(r15[l]) + 0x4
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.global.u32
+				s1 := uint64(r15[l]) + 0x4
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:42")
+				}
+			}
+		}
+	}
+}
+
+// shflWidthBlock3 runs block 3 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 43-44; the lanes wait here for those shfl.sync.bfly.b32 at line 45 names
+func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	// PTX line 43: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 20, -1, 12, 26, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:43")
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.global.u32
+				s1 := uint64(r15[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.global.u32
+				s1 := uint64(r15[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:44")
+				}
+			}
+		}
+	}
+}
+
+// shflWidthBlock4 runs block 4 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 45-46; ret
+func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r21 := w.Reg(21)
+	// PTX line 45: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 21, -1, 12, 27, 28, 22, m, m, "testdata/ptx/fast/warp_width.ptx:45")
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.u32
+				s1 := uint64(r15[l]) + 0xc
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.u32
+				s1 := uint64(r15[l]) + 0xc
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:46")
+				}
+			}
+		}
+	}
+}
+
 // divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -987,69 +1007,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 62-67; divergent, reconverges at block 4 (b3 ($L__BB1_5))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 62: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/warp_width.ptx:62")
-				}
-				// PTX line 63: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 64: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 66: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 67: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 66: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 67: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			divergentMaskBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1063,112 +1021,21 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX line 84: activemask.b32
-				w.Activemask(14, m)
-				// PTX lines 85, 86: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: and.b32
-							v1 := uint64(uint32(r12[l]) & uint32(k0))
-							// 86: setp.eq.b32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: and.b32
-							v1 := uint64(uint32(r12[l]) & uint32(k0))
-							// 86: setp.eq.b32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			divergentMaskBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_3), PTX lines 87-87
-			{
-				// PTX line 87: vote.sync.ballot.b32
-				w.Vote(runtime.VoteBallot, 13, w.P[2], 14, m, m, "testdata/ptx/fast/warp_width.ptx:87")
-			}
+			divergentMaskBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b2 ($L__BB1_4), PTX lines 89-91
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 89, 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 90: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 91: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_width.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 90: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 91: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_width.ptx:91")
-							}
-						}
-					}
-				}
-			}
+			divergentMaskBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1178,135 +1045,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 7
 		case 5:
 			// b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:70")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 71: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:71")
-				}
-				// PTX line 72: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 73: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 74, 75, 76, 77, 78: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 75: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 76: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							// 77: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/warp_width.ptx:77")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 78: setp.lt.s32
-							c9t := int32(v8) < int32(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 75: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 76: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							// 77: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/warp_width.ptx:77")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 78: setp.lt.s32
-							c9t := int32(v8) < int32(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				_ = u4
-			}
+			divergentMaskBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1320,10 +1059,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 6:
 			// b5, PTX lines 81-81
-			{
-				// PTX line 81: activemask.b32
-				w.Activemask(13, m)
-			}
+			divergentMaskBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1336,4 +1072,312 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// divergentMaskBlock0 runs block 0 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 62-67; divergent, reconverges at block 4 (b3 ($L__BB1_5))
+func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 62: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/warp_width.ptx:62")
+	}
+	// PTX line 63: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 64: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 66: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 67: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 66: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 67: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// divergentMaskBlock1 runs block 1 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
+func divergentMaskBlock1(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX line 84: activemask.b32
+	w.Activemask(14, m)
+	// PTX lines 85, 86: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: and.b32
+				v1 := uint64(uint32(r12[l]) & uint32(k0))
+				// 86: setp.eq.b32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: and.b32
+				v1 := uint64(uint32(r12[l]) & uint32(k0))
+				// 86: setp.eq.b32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// divergentMaskBlock2 runs block 2 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 87-87
+func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 87: vote.sync.ballot.b32
+	w.Vote(runtime.VoteBallot, 13, w.P[2], 14, m, m, "testdata/ptx/fast/warp_width.ptx:87")
+}
+
+// divergentMaskBlock3 runs block 3 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 89-91
+func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 90: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 91: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_width.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 90: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 91: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_width.ptx:91")
+				}
+			}
+		}
+	}
+}
+
+// divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:70")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:71")
+	}
+	// PTX line 72: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 75: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 76: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 77: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/warp_width.ptx:77")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 78: setp.lt.s32
+				c9t := int32(v8) < int32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 75: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 76: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 77: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/warp_width.ptx:77")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 78: setp.lt.s32
+				c9t := int32(v8) < int32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	_ = u4
+}
+
+// divergentMaskBlock6 runs block 6 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 81-81
+func divergentMaskBlock6(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 81: activemask.b32
+	w.Activemask(13, m)
 }

@@ -2501,62 +2501,7 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 15: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:15")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX lines 62, 63: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 63: setp.ne.u32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 63: setp.ne.u32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				_ = u1
-			}
+			vaddOmpFn0Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2573,298 +2518,56 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b1 ($L5), PTX lines 74-74; the lanes wait here for those shfl.sync.idx.b32 at line 76 names
-			{
-				// PTX line 74: bar.warp.sync
-				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:74")
-			}
+			vaddOmpFn0Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b1 ($L5), PTX lines 76-77; the lanes wait here for those shfl.sync.idx.b32 at line 78 names
-			{
-				r2 := w.Reg(2)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				k0 := uint64(0xffffffff)
-				// PTX line 76: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:76")
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mov.b64
-							m1 := r2[l]
-							m1_0 := m1 >> 0 & k0
-							r36[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r37[l] = m1_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mov.b64
-							m1 := r2[l]
-							m1_0 := m1 >> 0 & k0
-							r36[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r37[l] = m1_1
-						}
-					}
-				}
-			}
+			vaddOmpFn0Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b1 ($L5), PTX lines 78-78; the lanes wait here for those shfl.sync.idx.b32 at line 79 names
-			{
-				// PTX line 78: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:78")
-			}
+			vaddOmpFn0Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b1 ($L5), PTX lines 79-81; the lanes wait here for those shfl.sync.idx.b32 at line 82 names
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0xffffffff)
-				// PTX line 79: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:79")
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: mov.b64
-							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-							r2[l] = v1
-							// 81: mov.b64
-							m2 := r3[l]
-							m2_0 := m2 >> 0 & k0
-							r38[l] = m2_0
-							m2_1 := m2 >> 32 & k0
-							r39[l] = m2_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: mov.b64
-							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-							r2[l] = v1
-							// 81: mov.b64
-							m2 := r3[l]
-							m2_0 := m2 >> 0 & k0
-							r38[l] = m2_0
-							m2_1 := m2 >> 32 & k0
-							r39[l] = m2_1
-						}
-					}
-				}
-			}
+			vaddOmpFn0Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b1 ($L5), PTX lines 82-82; the lanes wait here for those shfl.sync.idx.b32 at line 83 names
-			{
-				// PTX line 82: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:82")
-			}
+			vaddOmpFn0Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b1 ($L5), PTX lines 83-85; the lanes wait here for those shfl.sync.idx.b32 at line 86 names
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				k0 := uint64(0xffffffff)
-				// PTX line 83: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:83")
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: mov.b64
-							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-							r3[l] = v1
-							// 85: mov.b64
-							m2 := r4[l]
-							m2_0 := m2 >> 0 & k0
-							r40[l] = m2_0
-							m2_1 := m2 >> 32 & k0
-							r41[l] = m2_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: mov.b64
-							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-							r3[l] = v1
-							// 85: mov.b64
-							m2 := r4[l]
-							m2_0 := m2 >> 0 & k0
-							r40[l] = m2_0
-							m2_1 := m2 >> 32 & k0
-							r41[l] = m2_1
-						}
-					}
-				}
-			}
+			vaddOmpFn0Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b1 ($L5), PTX lines 86-86; the lanes wait here for those shfl.sync.idx.b32 at line 87 names
-			{
-				// PTX line 86: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:86")
-			}
+			vaddOmpFn0Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 9:
 			// b1 ($L5), PTX lines 87-102; divergent, reconverges at block 11 (b3 ($L2))
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				k0 := uint64(0x5)
-				k1 := uint64(0xffffffff)
-				// PTX line 87: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:87")
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: mov.b64
-							v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
-							r4[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: mov.b64
-							v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
-							r4[l] = v1
-						}
-					}
-				}
-				// PTX line 89: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NCTAID().X))
-				// PTX line 90: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r13[l] = v4
-						}
-					}
-				}
-				// PTX line 92: shl.b32, warp-uniform
-				u5 := uint64(uint32(u2) << uint32(k0))
-				// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: add.u32
-							v6 := uint64(uint32(r1[l]) + uint32(k1))
-							// 94: add.u32
-							v7 := uint64(uint32(v6) + uint32(u5))
-							// 95: div.s32
-							v8 := isa.Div(v7, u5, 32, true)
-							// 96: mul.lo.u32
-							v9 := uint64(uint32(v8) * uint32(u3))
-							// 97: shl.b32
-							v10 := uint64(uint32(v9) << uint32(k0))
-							// 98: add.u32
-							v11 := uint64(uint32(v10) + uint32(r13[l]))
-							r6[l] = v11
-							// 99: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k0))
-							// 100: add.u32
-							v13 := uint64(uint32(v12) + uint32(v11))
-							// 101: min.s32
-							v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
-							r7[l] = v14
-							// 102: setp.ge.s32
-							c15t := int32(v11) >= int32(v14)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: add.u32
-							v6 := uint64(uint32(r1[l]) + uint32(k1))
-							// 94: add.u32
-							v7 := uint64(uint32(v6) + uint32(u5))
-							// 95: div.s32
-							v8 := isa.Div(v7, u5, 32, true)
-							// 96: mul.lo.u32
-							v9 := uint64(uint32(v8) * uint32(u3))
-							// 97: shl.b32
-							v10 := uint64(uint32(v9) << uint32(k0))
-							// 98: add.u32
-							v11 := uint64(uint32(v10) + uint32(r13[l]))
-							r6[l] = v11
-							// 99: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k0))
-							// 100: add.u32
-							v13 := uint64(uint32(v12) + uint32(v11))
-							// 101: min.s32
-							v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
-							r7[l] = v14
-							// 102: setp.ge.s32
-							c15t := int32(v11) >= int32(v14)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			vaddOmpFn0Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2878,173 +2581,7 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 10:
 			// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r30 := w.Reg(30)
-				r33 := w.Reg(33)
-				k0 := uint64(0x80)
-				// PTX lines 115, 116, 117, 118, 119, 120: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(0)
-					v5aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: add.u64
-							v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
-							r30[l] = v1
-							// 116: add.u64
-							v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
-							// 117: add.u64
-							v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							// 118: ld.f32
-							v4a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
-									continue
-								}
-								v4 = v4x
-							}
-							// 119: ld.f32
-							v5a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
-									continue
-								}
-								v5 = v5x
-							}
-							// 120: add.f32
-							v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
-							r33[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: add.u64
-							v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
-							r30[l] = v1
-							// 116: add.u64
-							v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
-							// 117: add.u64
-							v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
-							// 118: ld.f32
-							v4a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
-									continue
-								}
-								v4 = v4x
-							}
-							// 119: ld.f32
-							v5a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
-									continue
-								}
-								v5 = v5x
-							}
-							// 120: add.f32
-							v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
-							r33[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 121, 122, 123: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					s7w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.f32
-							s7 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r33[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
-							}
-							// 122: add.u64
-							v8 := uint64(uint64(r8[l]) + uint64(k0))
-							r8[l] = v8
-							// 123: setp.ne.u64
-							c9t := uint64(r5[l]) != uint64(v8)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.f32
-							s7 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r33[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
-							}
-							// 122: add.u64
-							v8 := uint64(uint64(r8[l]) + uint64(k0))
-							r8[l] = v8
-							// 123: setp.ne.u64
-							c9t := uint64(r5[l]) != uint64(v8)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			vaddOmpFn0Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3061,274 +2598,14 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 15
 		case 12:
 			// b4, PTX lines 66-71
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				// PTX lines 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(3)
-					v3aw := w.Window(4)
-					v4aw := w.Window(5)
-					v5aw := w.Window(6)
-					v6aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: mov.u64
-							v1 := uint64(r0[l])
-							// 67: ld.u64
-							v2a := uint64(v1) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
-									continue
-								}
-								v2 = v2x
-							}
-							// 68: ld.u32
-							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
-									continue
-								}
-								v3 = v3x
-							}
-							r1[l] = v3
-							// 69: ld.u64
-							v4a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
-									continue
-								}
-								v4 = v4x
-							}
-							r2[l] = v4
-							// 70: ld.u64
-							v5a := uint64(v1) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
-									continue
-								}
-								v5 = v5x
-							}
-							r3[l] = v5
-							// 71: ld.u64
-							v6a := uint64(v1) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
-									continue
-								}
-								v6 = v6x
-							}
-							r4[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: mov.u64
-							v1 := uint64(r0[l])
-							// 67: ld.u64
-							v2a := uint64(v1) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
-									continue
-								}
-								v2 = v2x
-							}
-							// 68: ld.u32
-							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
-									continue
-								}
-								v3 = v3x
-							}
-							r1[l] = v3
-							// 69: ld.u64
-							v4a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
-									continue
-								}
-								v4 = v4x
-							}
-							r2[l] = v4
-							// 70: ld.u64
-							v5a := uint64(v1) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
-									continue
-								}
-								v5 = v5x
-							}
-							r3[l] = v5
-							// 71: ld.u64
-							v6a := uint64(v1) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
-									continue
-								}
-								v6 = v6x
-							}
-							r4[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			vaddOmpFn0Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 13:
 			// b5, PTX lines 104-113
-			{
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x2)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x5)
-				k3 := uint64(0x20)
-				// PTX lines 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: cvt.s64.s32
-							v1 := uint64(uint64(int32(r6[l])))
-							// 105: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							r8[l] = v2
-							// 106: sub.u32
-							v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
-							// 107: add.u32
-							v4 := uint64(uint32(v3) + uint32(k1))
-							// 108: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k2))
-							// 109: cvt.u64.u32
-							v6 := uint64(uint64(uint32(v5)))
-							// 110: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k2))
-							// 111: add.u64
-							v8 := uint64(uint64(v1) + uint64(k3))
-							// 112: add.u64
-							v9 := uint64(uint64(v7) + uint64(v8))
-							// 113: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							r5[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: cvt.s64.s32
-							v1 := uint64(uint64(int32(r6[l])))
-							// 105: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							r8[l] = v2
-							// 106: sub.u32
-							v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
-							// 107: add.u32
-							v4 := uint64(uint32(v3) + uint32(k1))
-							// 108: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k2))
-							// 109: cvt.u64.u32
-							v6 := uint64(uint64(uint32(v5)))
-							// 110: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k2))
-							// 111: add.u64
-							v8 := uint64(uint64(v1) + uint64(k3))
-							// 112: add.u64
-							v9 := uint64(uint64(v7) + uint64(v8))
-							// 113: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							r5[l] = v10
-						}
-					}
-				}
-			}
+			vaddOmpFn0Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3346,6 +2623,777 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// vaddOmpFn0Block0 runs block 0 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
+func vaddOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 15: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:15")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 62, 63: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 63: setp.ne.u32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 63: setp.ne.u32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	_ = u1
+}
+
+// vaddOmpFn0Block2 runs block 2 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 74-74; the lanes wait here for those shfl.sync.idx.b32 at line 76 names
+func vaddOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 74: bar.warp.sync
+	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:74")
+}
+
+// vaddOmpFn0Block3 runs block 3 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 76-77; the lanes wait here for those shfl.sync.idx.b32 at line 78 names
+func vaddOmpFn0Block3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0xffffffff)
+	// PTX line 76: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:76")
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mov.b64
+				m1 := r2[l]
+				m1_0 := m1 >> 0 & k0
+				r36[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r37[l] = m1_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mov.b64
+				m1 := r2[l]
+				m1_0 := m1 >> 0 & k0
+				r36[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r37[l] = m1_1
+			}
+		}
+	}
+}
+
+// vaddOmpFn0Block4 runs block 4 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 78-78; the lanes wait here for those shfl.sync.idx.b32 at line 79 names
+func vaddOmpFn0Block4(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 78: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:78")
+}
+
+// vaddOmpFn0Block5 runs block 5 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 79-81; the lanes wait here for those shfl.sync.idx.b32 at line 82 names
+func vaddOmpFn0Block5(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0xffffffff)
+	// PTX line 79: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:79")
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: mov.b64
+				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+				r2[l] = v1
+				// 81: mov.b64
+				m2 := r3[l]
+				m2_0 := m2 >> 0 & k0
+				r38[l] = m2_0
+				m2_1 := m2 >> 32 & k0
+				r39[l] = m2_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: mov.b64
+				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+				r2[l] = v1
+				// 81: mov.b64
+				m2 := r3[l]
+				m2_0 := m2 >> 0 & k0
+				r38[l] = m2_0
+				m2_1 := m2 >> 32 & k0
+				r39[l] = m2_1
+			}
+		}
+	}
+}
+
+// vaddOmpFn0Block6 runs block 6 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 82-82; the lanes wait here for those shfl.sync.idx.b32 at line 83 names
+func vaddOmpFn0Block6(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 82: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:82")
+}
+
+// vaddOmpFn0Block7 runs block 7 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 83-85; the lanes wait here for those shfl.sync.idx.b32 at line 86 names
+func vaddOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	k0 := uint64(0xffffffff)
+	// PTX line 83: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:83")
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: mov.b64
+				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+				r3[l] = v1
+				// 85: mov.b64
+				m2 := r4[l]
+				m2_0 := m2 >> 0 & k0
+				r40[l] = m2_0
+				m2_1 := m2 >> 32 & k0
+				r41[l] = m2_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: mov.b64
+				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+				r3[l] = v1
+				// 85: mov.b64
+				m2 := r4[l]
+				m2_0 := m2 >> 0 & k0
+				r40[l] = m2_0
+				m2_1 := m2 >> 32 & k0
+				r41[l] = m2_1
+			}
+		}
+	}
+}
+
+// vaddOmpFn0Block8 runs block 8 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 86-86; the lanes wait here for those shfl.sync.idx.b32 at line 87 names
+func vaddOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 86: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:86")
+}
+
+// vaddOmpFn0Block9 runs block 9 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L5), PTX lines 87-102; divergent, reconverges at block 11 (b3 ($L2))
+func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	k0 := uint64(0x5)
+	k1 := uint64(0xffffffff)
+	// PTX line 87: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:87")
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: mov.b64
+				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
+				r4[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: mov.b64
+				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
+				r4[l] = v1
+			}
+		}
+	}
+	// PTX line 89: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NCTAID().X))
+	// PTX line 90: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r13[l] = v4
+			}
+		}
+	}
+	// PTX line 92: shl.b32, warp-uniform
+	u5 := uint64(uint32(u2) << uint32(k0))
+	// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: add.u32
+				v6 := uint64(uint32(r1[l]) + uint32(k1))
+				// 94: add.u32
+				v7 := uint64(uint32(v6) + uint32(u5))
+				// 95: div.s32
+				v8 := isa.Div(v7, u5, 32, true)
+				// 96: mul.lo.u32
+				v9 := uint64(uint32(v8) * uint32(u3))
+				// 97: shl.b32
+				v10 := uint64(uint32(v9) << uint32(k0))
+				// 98: add.u32
+				v11 := uint64(uint32(v10) + uint32(r13[l]))
+				r6[l] = v11
+				// 99: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k0))
+				// 100: add.u32
+				v13 := uint64(uint32(v12) + uint32(v11))
+				// 101: min.s32
+				v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
+				r7[l] = v14
+				// 102: setp.ge.s32
+				c15t := int32(v11) >= int32(v14)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: add.u32
+				v6 := uint64(uint32(r1[l]) + uint32(k1))
+				// 94: add.u32
+				v7 := uint64(uint32(v6) + uint32(u5))
+				// 95: div.s32
+				v8 := isa.Div(v7, u5, 32, true)
+				// 96: mul.lo.u32
+				v9 := uint64(uint32(v8) * uint32(u3))
+				// 97: shl.b32
+				v10 := uint64(uint32(v9) << uint32(k0))
+				// 98: add.u32
+				v11 := uint64(uint32(v10) + uint32(r13[l]))
+				r6[l] = v11
+				// 99: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k0))
+				// 100: add.u32
+				v13 := uint64(uint32(v12) + uint32(v11))
+				// 101: min.s32
+				v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
+				r7[l] = v14
+				// 102: setp.ge.s32
+				c15t := int32(v11) >= int32(v14)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// vaddOmpFn0Block10 runs block 10 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
+func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r30 := w.Reg(30)
+	r33 := w.Reg(33)
+	k0 := uint64(0x80)
+	// PTX lines 115, 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(0)
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: add.u64
+				v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+				r30[l] = v1
+				// 116: add.u64
+				v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
+				// 117: add.u64
+				v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				// 118: ld.f32
+				v4a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
+						continue
+					}
+					v4 = v4x
+				}
+				// 119: ld.f32
+				v5a := uint64(v3) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
+						continue
+					}
+					v5 = v5x
+				}
+				// 120: add.f32
+				v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
+				r33[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: add.u64
+				v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+				r30[l] = v1
+				// 116: add.u64
+				v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
+				// 117: add.u64
+				v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				// 118: ld.f32
+				v4a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
+						continue
+					}
+					v4 = v4x
+				}
+				// 119: ld.f32
+				v5a := uint64(v3) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
+						continue
+					}
+					v5 = v5x
+				}
+				// 120: add.f32
+				v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
+				r33[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 121, 122, 123: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		s7w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.f32
+				s7 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r33[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+				}
+				// 122: add.u64
+				v8 := uint64(uint64(r8[l]) + uint64(k0))
+				r8[l] = v8
+				// 123: setp.ne.u64
+				c9t := uint64(r5[l]) != uint64(v8)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.f32
+				s7 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r33[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+				}
+				// 122: add.u64
+				v8 := uint64(uint64(r8[l]) + uint64(k0))
+				r8[l] = v8
+				// 123: setp.ne.u64
+				c9t := uint64(r5[l]) != uint64(v8)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// vaddOmpFn0Block12 runs block 12 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 66-71
+func vaddOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	// PTX lines 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(3)
+		v3aw := w.Window(4)
+		v4aw := w.Window(5)
+		v5aw := w.Window(6)
+		v6aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: mov.u64
+				v1 := uint64(r0[l])
+				// 67: ld.u64
+				v2a := uint64(v1) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
+				// 68: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
+						continue
+					}
+					v3 = v3x
+				}
+				r1[l] = v3
+				// 69: ld.u64
+				v4a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
+						continue
+					}
+					v4 = v4x
+				}
+				r2[l] = v4
+				// 70: ld.u64
+				v5a := uint64(v1) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
+						continue
+					}
+					v5 = v5x
+				}
+				r3[l] = v5
+				// 71: ld.u64
+				v6a := uint64(v1) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
+						continue
+					}
+					v6 = v6x
+				}
+				r4[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: mov.u64
+				v1 := uint64(r0[l])
+				// 67: ld.u64
+				v2a := uint64(v1) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
+				// 68: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
+						continue
+					}
+					v3 = v3x
+				}
+				r1[l] = v3
+				// 69: ld.u64
+				v4a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
+						continue
+					}
+					v4 = v4x
+				}
+				r2[l] = v4
+				// 70: ld.u64
+				v5a := uint64(v1) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
+						continue
+					}
+					v5 = v5x
+				}
+				r3[l] = v5
+				// 71: ld.u64
+				v6a := uint64(v1) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
+						continue
+					}
+					v6 = v6x
+				}
+				r4[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// vaddOmpFn0Block13 runs block 13 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 104-113
+func vaddOmpFn0Block13(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x5)
+	k3 := uint64(0x20)
+	// PTX lines 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: cvt.s64.s32
+				v1 := uint64(uint64(int32(r6[l])))
+				// 105: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				r8[l] = v2
+				// 106: sub.u32
+				v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
+				// 107: add.u32
+				v4 := uint64(uint32(v3) + uint32(k1))
+				// 108: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k2))
+				// 109: cvt.u64.u32
+				v6 := uint64(uint64(uint32(v5)))
+				// 110: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k2))
+				// 111: add.u64
+				v8 := uint64(uint64(v1) + uint64(k3))
+				// 112: add.u64
+				v9 := uint64(uint64(v7) + uint64(v8))
+				// 113: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				r5[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: cvt.s64.s32
+				v1 := uint64(uint64(int32(r6[l])))
+				// 105: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				r8[l] = v2
+				// 106: sub.u32
+				v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
+				// 107: add.u32
+				v4 := uint64(uint32(v3) + uint32(k1))
+				// 108: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k2))
+				// 109: cvt.u64.u32
+				v6 := uint64(uint64(uint32(v5)))
+				// 110: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k2))
+				// 111: add.u64
+				v8 := uint64(uint64(v1) + uint64(k3))
+				// 112: add.u64
+				v9 := uint64(uint64(v7) + uint64(v8))
+				// 113: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				r5[l] = v10
+			}
+		}
+	}
+}
+
 // scaleRowsOmpFn0Run runs blocks of kernel scale_rows$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3354,81 +3402,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 138: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:138")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX lines 189, 190, 192: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					p6 := w.P[6]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 190: setp.ne.u32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 192: setp.eq.u32
-							c4t := uint32(k1) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p6 = p6&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 190: setp.ne.u32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 192: setp.eq.u32
-							c4t := uint32(k1) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p6 = p6&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[4] = p4
-					w.P[6] = p6
-				}
-				_ = u1
-			}
+			scaleRowsOmpFn0Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3445,94 +3419,14 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		case 2:
 			// b1 ($L18), PTX lines 208-210; the lanes wait here for those shfl.sync.idx.b32 at line 211 names
-			{
-				r41 := w.Reg(41)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 208: bar.warp.sync
-				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:208")
-				// PTX lines 209, 210: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: mov.pred
-							c1 := p6>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-							// 210: selp.u32
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							r41[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: mov.pred
-							c1 := p6>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-							// 210: selp.u32
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							r41[l] = v2
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			scaleRowsOmpFn0Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b1 ($L18), PTX lines 211-212
-			{
-				r41 := w.Reg(41)
-				k0 := uint64(0x0)
-				// PTX line 211: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:211")
-				// PTX lines 212: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: setp.ne.u32
-							c1t := uint32(r41[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: setp.ne.u32
-							c1t := uint32(r41[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			scaleRowsOmpFn0Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3549,10 +3443,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		case 5:
 			// b2 ($L17), PTX lines 224-224
-			{
-				// PTX line 224: bar.warp.sync
-				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:224")
-			}
+			scaleRowsOmpFn0Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3562,221 +3453,70 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		case 7:
 			// b3 ($L12), PTX lines 228-228; the lanes wait here for those shfl.sync.idx.b32 at line 229 names
-			{
-				// PTX line 228: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:228")
-			}
+			scaleRowsOmpFn0Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b3 ($L12), PTX lines 229-229; the lanes wait here for those shfl.sync.idx.b32 at line 230 names
-			{
-				// PTX line 229: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 2, -1, 2, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:229")
-			}
+			scaleRowsOmpFn0Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 9:
 			// b3 ($L12), PTX lines 230-231; the lanes wait here for those shfl.sync.idx.b32 at line 232 names
-			{
-				r5 := w.Reg(5)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				k0 := uint64(0xffffffff)
-				// PTX line 230: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 3, -1, 3, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:230")
-				// PTX lines 231: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: mov.b64
-							m1 := r5[l]
-							m1_0 := m1 >> 0 & k0
-							r36[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r37[l] = m1_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: mov.b64
-							m1 := r5[l]
-							m1_0 := m1 >> 0 & k0
-							r36[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r37[l] = m1_1
-						}
-					}
-				}
-			}
+			scaleRowsOmpFn0Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 10:
 			// b3 ($L12), PTX lines 232-232; the lanes wait here for those shfl.sync.idx.b32 at line 233 names
-			{
-				// PTX line 232: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:232")
-			}
+			scaleRowsOmpFn0Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 11:
 			// b3 ($L12), PTX lines 233-234; the lanes wait here for those shfl.sync.idx.b32 at line 235 names
-			{
-				r5 := w.Reg(5)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				// PTX line 233: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:233")
-				// PTX lines 234: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: mov.b64
-							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-							r5[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: mov.b64
-							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-							r5[l] = v1
-						}
-					}
-				}
-			}
+			scaleRowsOmpFn0Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 12:
 			// b3 ($L12), PTX lines 235-235; the lanes wait here for those shfl.sync.idx.b32 at line 236 names
-			{
-				// PTX line 235: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 7, -1, 7, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:235")
-			}
+			scaleRowsOmpFn0Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 13:
 			// b3 ($L12), PTX lines 236-236; the lanes wait here for those shfl.sync.idx.b32 at line 237 names
-			{
-				// PTX line 236: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 10, -1, 10, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:236")
-			}
+			scaleRowsOmpFn0Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 14:
 			// b3 ($L12), PTX lines 237-238; the lanes wait here for those shfl.sync.idx.b32 at line 239 names
-			{
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0xffffffff)
-				// PTX line 237: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 34, -1, 34, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:237")
-				// PTX lines 238: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: mov.b64
-							m1 := r35[l]
-							m1_0 := m1 >> 0 & k0
-							r38[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r39[l] = m1_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: mov.b64
-							m1 := r35[l]
-							m1_0 := m1 >> 0 & k0
-							r38[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r39[l] = m1_1
-						}
-					}
-				}
-			}
+			scaleRowsOmpFn0Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 15:
 			// b3 ($L12), PTX lines 239-239; the lanes wait here for those shfl.sync.idx.b32 at line 240 names
-			{
-				// PTX line 239: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:239")
-			}
+			scaleRowsOmpFn0Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 16:
 			// b3 ($L12), PTX lines 240-243; divergent, reconverges at block 17 (b4 ($L11))
-			{
-				r3 := w.Reg(3)
-				r16 := w.Reg(16)
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				// PTX line 240: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:240")
-				// PTX lines 241, 242, 243: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: mov.b64
-							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-							r35[l] = v1
-							// 242: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r16[l] = v2
-							// 243: setp.gt.s32
-							c3t := int32(r3[l]) > int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: mov.b64
-							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-							r35[l] = v1
-							// 242: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r16[l] = v2
-							// 243: setp.gt.s32
-							c3t := int32(r3[l]) > int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			scaleRowsOmpFn0Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3790,39 +3530,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			}
 		case 17:
 			// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
-			{
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 247: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: setp.eq.u32
-							c1t := uint32(k0) == uint32(k1)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: setp.eq.u32
-							c1t := uint32(k0) == uint32(k1)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			scaleRowsOmpFn0Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3844,94 +3552,14 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		case 19:
 			// b5 ($L16), PTX lines 255-257; the lanes wait here for those shfl.sync.idx.b32 at line 258 names
-			{
-				r40 := w.Reg(40)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 255: bar.warp.sync
-				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:255")
-				// PTX lines 256, 257: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: mov.pred
-							c1 := p5>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 257: selp.u32
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							r40[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: mov.pred
-							c1 := p5>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 257: selp.u32
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							r40[l] = v2
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			scaleRowsOmpFn0Block19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 20:
 			// b5 ($L16), PTX lines 258-259
-			{
-				r40 := w.Reg(40)
-				k0 := uint64(0x0)
-				// PTX line 258: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:258")
-				// PTX lines 259: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: setp.ne.u32
-							c1t := uint32(r40[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: setp.ne.u32
-							c1t := uint32(r40[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			scaleRowsOmpFn0Block20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3945,222 +3573,14 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			}
 		case 21:
 			// b6 ($L8), PTX lines 263-275
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r16 := w.Reg(16)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				k0 := uint64(0x2)
-				k1 := uint64(0x5)
-				// PTX lines 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: cvt.rn.f32.s32
-							v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
-							r6[l] = v1
-							// 264: cvt.s64.s32
-							v2 := uint64(uint64(int32(r16[l])))
-							// 265: cvt.s64.s32
-							v3 := uint64(uint64(int32(r10[l])))
-							// 266: add.u64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 267: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							// 268: add.u64
-							v6 := uint64(uint64(r5[l]) + uint64(v5))
-							r11[l] = v6
-							// 269: sub.u32
-							v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
-							// 270: shr.u32
-							v8 := uint64(uint32(v7) >> uint32(k1))
-							// 271: cvt.u64.u32
-							v9 := uint64(uint64(uint32(v8)))
-							// 272: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k1))
-							// 273: add.u64
-							v11 := uint64(uint64(v10) + uint64(v4))
-							// 274: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 275: add.u64
-							v13 := uint64(uint64(v12) + uint64(r35[l]))
-							r9[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: cvt.rn.f32.s32
-							v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
-							r6[l] = v1
-							// 264: cvt.s64.s32
-							v2 := uint64(uint64(int32(r16[l])))
-							// 265: cvt.s64.s32
-							v3 := uint64(uint64(int32(r10[l])))
-							// 266: add.u64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 267: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							// 268: add.u64
-							v6 := uint64(uint64(r5[l]) + uint64(v5))
-							r11[l] = v6
-							// 269: sub.u32
-							v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
-							// 270: shr.u32
-							v8 := uint64(uint32(v7) >> uint32(k1))
-							// 271: cvt.u64.u32
-							v9 := uint64(uint64(uint32(v8)))
-							// 272: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k1))
-							// 273: add.u64
-							v11 := uint64(uint64(v10) + uint64(v4))
-							// 274: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 275: add.u64
-							v13 := uint64(uint64(v12) + uint64(r35[l]))
-							r9[l] = v13
-						}
-					}
-				}
-			}
+			scaleRowsOmpFn0Block21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 22
 		case 22:
 			// b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
-			{
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				k0 := uint64(0x80)
-				// PTX lines 277, 278: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: ld.f32
-							v1a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
-									continue
-								}
-								v1 = v1x
-							}
-							// 278: fma.rn.f32
-							var v2 uint64
-							if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
-								v2 = uint64(math.Float32bits(float32(v2f)))
-							} else {
-								v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
-							}
-							r8[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: ld.f32
-							v1a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
-									continue
-								}
-								v1 = v1x
-							}
-							// 278: fma.rn.f32
-							var v2 uint64
-							if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
-								v2 = uint64(math.Float32bits(float32(v2f)))
-							} else {
-								v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
-							}
-							r8[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 279, 280, 281: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					s3w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 279: st.f32
-							s3 := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
-							}
-							// 280: add.u64
-							v4 := uint64(uint64(r11[l]) + uint64(k0))
-							r11[l] = v4
-							// 281: setp.ne.u64
-							c5t := uint64(r9[l]) != uint64(v4)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 279: st.f32
-							s3 := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
-							}
-							// 280: add.u64
-							v4 := uint64(uint64(r11[l]) + uint64(k0))
-							r11[l] = v4
-							// 281: setp.ne.u64
-							c5t := uint64(r9[l]) != uint64(v4)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			scaleRowsOmpFn0Block22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4177,178 +3597,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			next = 31
 		case 24:
 			// b9, PTX lines 194-206
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r17 := w.Reg(17)
-				k0 := uint64(0xffffffff)
-				// PTX lines 194, 195, 196: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(10)
-					v3aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: mov.u64
-							v1 := uint64(r0[l])
-							r17[l] = v1
-							// 195: ld.u64
-							v2a := uint64(v1) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-									continue
-								}
-								v2 = v2x
-							}
-							// 196: ld.u32
-							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-									continue
-								}
-								v3 = v3x
-							}
-							r4[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: mov.u64
-							v1 := uint64(r0[l])
-							r17[l] = v1
-							// 195: ld.u64
-							v2a := uint64(v1) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-									continue
-								}
-								v2 = v2x
-							}
-							// 196: ld.u32
-							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-									continue
-								}
-								v3 = v3x
-							}
-							r4[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 197: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NCTAID().X))
-				// PTX line 198: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: add.u32
-							v6 := uint64(uint32(r4[l]) + uint32(k0))
-							// 200: add.u32
-							v7 := uint64(uint32(v6) + uint32(u4))
-							// 201: div.s32
-							v8 := isa.Div(v7, u4, 32, true)
-							// 202: mul.lo.u32
-							v9 := uint64(uint32(v8) * uint32(u5))
-							r1[l] = v9
-							// 203: add.u32
-							v10 := uint64(uint32(v9) + uint32(v8))
-							// 204: min.s32
-							v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
-							r7[l] = v11
-							// 205: setp.lt.s32
-							c12t := int32(v9) < int32(v11)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-							// 206: mov.pred
-							c13 := c12
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p6 = p6&^(1<<l) | c13b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: add.u32
-							v6 := uint64(uint32(r4[l]) + uint32(k0))
-							// 200: add.u32
-							v7 := uint64(uint32(v6) + uint32(u4))
-							// 201: div.s32
-							v8 := isa.Div(v7, u4, 32, true)
-							// 202: mul.lo.u32
-							v9 := uint64(uint32(v8) * uint32(u5))
-							r1[l] = v9
-							// 203: add.u32
-							v10 := uint64(uint32(v9) + uint32(v8))
-							// 204: min.s32
-							v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
-							r7[l] = v11
-							// 205: setp.lt.s32
-							c12t := int32(v9) < int32(v11)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-							// 206: mov.pred
-							c13 := c12
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p6 = p6&^(1<<l) | c13b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[6] = p6
-				}
-			}
+			scaleRowsOmpFn0Block24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4365,220 +3614,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			}
 		case 26:
 			// b11, PTX lines 215-222
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r17 := w.Reg(17)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x80)
-				// PTX lines 215, 216, 217, 218, 219, 220, 221, 222: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(12)
-					v2aw := w.Window(13)
-					v3aw := w.Window(14)
-					v4aw := w.Window(15)
-					v5aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: ld.u64
-							v1a := uint64(r17[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
-									continue
-								}
-								v1 = v1x
-							}
-							// 216: ld.f32
-							v2a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
-									continue
-								}
-								v2 = v2x
-							}
-							r2[l] = v2
-							// 217: ld.u64
-							v3a := uint64(r17[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
-									continue
-								}
-								v3 = v3x
-							}
-							// 218: ld.u32
-							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-							// 219: ld.u64
-							v5a := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
-									continue
-								}
-								v5 = v5x
-							}
-							r5[l] = v5
-							// 220: mul.lo.u32
-							v6 := uint64(uint32(r1[l]) * uint32(v4))
-							r10[l] = v6
-							// 221: add.u32
-							v7 := uint64(uint32(v4) + uint32(k0))
-							r34[l] = v7
-							// 222: add.u64
-							v8 := uint64(uint64(v5) + uint64(k1))
-							r35[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: ld.u64
-							v1a := uint64(r17[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
-									continue
-								}
-								v1 = v1x
-							}
-							// 216: ld.f32
-							v2a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
-									continue
-								}
-								v2 = v2x
-							}
-							r2[l] = v2
-							// 217: ld.u64
-							v3a := uint64(r17[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
-									continue
-								}
-								v3 = v3x
-							}
-							// 218: ld.u32
-							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-							// 219: ld.u64
-							v5a := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
-									continue
-								}
-								v5 = v5x
-							}
-							r5[l] = v5
-							// 220: mul.lo.u32
-							v6 := uint64(uint32(r1[l]) * uint32(v4))
-							r10[l] = v6
-							// 221: add.u32
-							v7 := uint64(uint32(v4) + uint32(k0))
-							r34[l] = v7
-							// 222: add.u64
-							v8 := uint64(uint64(v5) + uint64(k1))
-							r35[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			scaleRowsOmpFn0Block26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4588,70 +3624,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			next = 17
 		case 28:
 			// b13, PTX lines 250-253
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				// PTX lines 250, 251, 252, 253: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-							// 251: add.u32
-							v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
-							r10[l] = v2
-							// 252: setp.ne.u32
-							c3t := uint32(r7[l]) != uint32(v1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 253: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-							// 251: add.u32
-							v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
-							r10[l] = v2
-							// 252: setp.ne.u32
-							c3t := uint32(r7[l]) != uint32(v1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 253: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[3] = p3
-					w.P[5] = p5
-				}
-			}
+			scaleRowsOmpFn0Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4672,6 +3645,1169 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 	}
 }
 
+// scaleRowsOmpFn0Block0 runs block 0 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
+func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 138: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:138")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 189, 190, 192: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		p6 := w.P[6]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 190: setp.ne.u32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 192: setp.eq.u32
+				c4t := uint32(k1) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p6 = p6&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 190: setp.ne.u32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 192: setp.eq.u32
+				c4t := uint32(k1) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p6 = p6&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[4] = p4
+		w.P[6] = p6
+	}
+	_ = u1
+}
+
+// scaleRowsOmpFn0Block2 runs block 2 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L18), PTX lines 208-210; the lanes wait here for those shfl.sync.idx.b32 at line 211 names
+func scaleRowsOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
+	r41 := w.Reg(41)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 208: bar.warp.sync
+	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:208")
+	// PTX lines 209, 210: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: mov.pred
+				c1 := p6>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+				// 210: selp.u32
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				r41[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: mov.pred
+				c1 := p6>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+				// 210: selp.u32
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				r41[l] = v2
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// scaleRowsOmpFn0Block3 runs block 3 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L18), PTX lines 211-212
+func scaleRowsOmpFn0Block3(w *runtime.Warp, m uint32, budget int) {
+	r41 := w.Reg(41)
+	k0 := uint64(0x0)
+	// PTX line 211: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:211")
+	// PTX lines 212: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: setp.ne.u32
+				c1t := uint32(r41[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: setp.ne.u32
+				c1t := uint32(r41[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// scaleRowsOmpFn0Block5 runs block 5 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b2 ($L17), PTX lines 224-224
+func scaleRowsOmpFn0Block5(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 224: bar.warp.sync
+	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:224")
+}
+
+// scaleRowsOmpFn0Block7 runs block 7 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 228-228; the lanes wait here for those shfl.sync.idx.b32 at line 229 names
+func scaleRowsOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 228: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:228")
+}
+
+// scaleRowsOmpFn0Block8 runs block 8 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 229-229; the lanes wait here for those shfl.sync.idx.b32 at line 230 names
+func scaleRowsOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 229: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 2, -1, 2, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:229")
+}
+
+// scaleRowsOmpFn0Block9 runs block 9 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 230-231; the lanes wait here for those shfl.sync.idx.b32 at line 232 names
+func scaleRowsOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0xffffffff)
+	// PTX line 230: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 3, -1, 3, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:230")
+	// PTX lines 231: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: mov.b64
+				m1 := r5[l]
+				m1_0 := m1 >> 0 & k0
+				r36[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r37[l] = m1_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: mov.b64
+				m1 := r5[l]
+				m1_0 := m1 >> 0 & k0
+				r36[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r37[l] = m1_1
+			}
+		}
+	}
+}
+
+// scaleRowsOmpFn0Block10 runs block 10 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 232-232; the lanes wait here for those shfl.sync.idx.b32 at line 233 names
+func scaleRowsOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 232: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:232")
+}
+
+// scaleRowsOmpFn0Block11 runs block 11 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 233-234; the lanes wait here for those shfl.sync.idx.b32 at line 235 names
+func scaleRowsOmpFn0Block11(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	// PTX line 233: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:233")
+	// PTX lines 234: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: mov.b64
+				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+				r5[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: mov.b64
+				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+				r5[l] = v1
+			}
+		}
+	}
+}
+
+// scaleRowsOmpFn0Block12 runs block 12 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 235-235; the lanes wait here for those shfl.sync.idx.b32 at line 236 names
+func scaleRowsOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 235: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 7, -1, 7, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:235")
+}
+
+// scaleRowsOmpFn0Block13 runs block 13 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 236-236; the lanes wait here for those shfl.sync.idx.b32 at line 237 names
+func scaleRowsOmpFn0Block13(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 236: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 10, -1, 10, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:236")
+}
+
+// scaleRowsOmpFn0Block14 runs block 14 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 237-238; the lanes wait here for those shfl.sync.idx.b32 at line 239 names
+func scaleRowsOmpFn0Block14(w *runtime.Warp, m uint32, budget int) {
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0xffffffff)
+	// PTX line 237: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 34, -1, 34, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:237")
+	// PTX lines 238: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: mov.b64
+				m1 := r35[l]
+				m1_0 := m1 >> 0 & k0
+				r38[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r39[l] = m1_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: mov.b64
+				m1 := r35[l]
+				m1_0 := m1 >> 0 & k0
+				r38[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r39[l] = m1_1
+			}
+		}
+	}
+}
+
+// scaleRowsOmpFn0Block15 runs block 15 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 239-239; the lanes wait here for those shfl.sync.idx.b32 at line 240 names
+func scaleRowsOmpFn0Block15(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 239: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:239")
+}
+
+// scaleRowsOmpFn0Block16 runs block 16 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L12), PTX lines 240-243; divergent, reconverges at block 17 (b4 ($L11))
+func scaleRowsOmpFn0Block16(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r16 := w.Reg(16)
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	// PTX line 240: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:240")
+	// PTX lines 241, 242, 243: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: mov.b64
+				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+				r35[l] = v1
+				// 242: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r16[l] = v2
+				// 243: setp.gt.s32
+				c3t := int32(r3[l]) > int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: mov.b64
+				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+				r35[l] = v1
+				// 242: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r16[l] = v2
+				// 243: setp.gt.s32
+				c3t := int32(r3[l]) > int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// scaleRowsOmpFn0Block17 runs block 17 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
+func scaleRowsOmpFn0Block17(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 247: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: setp.eq.u32
+				c1t := uint32(k0) == uint32(k1)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: setp.eq.u32
+				c1t := uint32(k0) == uint32(k1)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// scaleRowsOmpFn0Block19 runs block 19 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b5 ($L16), PTX lines 255-257; the lanes wait here for those shfl.sync.idx.b32 at line 258 names
+func scaleRowsOmpFn0Block19(w *runtime.Warp, m uint32, budget int) {
+	r40 := w.Reg(40)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 255: bar.warp.sync
+	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:255")
+	// PTX lines 256, 257: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: mov.pred
+				c1 := p5>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 257: selp.u32
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				r40[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: mov.pred
+				c1 := p5>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 257: selp.u32
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				r40[l] = v2
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// scaleRowsOmpFn0Block20 runs block 20 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b5 ($L16), PTX lines 258-259
+func scaleRowsOmpFn0Block20(w *runtime.Warp, m uint32, budget int) {
+	r40 := w.Reg(40)
+	k0 := uint64(0x0)
+	// PTX line 258: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:258")
+	// PTX lines 259: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: setp.ne.u32
+				c1t := uint32(r40[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: setp.ne.u32
+				c1t := uint32(r40[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// scaleRowsOmpFn0Block21 runs block 21 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b6 ($L8), PTX lines 263-275
+func scaleRowsOmpFn0Block21(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r16 := w.Reg(16)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	k0 := uint64(0x2)
+	k1 := uint64(0x5)
+	// PTX lines 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: cvt.rn.f32.s32
+				v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
+				r6[l] = v1
+				// 264: cvt.s64.s32
+				v2 := uint64(uint64(int32(r16[l])))
+				// 265: cvt.s64.s32
+				v3 := uint64(uint64(int32(r10[l])))
+				// 266: add.u64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 267: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				// 268: add.u64
+				v6 := uint64(uint64(r5[l]) + uint64(v5))
+				r11[l] = v6
+				// 269: sub.u32
+				v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
+				// 270: shr.u32
+				v8 := uint64(uint32(v7) >> uint32(k1))
+				// 271: cvt.u64.u32
+				v9 := uint64(uint64(uint32(v8)))
+				// 272: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 273: add.u64
+				v11 := uint64(uint64(v10) + uint64(v4))
+				// 274: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 275: add.u64
+				v13 := uint64(uint64(v12) + uint64(r35[l]))
+				r9[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: cvt.rn.f32.s32
+				v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
+				r6[l] = v1
+				// 264: cvt.s64.s32
+				v2 := uint64(uint64(int32(r16[l])))
+				// 265: cvt.s64.s32
+				v3 := uint64(uint64(int32(r10[l])))
+				// 266: add.u64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 267: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				// 268: add.u64
+				v6 := uint64(uint64(r5[l]) + uint64(v5))
+				r11[l] = v6
+				// 269: sub.u32
+				v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
+				// 270: shr.u32
+				v8 := uint64(uint32(v7) >> uint32(k1))
+				// 271: cvt.u64.u32
+				v9 := uint64(uint64(uint32(v8)))
+				// 272: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 273: add.u64
+				v11 := uint64(uint64(v10) + uint64(v4))
+				// 274: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 275: add.u64
+				v13 := uint64(uint64(v12) + uint64(r35[l]))
+				r9[l] = v13
+			}
+		}
+	}
+}
+
+// scaleRowsOmpFn0Block22 runs block 22 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
+func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x80)
+	// PTX lines 277, 278: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: ld.f32
+				v1a := uint64(r11[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
+						continue
+					}
+					v1 = v1x
+				}
+				// 278: fma.rn.f32
+				var v2 uint64
+				if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
+					v2 = uint64(math.Float32bits(float32(v2f)))
+				} else {
+					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+				}
+				r8[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: ld.f32
+				v1a := uint64(r11[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
+						continue
+					}
+					v1 = v1x
+				}
+				// 278: fma.rn.f32
+				var v2 uint64
+				if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
+					v2 = uint64(math.Float32bits(float32(v2f)))
+				} else {
+					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+				}
+				r8[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 279, 280, 281: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		s3w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: st.f32
+				s3 := uint64(r11[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+				}
+				// 280: add.u64
+				v4 := uint64(uint64(r11[l]) + uint64(k0))
+				r11[l] = v4
+				// 281: setp.ne.u64
+				c5t := uint64(r9[l]) != uint64(v4)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: st.f32
+				s3 := uint64(r11[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+				}
+				// 280: add.u64
+				v4 := uint64(uint64(r11[l]) + uint64(k0))
+				r11[l] = v4
+				// 281: setp.ne.u64
+				c5t := uint64(r9[l]) != uint64(v4)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// scaleRowsOmpFn0Block24 runs block 24 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 194-206
+func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r17 := w.Reg(17)
+	k0 := uint64(0xffffffff)
+	// PTX lines 194, 195, 196: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(10)
+		v3aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: mov.u64
+				v1 := uint64(r0[l])
+				r17[l] = v1
+				// 195: ld.u64
+				v2a := uint64(v1) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+						continue
+					}
+					v2 = v2x
+				}
+				// 196: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+						continue
+					}
+					v3 = v3x
+				}
+				r4[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: mov.u64
+				v1 := uint64(r0[l])
+				r17[l] = v1
+				// 195: ld.u64
+				v2a := uint64(v1) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+						continue
+					}
+					v2 = v2x
+				}
+				// 196: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+						continue
+					}
+					v3 = v3x
+				}
+				r4[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 197: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NCTAID().X))
+	// PTX line 198: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: add.u32
+				v6 := uint64(uint32(r4[l]) + uint32(k0))
+				// 200: add.u32
+				v7 := uint64(uint32(v6) + uint32(u4))
+				// 201: div.s32
+				v8 := isa.Div(v7, u4, 32, true)
+				// 202: mul.lo.u32
+				v9 := uint64(uint32(v8) * uint32(u5))
+				r1[l] = v9
+				// 203: add.u32
+				v10 := uint64(uint32(v9) + uint32(v8))
+				// 204: min.s32
+				v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
+				r7[l] = v11
+				// 205: setp.lt.s32
+				c12t := int32(v9) < int32(v11)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+				// 206: mov.pred
+				c13 := c12
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p6 = p6&^(1<<l) | c13b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: add.u32
+				v6 := uint64(uint32(r4[l]) + uint32(k0))
+				// 200: add.u32
+				v7 := uint64(uint32(v6) + uint32(u4))
+				// 201: div.s32
+				v8 := isa.Div(v7, u4, 32, true)
+				// 202: mul.lo.u32
+				v9 := uint64(uint32(v8) * uint32(u5))
+				r1[l] = v9
+				// 203: add.u32
+				v10 := uint64(uint32(v9) + uint32(v8))
+				// 204: min.s32
+				v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
+				r7[l] = v11
+				// 205: setp.lt.s32
+				c12t := int32(v9) < int32(v11)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+				// 206: mov.pred
+				c13 := c12
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p6 = p6&^(1<<l) | c13b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[6] = p6
+	}
+}
+
+// scaleRowsOmpFn0Block26 runs block 26 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 215-222
+func scaleRowsOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r17 := w.Reg(17)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x80)
+	// PTX lines 215, 216, 217, 218, 219, 220, 221, 222: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(12)
+		v2aw := w.Window(13)
+		v3aw := w.Window(14)
+		v4aw := w.Window(15)
+		v5aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: ld.u64
+				v1a := uint64(r17[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
+						continue
+					}
+					v1 = v1x
+				}
+				// 216: ld.f32
+				v2a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
+						continue
+					}
+					v2 = v2x
+				}
+				r2[l] = v2
+				// 217: ld.u64
+				v3a := uint64(r17[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
+						continue
+					}
+					v3 = v3x
+				}
+				// 218: ld.u32
+				v4a := uint64(v3) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+				// 219: ld.u64
+				v5a := uint64(r17[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
+				// 220: mul.lo.u32
+				v6 := uint64(uint32(r1[l]) * uint32(v4))
+				r10[l] = v6
+				// 221: add.u32
+				v7 := uint64(uint32(v4) + uint32(k0))
+				r34[l] = v7
+				// 222: add.u64
+				v8 := uint64(uint64(v5) + uint64(k1))
+				r35[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: ld.u64
+				v1a := uint64(r17[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
+						continue
+					}
+					v1 = v1x
+				}
+				// 216: ld.f32
+				v2a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
+						continue
+					}
+					v2 = v2x
+				}
+				r2[l] = v2
+				// 217: ld.u64
+				v3a := uint64(r17[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
+						continue
+					}
+					v3 = v3x
+				}
+				// 218: ld.u32
+				v4a := uint64(v3) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+				// 219: ld.u64
+				v5a := uint64(r17[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
+				// 220: mul.lo.u32
+				v6 := uint64(uint32(r1[l]) * uint32(v4))
+				r10[l] = v6
+				// 221: add.u32
+				v7 := uint64(uint32(v4) + uint32(k0))
+				r34[l] = v7
+				// 222: add.u64
+				v8 := uint64(uint64(v5) + uint64(k1))
+				r35[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// scaleRowsOmpFn0Block28 runs block 28 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 250-253
+func scaleRowsOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	// PTX lines 250, 251, 252, 253: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+				// 251: add.u32
+				v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
+				r10[l] = v2
+				// 252: setp.ne.u32
+				c3t := uint32(r7[l]) != uint32(v1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 253: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+				// 251: add.u32
+				v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
+				r10[l] = v2
+				// 252: setp.ne.u32
+				c3t := uint32(r7[l]) != uint32(v1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 253: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[3] = p3
+		w.P[5] = p5
+	}
+}
+
 // countPositiveOmpFn0Run runs blocks of kernel count_positive$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4680,62 +4816,7 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 		switch pc {
 		case 0:
 			// b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 295: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:295")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX lines 356, 357: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 356: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 357: setp.ne.u32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 356: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 357: setp.ne.u32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-				_ = u1
-			}
+			countPositiveOmpFn0Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4752,231 +4833,42 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			return pc, budget
 		case 2:
 			// b1 ($L26), PTX lines 366-366; the lanes wait here for those shfl.sync.idx.b32 at line 368 names
-			{
-				// PTX line 366: bar.warp.sync
-				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:366")
-			}
+			countPositiveOmpFn0Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b1 ($L26), PTX lines 368-369; the lanes wait here for those shfl.sync.idx.b32 at line 370 names
-			{
-				r3 := w.Reg(3)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				k0 := uint64(0xffffffff)
-				// PTX line 368: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 2, -1, 2, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:368")
-				// PTX lines 369: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 369: mov.b64
-							m1 := r3[l]
-							m1_0 := m1 >> 0 & k0
-							r48[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r49[l] = m1_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 369: mov.b64
-							m1 := r3[l]
-							m1_0 := m1 >> 0 & k0
-							r48[l] = m1_0
-							m1_1 := m1 >> 32 & k0
-							r49[l] = m1_1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b1 ($L26), PTX lines 370-370; the lanes wait here for those shfl.sync.idx.b32 at line 371 names
-			{
-				// PTX line 370: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 48, -1, 48, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:370")
-			}
+			countPositiveOmpFn0Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b1 ($L26), PTX lines 371-373; the lanes wait here for those shfl.sync.idx.b32 at line 374 names
-			{
-				r3 := w.Reg(3)
-				r28 := w.Reg(28)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				k0 := uint64(0xffffffff)
-				// PTX line 371: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 49, -1, 49, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:371")
-				// PTX lines 372, 373: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 372: mov.b64
-							v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
-							r3[l] = v1
-							// 373: mov.b64
-							m2 := r28[l]
-							m2_0 := m2 >> 0 & k0
-							r50[l] = m2_0
-							m2_1 := m2 >> 32 & k0
-							r51[l] = m2_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 372: mov.b64
-							v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
-							r3[l] = v1
-							// 373: mov.b64
-							m2 := r28[l]
-							m2_0 := m2 >> 0 & k0
-							r50[l] = m2_0
-							m2_1 := m2 >> 32 & k0
-							r51[l] = m2_1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b1 ($L26), PTX lines 374-374; the lanes wait here for those shfl.sync.idx.b32 at line 375 names
-			{
-				// PTX line 374: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 50, -1, 50, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:374")
-			}
+			countPositiveOmpFn0Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b1 ($L26), PTX lines 375-390; divergent, reconverges at block 10 (b4 ($L20))
-			{
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r28 := w.Reg(28)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				k0 := uint64(0x5)
-				k1 := uint64(0xffffffff)
-				// PTX line 375: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 51, -1, 51, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:375")
-				// PTX lines 376, 377: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 376: mov.b64
-							v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
-							r28[l] = v1
-							// 377: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r10[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 376: mov.b64
-							v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
-							r28[l] = v1
-							// 377: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							r10[l] = v2
-						}
-					}
-				}
-				// PTX line 378: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NCTAID().X))
-				// PTX line 379: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 380: shl.b32, warp-uniform
-				u5 := uint64(uint32(u3) << uint32(k0))
-				// PTX lines 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 381: add.u32
-							v6 := uint64(uint32(r2[l]) + uint32(k1))
-							// 382: add.u32
-							v7 := uint64(uint32(v6) + uint32(u5))
-							// 383: div.s32
-							v8 := isa.Div(v7, u5, 32, true)
-							// 384: mul.lo.u32
-							v9 := uint64(uint32(v8) * uint32(u4))
-							// 385: shl.b32
-							v10 := uint64(uint32(v9) << uint32(k0))
-							// 386: add.u32
-							v11 := uint64(uint32(v10) + uint32(r10[l]))
-							r7[l] = v11
-							// 387: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k0))
-							// 388: add.u32
-							v13 := uint64(uint32(v12) + uint32(v11))
-							// 389: min.s32
-							v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
-							r8[l] = v14
-							// 390: setp.ge.s32
-							c15t := int32(v11) >= int32(v14)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 381: add.u32
-							v6 := uint64(uint32(r2[l]) + uint32(k1))
-							// 382: add.u32
-							v7 := uint64(uint32(v6) + uint32(u5))
-							// 383: div.s32
-							v8 := isa.Div(v7, u5, 32, true)
-							// 384: mul.lo.u32
-							v9 := uint64(uint32(v8) * uint32(u4))
-							// 385: shl.b32
-							v10 := uint64(uint32(v9) << uint32(k0))
-							// 386: add.u32
-							v11 := uint64(uint32(v10) + uint32(r10[l]))
-							r7[l] = v11
-							// 387: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k0))
-							// 388: add.u32
-							v13 := uint64(uint32(v12) + uint32(v11))
-							// 389: min.s32
-							v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
-							r8[l] = v14
-							// 390: setp.ge.s32
-							c15t := int32(v11) >= int32(v14)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			countPositiveOmpFn0Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4990,118 +4882,7 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			}
 		case 8:
 			// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r25 := w.Reg(25)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x80)
-				// PTX lines 406, 407, 408, 409, 410, 411: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					v1aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 406: ld.u32
-							v1a := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
-									continue
-								}
-								v1 = v1x
-							}
-							// 407: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 408: selp.u32
-							v3 := uint64(k0)
-							if c2 {
-								v3 = uint64(k1)
-							}
-							// 409: add.u32
-							v4 := uint64(uint32(r1[l]) + uint32(v3))
-							r1[l] = v4
-							// 410: add.u64
-							v5 := uint64(uint64(r25[l]) + uint64(k2))
-							r25[l] = v5
-							// 411: setp.ne.u64
-							c6t := uint64(r6[l]) != uint64(v5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 406: ld.u32
-							v1a := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
-									continue
-								}
-								v1 = v1x
-							}
-							// 407: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 408: selp.u32
-							v3 := uint64(k0)
-							if c2 {
-								v3 = uint64(k1)
-							}
-							// 409: add.u32
-							v4 := uint64(uint32(r1[l]) + uint32(v3))
-							r1[l] = v4
-							// 410: add.u64
-							v5 := uint64(uint64(r25[l]) + uint64(k2))
-							r25[l] = v5
-							// 411: setp.ne.u64
-							c6t := uint64(r6[l]) != uint64(v5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-			}
+			countPositiveOmpFn0Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5115,34 +4896,7 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			}
 		case 9:
 			// b3 ($L23), PTX lines 416-417
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				// PTX lines 416, 417: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 416: mov.u32
-							v1 := uint64(k0)
-							r5[l] = v1
-							// 417: mov.u32
-							v2 := uint64(v1)
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 416: mov.u32
-							v1 := uint64(k0)
-							r5[l] = v1
-							// 417: mov.u32
-							v2 := uint64(v1)
-							r1[l] = v2
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5152,130 +4906,35 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			return pc, budget
 		case 11:
 			// b4 ($L20), PTX lines 419-420; the lanes wait here for those shfl.sync.down.b32 at line 421 names
-			{
-				r1 := w.Reg(1)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				// PTX line 419: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 13, -1, 5, 57, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:419")
-				// PTX lines 420: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 420: add.u32
-							v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 420: add.u32
-							v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 12:
 			// b4 ($L20), PTX lines 421-422; the lanes wait here for those shfl.sync.down.b32 at line 423 names
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				// PTX line 421: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 15, -1, 14, 58, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:421")
-				// PTX lines 422: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 422: add.u32
-							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 422: add.u32
-							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-							r16[l] = v1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 13:
 			// b4 ($L20), PTX lines 423-424; the lanes wait here for those shfl.sync.down.b32 at line 425 names
-			{
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				// PTX line 423: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 17, -1, 16, 59, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:423")
-				// PTX lines 424: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 424: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-							r18[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 424: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-							r18[l] = v1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 14:
 			// b4 ($L20), PTX lines 425-426; the lanes wait here for those shfl.sync.down.b32 at line 427 names
-			{
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				// PTX line 425: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 19, -1, 18, 60, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:425")
-				// PTX lines 426: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 426: add.u32
-							v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
-							r20[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 426: add.u32
-							v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
-							r20[l] = v1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 15:
 			// b4 ($L20), PTX lines 427-427; divergent, reconverges at block 16 (b5 ($L29))
-			{
-				// PTX line 427: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 21, -1, 20, 61, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:427")
-			}
+			countPositiveOmpFn0Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5292,10 +4951,7 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			return pc, budget
 		case 17:
 			// b5 ($L29), PTX lines 435-435
-			{
-				// PTX line 435: bar.warp.sync
-				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:435")
-			}
+			countPositiveOmpFn0Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5320,49 +4976,14 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			return pc, budget
 		case 20:
 			// b7 ($L27), PTX lines 441-441
-			{
-				// PTX line 441: bar.warp.sync
-				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:441")
-			}
+			countPositiveOmpFn0Block20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 21
 		case 21:
 			// b8 ($L22), PTX lines 443-443; divergent, reconverges at block 22 (b9 ($L28))
-			{
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 443: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 443: setp.eq.u32
-							c1t := uint32(k0) == uint32(k1)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 443: setp.eq.u32
-							c1t := uint32(k0) == uint32(k1)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			countPositiveOmpFn0Block21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5379,94 +5000,14 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			return pc, budget
 		case 23:
 			// b9 ($L28), PTX lines 450-452; the lanes wait here for those shfl.sync.idx.b32 at line 453 names
-			{
-				r52 := w.Reg(52)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 450: bar.warp.sync
-				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:450")
-				// PTX lines 451, 452: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 451: mov.pred
-							c1 := p5>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 452: selp.u32
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							r52[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 451: mov.pred
-							c1 := p5>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 452: selp.u32
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							r52[l] = v2
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			countPositiveOmpFn0Block23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 24:
 			// b9 ($L28), PTX lines 453-454
-			{
-				r52 := w.Reg(52)
-				k0 := uint64(0x0)
-				// PTX line 453: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 52, -1, 52, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:453")
-				// PTX lines 454: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 454: setp.ne.u32
-							c1t := uint32(r52[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 454: setp.ne.u32
-							c1t := uint32(r52[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			countPositiveOmpFn0Block24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5480,437 +5021,42 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			}
 		case 25:
 			// b10, PTX lines 360-363
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r28 := w.Reg(28)
-				// PTX lines 360, 361, 362, 363: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(18)
-					v3aw := w.Window(19)
-					v4aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 360: mov.u64
-							v1 := uint64(r0[l])
-							r28[l] = v1
-							// 361: ld.u64
-							v2a := uint64(v1) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
-									continue
-								}
-								v2 = v2x
-							}
-							// 362: ld.u32
-							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 363: ld.u64
-							v4a := uint64(v1) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 360: mov.u64
-							v1 := uint64(r0[l])
-							r28[l] = v1
-							// 361: ld.u64
-							v2a := uint64(v1) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
-									continue
-								}
-								v2 = v2x
-							}
-							// 362: ld.u32
-							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 363: ld.u64
-							v4a := uint64(v1) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			countPositiveOmpFn0Block25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 26:
 			// b11, PTX lines 392-404
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r25 := w.Reg(25)
-				k0 := uint64(0x2)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x5)
-				k3 := uint64(0x80)
-				k4 := uint64(0x0)
-				// PTX lines 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 392: cvt.s64.s32
-							v1 := uint64(uint64(int32(r7[l])))
-							// 393: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 394: add.u64
-							v3 := uint64(uint64(r3[l]) + uint64(v2))
-							r25[l] = v3
-							// 395: sub.u32
-							v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
-							// 396: add.u32
-							v5 := uint64(uint32(v4) + uint32(k1))
-							// 397: shr.u32
-							v6 := uint64(uint32(v5) >> uint32(k2))
-							// 398: cvt.u64.u32
-							v7 := uint64(uint64(uint32(v6)))
-							// 399: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k2))
-							// 400: add.u64
-							v9 := uint64(uint64(v8) + uint64(v1))
-							// 401: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							// 402: add.u64
-							v11 := uint64(uint64(r3[l]) + uint64(k3))
-							// 403: add.u64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r6[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 392: cvt.s64.s32
-							v1 := uint64(uint64(int32(r7[l])))
-							// 393: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 394: add.u64
-							v3 := uint64(uint64(r3[l]) + uint64(v2))
-							r25[l] = v3
-							// 395: sub.u32
-							v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
-							// 396: add.u32
-							v5 := uint64(uint32(v4) + uint32(k1))
-							// 397: shr.u32
-							v6 := uint64(uint32(v5) >> uint32(k2))
-							// 398: cvt.u64.u32
-							v7 := uint64(uint64(uint32(v6)))
-							// 399: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k2))
-							// 400: add.u64
-							v9 := uint64(uint64(v8) + uint64(v1))
-							// 401: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							// 402: add.u64
-							v11 := uint64(uint64(r3[l]) + uint64(k3))
-							// 403: add.u64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r6[l] = v12
-						}
-					}
-				}
-				// PTX line 404: mov.u32, warp-uniform
-				u13 := uint64(k4)
-				runtime.Broadcast(r1, m, u13)
-				_ = u13
-			}
+			countPositiveOmpFn0Block26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 27:
 			// b12, PTX lines 413-413
-			{
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				// PTX lines 413: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 413: mov.u32
-							v1 := uint64(r1[l])
-							r5[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 413: mov.u32
-							v1 := uint64(r1[l])
-							r5[l] = v1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 28:
 			// b13, PTX lines 431-433
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r28 := w.Reg(28)
-				k0 := uint64(0x0)
-				// PTX lines 431, 432, 433: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 431: add.u32
-							v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
-							r22[l] = v1
-							// 432: ld.u64
-							v2a := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
-									continue
-								}
-								v2 = v2x
-							}
-							r9[l] = v2
-							// 433: mov.u32
-							v3 := uint64(k0)
-							r4[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 431: add.u32
-							v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
-							r22[l] = v1
-							// 432: ld.u64
-							v2a := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
-									continue
-								}
-								v2 = v2x
-							}
-							r9[l] = v2
-							// 433: mov.u32
-							v3 := uint64(k0)
-							r4[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			countPositiveOmpFn0Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 29:
 			// b14, PTX lines 439-439
-			{
-				r4 := w.Reg(4)
-				r23 := w.Reg(23)
-				// PTX lines 439: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 439: mov.u32
-							v1 := uint64(r23[l])
-							r4[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 439: mov.u32
-							v1 := uint64(r23[l])
-							r4[l] = v1
-						}
-					}
-				}
-			}
+			countPositiveOmpFn0Block29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 19
 		case 30:
 			// b15, PTX lines 445-448
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				// PTX lines 445: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 445: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
-							r24[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 445: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
-							r24[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:    9,
-						Bytes:   0,
-						Generic: true,
-						Guard:   -1,
-						Kind:    runtime.MemAtomic,
-						Space:   runtime.MemGeneric,
-						Wide:    true,
-					}, m)
-				}
-				// PTX line 446: atom.cas.b32
-				w.AtomLanes(runtime.SpaceGeneric, atomCas32, r23, r9, r4, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/acc_vecadd.ptx:446")
-				// PTX lines 447, 448: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 447: setp.ne.u32
-							c2t := uint32(r4[l]) != uint32(r23[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 448: mov.pred
-							c3 := c2
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 447: setp.ne.u32
-							c2t := uint32(r4[l]) != uint32(r23[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 448: mov.pred
-							c3 := c2
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[3] = p3
-					w.P[5] = p5
-				}
-			}
+			countPositiveOmpFn0Block30(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5925,6 +5071,1096 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// countPositiveOmpFn0Block0 runs block 0 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
+func countPositiveOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 295: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:295")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 356, 357: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 356: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 357: setp.ne.u32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 356: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 357: setp.ne.u32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+	_ = u1
+}
+
+// countPositiveOmpFn0Block2 runs block 2 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L26), PTX lines 366-366; the lanes wait here for those shfl.sync.idx.b32 at line 368 names
+func countPositiveOmpFn0Block2(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 366: bar.warp.sync
+	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:366")
+}
+
+// countPositiveOmpFn0Block3 runs block 3 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L26), PTX lines 368-369; the lanes wait here for those shfl.sync.idx.b32 at line 370 names
+func countPositiveOmpFn0Block3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	k0 := uint64(0xffffffff)
+	// PTX line 368: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 2, -1, 2, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:368")
+	// PTX lines 369: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 369: mov.b64
+				m1 := r3[l]
+				m1_0 := m1 >> 0 & k0
+				r48[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r49[l] = m1_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 369: mov.b64
+				m1 := r3[l]
+				m1_0 := m1 >> 0 & k0
+				r48[l] = m1_0
+				m1_1 := m1 >> 32 & k0
+				r49[l] = m1_1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block4 runs block 4 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L26), PTX lines 370-370; the lanes wait here for those shfl.sync.idx.b32 at line 371 names
+func countPositiveOmpFn0Block4(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 370: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 48, -1, 48, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:370")
+}
+
+// countPositiveOmpFn0Block5 runs block 5 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L26), PTX lines 371-373; the lanes wait here for those shfl.sync.idx.b32 at line 374 names
+func countPositiveOmpFn0Block5(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r28 := w.Reg(28)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0xffffffff)
+	// PTX line 371: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 49, -1, 49, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:371")
+	// PTX lines 372, 373: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 372: mov.b64
+				v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
+				r3[l] = v1
+				// 373: mov.b64
+				m2 := r28[l]
+				m2_0 := m2 >> 0 & k0
+				r50[l] = m2_0
+				m2_1 := m2 >> 32 & k0
+				r51[l] = m2_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 372: mov.b64
+				v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
+				r3[l] = v1
+				// 373: mov.b64
+				m2 := r28[l]
+				m2_0 := m2 >> 0 & k0
+				r50[l] = m2_0
+				m2_1 := m2 >> 32 & k0
+				r51[l] = m2_1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block6 runs block 6 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L26), PTX lines 374-374; the lanes wait here for those shfl.sync.idx.b32 at line 375 names
+func countPositiveOmpFn0Block6(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 374: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 50, -1, 50, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:374")
+}
+
+// countPositiveOmpFn0Block7 runs block 7 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b1 ($L26), PTX lines 375-390; divergent, reconverges at block 10 (b4 ($L20))
+func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r28 := w.Reg(28)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0x5)
+	k1 := uint64(0xffffffff)
+	// PTX line 375: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 51, -1, 51, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:375")
+	// PTX lines 376, 377: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 376: mov.b64
+				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
+				r28[l] = v1
+				// 377: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r10[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 376: mov.b64
+				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
+				r28[l] = v1
+				// 377: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r10[l] = v2
+			}
+		}
+	}
+	// PTX line 378: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NCTAID().X))
+	// PTX line 379: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 380: shl.b32, warp-uniform
+	u5 := uint64(uint32(u3) << uint32(k0))
+	// PTX lines 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 381: add.u32
+				v6 := uint64(uint32(r2[l]) + uint32(k1))
+				// 382: add.u32
+				v7 := uint64(uint32(v6) + uint32(u5))
+				// 383: div.s32
+				v8 := isa.Div(v7, u5, 32, true)
+				// 384: mul.lo.u32
+				v9 := uint64(uint32(v8) * uint32(u4))
+				// 385: shl.b32
+				v10 := uint64(uint32(v9) << uint32(k0))
+				// 386: add.u32
+				v11 := uint64(uint32(v10) + uint32(r10[l]))
+				r7[l] = v11
+				// 387: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k0))
+				// 388: add.u32
+				v13 := uint64(uint32(v12) + uint32(v11))
+				// 389: min.s32
+				v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
+				r8[l] = v14
+				// 390: setp.ge.s32
+				c15t := int32(v11) >= int32(v14)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 381: add.u32
+				v6 := uint64(uint32(r2[l]) + uint32(k1))
+				// 382: add.u32
+				v7 := uint64(uint32(v6) + uint32(u5))
+				// 383: div.s32
+				v8 := isa.Div(v7, u5, 32, true)
+				// 384: mul.lo.u32
+				v9 := uint64(uint32(v8) * uint32(u4))
+				// 385: shl.b32
+				v10 := uint64(uint32(v9) << uint32(k0))
+				// 386: add.u32
+				v11 := uint64(uint32(v10) + uint32(r10[l]))
+				r7[l] = v11
+				// 387: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k0))
+				// 388: add.u32
+				v13 := uint64(uint32(v12) + uint32(v11))
+				// 389: min.s32
+				v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
+				r8[l] = v14
+				// 390: setp.ge.s32
+				c15t := int32(v11) >= int32(v14)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// countPositiveOmpFn0Block8 runs block 8 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
+func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r25 := w.Reg(25)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x80)
+	// PTX lines 406, 407, 408, 409, 410, 411: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		v1aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 406: ld.u32
+				v1a := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
+						continue
+					}
+					v1 = v1x
+				}
+				// 407: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 408: selp.u32
+				v3 := uint64(k0)
+				if c2 {
+					v3 = uint64(k1)
+				}
+				// 409: add.u32
+				v4 := uint64(uint32(r1[l]) + uint32(v3))
+				r1[l] = v4
+				// 410: add.u64
+				v5 := uint64(uint64(r25[l]) + uint64(k2))
+				r25[l] = v5
+				// 411: setp.ne.u64
+				c6t := uint64(r6[l]) != uint64(v5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 406: ld.u32
+				v1a := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
+						continue
+					}
+					v1 = v1x
+				}
+				// 407: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 408: selp.u32
+				v3 := uint64(k0)
+				if c2 {
+					v3 = uint64(k1)
+				}
+				// 409: add.u32
+				v4 := uint64(uint32(r1[l]) + uint32(v3))
+				r1[l] = v4
+				// 410: add.u64
+				v5 := uint64(uint64(r25[l]) + uint64(k2))
+				r25[l] = v5
+				// 411: setp.ne.u64
+				c6t := uint64(r6[l]) != uint64(v5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+}
+
+// countPositiveOmpFn0Block9 runs block 9 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b3 ($L23), PTX lines 416-417
+func countPositiveOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// PTX lines 416, 417: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 416: mov.u32
+				v1 := uint64(k0)
+				r5[l] = v1
+				// 417: mov.u32
+				v2 := uint64(v1)
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 416: mov.u32
+				v1 := uint64(k0)
+				r5[l] = v1
+				// 417: mov.u32
+				v2 := uint64(v1)
+				r1[l] = v2
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block11 runs block 11 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4 ($L20), PTX lines 419-420; the lanes wait here for those shfl.sync.down.b32 at line 421 names
+func countPositiveOmpFn0Block11(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	// PTX line 419: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 13, -1, 5, 57, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:419")
+	// PTX lines 420: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 420: add.u32
+				v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 420: add.u32
+				v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block12 runs block 12 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4 ($L20), PTX lines 421-422; the lanes wait here for those shfl.sync.down.b32 at line 423 names
+func countPositiveOmpFn0Block12(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	// PTX line 421: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 15, -1, 14, 58, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:421")
+	// PTX lines 422: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 422: add.u32
+				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 422: add.u32
+				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+				r16[l] = v1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block13 runs block 13 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4 ($L20), PTX lines 423-424; the lanes wait here for those shfl.sync.down.b32 at line 425 names
+func countPositiveOmpFn0Block13(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	// PTX line 423: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 17, -1, 16, 59, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:423")
+	// PTX lines 424: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 424: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
+				r18[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 424: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
+				r18[l] = v1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block14 runs block 14 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4 ($L20), PTX lines 425-426; the lanes wait here for those shfl.sync.down.b32 at line 427 names
+func countPositiveOmpFn0Block14(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	// PTX line 425: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 19, -1, 18, 60, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:425")
+	// PTX lines 426: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 426: add.u32
+				v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
+				r20[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 426: add.u32
+				v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
+				r20[l] = v1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block15 runs block 15 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b4 ($L20), PTX lines 427-427; divergent, reconverges at block 16 (b5 ($L29))
+func countPositiveOmpFn0Block15(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 427: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 21, -1, 20, 61, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:427")
+}
+
+// countPositiveOmpFn0Block17 runs block 17 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b5 ($L29), PTX lines 435-435
+func countPositiveOmpFn0Block17(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 435: bar.warp.sync
+	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:435")
+}
+
+// countPositiveOmpFn0Block20 runs block 20 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b7 ($L27), PTX lines 441-441
+func countPositiveOmpFn0Block20(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 441: bar.warp.sync
+	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:441")
+}
+
+// countPositiveOmpFn0Block21 runs block 21 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b8 ($L22), PTX lines 443-443; divergent, reconverges at block 22 (b9 ($L28))
+func countPositiveOmpFn0Block21(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 443: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 443: setp.eq.u32
+				c1t := uint32(k0) == uint32(k1)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 443: setp.eq.u32
+				c1t := uint32(k0) == uint32(k1)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// countPositiveOmpFn0Block23 runs block 23 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b9 ($L28), PTX lines 450-452; the lanes wait here for those shfl.sync.idx.b32 at line 453 names
+func countPositiveOmpFn0Block23(w *runtime.Warp, m uint32, budget int) {
+	r52 := w.Reg(52)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 450: bar.warp.sync
+	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:450")
+	// PTX lines 451, 452: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 451: mov.pred
+				c1 := p5>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 452: selp.u32
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				r52[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 451: mov.pred
+				c1 := p5>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 452: selp.u32
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				r52[l] = v2
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// countPositiveOmpFn0Block24 runs block 24 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b9 ($L28), PTX lines 453-454
+func countPositiveOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
+	r52 := w.Reg(52)
+	k0 := uint64(0x0)
+	// PTX line 453: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 52, -1, 52, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:453")
+	// PTX lines 454: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 454: setp.ne.u32
+				c1t := uint32(r52[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 454: setp.ne.u32
+				c1t := uint32(r52[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// countPositiveOmpFn0Block25 runs block 25 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 360-363
+func countPositiveOmpFn0Block25(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r28 := w.Reg(28)
+	// PTX lines 360, 361, 362, 363: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(18)
+		v3aw := w.Window(19)
+		v4aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 360: mov.u64
+				v1 := uint64(r0[l])
+				r28[l] = v1
+				// 361: ld.u64
+				v2a := uint64(v1) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
+						continue
+					}
+					v2 = v2x
+				}
+				// 362: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 363: ld.u64
+				v4a := uint64(v1) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 360: mov.u64
+				v1 := uint64(r0[l])
+				r28[l] = v1
+				// 361: ld.u64
+				v2a := uint64(v1) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
+						continue
+					}
+					v2 = v2x
+				}
+				// 362: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 363: ld.u64
+				v4a := uint64(v1) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// countPositiveOmpFn0Block26 runs block 26 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 392-404
+func countPositiveOmpFn0Block26(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x5)
+	k3 := uint64(0x80)
+	k4 := uint64(0x0)
+	// PTX lines 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 392: cvt.s64.s32
+				v1 := uint64(uint64(int32(r7[l])))
+				// 393: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 394: add.u64
+				v3 := uint64(uint64(r3[l]) + uint64(v2))
+				r25[l] = v3
+				// 395: sub.u32
+				v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
+				// 396: add.u32
+				v5 := uint64(uint32(v4) + uint32(k1))
+				// 397: shr.u32
+				v6 := uint64(uint32(v5) >> uint32(k2))
+				// 398: cvt.u64.u32
+				v7 := uint64(uint64(uint32(v6)))
+				// 399: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k2))
+				// 400: add.u64
+				v9 := uint64(uint64(v8) + uint64(v1))
+				// 401: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				// 402: add.u64
+				v11 := uint64(uint64(r3[l]) + uint64(k3))
+				// 403: add.u64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r6[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 392: cvt.s64.s32
+				v1 := uint64(uint64(int32(r7[l])))
+				// 393: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 394: add.u64
+				v3 := uint64(uint64(r3[l]) + uint64(v2))
+				r25[l] = v3
+				// 395: sub.u32
+				v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
+				// 396: add.u32
+				v5 := uint64(uint32(v4) + uint32(k1))
+				// 397: shr.u32
+				v6 := uint64(uint32(v5) >> uint32(k2))
+				// 398: cvt.u64.u32
+				v7 := uint64(uint64(uint32(v6)))
+				// 399: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k2))
+				// 400: add.u64
+				v9 := uint64(uint64(v8) + uint64(v1))
+				// 401: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				// 402: add.u64
+				v11 := uint64(uint64(r3[l]) + uint64(k3))
+				// 403: add.u64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r6[l] = v12
+			}
+		}
+	}
+	// PTX line 404: mov.u32, warp-uniform
+	u13 := uint64(k4)
+	runtime.Broadcast(r1, m, u13)
+	_ = u13
+}
+
+// countPositiveOmpFn0Block27 runs block 27 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 413-413
+func countPositiveOmpFn0Block27(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	// PTX lines 413: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 413: mov.u32
+				v1 := uint64(r1[l])
+				r5[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 413: mov.u32
+				v1 := uint64(r1[l])
+				r5[l] = v1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block28 runs block 28 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 431-433
+func countPositiveOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	// PTX lines 431, 432, 433: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 431: add.u32
+				v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
+				r22[l] = v1
+				// 432: ld.u64
+				v2a := uint64(r28[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
+						continue
+					}
+					v2 = v2x
+				}
+				r9[l] = v2
+				// 433: mov.u32
+				v3 := uint64(k0)
+				r4[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 431: add.u32
+				v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
+				r22[l] = v1
+				// 432: ld.u64
+				v2a := uint64(r28[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
+						continue
+					}
+					v2 = v2x
+				}
+				r9[l] = v2
+				// 433: mov.u32
+				v3 := uint64(k0)
+				r4[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// countPositiveOmpFn0Block29 runs block 29 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 439-439
+func countPositiveOmpFn0Block29(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r23 := w.Reg(23)
+	// PTX lines 439: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 439: mov.u32
+				v1 := uint64(r23[l])
+				r4[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 439: mov.u32
+				v1 := uint64(r23[l])
+				r4[l] = v1
+			}
+		}
+	}
+}
+
+// countPositiveOmpFn0Block30 runs block 30 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 445-448
+func countPositiveOmpFn0Block30(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	// PTX lines 445: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 445: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
+				r24[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 445: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
+				r24[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:    9,
+			Bytes:   0,
+			Generic: true,
+			Guard:   -1,
+			Kind:    runtime.MemAtomic,
+			Space:   runtime.MemGeneric,
+			Wide:    true,
+		}, m)
+	}
+	// PTX line 446: atom.cas.b32
+	w.AtomLanes(runtime.SpaceGeneric, atomCas32, r23, r9, r4, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/acc_vecadd.ptx:446")
+	// PTX lines 447, 448: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 447: setp.ne.u32
+				c2t := uint32(r4[l]) != uint32(r23[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 448: mov.pred
+				c3 := c2
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 447: setp.ne.u32
+				c2t := uint32(r4[l]) != uint32(r23[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 448: mov.pred
+				c3 := c2
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[3] = p3
+		w.P[5] = p5
 	}
 }
 

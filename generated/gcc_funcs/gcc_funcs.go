@@ -3219,110 +3219,7 @@ func add1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 16-20; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 16, 18, 19: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 16: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
-									continue
-								}
-								v1 = v1x
-							}
-							// 18: mov.u32
-							v2 := uint64(v1)
-							// 19: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r0[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 16: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
-									continue
-								}
-								v1 = v1x
-							}
-							// 18: mov.u32
-							v2 := uint64(v1)
-							// 19: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r0[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 20: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 20: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(r0[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 20: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(r0[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
-							}
-						}
-					}
-				}
-			}
+			add1Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3334,6 +3231,113 @@ func add1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// add1Block0 runs block 0 of function add1 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 16-20; ret
+func add1Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 16, 18, 19: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 16: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
+						continue
+					}
+					v1 = v1x
+				}
+				// 18: mov.u32
+				v2 := uint64(v1)
+				// 19: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r0[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 16: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
+						continue
+					}
+					v1 = v1x
+				}
+				// 18: mov.u32
+				v2 := uint64(v1)
+				// 19: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r0[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 20: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 20: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(r0[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 20: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(r0[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+				}
+			}
+		}
 	}
 }
 
@@ -3345,109 +3349,7 @@ func dblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-36; ret
-			{
-				r0 := w.Reg(0)
-				// PTX lines 32, 34, 35: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
-									continue
-								}
-								v1 = v1x
-							}
-							// 34: mov.u32
-							v2 := uint64(v1)
-							// 35: add.u32
-							v3 := uint64(uint32(v2) + uint32(v2))
-							r0[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
-									continue
-								}
-								v1 = v1x
-							}
-							// 34: mov.u32
-							v2 := uint64(v1)
-							// 35: add.u32
-							v3 := uint64(uint32(v2) + uint32(v2))
-							r0[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 36: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(r0[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(r0[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
-							}
-						}
-					}
-				}
-			}
+			dblBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3459,6 +3361,112 @@ func dblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// dblBlock0 runs block 0 of function dbl for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-36; ret
+func dblBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 32, 34, 35: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
+						continue
+					}
+					v1 = v1x
+				}
+				// 34: mov.u32
+				v2 := uint64(v1)
+				// 35: add.u32
+				v3 := uint64(uint32(v2) + uint32(v2))
+				r0[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
+						continue
+					}
+					v1 = v1x
+				}
+				// 34: mov.u32
+				v2 := uint64(v1)
+				// 35: add.u32
+				v3 := uint64(uint32(v2) + uint32(v2))
+				r0[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 36: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(r0[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(r0[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+				}
+			}
+		}
 	}
 }
 
@@ -3470,109 +3478,7 @@ func negRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 48-52; ret
-			{
-				r0 := w.Reg(0)
-				// PTX lines 48, 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
-									continue
-								}
-								v1 = v1x
-							}
-							// 50: mov.u32
-							v2 := uint64(v1)
-							// 51: neg.s32
-							v3 := uint64(-uint32(v2))
-							r0[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
-									continue
-								}
-								v1 = v1x
-							}
-							// 50: mov.u32
-							v2 := uint64(v1)
-							// 51: neg.s32
-							v3 := uint64(-uint32(v2))
-							r0[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(r0[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(r0[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
-							}
-						}
-					}
-				}
-			}
+			negBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3587,6 +3493,112 @@ func negRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// negBlock0 runs block 0 of function neg for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 48-52; ret
+func negBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 48, 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
+						continue
+					}
+					v1 = v1x
+				}
+				// 50: mov.u32
+				v2 := uint64(v1)
+				// 51: neg.s32
+				v3 := uint64(-uint32(v2))
+				r0[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
+						continue
+					}
+					v1 = v1x
+				}
+				// 50: mov.u32
+				v2 := uint64(v1)
+				// 51: neg.s32
+				v3 := uint64(-uint32(v2))
+				r0[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(r0[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(r0[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+				}
+			}
+		}
+	}
+}
+
 // sumSquaresRun runs blocks of function sum_squares for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3595,85 +3607,7 @@ func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 64-71; divergent, reconverges at block 3 (b3 ($L4))
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				// PTX lines 64, 70, 71: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 70: mov.u32
-							v2 := uint64(v1)
-							r4[l] = v2
-							// 71: setp.le.s32
-							c3t := int32(v2) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 70: mov.u32
-							v2 := uint64(v1)
-							r4[l] = v2
-							// 71: setp.le.s32
-							c3t := int32(v2) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			sumSquaresBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3692,53 +3626,7 @@ func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0x1)
-				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: mad.lo.u32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
-							r3[l] = v1
-							// 77: add.u32
-							v2 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v2
-							// 78: setp.ne.u32
-							c3t := uint32(r4[l]) != uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: mad.lo.u32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
-							r3[l] = v1
-							// 77: add.u32
-							v2 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v2
-							// 78: setp.ne.u32
-							c3t := uint32(r4[l]) != uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			sumSquaresBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3762,97 +3650,21 @@ func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 2:
 			// b2 ($L7), PTX lines 82-82
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: mov.u32
-							v1 := uint64(k0)
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: mov.u32
-							v1 := uint64(k0)
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			sumSquaresBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L4), PTX lines 84-85; ret
-			{
-				r3 := w.Reg(3)
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: mov.u32
-							v1 := uint64(r3[l])
-							// 85: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: mov.u32
-							v1 := uint64(r3[l])
-							// 85: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
-							}
-						}
-					}
-				}
-			}
+			sumSquaresBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
 			// b4, PTX lines 73-74
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				// PTX line 73: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r2, m, u1)
-				// PTX line 74: mov.u32, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r3, m, u2)
-				_ = u2
-			}
+			sumSquaresBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3870,6 +3682,226 @@ func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// sumSquaresBlock0 runs block 0 of function sum_squares for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 64-71; divergent, reconverges at block 3 (b3 ($L4))
+func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	// PTX lines 64, 70, 71: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 70: mov.u32
+				v2 := uint64(v1)
+				r4[l] = v2
+				// 71: setp.le.s32
+				c3t := int32(v2) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 70: mov.u32
+				v2 := uint64(v1)
+				r4[l] = v2
+				// 71: setp.le.s32
+				c3t := int32(v2) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// sumSquaresBlock1 runs block 1 of function sum_squares for the lanes m (budget 0: counting statistics).
+// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
+func sumSquaresBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x1)
+	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: mad.lo.u32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
+				r3[l] = v1
+				// 77: add.u32
+				v2 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v2
+				// 78: setp.ne.u32
+				c3t := uint32(r4[l]) != uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: mad.lo.u32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
+				r3[l] = v1
+				// 77: add.u32
+				v2 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v2
+				// 78: setp.ne.u32
+				c3t := uint32(r4[l]) != uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// sumSquaresBlock2 runs block 2 of function sum_squares for the lanes m (budget 0: counting statistics).
+// b2 ($L7), PTX lines 82-82
+func sumSquaresBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: mov.u32
+				v1 := uint64(k0)
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: mov.u32
+				v1 := uint64(k0)
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// sumSquaresBlock3 runs block 3 of function sum_squares for the lanes m (budget 0: counting statistics).
+// b3 ($L4), PTX lines 84-85; ret
+func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: mov.u32
+				v1 := uint64(r3[l])
+				// 85: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: mov.u32
+				v1 := uint64(r3[l])
+				// 85: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+				}
+			}
+		}
+	}
+}
+
+// sumSquaresBlock4 runs block 4 of function sum_squares for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 73-74
+func sumSquaresBlock4(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	// PTX line 73: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r2, m, u1)
+	// PTX line 74: mov.u32, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r3, m, u2)
+	_ = u2
+}
+
 // classifyRun runs blocks of function classify for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3878,85 +3910,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 97-106; divergent, reconverges at block 2 (b2 ($L9))
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0xd)
-				// PTX lines 97, 105, 106: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
-									continue
-								}
-								v1 = v1x
-							}
-							// 105: mov.u32
-							v2 := uint64(v1)
-							r3[l] = v2
-							// 106: setp.gt.u32
-							c3t := uint32(v2) > uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
-									continue
-								}
-								v1 = v1x
-							}
-							// 105: mov.u32
-							v2 := uint64(v1)
-							r3[l] = v2
-							// 106: setp.gt.u32
-							c3t := uint32(v2) > uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			classifyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3970,153 +3924,21 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L11), PTX lines 115-115
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0xffffffff)
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			classifyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 ($L9), PTX lines 117-118; ret
-			{
-				r2 := w.Reg(2)
-				// PTX lines 117, 118: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: mov.u32
-							v1 := uint64(r2[l])
-							// 118: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: mov.u32
-							v1 := uint64(r2[l])
-							// 118: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
-							}
-						}
-					}
-				}
-			}
+			classifyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3, PTX lines 108-112
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				k1 := uint64(0x2)
-				// PTX line 108: cvta.const.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(2) + k0))
-				// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: cvt.u64.u32
-							v2 := uint64(uint64(uint32(r3[l])))
-							// 110: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 111: add.u64
-							v4 := uint64(uint64(u1) + uint64(v3))
-							// 112: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
-									continue
-								}
-								v5 = v5x
-							}
-							r2[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: cvt.u64.u32
-							v2 := uint64(uint64(uint32(r3[l])))
-							// 110: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 111: add.u64
-							v4 := uint64(uint64(u1) + uint64(v3))
-							// 112: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
-									continue
-								}
-								v5 = v5x
-							}
-							r2[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			classifyBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4131,6 +3953,232 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// classifyBlock0 runs block 0 of function classify for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 97-106; divergent, reconverges at block 2 (b2 ($L9))
+func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0xd)
+	// PTX lines 97, 105, 106: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
+						continue
+					}
+					v1 = v1x
+				}
+				// 105: mov.u32
+				v2 := uint64(v1)
+				r3[l] = v2
+				// 106: setp.gt.u32
+				c3t := uint32(v2) > uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
+						continue
+					}
+					v1 = v1x
+				}
+				// 105: mov.u32
+				v2 := uint64(v1)
+				r3[l] = v2
+				// 106: setp.gt.u32
+				c3t := uint32(v2) > uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// classifyBlock1 runs block 1 of function classify for the lanes m (budget 0: counting statistics).
+// b1 ($L11), PTX lines 115-115
+func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0xffffffff)
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// classifyBlock2 runs block 2 of function classify for the lanes m (budget 0: counting statistics).
+// b2 ($L9), PTX lines 117-118; ret
+func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 117, 118: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: mov.u32
+				v1 := uint64(r2[l])
+				// 118: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: mov.u32
+				v1 := uint64(r2[l])
+				// 118: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+				}
+			}
+		}
+	}
+}
+
+// classifyBlock3 runs block 3 of function classify for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 108-112
+func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	// PTX line 108: cvta.const.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(2) + k0))
+	// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: cvt.u64.u32
+				v2 := uint64(uint64(uint32(r3[l])))
+				// 110: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 111: add.u64
+				v4 := uint64(uint64(u1) + uint64(v3))
+				// 112: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
+						continue
+					}
+					v5 = v5x
+				}
+				r2[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: cvt.u64.u32
+				v2 := uint64(uint64(uint32(r3[l])))
+				// 110: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 111: add.u64
+				v4 := uint64(uint64(u1) + uint64(v3))
+				// 112: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
+						continue
+					}
+					v5 = v5x
+				}
+				r2[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // fibRun runs blocks of function fib for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4139,85 +4187,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 130-197; divergent, reconverges at block 28 (b27 ($L41))
-			{
-				r28 := w.Reg(28)
-				k0 := uint64(0x1)
-				// PTX lines 130, 196, 197: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							// 196: mov.u32
-							v2 := uint64(v1)
-							r28[l] = v2
-							// 197: setp.gt.s32
-							c3t := int32(v2) > int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							// 196: mov.u32
-							v2 := uint64(v1)
-							r28[l] = v2
-							// 197: setp.gt.s32
-							c3t := int32(v2) > int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			fibBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4231,47 +4201,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 1:
 			// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
-			{
-				r4 := w.Reg(4)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r46 := w.Reg(46)
-				// PTX lines 204, 205: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: mov.u32
-							v1 := uint64(r46[l])
-							r4[l] = v1
-							// 205: setp.ne.u32
-							c2t := uint32(r28[l]) != uint32(r27[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: mov.u32
-							v1 := uint64(r46[l])
-							r4[l] = v1
-							// 205: setp.ne.u32
-							c2t := uint32(r28[l]) != uint32(r27[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			fibBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4285,55 +4215,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 2:
 			// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r28 := w.Reg(28)
-				r44 := w.Reg(44)
-				k0 := uint64(0x1)
-				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: mov.u32
-							v1 := uint64(r44[l])
-							r28[l] = v1
-							// 212: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
-							r2[l] = v2
-							// 213: setp.gt.s32
-							c3t := int32(v1) > int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: mov.u32
-							v1 := uint64(r44[l])
-							r28[l] = v1
-							// 212: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
-							r2[l] = v2
-							// 213: setp.gt.s32
-							c3t := int32(v1) > int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			fibBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4347,120 +4229,21 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 3:
 			// b3 ($L42), PTX lines 218-218
-			{
-				r2 := w.Reg(2)
-				r28 := w.Reg(28)
-				// PTX lines 218: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
-							r28[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
-							r28[l] = v1
-						}
-					}
-				}
-			}
+			fibBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 28
 		case 4:
 			// b4 ($L14), PTX lines 221-224
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r26 := w.Reg(26)
-				r28 := w.Reg(28)
-				r44 := w.Reg(44)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 221, 222, 223: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							r44[l] = v1
-							// 222: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 223: sub.u32
-							v3 := uint64(uint32(r4[l]) - uint32(v2))
-							r26[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							r44[l] = v1
-							// 222: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 223: sub.u32
-							v3 := uint64(uint32(r4[l]) - uint32(v2))
-							r26[l] = v3
-						}
-					}
-				}
-				// PTX line 224: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r5, m, u4)
-				_ = u4
-			}
+			fibBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L19), PTX lines 226-227; divergent, reconverges at block 2 (b2 ($L18))
-			{
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r26 := w.Reg(26)
-				k0 := uint64(0xffffffff)
-				// PTX lines 226, 227: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r6[l] = v1
-							// 227: setp.ne.u32
-							c2t := uint32(r4[l]) != uint32(r26[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r6[l] = v1
-							// 227: setp.ne.u32
-							c2t := uint32(r4[l]) != uint32(r26[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			fibBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4474,55 +4257,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 6:
 			// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r41 := w.Reg(41)
-				k0 := uint64(0x1)
-				// PTX lines 233, 234, 235: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: mov.u32
-							v1 := uint64(r41[l])
-							r4[l] = v1
-							// 234: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
-							r5[l] = v2
-							// 235: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: mov.u32
-							v1 := uint64(r41[l])
-							r4[l] = v1
-							// 234: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
-							r5[l] = v2
-							// 235: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			fibBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4536,93 +4271,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 7:
 			// b7 ($L17), PTX lines 239-242
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r41 := w.Reg(41)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 239, 240, 241: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r41[l] = v1
-							// 240: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 241: sub.u32
-							v3 := uint64(uint32(r6[l]) - uint32(v2))
-							r3[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r41[l] = v1
-							// 240: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 241: sub.u32
-							v3 := uint64(uint32(r6[l]) - uint32(v2))
-							r3[l] = v3
-						}
-					}
-				}
-				// PTX line 242: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r7, m, u4)
-				_ = u4
-			}
+			fibBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b8 ($L22), PTX lines 244-245; divergent, reconverges at block 6 (b6 ($L21))
-			{
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				k0 := uint64(0xffffffff)
-				// PTX lines 244, 245: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: add.u32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							r8[l] = v1
-							// 245: setp.ne.u32
-							c2t := uint32(r3[l]) != uint32(r6[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p5 = p5&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: add.u32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							r8[l] = v1
-							// 245: setp.ne.u32
-							c2t := uint32(r3[l]) != uint32(r6[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p5 = p5&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			fibBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4636,55 +4292,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 9:
 			// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r42 := w.Reg(42)
-				k0 := uint64(0x1)
-				// PTX lines 251, 252, 253: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: mov.u32
-							v1 := uint64(r42[l])
-							r6[l] = v1
-							// 252: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
-							r7[l] = v2
-							// 253: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: mov.u32
-							v1 := uint64(r42[l])
-							r6[l] = v1
-							// 252: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
-							r7[l] = v2
-							// 253: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			fibBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4698,93 +4306,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 10:
 			// b10 ($L20), PTX lines 257-260
-			{
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r16 := w.Reg(16)
-				r42 := w.Reg(42)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 257, 258, 259: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: add.u32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							r42[l] = v1
-							// 258: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 259: sub.u32
-							v3 := uint64(uint32(r8[l]) - uint32(v2))
-							r16[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: add.u32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							r42[l] = v1
-							// 258: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 259: sub.u32
-							v3 := uint64(uint32(r8[l]) - uint32(v2))
-							r16[l] = v3
-						}
-					}
-				}
-				// PTX line 260: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r9, m, u4)
-				_ = u4
-			}
+			fibBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 11:
 			// b11 ($L25), PTX lines 262-263; divergent, reconverges at block 9 (b9 ($L24))
-			{
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r16 := w.Reg(16)
-				k0 := uint64(0xffffffff)
-				// PTX lines 262, 263: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: add.u32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r10[l] = v1
-							// 263: setp.ne.u32
-							c2t := uint32(r16[l]) != uint32(r8[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: add.u32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r10[l] = v1
-							// 263: setp.ne.u32
-							c2t := uint32(r16[l]) != uint32(r8[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			fibBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4798,55 +4327,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 12:
 			// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r43 := w.Reg(43)
-				k0 := uint64(0x1)
-				// PTX lines 269, 270, 271: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: mov.u32
-							v1 := uint64(r43[l])
-							r8[l] = v1
-							// 270: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
-							r9[l] = v2
-							// 271: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: mov.u32
-							v1 := uint64(r43[l])
-							r8[l] = v1
-							// 270: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
-							r9[l] = v2
-							// 271: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			fibBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4860,93 +4341,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 13:
 			// b13 ($L23), PTX lines 275-278
-			{
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r21 := w.Reg(21)
-				r43 := w.Reg(43)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 275, 276, 277: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: add.u32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r43[l] = v1
-							// 276: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 277: sub.u32
-							v3 := uint64(uint32(r10[l]) - uint32(v2))
-							r21[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: add.u32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r43[l] = v1
-							// 276: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 277: sub.u32
-							v3 := uint64(uint32(r10[l]) - uint32(v2))
-							r21[l] = v3
-						}
-					}
-				}
-				// PTX line 278: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r11, m, u4)
-				_ = u4
-			}
+			fibBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 14:
 			// b14 ($L28), PTX lines 280-281; divergent, reconverges at block 12 (b12 ($L27))
-			{
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r21 := w.Reg(21)
-				k0 := uint64(0xffffffff)
-				// PTX lines 280, 281: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: add.u32
-							v1 := uint64(uint32(r10[l]) + uint32(k0))
-							r12[l] = v1
-							// 281: setp.ne.u32
-							c2t := uint32(r10[l]) != uint32(r21[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p9 = p9&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: add.u32
-							v1 := uint64(uint32(r10[l]) + uint32(k0))
-							r12[l] = v1
-							// 281: setp.ne.u32
-							c2t := uint32(r10[l]) != uint32(r21[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p9 = p9&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			fibBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4960,55 +4362,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 15:
 			// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r45 := w.Reg(45)
-				k0 := uint64(0x1)
-				// PTX lines 287, 288, 289: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 287: mov.u32
-							v1 := uint64(r45[l])
-							r10[l] = v1
-							// 288: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
-							r11[l] = v2
-							// 289: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p10 = p10&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 287: mov.u32
-							v1 := uint64(r45[l])
-							r10[l] = v1
-							// 288: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
-							r11[l] = v2
-							// 289: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p10 = p10&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			fibBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5022,93 +4376,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 16:
 			// b16 ($L26), PTX lines 293-296
-			{
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r22 := w.Reg(22)
-				r45 := w.Reg(45)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 293, 294, 295: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 293: add.u32
-							v1 := uint64(uint32(r10[l]) + uint32(k0))
-							r45[l] = v1
-							// 294: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 295: sub.u32
-							v3 := uint64(uint32(r12[l]) - uint32(v2))
-							r22[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 293: add.u32
-							v1 := uint64(uint32(r10[l]) + uint32(k0))
-							r45[l] = v1
-							// 294: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 295: sub.u32
-							v3 := uint64(uint32(r12[l]) - uint32(v2))
-							r22[l] = v3
-						}
-					}
-				}
-				// PTX line 296: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r13, m, u4)
-				_ = u4
-			}
+			fibBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 17:
 			// b17 ($L31), PTX lines 298-299; divergent, reconverges at block 15 (b15 ($L30))
-			{
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r22 := w.Reg(22)
-				k0 := uint64(0xffffffff)
-				// PTX lines 298, 299: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 298: add.u32
-							v1 := uint64(uint32(r12[l]) + uint32(k0))
-							r14[l] = v1
-							// 299: setp.ne.u32
-							c2t := uint32(r12[l]) != uint32(r22[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p11 = p11&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 298: add.u32
-							v1 := uint64(uint32(r12[l]) + uint32(k0))
-							r14[l] = v1
-							// 299: setp.ne.u32
-							c2t := uint32(r12[l]) != uint32(r22[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p11 = p11&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[11] = p11
-				}
-			}
+			fibBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5122,55 +4397,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 18:
 			// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r47 := w.Reg(47)
-				k0 := uint64(0x1)
-				// PTX lines 305, 306, 307: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: mov.u32
-							v1 := uint64(r47[l])
-							r12[l] = v1
-							// 306: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
-							r13[l] = v2
-							// 307: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: mov.u32
-							v1 := uint64(r47[l])
-							r12[l] = v1
-							// 306: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
-							r13[l] = v2
-							// 307: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[12] = p12
-				}
-			}
+			fibBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5184,93 +4411,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 19:
 			// b19 ($L29), PTX lines 311-314
-			{
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r23 := w.Reg(23)
-				r47 := w.Reg(47)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 311, 312, 313: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 311: add.u32
-							v1 := uint64(uint32(r12[l]) + uint32(k0))
-							r47[l] = v1
-							// 312: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 313: sub.u32
-							v3 := uint64(uint32(r14[l]) - uint32(v2))
-							r23[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 311: add.u32
-							v1 := uint64(uint32(r12[l]) + uint32(k0))
-							r47[l] = v1
-							// 312: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 313: sub.u32
-							v3 := uint64(uint32(r14[l]) - uint32(v2))
-							r23[l] = v3
-						}
-					}
-				}
-				// PTX line 314: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r15, m, u4)
-				_ = u4
-			}
+			fibBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 20
 		case 20:
 			// b20 ($L34), PTX lines 316-317; divergent, reconverges at block 18 (b18 ($L33))
-			{
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r23 := w.Reg(23)
-				k0 := uint64(0xffffffff)
-				// PTX lines 316, 317: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 316: add.u32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r17[l] = v1
-							// 317: setp.ne.u32
-							c2t := uint32(r14[l]) != uint32(r23[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p13 = p13&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 316: add.u32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r17[l] = v1
-							// 317: setp.ne.u32
-							c2t := uint32(r14[l]) != uint32(r23[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p13 = p13&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[13] = p13
-				}
-			}
+			fibBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5284,55 +4432,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 21:
 			// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r48 := w.Reg(48)
-				k0 := uint64(0x1)
-				// PTX lines 323, 324, 325: lane-local, one loop over the lanes
-				{
-					p14 := w.P[14]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 323: mov.u32
-							v1 := uint64(r48[l])
-							r14[l] = v1
-							// 324: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
-							r15[l] = v2
-							// 325: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p14 = p14&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 323: mov.u32
-							v1 := uint64(r48[l])
-							r14[l] = v1
-							// 324: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
-							r15[l] = v2
-							// 325: setp.le.s32
-							c3t := int32(v1) <= int32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p14 = p14&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[14] = p14
-				}
-			}
+			fibBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5346,93 +4446,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 22:
 			// b22 ($L32), PTX lines 329-332
-			{
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r25 := w.Reg(25)
-				r48 := w.Reg(48)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x0)
-				// PTX lines 329, 330, 331: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 329: add.u32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r48[l] = v1
-							// 330: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 331: sub.u32
-							v3 := uint64(uint32(r17[l]) - uint32(v2))
-							r25[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 329: add.u32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r48[l] = v1
-							// 330: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 331: sub.u32
-							v3 := uint64(uint32(r17[l]) - uint32(v2))
-							r25[l] = v3
-						}
-					}
-				}
-				// PTX line 332: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r18, m, u4)
-				_ = u4
-			}
+			fibBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 23
 		case 23:
 			// b23 ($L37), PTX lines 334-335; divergent, reconverges at block 21 (b21 ($L36))
-			{
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r25 := w.Reg(25)
-				k0 := uint64(0xffffffff)
-				// PTX lines 334, 335: lane-local, one loop over the lanes
-				{
-					p15 := w.P[15]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 334: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(k0))
-							r19[l] = v1
-							// 335: setp.ne.u32
-							c2t := uint32(r17[l]) != uint32(r25[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p15 = p15&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 334: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(k0))
-							r19[l] = v1
-							// 335: setp.ne.u32
-							c2t := uint32(r17[l]) != uint32(r25[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p15 = p15&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[15] = p15
-				}
-			}
+			fibBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5446,63 +4467,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 24:
 			// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
-			{
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				k0 := uint64(0xfffffffd)
-				k1 := uint64(0xfffffffe)
-				k2 := uint64(0x1)
-				// PTX lines 341, 342, 343, 344, 345: lane-local, one loop over the lanes
-				{
-					p16 := w.P[16]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 341: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(k0))
-							// 342: add.u32
-							v2 := uint64(uint32(r17[l]) + uint32(k1))
-							r17[l] = v2
-							// 343: and.b32
-							v3 := uint64(uint32(v1) & uint32(k2))
-							// 344: vadd.u32.u32.u32.add
-							v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
-							r18[l] = v4
-							// 345: setp.le.s32
-							c5t := int32(v2) <= int32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p16 = p16&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 341: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(k0))
-							// 342: add.u32
-							v2 := uint64(uint32(r17[l]) + uint32(k1))
-							r17[l] = v2
-							// 343: and.b32
-							v3 := uint64(uint32(v1) & uint32(k2))
-							// 344: vadd.u32.u32.u32.add
-							v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
-							r18[l] = v4
-							// 345: setp.le.s32
-							c5t := int32(v2) <= int32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p16 = p16&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[16] = p16
-				}
-			}
+			fibBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5516,67 +4481,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 25:
 			// b25 ($L39), PTX lines 349-349
-			{
-				r20 := w.Reg(20)
-				k0 := uint64(0x0)
-				// PTX line 349: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r20, m, u1)
-				_ = u1
-			}
+			fibBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 26
 		case 26:
 			// b26 ($L35), PTX lines 351-355; code before the call
-			{
-				r19 := w.Reg(19)
-				k0 := uint64(0xffffffff)
-				// PTX lines 351, 355: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 351: add.u32
-							v1 := uint64(uint32(r19[l]) + uint32(k0))
-							// 355: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 351: add.u32
-							v1 := uint64(uint32(r19[l]) + uint32(k0))
-							// 355: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
-							}
-						}
-					}
-				}
-			}
+			fibBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5586,194 +4498,35 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 28:
 			// b27 ($L41), PTX lines 365-366; ret
-			{
-				r28 := w.Reg(28)
-				// PTX lines 365, 366: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 365: mov.u32
-							v1 := uint64(r28[l])
-							// 366: st.param.u32
-							s2 := uint64(0xc)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 365: mov.u32
-							v1 := uint64(r28[l])
-							// 366: st.param.u32
-							s2 := uint64(0xc)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
-							}
-						}
-					}
-				}
-			}
+			fibBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 48
 		case 29:
 			// b28, PTX lines 199-202
-			{
-				r2 := w.Reg(2)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r46 := w.Reg(46)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0xfffffffe)
-				k2 := uint64(0x0)
-				// PTX lines 199, 200, 201: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							r46[l] = v1
-							// 200: and.b32
-							v2 := uint64(uint32(v1) & uint32(k1))
-							// 201: sub.u32
-							v3 := uint64(uint32(r28[l]) - uint32(v2))
-							r27[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							r46[l] = v1
-							// 200: and.b32
-							v2 := uint64(uint32(v1) & uint32(k1))
-							// 201: sub.u32
-							v3 := uint64(uint32(r28[l]) - uint32(v2))
-							r27[l] = v3
-						}
-					}
-				}
-				// PTX line 202: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r2, m, u4)
-				_ = u4
-			}
+			fibBlock29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 30:
 			// b29, PTX lines 207-208
-			{
-				r2 := w.Reg(2)
-				r28 := w.Reg(28)
-				r46 := w.Reg(46)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 207, 208: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							// 208: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
-							r28[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							// 208: vadd.u32.u32.u32.add
-							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
-							r28[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock30(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 28
 		case 31:
 			// b30, PTX lines 215-215
-			{
-				r28 := w.Reg(28)
-				r46 := w.Reg(46)
-				k0 := uint64(0xffffffff)
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							r46[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: add.u32
-							v1 := uint64(uint32(r28[l]) + uint32(k0))
-							r46[l] = v1
-						}
-					}
-				}
-			}
+			fibBlock31(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 32:
 			// b31, PTX lines 229-230
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 229, 230: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r4[l] = v1
-							// 230: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r4[l] = v1
-							// 230: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock32(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5783,35 +4536,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 2
 		case 34:
 			// b33, PTX lines 247-248
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 247, 248: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: add.u32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							r6[l] = v1
-							// 248: add.u32
-							v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: add.u32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							r6[l] = v1
-							// 248: add.u32
-							v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock34(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5821,35 +4546,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 6
 		case 36:
 			// b35, PTX lines 265-266
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 265, 266: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: add.u32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r8[l] = v1
-							// 266: add.u32
-							v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
-							r9[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: add.u32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r8[l] = v1
-							// 266: add.u32
-							v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
-							r9[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock36(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5859,35 +4556,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 9
 		case 38:
 			// b37, PTX lines 283-284
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 283, 284: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 283: add.u32
-							v1 := uint64(uint32(r10[l]) + uint32(k0))
-							r10[l] = v1
-							// 284: add.u32
-							v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
-							r11[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 283: add.u32
-							v1 := uint64(uint32(r10[l]) + uint32(k0))
-							r10[l] = v1
-							// 284: add.u32
-							v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
-							r11[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock38(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5897,35 +4566,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 12
 		case 40:
 			// b39, PTX lines 301-302
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 301, 302: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 301: add.u32
-							v1 := uint64(uint32(r12[l]) + uint32(k0))
-							r12[l] = v1
-							// 302: add.u32
-							v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
-							r13[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 301: add.u32
-							v1 := uint64(uint32(r12[l]) + uint32(k0))
-							r12[l] = v1
-							// 302: add.u32
-							v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
-							r13[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock40(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5935,35 +4576,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 15
 		case 42:
 			// b41, PTX lines 319-320
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 319, 320: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 319: add.u32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r14[l] = v1
-							// 320: add.u32
-							v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
-							r15[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 319: add.u32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r14[l] = v1
-							// 320: add.u32
-							v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
-							r15[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock42(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5973,35 +4586,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 18
 		case 44:
 			// b43, PTX lines 337-338
-			{
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 337, 338: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 337: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(k0))
-							r17[l] = v1
-							// 338: add.u32
-							v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
-							r18[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 337: add.u32
-							v1 := uint64(uint32(r17[l]) + uint32(k0))
-							r17[l] = v1
-							// 338: add.u32
-							v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
-							r18[l] = v2
-						}
-					}
-				}
-			}
+			fibBlock44(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6011,93 +4596,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 21
 		case 46:
 			// b45, PTX lines 357-361; divergent, reconverges at block 47 (b46)
-			{
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x1)
-				// PTX lines 357, 359, 360, 361: lane-local, one loop over the lanes
-				{
-					p17 := w.P[17]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 357: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
-									continue
-								}
-								v1 = v1x
-							}
-							// 359: add.u32
-							v2 := uint64(uint32(r19[l]) + uint32(k0))
-							r19[l] = v2
-							// 360: add.u32
-							v3 := uint64(uint32(r20[l]) + uint32(v1))
-							r20[l] = v3
-							// 361: setp.le.s32
-							c4t := int32(v2) <= int32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p17 = p17&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 357: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
-									continue
-								}
-								v1 = v1x
-							}
-							// 359: add.u32
-							v2 := uint64(uint32(r19[l]) + uint32(k0))
-							r19[l] = v2
-							// 360: add.u32
-							v3 := uint64(uint32(r20[l]) + uint32(v1))
-							r20[l] = v3
-							// 361: setp.le.s32
-							c4t := int32(v2) <= int32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p17 = p17&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[17] = p17
-				}
-			}
+			fibBlock46(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6122,6 +4621,1711 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// fibBlock0 runs block 0 of function fib for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 130-197; divergent, reconverges at block 28 (b27 ($L41))
+func fibBlock0(w *runtime.Warp, m uint32, budget int) {
+	r28 := w.Reg(28)
+	k0 := uint64(0x1)
+	// PTX lines 130, 196, 197: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				// 196: mov.u32
+				v2 := uint64(v1)
+				r28[l] = v2
+				// 197: setp.gt.s32
+				c3t := int32(v2) > int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				// 196: mov.u32
+				v2 := uint64(v1)
+				r28[l] = v2
+				// 197: setp.gt.s32
+				c3t := int32(v2) > int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// fibBlock1 runs block 1 of function fib for the lanes m (budget 0: counting statistics).
+// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
+func fibBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r46 := w.Reg(46)
+	// PTX lines 204, 205: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: mov.u32
+				v1 := uint64(r46[l])
+				r4[l] = v1
+				// 205: setp.ne.u32
+				c2t := uint32(r28[l]) != uint32(r27[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: mov.u32
+				v1 := uint64(r46[l])
+				r4[l] = v1
+				// 205: setp.ne.u32
+				c2t := uint32(r28[l]) != uint32(r27[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// fibBlock2 runs block 2 of function fib for the lanes m (budget 0: counting statistics).
+// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
+func fibBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r28 := w.Reg(28)
+	r44 := w.Reg(44)
+	k0 := uint64(0x1)
+	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: mov.u32
+				v1 := uint64(r44[l])
+				r28[l] = v1
+				// 212: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
+				r2[l] = v2
+				// 213: setp.gt.s32
+				c3t := int32(v1) > int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: mov.u32
+				v1 := uint64(r44[l])
+				r28[l] = v1
+				// 212: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
+				r2[l] = v2
+				// 213: setp.gt.s32
+				c3t := int32(v1) > int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// fibBlock3 runs block 3 of function fib for the lanes m (budget 0: counting statistics).
+// b3 ($L42), PTX lines 218-218
+func fibBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r28 := w.Reg(28)
+	// PTX lines 218: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
+				r28[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
+				r28[l] = v1
+			}
+		}
+	}
+}
+
+// fibBlock4 runs block 4 of function fib for the lanes m (budget 0: counting statistics).
+// b4 ($L14), PTX lines 221-224
+func fibBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	r44 := w.Reg(44)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 221, 222, 223: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				r44[l] = v1
+				// 222: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 223: sub.u32
+				v3 := uint64(uint32(r4[l]) - uint32(v2))
+				r26[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				r44[l] = v1
+				// 222: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 223: sub.u32
+				v3 := uint64(uint32(r4[l]) - uint32(v2))
+				r26[l] = v3
+			}
+		}
+	}
+	// PTX line 224: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r5, m, u4)
+	_ = u4
+}
+
+// fibBlock5 runs block 5 of function fib for the lanes m (budget 0: counting statistics).
+// b5 ($L19), PTX lines 226-227; divergent, reconverges at block 2 (b2 ($L18))
+func fibBlock5(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r26 := w.Reg(26)
+	k0 := uint64(0xffffffff)
+	// PTX lines 226, 227: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r6[l] = v1
+				// 227: setp.ne.u32
+				c2t := uint32(r4[l]) != uint32(r26[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r6[l] = v1
+				// 227: setp.ne.u32
+				c2t := uint32(r4[l]) != uint32(r26[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// fibBlock6 runs block 6 of function fib for the lanes m (budget 0: counting statistics).
+// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
+func fibBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r41 := w.Reg(41)
+	k0 := uint64(0x1)
+	// PTX lines 233, 234, 235: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 233: mov.u32
+				v1 := uint64(r41[l])
+				r4[l] = v1
+				// 234: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
+				r5[l] = v2
+				// 235: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: mov.u32
+				v1 := uint64(r41[l])
+				r4[l] = v1
+				// 234: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
+				r5[l] = v2
+				// 235: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// fibBlock7 runs block 7 of function fib for the lanes m (budget 0: counting statistics).
+// b7 ($L17), PTX lines 239-242
+func fibBlock7(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r41 := w.Reg(41)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 239, 240, 241: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r41[l] = v1
+				// 240: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 241: sub.u32
+				v3 := uint64(uint32(r6[l]) - uint32(v2))
+				r3[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r41[l] = v1
+				// 240: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 241: sub.u32
+				v3 := uint64(uint32(r6[l]) - uint32(v2))
+				r3[l] = v3
+			}
+		}
+	}
+	// PTX line 242: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r7, m, u4)
+	_ = u4
+}
+
+// fibBlock8 runs block 8 of function fib for the lanes m (budget 0: counting statistics).
+// b8 ($L22), PTX lines 244-245; divergent, reconverges at block 6 (b6 ($L21))
+func fibBlock8(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	k0 := uint64(0xffffffff)
+	// PTX lines 244, 245: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: add.u32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r8[l] = v1
+				// 245: setp.ne.u32
+				c2t := uint32(r3[l]) != uint32(r6[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p5 = p5&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: add.u32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r8[l] = v1
+				// 245: setp.ne.u32
+				c2t := uint32(r3[l]) != uint32(r6[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p5 = p5&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// fibBlock9 runs block 9 of function fib for the lanes m (budget 0: counting statistics).
+// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
+func fibBlock9(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r42 := w.Reg(42)
+	k0 := uint64(0x1)
+	// PTX lines 251, 252, 253: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: mov.u32
+				v1 := uint64(r42[l])
+				r6[l] = v1
+				// 252: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
+				r7[l] = v2
+				// 253: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: mov.u32
+				v1 := uint64(r42[l])
+				r6[l] = v1
+				// 252: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
+				r7[l] = v2
+				// 253: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// fibBlock10 runs block 10 of function fib for the lanes m (budget 0: counting statistics).
+// b10 ($L20), PTX lines 257-260
+func fibBlock10(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r16 := w.Reg(16)
+	r42 := w.Reg(42)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 257, 258, 259: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: add.u32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r42[l] = v1
+				// 258: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 259: sub.u32
+				v3 := uint64(uint32(r8[l]) - uint32(v2))
+				r16[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: add.u32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r42[l] = v1
+				// 258: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 259: sub.u32
+				v3 := uint64(uint32(r8[l]) - uint32(v2))
+				r16[l] = v3
+			}
+		}
+	}
+	// PTX line 260: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r9, m, u4)
+	_ = u4
+}
+
+// fibBlock11 runs block 11 of function fib for the lanes m (budget 0: counting statistics).
+// b11 ($L25), PTX lines 262-263; divergent, reconverges at block 9 (b9 ($L24))
+func fibBlock11(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r16 := w.Reg(16)
+	k0 := uint64(0xffffffff)
+	// PTX lines 262, 263: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r10[l] = v1
+				// 263: setp.ne.u32
+				c2t := uint32(r16[l]) != uint32(r8[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r10[l] = v1
+				// 263: setp.ne.u32
+				c2t := uint32(r16[l]) != uint32(r8[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// fibBlock12 runs block 12 of function fib for the lanes m (budget 0: counting statistics).
+// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
+func fibBlock12(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r43 := w.Reg(43)
+	k0 := uint64(0x1)
+	// PTX lines 269, 270, 271: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: mov.u32
+				v1 := uint64(r43[l])
+				r8[l] = v1
+				// 270: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
+				r9[l] = v2
+				// 271: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: mov.u32
+				v1 := uint64(r43[l])
+				r8[l] = v1
+				// 270: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
+				r9[l] = v2
+				// 271: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// fibBlock13 runs block 13 of function fib for the lanes m (budget 0: counting statistics).
+// b13 ($L23), PTX lines 275-278
+func fibBlock13(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r21 := w.Reg(21)
+	r43 := w.Reg(43)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 275, 276, 277: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r43[l] = v1
+				// 276: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 277: sub.u32
+				v3 := uint64(uint32(r10[l]) - uint32(v2))
+				r21[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r43[l] = v1
+				// 276: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 277: sub.u32
+				v3 := uint64(uint32(r10[l]) - uint32(v2))
+				r21[l] = v3
+			}
+		}
+	}
+	// PTX line 278: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r11, m, u4)
+	_ = u4
+}
+
+// fibBlock14 runs block 14 of function fib for the lanes m (budget 0: counting statistics).
+// b14 ($L28), PTX lines 280-281; divergent, reconverges at block 12 (b12 ($L27))
+func fibBlock14(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r21 := w.Reg(21)
+	k0 := uint64(0xffffffff)
+	// PTX lines 280, 281: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: add.u32
+				v1 := uint64(uint32(r10[l]) + uint32(k0))
+				r12[l] = v1
+				// 281: setp.ne.u32
+				c2t := uint32(r10[l]) != uint32(r21[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p9 = p9&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: add.u32
+				v1 := uint64(uint32(r10[l]) + uint32(k0))
+				r12[l] = v1
+				// 281: setp.ne.u32
+				c2t := uint32(r10[l]) != uint32(r21[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p9 = p9&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// fibBlock15 runs block 15 of function fib for the lanes m (budget 0: counting statistics).
+// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
+func fibBlock15(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r45 := w.Reg(45)
+	k0 := uint64(0x1)
+	// PTX lines 287, 288, 289: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 287: mov.u32
+				v1 := uint64(r45[l])
+				r10[l] = v1
+				// 288: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
+				r11[l] = v2
+				// 289: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p10 = p10&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 287: mov.u32
+				v1 := uint64(r45[l])
+				r10[l] = v1
+				// 288: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
+				r11[l] = v2
+				// 289: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p10 = p10&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// fibBlock16 runs block 16 of function fib for the lanes m (budget 0: counting statistics).
+// b16 ($L26), PTX lines 293-296
+func fibBlock16(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r22 := w.Reg(22)
+	r45 := w.Reg(45)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 293, 294, 295: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 293: add.u32
+				v1 := uint64(uint32(r10[l]) + uint32(k0))
+				r45[l] = v1
+				// 294: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 295: sub.u32
+				v3 := uint64(uint32(r12[l]) - uint32(v2))
+				r22[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 293: add.u32
+				v1 := uint64(uint32(r10[l]) + uint32(k0))
+				r45[l] = v1
+				// 294: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 295: sub.u32
+				v3 := uint64(uint32(r12[l]) - uint32(v2))
+				r22[l] = v3
+			}
+		}
+	}
+	// PTX line 296: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r13, m, u4)
+	_ = u4
+}
+
+// fibBlock17 runs block 17 of function fib for the lanes m (budget 0: counting statistics).
+// b17 ($L31), PTX lines 298-299; divergent, reconverges at block 15 (b15 ($L30))
+func fibBlock17(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r22 := w.Reg(22)
+	k0 := uint64(0xffffffff)
+	// PTX lines 298, 299: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 298: add.u32
+				v1 := uint64(uint32(r12[l]) + uint32(k0))
+				r14[l] = v1
+				// 299: setp.ne.u32
+				c2t := uint32(r12[l]) != uint32(r22[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p11 = p11&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 298: add.u32
+				v1 := uint64(uint32(r12[l]) + uint32(k0))
+				r14[l] = v1
+				// 299: setp.ne.u32
+				c2t := uint32(r12[l]) != uint32(r22[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p11 = p11&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[11] = p11
+	}
+}
+
+// fibBlock18 runs block 18 of function fib for the lanes m (budget 0: counting statistics).
+// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
+func fibBlock18(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r47 := w.Reg(47)
+	k0 := uint64(0x1)
+	// PTX lines 305, 306, 307: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: mov.u32
+				v1 := uint64(r47[l])
+				r12[l] = v1
+				// 306: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
+				r13[l] = v2
+				// 307: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: mov.u32
+				v1 := uint64(r47[l])
+				r12[l] = v1
+				// 306: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
+				r13[l] = v2
+				// 307: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[12] = p12
+	}
+}
+
+// fibBlock19 runs block 19 of function fib for the lanes m (budget 0: counting statistics).
+// b19 ($L29), PTX lines 311-314
+func fibBlock19(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r23 := w.Reg(23)
+	r47 := w.Reg(47)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 311, 312, 313: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 311: add.u32
+				v1 := uint64(uint32(r12[l]) + uint32(k0))
+				r47[l] = v1
+				// 312: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 313: sub.u32
+				v3 := uint64(uint32(r14[l]) - uint32(v2))
+				r23[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 311: add.u32
+				v1 := uint64(uint32(r12[l]) + uint32(k0))
+				r47[l] = v1
+				// 312: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 313: sub.u32
+				v3 := uint64(uint32(r14[l]) - uint32(v2))
+				r23[l] = v3
+			}
+		}
+	}
+	// PTX line 314: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r15, m, u4)
+	_ = u4
+}
+
+// fibBlock20 runs block 20 of function fib for the lanes m (budget 0: counting statistics).
+// b20 ($L34), PTX lines 316-317; divergent, reconverges at block 18 (b18 ($L33))
+func fibBlock20(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r23 := w.Reg(23)
+	k0 := uint64(0xffffffff)
+	// PTX lines 316, 317: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 316: add.u32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r17[l] = v1
+				// 317: setp.ne.u32
+				c2t := uint32(r14[l]) != uint32(r23[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13 = p13&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 316: add.u32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r17[l] = v1
+				// 317: setp.ne.u32
+				c2t := uint32(r14[l]) != uint32(r23[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13 = p13&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[13] = p13
+	}
+}
+
+// fibBlock21 runs block 21 of function fib for the lanes m (budget 0: counting statistics).
+// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
+func fibBlock21(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r48 := w.Reg(48)
+	k0 := uint64(0x1)
+	// PTX lines 323, 324, 325: lane-local, one loop over the lanes
+	{
+		p14 := w.P[14]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 323: mov.u32
+				v1 := uint64(r48[l])
+				r14[l] = v1
+				// 324: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
+				r15[l] = v2
+				// 325: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p14 = p14&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 323: mov.u32
+				v1 := uint64(r48[l])
+				r14[l] = v1
+				// 324: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
+				r15[l] = v2
+				// 325: setp.le.s32
+				c3t := int32(v1) <= int32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p14 = p14&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[14] = p14
+	}
+}
+
+// fibBlock22 runs block 22 of function fib for the lanes m (budget 0: counting statistics).
+// b22 ($L32), PTX lines 329-332
+func fibBlock22(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r25 := w.Reg(25)
+	r48 := w.Reg(48)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x0)
+	// PTX lines 329, 330, 331: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 329: add.u32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r48[l] = v1
+				// 330: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 331: sub.u32
+				v3 := uint64(uint32(r17[l]) - uint32(v2))
+				r25[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 329: add.u32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r48[l] = v1
+				// 330: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 331: sub.u32
+				v3 := uint64(uint32(r17[l]) - uint32(v2))
+				r25[l] = v3
+			}
+		}
+	}
+	// PTX line 332: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r18, m, u4)
+	_ = u4
+}
+
+// fibBlock23 runs block 23 of function fib for the lanes m (budget 0: counting statistics).
+// b23 ($L37), PTX lines 334-335; divergent, reconverges at block 21 (b21 ($L36))
+func fibBlock23(w *runtime.Warp, m uint32, budget int) {
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r25 := w.Reg(25)
+	k0 := uint64(0xffffffff)
+	// PTX lines 334, 335: lane-local, one loop over the lanes
+	{
+		p15 := w.P[15]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 334: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(k0))
+				r19[l] = v1
+				// 335: setp.ne.u32
+				c2t := uint32(r17[l]) != uint32(r25[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p15 = p15&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 334: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(k0))
+				r19[l] = v1
+				// 335: setp.ne.u32
+				c2t := uint32(r17[l]) != uint32(r25[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p15 = p15&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[15] = p15
+	}
+}
+
+// fibBlock24 runs block 24 of function fib for the lanes m (budget 0: counting statistics).
+// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
+func fibBlock24(w *runtime.Warp, m uint32, budget int) {
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	k0 := uint64(0xfffffffd)
+	k1 := uint64(0xfffffffe)
+	k2 := uint64(0x1)
+	// PTX lines 341, 342, 343, 344, 345: lane-local, one loop over the lanes
+	{
+		p16 := w.P[16]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 341: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(k0))
+				// 342: add.u32
+				v2 := uint64(uint32(r17[l]) + uint32(k1))
+				r17[l] = v2
+				// 343: and.b32
+				v3 := uint64(uint32(v1) & uint32(k2))
+				// 344: vadd.u32.u32.u32.add
+				v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
+				r18[l] = v4
+				// 345: setp.le.s32
+				c5t := int32(v2) <= int32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p16 = p16&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 341: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(k0))
+				// 342: add.u32
+				v2 := uint64(uint32(r17[l]) + uint32(k1))
+				r17[l] = v2
+				// 343: and.b32
+				v3 := uint64(uint32(v1) & uint32(k2))
+				// 344: vadd.u32.u32.u32.add
+				v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
+				r18[l] = v4
+				// 345: setp.le.s32
+				c5t := int32(v2) <= int32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p16 = p16&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[16] = p16
+	}
+}
+
+// fibBlock25 runs block 25 of function fib for the lanes m (budget 0: counting statistics).
+// b25 ($L39), PTX lines 349-349
+func fibBlock25(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	k0 := uint64(0x0)
+	// PTX line 349: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r20, m, u1)
+	_ = u1
+}
+
+// fibBlock26 runs block 26 of function fib for the lanes m (budget 0: counting statistics).
+// b26 ($L35), PTX lines 351-355; code before the call
+func fibBlock26(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	k0 := uint64(0xffffffff)
+	// PTX lines 351, 355: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 351: add.u32
+				v1 := uint64(uint32(r19[l]) + uint32(k0))
+				// 355: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 351: add.u32
+				v1 := uint64(uint32(r19[l]) + uint32(k0))
+				// 355: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock28 runs block 28 of function fib for the lanes m (budget 0: counting statistics).
+// b27 ($L41), PTX lines 365-366; ret
+func fibBlock28(w *runtime.Warp, m uint32, budget int) {
+	r28 := w.Reg(28)
+	// PTX lines 365, 366: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 365: mov.u32
+				v1 := uint64(r28[l])
+				// 366: st.param.u32
+				s2 := uint64(0xc)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 365: mov.u32
+				v1 := uint64(r28[l])
+				// 366: st.param.u32
+				s2 := uint64(0xc)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock29 runs block 29 of function fib for the lanes m (budget 0: counting statistics).
+// b28, PTX lines 199-202
+func fibBlock29(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r46 := w.Reg(46)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0xfffffffe)
+	k2 := uint64(0x0)
+	// PTX lines 199, 200, 201: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				r46[l] = v1
+				// 200: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 201: sub.u32
+				v3 := uint64(uint32(r28[l]) - uint32(v2))
+				r27[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				r46[l] = v1
+				// 200: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 201: sub.u32
+				v3 := uint64(uint32(r28[l]) - uint32(v2))
+				r27[l] = v3
+			}
+		}
+	}
+	// PTX line 202: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r2, m, u4)
+	_ = u4
+}
+
+// fibBlock30 runs block 30 of function fib for the lanes m (budget 0: counting statistics).
+// b29, PTX lines 207-208
+func fibBlock30(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r28 := w.Reg(28)
+	r46 := w.Reg(46)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 207, 208: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				// 208: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
+				r28[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				// 208: vadd.u32.u32.u32.add
+				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
+				r28[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock31 runs block 31 of function fib for the lanes m (budget 0: counting statistics).
+// b30, PTX lines 215-215
+func fibBlock31(w *runtime.Warp, m uint32, budget int) {
+	r28 := w.Reg(28)
+	r46 := w.Reg(46)
+	k0 := uint64(0xffffffff)
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				r46[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: add.u32
+				v1 := uint64(uint32(r28[l]) + uint32(k0))
+				r46[l] = v1
+			}
+		}
+	}
+}
+
+// fibBlock32 runs block 32 of function fib for the lanes m (budget 0: counting statistics).
+// b31, PTX lines 229-230
+func fibBlock32(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 229, 230: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r4[l] = v1
+				// 230: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r4[l] = v1
+				// 230: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
+				r5[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock34 runs block 34 of function fib for the lanes m (budget 0: counting statistics).
+// b33, PTX lines 247-248
+func fibBlock34(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 247, 248: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: add.u32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r6[l] = v1
+				// 248: add.u32
+				v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: add.u32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r6[l] = v1
+				// 248: add.u32
+				v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock36 runs block 36 of function fib for the lanes m (budget 0: counting statistics).
+// b35, PTX lines 265-266
+func fibBlock36(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 265, 266: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r8[l] = v1
+				// 266: add.u32
+				v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
+				r9[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r8[l] = v1
+				// 266: add.u32
+				v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
+				r9[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock38 runs block 38 of function fib for the lanes m (budget 0: counting statistics).
+// b37, PTX lines 283-284
+func fibBlock38(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 283, 284: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 283: add.u32
+				v1 := uint64(uint32(r10[l]) + uint32(k0))
+				r10[l] = v1
+				// 284: add.u32
+				v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
+				r11[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 283: add.u32
+				v1 := uint64(uint32(r10[l]) + uint32(k0))
+				r10[l] = v1
+				// 284: add.u32
+				v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
+				r11[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock40 runs block 40 of function fib for the lanes m (budget 0: counting statistics).
+// b39, PTX lines 301-302
+func fibBlock40(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 301, 302: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 301: add.u32
+				v1 := uint64(uint32(r12[l]) + uint32(k0))
+				r12[l] = v1
+				// 302: add.u32
+				v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
+				r13[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 301: add.u32
+				v1 := uint64(uint32(r12[l]) + uint32(k0))
+				r12[l] = v1
+				// 302: add.u32
+				v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
+				r13[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock42 runs block 42 of function fib for the lanes m (budget 0: counting statistics).
+// b41, PTX lines 319-320
+func fibBlock42(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 319, 320: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 319: add.u32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r14[l] = v1
+				// 320: add.u32
+				v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
+				r15[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 319: add.u32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r14[l] = v1
+				// 320: add.u32
+				v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
+				r15[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock44 runs block 44 of function fib for the lanes m (budget 0: counting statistics).
+// b43, PTX lines 337-338
+func fibBlock44(w *runtime.Warp, m uint32, budget int) {
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 337, 338: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 337: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(k0))
+				r17[l] = v1
+				// 338: add.u32
+				v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
+				r18[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 337: add.u32
+				v1 := uint64(uint32(r17[l]) + uint32(k0))
+				r17[l] = v1
+				// 338: add.u32
+				v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
+				r18[l] = v2
+			}
+		}
+	}
+}
+
+// fibBlock46 runs block 46 of function fib for the lanes m (budget 0: counting statistics).
+// b45, PTX lines 357-361; divergent, reconverges at block 47 (b46)
+func fibBlock46(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x1)
+	// PTX lines 357, 359, 360, 361: lane-local, one loop over the lanes
+	{
+		p17 := w.P[17]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 357: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
+						continue
+					}
+					v1 = v1x
+				}
+				// 359: add.u32
+				v2 := uint64(uint32(r19[l]) + uint32(k0))
+				r19[l] = v2
+				// 360: add.u32
+				v3 := uint64(uint32(r20[l]) + uint32(v1))
+				r20[l] = v3
+				// 361: setp.le.s32
+				c4t := int32(v2) <= int32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p17 = p17&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 357: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
+						continue
+					}
+					v1 = v1x
+				}
+				// 359: add.u32
+				v2 := uint64(uint32(r19[l]) + uint32(k0))
+				r19[l] = v2
+				// 360: add.u32
+				v3 := uint64(uint32(r20[l]) + uint32(v1))
+				r20[l] = v3
+				// 361: setp.le.s32
+				c4t := int32(v2) <= int32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p17 = p17&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[17] = p17
+	}
+}
+
 // factRun runs blocks of function fact for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -6130,85 +6334,7 @@ func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 378-389; divergent, reconverges at block 3 (b3 ($L43))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				// PTX lines 378, 388, 389: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
-									continue
-								}
-								v1 = v1x
-							}
-							// 388: mov.u32
-							v2 := uint64(v1)
-							r5[l] = v2
-							// 389: setp.le.u32
-							c3t := uint32(v2) <= uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
-									continue
-								}
-								v1 = v1x
-							}
-							// 388: mov.u32
-							v2 := uint64(v1)
-							r5[l] = v2
-							// 389: setp.le.u32
-							c3t := uint32(v2) <= uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			factBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6227,53 +6353,7 @@ func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 1:
 			// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				// PTX lines 398, 399, 400: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 398: mul.lo.u64
-							v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
-							r4[l] = v1
-							// 399: mov.u64
-							v2 := uint64(r8[l])
-							r2[l] = v2
-							// 400: setp.ne.u64
-							c3t := uint64(r8[l]) != uint64(r3[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 398: mul.lo.u64
-							v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
-							r4[l] = v1
-							// 399: mov.u64
-							v2 := uint64(r8[l])
-							r2[l] = v2
-							// 400: setp.ne.u64
-							c3t := uint64(r8[l]) != uint64(r3[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			factBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6297,163 +6377,28 @@ func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 2:
 			// b2 ($L46), PTX lines 405-405
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x1)
-				// PTX lines 405: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 405: mov.u64
-							v1 := uint64(k0)
-							r4[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 405: mov.u64
-							v1 := uint64(k0)
-							r4[l] = v1
-						}
-					}
-				}
-			}
+			factBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L43), PTX lines 407-408; ret
-			{
-				r4 := w.Reg(4)
-				// PTX lines 407, 408: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 407: mov.u64
-							v1 := uint64(r4[l])
-							// 408: st.param.u64
-							s2 := uint64(0x8)
-							s2v := uint64(v1)
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 407: mov.u64
-							v1 := uint64(r4[l])
-							// 408: st.param.u64
-							s2 := uint64(0x8)
-							s2v := uint64(v1)
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
-							}
-						}
-					}
-				}
-			}
+			factBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
 			// b4, PTX lines 391-396
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				k0 := uint64(0xffffffffffffffff)
-				k1 := uint64(0xfffffffe)
-				k2 := uint64(0x1)
-				// PTX lines 391, 392, 393, 394, 395: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 391: cvt.u64.u32
-							v1 := uint64(uint64(uint32(r5[l])))
-							r2[l] = v1
-							// 392: add.u64
-							v2 := uint64(uint64(v1) + uint64(k0))
-							r8[l] = v2
-							// 393: add.u32
-							v3 := uint64(uint32(r5[l]) + uint32(k1))
-							// 394: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							// 395: sub.u64
-							v5 := uint64(uint64(v2) - uint64(v4))
-							r3[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 391: cvt.u64.u32
-							v1 := uint64(uint64(uint32(r5[l])))
-							r2[l] = v1
-							// 392: add.u64
-							v2 := uint64(uint64(v1) + uint64(k0))
-							r8[l] = v2
-							// 393: add.u32
-							v3 := uint64(uint32(r5[l]) + uint32(k1))
-							// 394: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							// 395: sub.u64
-							v5 := uint64(uint64(v2) - uint64(v4))
-							r3[l] = v5
-						}
-					}
-				}
-				// PTX line 396: mov.u64, warp-uniform
-				u6 := uint64(k2)
-				runtime.Broadcast(r4, m, u6)
-				_ = u6
-			}
+			factBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b5, PTX lines 402-402
-			{
-				r8 := w.Reg(8)
-				k0 := uint64(0xffffffffffffffff)
-				// PTX lines 402: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 402: add.u64
-							v1 := uint64(uint64(r8[l]) + uint64(k0))
-							r8[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 402: add.u64
-							v1 := uint64(uint64(r8[l]) + uint64(k0))
-							r8[l] = v1
-						}
-					}
-				}
-			}
+			factBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6468,6 +6413,289 @@ func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// factBlock0 runs block 0 of function fact for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 378-389; divergent, reconverges at block 3 (b3 ($L43))
+func factBlock0(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	// PTX lines 378, 388, 389: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
+						continue
+					}
+					v1 = v1x
+				}
+				// 388: mov.u32
+				v2 := uint64(v1)
+				r5[l] = v2
+				// 389: setp.le.u32
+				c3t := uint32(v2) <= uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
+						continue
+					}
+					v1 = v1x
+				}
+				// 388: mov.u32
+				v2 := uint64(v1)
+				r5[l] = v2
+				// 389: setp.le.u32
+				c3t := uint32(v2) <= uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// factBlock1 runs block 1 of function fact for the lanes m (budget 0: counting statistics).
+// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
+func factBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	// PTX lines 398, 399, 400: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 398: mul.lo.u64
+				v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
+				r4[l] = v1
+				// 399: mov.u64
+				v2 := uint64(r8[l])
+				r2[l] = v2
+				// 400: setp.ne.u64
+				c3t := uint64(r8[l]) != uint64(r3[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 398: mul.lo.u64
+				v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
+				r4[l] = v1
+				// 399: mov.u64
+				v2 := uint64(r8[l])
+				r2[l] = v2
+				// 400: setp.ne.u64
+				c3t := uint64(r8[l]) != uint64(r3[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// factBlock2 runs block 2 of function fact for the lanes m (budget 0: counting statistics).
+// b2 ($L46), PTX lines 405-405
+func factBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x1)
+	// PTX lines 405: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 405: mov.u64
+				v1 := uint64(k0)
+				r4[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 405: mov.u64
+				v1 := uint64(k0)
+				r4[l] = v1
+			}
+		}
+	}
+}
+
+// factBlock3 runs block 3 of function fact for the lanes m (budget 0: counting statistics).
+// b3 ($L43), PTX lines 407-408; ret
+func factBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	// PTX lines 407, 408: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 407: mov.u64
+				v1 := uint64(r4[l])
+				// 408: st.param.u64
+				s2 := uint64(0x8)
+				s2v := uint64(v1)
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 407: mov.u64
+				v1 := uint64(r4[l])
+				// 408: st.param.u64
+				s2 := uint64(0x8)
+				s2v := uint64(v1)
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+				}
+			}
+		}
+	}
+}
+
+// factBlock4 runs block 4 of function fact for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 391-396
+func factBlock4(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0xffffffffffffffff)
+	k1 := uint64(0xfffffffe)
+	k2 := uint64(0x1)
+	// PTX lines 391, 392, 393, 394, 395: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 391: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r5[l])))
+				r2[l] = v1
+				// 392: add.u64
+				v2 := uint64(uint64(v1) + uint64(k0))
+				r8[l] = v2
+				// 393: add.u32
+				v3 := uint64(uint32(r5[l]) + uint32(k1))
+				// 394: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 395: sub.u64
+				v5 := uint64(uint64(v2) - uint64(v4))
+				r3[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 391: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r5[l])))
+				r2[l] = v1
+				// 392: add.u64
+				v2 := uint64(uint64(v1) + uint64(k0))
+				r8[l] = v2
+				// 393: add.u32
+				v3 := uint64(uint32(r5[l]) + uint32(k1))
+				// 394: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 395: sub.u64
+				v5 := uint64(uint64(v2) - uint64(v4))
+				r3[l] = v5
+			}
+		}
+	}
+	// PTX line 396: mov.u64, warp-uniform
+	u6 := uint64(k2)
+	runtime.Broadcast(r4, m, u6)
+	_ = u6
+}
+
+// factBlock5 runs block 5 of function fact for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 402-402
+func factBlock5(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	k0 := uint64(0xffffffffffffffff)
+	// PTX lines 402: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 402: add.u64
+				v1 := uint64(uint64(r8[l]) + uint64(k0))
+				r8[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 402: add.u64
+				v1 := uint64(uint64(r8[l]) + uint64(k0))
+				r8[l] = v1
+			}
+		}
+	}
+}
+
 // polyRun runs blocks of function poly for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -6476,136 +6704,7 @@ func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 420-432; divergent, reconverges at block 1 (b1 ($L48))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x3f000000)
-				k1 := uint64(0xbfa00000)
-				k2 := uint64(0x40400000)
-				k3 := uint64(0xc0e00000)
-				k4 := uint64(0x0)
-				// PTX lines 420, 428, 429, 430, 431, 432: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 420: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
-									continue
-								}
-								v1 = v1x
-							}
-							// 428: mov.f32
-							v2 := uint64(v1)
-							r7[l] = v2
-							// 429: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
-							}
-							// 430: fma.rn.f32
-							var v4 uint64
-							if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
-								v4 = uint64(math.Float32bits(float32(v4f)))
-							} else {
-								v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
-							}
-							// 431: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
-							}
-							r6[l] = v5
-							// 432: setp.lt.f32
-							c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
-							c6t := c6x < c6y
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 420: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
-									continue
-								}
-								v1 = v1x
-							}
-							// 428: mov.f32
-							v2 := uint64(v1)
-							r7[l] = v2
-							// 429: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
-							}
-							// 430: fma.rn.f32
-							var v4 uint64
-							if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
-								v4 = uint64(math.Float32bits(float32(v4f)))
-							} else {
-								v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
-							}
-							// 431: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
-							}
-							r6[l] = v5
-							// 432: setp.lt.f32
-							c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
-							c6t := c6x < c6y
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			polyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6624,98 +6723,14 @@ func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 1:
 			// b1 ($L48), PTX lines 438-439; ret
-			{
-				r6 := w.Reg(6)
-				// PTX lines 438, 439: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 438: mov.f32
-							v1 := uint64(r6[l])
-							// 439: st.param.f32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 438: mov.f32
-							v1 := uint64(r6[l])
-							// 439: st.param.f32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
-							}
-						}
-					}
-				}
-			}
+			polyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2, PTX lines 434-436
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x3f800000)
-				// PTX lines 434, 435, 436: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 434: neg.f32
-							v1 := uint64(isa.NegF32(uint32(r6[l])))
-							// 435: fma.rn.f32
-							var v2 uint64
-							if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-								v2 = uint64(math.Float32bits(float32(v2f)))
-							} else {
-								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-							}
-							// 436: div.rn.f32
-							v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
-							r6[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 434: neg.f32
-							v1 := uint64(isa.NegF32(uint32(r6[l])))
-							// 435: fma.rn.f32
-							var v2 uint64
-							if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-								v2 = uint64(math.Float32bits(float32(v2f)))
-							} else {
-								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-							}
-							// 436: div.rn.f32
-							v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
-							r6[l] = v3
-						}
-					}
-				}
-			}
+			polyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6730,6 +6745,257 @@ func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// polyBlock0 runs block 0 of function poly for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 420-432; divergent, reconverges at block 1 (b1 ($L48))
+func polyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3f000000)
+	k1 := uint64(0xbfa00000)
+	k2 := uint64(0x40400000)
+	k3 := uint64(0xc0e00000)
+	k4 := uint64(0x0)
+	// PTX lines 420, 428, 429, 430, 431, 432: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v2s [32]uint64
+				var v3s [32]uint64
+				var v4s [32]uint64
+				for l := range 32 {
+					// 420: ld.param.f32
+					v1a := uint64(0x0)
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
+							continue
+						}
+						v1 = v1x
+					}
+					// 428: mov.f32
+					v2 := uint64(v1)
+					r7[l] = v2
+					// 429: fma.rn.f32
+					var v3 uint64
+					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
+						v3 = uint64(math.Float32bits(float32(v3f)))
+					} else {
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+					}
+					v2s[l] = v2
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					v3 := v3s[l]
+					// 430: fma.rn.f32
+					var v4 uint64
+					if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+						v4 = uint64(math.Float32bits(float32(v4f)))
+					} else {
+						v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
+					}
+					v4s[l] = v4
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					v4 := v4s[l]
+					// 431: fma.rn.f32
+					var v5 uint64
+					if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+						v5 = uint64(math.Float32bits(float32(v5f)))
+					} else {
+						v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
+					}
+					r6[l] = v5
+					// 432: setp.lt.f32
+					c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
+					c6t := c6x < c6y
+					c6 := c6t
+					c6b0 := uint32(0)
+					if c6 {
+						c6b0 = 1
+					}
+					p0 = p0&^(1<<l) | c6b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 420: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
+						continue
+					}
+					v1 = v1x
+				}
+				// 428: mov.f32
+				v2 := uint64(v1)
+				r7[l] = v2
+				// 429: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+				}
+				// 430: fma.rn.f32
+				var v4 uint64
+				if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+					v4 = uint64(math.Float32bits(float32(v4f)))
+				} else {
+					v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
+				}
+				// 431: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
+				}
+				r6[l] = v5
+				// 432: setp.lt.f32
+				c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
+				c6t := c6x < c6y
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// polyBlock1 runs block 1 of function poly for the lanes m (budget 0: counting statistics).
+// b1 ($L48), PTX lines 438-439; ret
+func polyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	// PTX lines 438, 439: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 438: mov.f32
+				v1 := uint64(r6[l])
+				// 439: st.param.f32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 438: mov.f32
+				v1 := uint64(r6[l])
+				// 439: st.param.f32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+				}
+			}
+		}
+	}
+}
+
+// polyBlock2 runs block 2 of function poly for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 434-436
+func polyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3f800000)
+	// PTX lines 434, 435, 436: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v2s [32]uint64
+				for l := range 32 {
+					// 434: neg.f32
+					v1 := uint64(isa.NegF32(uint32(r6[l])))
+					// 435: fma.rn.f32
+					var v2 uint64
+					if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+						v2 = uint64(math.Float32bits(float32(v2f)))
+					} else {
+						v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+					}
+					v1s[l] = v1
+					v2s[l] = v2
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					v2 := v2s[l]
+					// 436: div.rn.f32
+					v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
+					r6[l] = v3
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 434: neg.f32
+				v1 := uint64(isa.NegF32(uint32(r6[l])))
+				// 435: fma.rn.f32
+				var v2 uint64
+				if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+					v2 = uint64(math.Float32bits(float32(v2f)))
+				} else {
+					v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+				}
+				// 436: div.rn.f32
+				v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
+				r6[l] = v3
+			}
+		}
+	}
+}
+
 // meanRun runs blocks of function mean for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -6738,128 +7004,7 @@ func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 451-468; divergent, reconverges at block 3 (b3 ($L52))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x0)
-				// PTX lines 451, 453, 466, 467, 468: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 451: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
-									continue
-								}
-								v1 = v1x
-							}
-							// 453: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
-									continue
-								}
-								v2 = v2x
-							}
-							// 466: mov.u64
-							v3 := uint64(v1)
-							r7[l] = v3
-							// 467: mov.u32
-							v4 := uint64(v2)
-							r8[l] = v4
-							// 468: setp.le.s32
-							c5t := int32(v4) <= int32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 451: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
-									continue
-								}
-								v1 = v1x
-							}
-							// 453: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
-									continue
-								}
-								v2 = v2x
-							}
-							// 466: mov.u64
-							v3 := uint64(v1)
-							r7[l] = v3
-							// 467: mov.u32
-							v4 := uint64(v2)
-							r8[l] = v4
-							// 468: setp.le.s32
-							c5t := int32(v4) <= int32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			meanBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6873,88 +7018,7 @@ func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 1:
 			// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x8)
-				// PTX lines 476, 477, 478, 479: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 476: ld.f64
-							v1a := uint64(r4[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
-									continue
-								}
-								v1 = v1x
-							}
-							// 477: add.f64
-							v2 := isa.AddF64RN(r3[l], v1)
-							r3[l] = v2
-							// 478: add.u64
-							v3 := uint64(uint64(r4[l]) + uint64(k0))
-							r4[l] = v3
-							// 479: setp.ne.u64
-							c4t := uint64(v3) != uint64(r5[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 476: ld.f64
-							v1a := uint64(r4[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
-									continue
-								}
-								v1 = v1x
-							}
-							// 477: add.f64
-							v2 := isa.AddF64RN(r3[l], v1)
-							r3[l] = v2
-							// 478: add.u64
-							v3 := uint64(uint64(r4[l]) + uint64(k0))
-							r4[l] = v3
-							// 479: setp.ne.u64
-							c4t := uint64(v3) != uint64(r5[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			meanBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6968,161 +7032,28 @@ func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 2:
 			// b2 ($L55), PTX lines 485-485
-			{
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				// PTX lines 485: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 485: mov.f64
-							v1 := uint64(k0)
-							r6[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 485: mov.f64
-							v1 := uint64(k0)
-							r6[l] = v1
-						}
-					}
-				}
-			}
+			meanBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L52), PTX lines 487-488; ret
-			{
-				r6 := w.Reg(6)
-				// PTX lines 487, 488: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 487: mov.f64
-							v1 := uint64(r6[l])
-							// 488: st.param.f64
-							s2 := uint64(0x10)
-							s2v := uint64(v1)
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 487: mov.f64
-							v1 := uint64(r6[l])
-							// 488: st.param.f64
-							s2 := uint64(0x10)
-							s2v := uint64(v1)
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
-							}
-						}
-					}
-				}
-			}
+			meanBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
 			// b4, PTX lines 470-474
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 470, 471, 472, 473: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 470: mov.u64
-							v1 := uint64(r7[l])
-							r4[l] = v1
-							// 471: cvt.s64.s32
-							v2 := uint64(uint64(int32(r8[l])))
-							// 472: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 473: add.u64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r5[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 470: mov.u64
-							v1 := uint64(r7[l])
-							r4[l] = v1
-							// 471: cvt.s64.s32
-							v2 := uint64(uint64(int32(r8[l])))
-							// 472: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 473: add.u64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r5[l] = v4
-						}
-					}
-				}
-				// PTX line 474: mov.f64, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r3, m, u5)
-				_ = u5
-			}
+			meanBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b5, PTX lines 481-482
-			{
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				// PTX lines 481, 482: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 481: cvt.rn.f64.s32
-							v1 := math.Float64bits(float64(int32(r8[l])))
-							// 482: div.rn.f64
-							v2 := isa.DivF64(r3[l], v1, isa.RN)
-							r6[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 481: cvt.rn.f64.s32
-							v1 := math.Float64bits(float64(int32(r8[l])))
-							// 482: div.rn.f64
-							v2 := isa.DivF64(r3[l], v1, isa.RN)
-							r6[l] = v2
-						}
-					}
-				}
-			}
+			meanBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7137,6 +7068,365 @@ func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// meanBlock0 runs block 0 of function mean for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 451-468; divergent, reconverges at block 3 (b3 ($L52))
+func meanBlock0(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x0)
+	// PTX lines 451, 453, 466, 467, 468: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 451: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
+						continue
+					}
+					v1 = v1x
+				}
+				// 453: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
+						continue
+					}
+					v2 = v2x
+				}
+				// 466: mov.u64
+				v3 := uint64(v1)
+				r7[l] = v3
+				// 467: mov.u32
+				v4 := uint64(v2)
+				r8[l] = v4
+				// 468: setp.le.s32
+				c5t := int32(v4) <= int32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 451: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
+						continue
+					}
+					v1 = v1x
+				}
+				// 453: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
+						continue
+					}
+					v2 = v2x
+				}
+				// 466: mov.u64
+				v3 := uint64(v1)
+				r7[l] = v3
+				// 467: mov.u32
+				v4 := uint64(v2)
+				r8[l] = v4
+				// 468: setp.le.s32
+				c5t := int32(v4) <= int32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// meanBlock1 runs block 1 of function mean for the lanes m (budget 0: counting statistics).
+// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
+func meanBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x8)
+	// PTX lines 476, 477, 478, 479: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 476: ld.f64
+				v1a := uint64(r4[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
+						continue
+					}
+					v1 = v1x
+				}
+				// 477: add.f64
+				v2 := isa.AddF64RN(r3[l], v1)
+				r3[l] = v2
+				// 478: add.u64
+				v3 := uint64(uint64(r4[l]) + uint64(k0))
+				r4[l] = v3
+				// 479: setp.ne.u64
+				c4t := uint64(v3) != uint64(r5[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 476: ld.f64
+				v1a := uint64(r4[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
+						continue
+					}
+					v1 = v1x
+				}
+				// 477: add.f64
+				v2 := isa.AddF64RN(r3[l], v1)
+				r3[l] = v2
+				// 478: add.u64
+				v3 := uint64(uint64(r4[l]) + uint64(k0))
+				r4[l] = v3
+				// 479: setp.ne.u64
+				c4t := uint64(v3) != uint64(r5[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// meanBlock2 runs block 2 of function mean for the lanes m (budget 0: counting statistics).
+// b2 ($L55), PTX lines 485-485
+func meanBlock2(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	// PTX lines 485: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 485: mov.f64
+				v1 := uint64(k0)
+				r6[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 485: mov.f64
+				v1 := uint64(k0)
+				r6[l] = v1
+			}
+		}
+	}
+}
+
+// meanBlock3 runs block 3 of function mean for the lanes m (budget 0: counting statistics).
+// b3 ($L52), PTX lines 487-488; ret
+func meanBlock3(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	// PTX lines 487, 488: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 487: mov.f64
+				v1 := uint64(r6[l])
+				// 488: st.param.f64
+				s2 := uint64(0x10)
+				s2v := uint64(v1)
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 487: mov.f64
+				v1 := uint64(r6[l])
+				// 488: st.param.f64
+				s2 := uint64(0x10)
+				s2v := uint64(v1)
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+				}
+			}
+		}
+	}
+}
+
+// meanBlock4 runs block 4 of function mean for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 470-474
+func meanBlock4(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 470, 471, 472, 473: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 470: mov.u64
+				v1 := uint64(r7[l])
+				r4[l] = v1
+				// 471: cvt.s64.s32
+				v2 := uint64(uint64(int32(r8[l])))
+				// 472: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 473: add.u64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r5[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 470: mov.u64
+				v1 := uint64(r7[l])
+				r4[l] = v1
+				// 471: cvt.s64.s32
+				v2 := uint64(uint64(int32(r8[l])))
+				// 472: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 473: add.u64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r5[l] = v4
+			}
+		}
+	}
+	// PTX line 474: mov.f64, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r3, m, u5)
+	_ = u5
+}
+
+// meanBlock5 runs block 5 of function mean for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 481-482
+func meanBlock5(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	// PTX lines 481, 482: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 481: cvt.rn.f64.s32
+				v1 := math.Float64bits(float64(int32(r8[l])))
+				// 482: div.rn.f64
+				v2 := isa.DivF64(r3[l], v1, isa.RN)
+				r6[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 481: cvt.rn.f64.s32
+				v1 := math.Float64bits(float64(int32(r8[l])))
+				// 482: div.rn.f64
+				v2 := isa.DivF64(r3[l], v1, isa.RN)
+				r6[l] = v2
+			}
+		}
+	}
+}
+
 // mix64Run runs blocks of function mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7145,190 +7435,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 500-525; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x9e3779b97f4a7c15)
-				k1 := uint64(0x1d)
-				k2 := uint64(0xd)
-				k3 := uint64(0x33)
-				k4 := uint64(0x1)
-				k5 := uint64(0xf4243)
-				// PTX lines 500, 502, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 500: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
-									continue
-								}
-								v1 = v1x
-							}
-							// 502: ld.param.u64
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd8 {
-								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
-									continue
-								}
-								v2 = v2x
-							}
-							// 513: mov.u64
-							v3 := uint64(v1)
-							// 514: mov.u64
-							v4 := uint64(v2)
-							// 515: mad.lo.u64
-							v5 := uint64(uint64(uint64(v3)*uint64(k0) + uint64(v4)))
-							// 516: shr.u64
-							v6 := uint64(uint64(v5) >> uint32(k1))
-							// 517: xor.b64
-							v7 := uint64(uint64(v6) ^ uint64(v5))
-							// 518: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k2))
-							// 519: shr.u64
-							v9 := uint64(uint64(v7) >> uint32(k3))
-							// 520: or.b64
-							v10 := uint64(uint64(v9) | uint64(v8))
-							// 521: or.b64
-							v11 := uint64(uint64(v4) | uint64(k4))
-							// 522: div.u64
-							v12 := isa.Div(v10, v11, 64, false)
-							// 523: rem.u64
-							v13 := isa.Rem(v10, k5, 64, false)
-							// 524: add.u64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r0[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 500: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
-									continue
-								}
-								v1 = v1x
-							}
-							// 502: ld.param.u64
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd8 {
-								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
-									continue
-								}
-								v2 = v2x
-							}
-							// 513: mov.u64
-							v3 := uint64(v1)
-							// 514: mov.u64
-							v4 := uint64(v2)
-							// 515: mad.lo.u64
-							v5 := uint64(uint64(uint64(v3)*uint64(k0) + uint64(v4)))
-							// 516: shr.u64
-							v6 := uint64(uint64(v5) >> uint32(k1))
-							// 517: xor.b64
-							v7 := uint64(uint64(v6) ^ uint64(v5))
-							// 518: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k2))
-							// 519: shr.u64
-							v9 := uint64(uint64(v7) >> uint32(k3))
-							// 520: or.b64
-							v10 := uint64(uint64(v9) | uint64(v8))
-							// 521: or.b64
-							v11 := uint64(uint64(v4) | uint64(k4))
-							// 522: div.u64
-							v12 := isa.Div(v10, v11, 64, false)
-							// 523: rem.u64
-							v13 := isa.Rem(v10, k5, 64, false)
-							// 524: add.u64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r0[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 525: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 525: st.param.u64
-							s15 := uint64(0x10)
-							s15v := uint64(r0[l])
-							if s15 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 525: st.param.u64
-							s15 := uint64(0x10)
-							s15v := uint64(r0[l])
-							if s15 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
-							}
-						}
-					}
-				}
-			}
+			mix64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7343,6 +7450,193 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// mix64Block0 runs block 0 of function mix64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 500-525; ret
+func mix64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x9e3779b97f4a7c15)
+	k1 := uint64(0x1d)
+	k2 := uint64(0xd)
+	k3 := uint64(0x33)
+	k4 := uint64(0x1)
+	k5 := uint64(0xf4243)
+	// PTX lines 500, 502, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 500: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
+						continue
+					}
+					v1 = v1x
+				}
+				// 502: ld.param.u64
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd8 {
+					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
+						continue
+					}
+					v2 = v2x
+				}
+				// 513: mov.u64
+				v3 := uint64(v1)
+				// 514: mov.u64
+				v4 := uint64(v2)
+				// 515: mad.lo.u64
+				v5 := uint64(uint64(uint64(v3)*uint64(k0) + uint64(v4)))
+				// 516: shr.u64
+				v6 := uint64(uint64(v5) >> uint32(k1))
+				// 517: xor.b64
+				v7 := uint64(uint64(v6) ^ uint64(v5))
+				// 518: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k2))
+				// 519: shr.u64
+				v9 := uint64(uint64(v7) >> uint32(k3))
+				// 520: or.b64
+				v10 := uint64(uint64(v9) | uint64(v8))
+				// 521: or.b64
+				v11 := uint64(uint64(v4) | uint64(k4))
+				// 522: div.u64
+				v12 := isa.Div(v10, v11, 64, false)
+				// 523: rem.u64
+				v13 := isa.Rem(v10, k5, 64, false)
+				// 524: add.u64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r0[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 500: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
+						continue
+					}
+					v1 = v1x
+				}
+				// 502: ld.param.u64
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd8 {
+					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
+						continue
+					}
+					v2 = v2x
+				}
+				// 513: mov.u64
+				v3 := uint64(v1)
+				// 514: mov.u64
+				v4 := uint64(v2)
+				// 515: mad.lo.u64
+				v5 := uint64(uint64(uint64(v3)*uint64(k0) + uint64(v4)))
+				// 516: shr.u64
+				v6 := uint64(uint64(v5) >> uint32(k1))
+				// 517: xor.b64
+				v7 := uint64(uint64(v6) ^ uint64(v5))
+				// 518: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k2))
+				// 519: shr.u64
+				v9 := uint64(uint64(v7) >> uint32(k3))
+				// 520: or.b64
+				v10 := uint64(uint64(v9) | uint64(v8))
+				// 521: or.b64
+				v11 := uint64(uint64(v4) | uint64(k4))
+				// 522: div.u64
+				v12 := isa.Div(v10, v11, 64, false)
+				// 523: rem.u64
+				v13 := isa.Rem(v10, k5, 64, false)
+				// 524: add.u64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r0[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 525: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 525: st.param.u64
+				s15 := uint64(0x10)
+				s15v := uint64(r0[l])
+				if s15 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 525: st.param.u64
+				s15 := uint64(0x10)
+				s15v := uint64(r0[l])
+				if s15 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+				}
+			}
+		}
+	}
+}
+
 // sdiv64Run runs blocks of function sdiv64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7351,127 +7645,7 @@ func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 537-547; divergent, reconverges at block 1 (b1 ($L59))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				// PTX lines 537, 539, 545, 546, 547: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 537: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
-									continue
-								}
-								v1 = v1x
-							}
-							// 539: ld.param.u64
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd8 {
-								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
-									continue
-								}
-								v2 = v2x
-							}
-							// 545: mov.u64
-							v3 := uint64(v1)
-							r3[l] = v3
-							// 546: mov.u64
-							v4 := uint64(v2)
-							r4[l] = v4
-							// 547: setp.eq.u64
-							c5t := uint64(v4) == uint64(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 537: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
-									continue
-								}
-								v1 = v1x
-							}
-							// 539: ld.param.u64
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd8 {
-								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
-									continue
-								}
-								v2 = v2x
-							}
-							// 545: mov.u64
-							v3 := uint64(v1)
-							r3[l] = v3
-							// 546: mov.u64
-							v4 := uint64(v2)
-							r4[l] = v4
-							// 547: setp.eq.u64
-							c5t := uint64(v4) == uint64(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			sdiv64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7490,87 +7664,14 @@ func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L59), PTX lines 553-554; ret
-			{
-				r4 := w.Reg(4)
-				// PTX lines 553, 554: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 553: mov.u64
-							v1 := uint64(r4[l])
-							// 554: st.param.u64
-							s2 := uint64(0x10)
-							s2v := uint64(v1)
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 553: mov.u64
-							v1 := uint64(r4[l])
-							// 554: st.param.u64
-							s2 := uint64(0x10)
-							s2v := uint64(v1)
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
-							}
-						}
-					}
-				}
-			}
+			sdiv64Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2, PTX lines 549-551
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				// PTX lines 549, 550, 551: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 549: div.s64
-							v1 := isa.Div(r3[l], r4[l], 64, true)
-							// 550: rem.s64
-							v2 := isa.Rem(r3[l], r4[l], 64, true)
-							// 551: sub.u64
-							v3 := uint64(uint64(v1) - uint64(v2))
-							r4[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 549: div.s64
-							v1 := isa.Div(r3[l], r4[l], 64, true)
-							// 550: rem.s64
-							v2 := isa.Rem(r3[l], r4[l], 64, true)
-							// 551: sub.u64
-							v3 := uint64(uint64(v1) - uint64(v2))
-							r4[l] = v3
-						}
-					}
-				}
-			}
+			sdiv64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7582,6 +7683,211 @@ func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// sdiv64Block0 runs block 0 of function sdiv64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 537-547; divergent, reconverges at block 1 (b1 ($L59))
+func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	// PTX lines 537, 539, 545, 546, 547: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 537: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
+						continue
+					}
+					v1 = v1x
+				}
+				// 539: ld.param.u64
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd8 {
+					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
+						continue
+					}
+					v2 = v2x
+				}
+				// 545: mov.u64
+				v3 := uint64(v1)
+				r3[l] = v3
+				// 546: mov.u64
+				v4 := uint64(v2)
+				r4[l] = v4
+				// 547: setp.eq.u64
+				c5t := uint64(v4) == uint64(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 537: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
+						continue
+					}
+					v1 = v1x
+				}
+				// 539: ld.param.u64
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd8 {
+					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
+						continue
+					}
+					v2 = v2x
+				}
+				// 545: mov.u64
+				v3 := uint64(v1)
+				r3[l] = v3
+				// 546: mov.u64
+				v4 := uint64(v2)
+				r4[l] = v4
+				// 547: setp.eq.u64
+				c5t := uint64(v4) == uint64(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// sdiv64Block1 runs block 1 of function sdiv64 for the lanes m (budget 0: counting statistics).
+// b1 ($L59), PTX lines 553-554; ret
+func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	// PTX lines 553, 554: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 553: mov.u64
+				v1 := uint64(r4[l])
+				// 554: st.param.u64
+				s2 := uint64(0x10)
+				s2v := uint64(v1)
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 553: mov.u64
+				v1 := uint64(r4[l])
+				// 554: st.param.u64
+				s2 := uint64(0x10)
+				s2v := uint64(v1)
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+				}
+			}
+		}
+	}
+}
+
+// sdiv64Block2 runs block 2 of function sdiv64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 549-551
+func sdiv64Block2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	// PTX lines 549, 550, 551: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 549: div.s64
+				v1 := isa.Div(r3[l], r4[l], 64, true)
+				// 550: rem.s64
+				v2 := isa.Rem(r3[l], r4[l], 64, true)
+				// 551: sub.u64
+				v3 := uint64(uint64(v1) - uint64(v2))
+				r4[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 549: div.s64
+				v1 := isa.Div(r3[l], r4[l], 64, true)
+				// 550: rem.s64
+				v2 := isa.Rem(r3[l], r4[l], 64, true)
+				// 551: sub.u64
+				v3 := uint64(uint64(v1) - uint64(v2))
+				r4[l] = v3
+			}
+		}
 	}
 }
 
@@ -7593,216 +7899,7 @@ func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 566-591; code before the call
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				k0 := uint64(0x0)
-				k1 := uint64(0x3)
-				// PTX lines 566, 568, 578, 579: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 566: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-									continue
-								}
-								v1 = v1x
-							}
-							// 568: ld.param.u32
-							v2a := uint64(0xc)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-									continue
-								}
-								v2 = v2x
-							}
-							// 578: mov.u32
-							v3 := uint64(v1)
-							r3[l] = v3
-							// 579: mov.u32
-							v4 := uint64(v2)
-							r4[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 566: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-									continue
-								}
-								v1 = v1x
-							}
-							// 568: ld.param.u32
-							v2a := uint64(0xc)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-									continue
-								}
-								v2 = v2x
-							}
-							// 578: mov.u32
-							v3 := uint64(v1)
-							r3[l] = v3
-							// 579: mov.u32
-							v4 := uint64(v2)
-							r4[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 580: cvta.const.u64, warp-uniform
-				u5 := uint64((w.GlobalVar(1) + k0))
-				// PTX lines 581, 582, 583, 584, 585: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 581: rem.u32
-							v6 := isa.Rem(r3[l], k1, 32, false)
-							// 582: cvt.u64.u32
-							v7 := uint64(uint64(uint32(v6)))
-							// 583: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k1))
-							// 584: add.u64
-							v9 := uint64(uint64(u5) + uint64(v8))
-							// 585: ld.u64
-							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
-									continue
-								}
-								v10 = v10x
-							}
-							r11[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 581: rem.u32
-							v6 := isa.Rem(r3[l], k1, 32, false)
-							// 582: cvt.u64.u32
-							v7 := uint64(uint64(uint32(v6)))
-							// 583: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k1))
-							// 584: add.u64
-							v9 := uint64(uint64(u5) + uint64(v8))
-							// 585: ld.u64
-							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
-									continue
-								}
-								v10 = v10x
-							}
-							r11[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 591: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 591: st.param.u32
-							s11 := uint64(0x4)
-							s11v := uint64(r4[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 591: st.param.u32
-							s11 := uint64(0x4)
-							s11v := uint64(r4[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
-							}
-						}
-					}
-				}
-			}
+			applyOpBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7812,105 +7909,7 @@ func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		case 2:
 			// b1, PTX lines 593-596; ret
-			{
-				r0 := w.Reg(0)
-				// PTX lines 593, 595: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 593: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
-									continue
-								}
-								v1 = v1x
-							}
-							// 595: mov.u32
-							v2 := uint64(v1)
-							r0[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 593: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
-									continue
-								}
-								v1 = v1x
-							}
-							// 595: mov.u32
-							v2 := uint64(v1)
-							r0[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 596: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 596: st.param.u32
-							s3 := uint64(0x10)
-							s3v := uint64(r0[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 596: st.param.u32
-							s3 := uint64(0x10)
-							s3v := uint64(r0[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
-							}
-						}
-					}
-				}
-			}
+			applyOpBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7925,6 +7924,321 @@ func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// applyOpBlock0 runs block 0 of function apply_op for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 566-591; code before the call
+func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	k0 := uint64(0x0)
+	k1 := uint64(0x3)
+	// PTX lines 566, 568, 578, 579: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 566: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+						continue
+					}
+					v1 = v1x
+				}
+				// 568: ld.param.u32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+						continue
+					}
+					v2 = v2x
+				}
+				// 578: mov.u32
+				v3 := uint64(v1)
+				r3[l] = v3
+				// 579: mov.u32
+				v4 := uint64(v2)
+				r4[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 566: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+						continue
+					}
+					v1 = v1x
+				}
+				// 568: ld.param.u32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+						continue
+					}
+					v2 = v2x
+				}
+				// 578: mov.u32
+				v3 := uint64(v1)
+				r3[l] = v3
+				// 579: mov.u32
+				v4 := uint64(v2)
+				r4[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 580: cvta.const.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(1) + k0))
+	// PTX lines 581, 582, 583, 584, 585: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 581: rem.u32
+				v6 := isa.Rem(r3[l], k1, 32, false)
+				// 582: cvt.u64.u32
+				v7 := uint64(uint64(uint32(v6)))
+				// 583: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k1))
+				// 584: add.u64
+				v9 := uint64(uint64(u5) + uint64(v8))
+				// 585: ld.u64
+				v10a := uint64(v9) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+						continue
+					}
+					v10 = v10x
+				}
+				r11[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 581: rem.u32
+				v6 := isa.Rem(r3[l], k1, 32, false)
+				// 582: cvt.u64.u32
+				v7 := uint64(uint64(uint32(v6)))
+				// 583: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k1))
+				// 584: add.u64
+				v9 := uint64(uint64(u5) + uint64(v8))
+				// 585: ld.u64
+				v10a := uint64(v9) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+						continue
+					}
+					v10 = v10x
+				}
+				r11[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 591: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 591: st.param.u32
+				s11 := uint64(0x4)
+				s11v := uint64(r4[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 591: st.param.u32
+				s11 := uint64(0x4)
+				s11v := uint64(r4[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+				}
+			}
+		}
+	}
+}
+
+// applyOpBlock2 runs block 2 of function apply_op for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 593-596; ret
+func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 593, 595: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 593: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
+						continue
+					}
+					v1 = v1x
+				}
+				// 595: mov.u32
+				v2 := uint64(v1)
+				r0[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 593: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
+						continue
+					}
+					v1 = v1x
+				}
+				// 595: mov.u32
+				v2 := uint64(v1)
+				r0[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 596: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 596: st.param.u32
+				s3 := uint64(0x10)
+				s3v := uint64(r0[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 596: st.param.u32
+				s3 := uint64(0x10)
+				s3v := uint64(r0[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+				}
+			}
+		}
+	}
+}
+
 // primeWindowRun runs blocks of function prime_window for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7933,324 +8247,14 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 608-646
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r23 := w.Reg(23)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				k2 := uint64(0x10)
-				// PTX lines 608, 617, 618: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 608: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
-									continue
-								}
-								v1 = v1x
-							}
-							r1[l] = v1
-							// 617: mov.u32
-							v2 := uint64(uint64(tid1[l]))
-							// 618: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							r7[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 608: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
-									continue
-								}
-								v1 = v1x
-							}
-							r1[l] = v1
-							// 617: mov.u32
-							v2 := uint64(uint64(tid1[l]))
-							// 618: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							r7[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 619: mov.u64, warp-uniform
-				u4 := uint64(k1)
-				// PTX lines 620, 621, 622, 623, 642, 643, 644, 645: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd8 := runtime.AccessEnd(sh, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 620: add.u64
-							v5 := uint64(uint64(u4) + uint64(r7[l]))
-							// 621: ld.shared.u64
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6a < shEnd8 && v6a&7 == 0 {
-								v6 = runtime.Load64(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
-									continue
-								}
-								v6 = v6x
-							}
-							// 622: sub.u64
-							v7 := uint64(uint64(v6) - uint64(k2))
-							r3[l] = v7
-							// 623: sub.u64
-							v8 := uint64(uint64(v7) - uint64(k1))
-							_ = v8
-							// 642: mov.u32
-							v9 := uint64(r1[l])
-							r11[l] = v9
-							// 643: mov.u64
-							v10 := uint64(v7)
-							r13[l] = v10
-							// 644: add.u64
-							v11 := uint64(uint64(v7) + uint64(k2))
-							r14[l] = v11
-							// 645: mov.u64
-							v12 := uint64(v7)
-							r12[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 620: add.u64
-							v5 := uint64(uint64(u4) + uint64(r7[l]))
-							// 621: ld.shared.u64
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6a < shEnd8 && v6a&7 == 0 {
-								v6 = runtime.Load64(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
-									continue
-								}
-								v6 = v6x
-							}
-							// 622: sub.u64
-							v7 := uint64(uint64(v6) - uint64(k2))
-							r3[l] = v7
-							// 623: sub.u64
-							v8 := uint64(uint64(v7) - uint64(k1))
-							_ = v8
-							// 642: mov.u32
-							v9 := uint64(r1[l])
-							r11[l] = v9
-							// 643: mov.u64
-							v10 := uint64(v7)
-							r13[l] = v10
-							// 644: add.u64
-							v11 := uint64(uint64(v7) + uint64(k2))
-							r14[l] = v11
-							// 645: mov.u64
-							v12 := uint64(v7)
-							r12[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 646: cvta.global.u64, warp-uniform
-				u13 := uint64((w.GlobalVar(0) + k1))
-				runtime.Broadcast(r23, m, u13)
-				_ = u13
-			}
+			primeWindowBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L65), PTX lines 648-656; divergent, reconverges at block 3 (b3)
-			{
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				k0 := uint64(0x7)
-				k1 := uint64(0x2)
-				k2 := uint64(0x1)
-				k3 := uint64(0x4)
-				// PTX lines 648, 649, 650, 651, 652: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 648: and.b32
-							v1 := uint64(uint32(r11[l]) & uint32(k0))
-							// 649: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 650: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 651: add.u64
-							v4 := uint64(uint64(r23[l]) + uint64(v3))
-							// 652: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 648: and.b32
-							v1 := uint64(uint32(r11[l]) & uint32(k0))
-							// 649: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 650: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 651: add.u64
-							v4 := uint64(uint64(r23[l]) + uint64(v3))
-							// 652: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 653, 654, 655, 656: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					s6w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 653: st.u32
-							s6 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
-							}
-							// 654: add.u32
-							v7 := uint64(uint32(r11[l]) + uint32(k2))
-							r11[l] = v7
-							// 655: add.u64
-							v8 := uint64(uint64(r12[l]) + uint64(k3))
-							r12[l] = v8
-							// 656: setp.ne.u64
-							c9t := uint64(v8) != uint64(r14[l])
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 653: st.u32
-							s6 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
-							}
-							// 654: add.u32
-							v7 := uint64(uint32(r11[l]) + uint32(k2))
-							r11[l] = v7
-							// 655: add.u64
-							v8 := uint64(uint64(r12[l]) + uint64(k3))
-							r12[l] = v8
-							// 656: setp.ne.u64
-							c9t := uint64(v8) != uint64(r14[l])
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			primeWindowBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8264,96 +8268,7 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2 ($L66), PTX lines 661-666; divergent, reconverges at block 4 (b4)
-			{
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0xfffffffffffffffc)
-				// PTX lines 661, 662, 663, 664, 665, 666: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v2aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 661: add.u32
-							v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
-							// 662: ld.u32
-							v2a := uint64(r9[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
-									continue
-								}
-								v2 = v2x
-							}
-							// 663: vadd.u32.u32.u32.add
-							v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
-							r15[l] = v3
-							// 664: mov.u64
-							v4 := uint64(r9[l])
-							// 665: add.u64
-							v5 := uint64(uint64(r9[l]) + uint64(k0))
-							r9[l] = v5
-							// 666: setp.ne.u64
-							c6t := uint64(v4) != uint64(r13[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 661: add.u32
-							v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
-							// 662: ld.u32
-							v2a := uint64(r9[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
-									continue
-								}
-								v2 = v2x
-							}
-							// 663: vadd.u32.u32.u32.add
-							v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
-							r15[l] = v3
-							// 664: mov.u64
-							v4 := uint64(r9[l])
-							// 665: add.u64
-							v5 := uint64(uint64(r9[l]) + uint64(k0))
-							r9[l] = v5
-							// 666: setp.ne.u64
-							c6t := uint64(v4) != uint64(r13[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			primeWindowBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8367,86 +8282,14 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b3, PTX lines 658-659
-			{
-				r3 := w.Reg(3)
-				r9 := w.Reg(9)
-				r15 := w.Reg(15)
-				k0 := uint64(0xc)
-				k1 := uint64(0x0)
-				// PTX lines 658: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 658: add.u64
-							v1 := uint64(uint64(r3[l]) + uint64(k0))
-							r9[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 658: add.u64
-							v1 := uint64(uint64(r3[l]) + uint64(k0))
-							r9[l] = v1
-						}
-					}
-				}
-				// PTX line 659: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r15, m, u2)
-				_ = u2
-			}
+			primeWindowBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 4:
 			// b4, PTX lines 668-669; ret
-			{
-				r15 := w.Reg(15)
-				// PTX lines 668, 669: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 668: mov.u32
-							v1 := uint64(r15[l])
-							// 669: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 668: mov.u32
-							v1 := uint64(r15[l])
-							// 669: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
-							}
-						}
-					}
-				}
-			}
+			primeWindowBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8458,6 +8301,498 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// primeWindowBlock0 runs block 0 of function prime_window for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 608-646
+func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	k2 := uint64(0x10)
+	// PTX lines 608, 617, 618: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 608: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
+						continue
+					}
+					v1 = v1x
+				}
+				r1[l] = v1
+				// 617: mov.u32
+				v2 := uint64(uint64(tid1[l]))
+				// 618: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				r7[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 608: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
+						continue
+					}
+					v1 = v1x
+				}
+				r1[l] = v1
+				// 617: mov.u32
+				v2 := uint64(uint64(tid1[l]))
+				// 618: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				r7[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 619: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX lines 620, 621, 622, 623, 642, 643, 644, 645: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd8 := runtime.AccessEnd(sh, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 620: add.u64
+				v5 := uint64(uint64(u4) + uint64(r7[l]))
+				// 621: ld.shared.u64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd8 && v6a&7 == 0 {
+					v6 = runtime.Load64(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+						continue
+					}
+					v6 = v6x
+				}
+				// 622: sub.u64
+				v7 := uint64(uint64(v6) - uint64(k2))
+				r3[l] = v7
+				// 623: sub.u64
+				v8 := uint64(uint64(v7) - uint64(k1))
+				_ = v8
+				// 642: mov.u32
+				v9 := uint64(r1[l])
+				r11[l] = v9
+				// 643: mov.u64
+				v10 := uint64(v7)
+				r13[l] = v10
+				// 644: add.u64
+				v11 := uint64(uint64(v7) + uint64(k2))
+				r14[l] = v11
+				// 645: mov.u64
+				v12 := uint64(v7)
+				r12[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 620: add.u64
+				v5 := uint64(uint64(u4) + uint64(r7[l]))
+				// 621: ld.shared.u64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd8 && v6a&7 == 0 {
+					v6 = runtime.Load64(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+						continue
+					}
+					v6 = v6x
+				}
+				// 622: sub.u64
+				v7 := uint64(uint64(v6) - uint64(k2))
+				r3[l] = v7
+				// 623: sub.u64
+				v8 := uint64(uint64(v7) - uint64(k1))
+				_ = v8
+				// 642: mov.u32
+				v9 := uint64(r1[l])
+				r11[l] = v9
+				// 643: mov.u64
+				v10 := uint64(v7)
+				r13[l] = v10
+				// 644: add.u64
+				v11 := uint64(uint64(v7) + uint64(k2))
+				r14[l] = v11
+				// 645: mov.u64
+				v12 := uint64(v7)
+				r12[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 646: cvta.global.u64, warp-uniform
+	u13 := uint64((w.GlobalVar(0) + k1))
+	runtime.Broadcast(r23, m, u13)
+	_ = u13
+}
+
+// primeWindowBlock1 runs block 1 of function prime_window for the lanes m (budget 0: counting statistics).
+// b1 ($L65), PTX lines 648-656; divergent, reconverges at block 3 (b3)
+func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	k0 := uint64(0x7)
+	k1 := uint64(0x2)
+	k2 := uint64(0x1)
+	k3 := uint64(0x4)
+	// PTX lines 648, 649, 650, 651, 652: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 648: and.b32
+				v1 := uint64(uint32(r11[l]) & uint32(k0))
+				// 649: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 650: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 651: add.u64
+				v4 := uint64(uint64(r23[l]) + uint64(v3))
+				// 652: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 648: and.b32
+				v1 := uint64(uint32(r11[l]) & uint32(k0))
+				// 649: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 650: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 651: add.u64
+				v4 := uint64(uint64(r23[l]) + uint64(v3))
+				// 652: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 653, 654, 655, 656: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		s6w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 653: st.u32
+				s6 := uint64(r12[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+				}
+				// 654: add.u32
+				v7 := uint64(uint32(r11[l]) + uint32(k2))
+				r11[l] = v7
+				// 655: add.u64
+				v8 := uint64(uint64(r12[l]) + uint64(k3))
+				r12[l] = v8
+				// 656: setp.ne.u64
+				c9t := uint64(v8) != uint64(r14[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 653: st.u32
+				s6 := uint64(r12[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+				}
+				// 654: add.u32
+				v7 := uint64(uint32(r11[l]) + uint32(k2))
+				r11[l] = v7
+				// 655: add.u64
+				v8 := uint64(uint64(r12[l]) + uint64(k3))
+				r12[l] = v8
+				// 656: setp.ne.u64
+				c9t := uint64(v8) != uint64(r14[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// primeWindowBlock2 runs block 2 of function prime_window for the lanes m (budget 0: counting statistics).
+// b2 ($L66), PTX lines 661-666; divergent, reconverges at block 4 (b4)
+func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0xfffffffffffffffc)
+	// PTX lines 661, 662, 663, 664, 665, 666: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v2aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 661: add.u32
+				v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
+				// 662: ld.u32
+				v2a := uint64(r9[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
+						continue
+					}
+					v2 = v2x
+				}
+				// 663: vadd.u32.u32.u32.add
+				v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
+				r15[l] = v3
+				// 664: mov.u64
+				v4 := uint64(r9[l])
+				// 665: add.u64
+				v5 := uint64(uint64(r9[l]) + uint64(k0))
+				r9[l] = v5
+				// 666: setp.ne.u64
+				c6t := uint64(v4) != uint64(r13[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 661: add.u32
+				v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
+				// 662: ld.u32
+				v2a := uint64(r9[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
+						continue
+					}
+					v2 = v2x
+				}
+				// 663: vadd.u32.u32.u32.add
+				v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
+				r15[l] = v3
+				// 664: mov.u64
+				v4 := uint64(r9[l])
+				// 665: add.u64
+				v5 := uint64(uint64(r9[l]) + uint64(k0))
+				r9[l] = v5
+				// 666: setp.ne.u64
+				c6t := uint64(v4) != uint64(r13[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// primeWindowBlock3 runs block 3 of function prime_window for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 658-659
+func primeWindowBlock3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r9 := w.Reg(9)
+	r15 := w.Reg(15)
+	k0 := uint64(0xc)
+	k1 := uint64(0x0)
+	// PTX lines 658: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 658: add.u64
+				v1 := uint64(uint64(r3[l]) + uint64(k0))
+				r9[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 658: add.u64
+				v1 := uint64(uint64(r3[l]) + uint64(k0))
+				r9[l] = v1
+			}
+		}
+	}
+	// PTX line 659: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r15, m, u2)
+	_ = u2
+}
+
+// primeWindowBlock4 runs block 4 of function prime_window for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 668-669; ret
+func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	// PTX lines 668, 669: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 668: mov.u32
+				v1 := uint64(r15[l])
+				// 669: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 668: mov.u32
+				v1 := uint64(r15[l])
+				// 669: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+				}
+			}
+		}
 	}
 }
 

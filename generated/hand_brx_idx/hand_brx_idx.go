@@ -413,279 +413,56 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-37
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				k1 := uint64(0x3)
-				// PTX line 31: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 32: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 33, 34: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				// PTX line 35: mov.u32, warp-uniform
-				u5 := uint64(k0)
-				runtime.Broadcast(r3, m, u5)
-				// PTX line 36: mov.u32, warp-uniform
-				u6 := uint64(k0)
-				runtime.Broadcast(r4, m, u6)
-				// PTX lines 37: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: and.b32
-							v7 := uint64(uint32(r0[l]) & uint32(k1))
-							r5[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: and.b32
-							v7 := uint64(uint32(r0[l]) & uint32(k1))
-							r5[l] = v7
-						}
-					}
-				}
-				_ = u5
-				_ = u6
-			}
+			brxIdxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (LOOP), PTX lines 40-41; divergent, reconverges at block 7 (b7 (NEXT))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				k0 := uint64(0x5)
-				// PTX lines 40, 41: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
-							// 41: rem.u32
-							v2 := isa.Rem(v1, k0, 32, false)
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
-							// 41: rem.u32
-							v2 := isa.Rem(v1, k0, 32, false)
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			brxIdxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b2 (T0), PTX lines 44-44
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			brxIdxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 3:
 			// b3 (T1), PTX lines 47-47
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0xa)
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			brxIdxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 4:
 			// b4 (T2), PTX lines 50-50
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x64)
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			brxIdxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 (T3), PTX lines 52-52
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x3e8)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			brxIdxBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 6:
 			// b6 (T4), PTX lines 55-55
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: shl.b32
-							v1 := uint64(uint32(r3[l]) << uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: shl.b32
-							v1 := uint64(uint32(r3[l]) << uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			brxIdxBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 7:
 			// b7 (NEXT), PTX lines 57-58; divergent, reconverges at block 11 (b11)
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r4[l] = v1
-							// 58: setp.le.u32
-							c2t := uint32(v1) <= uint32(r5[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r4[l] = v1
-							// 58: setp.le.u32
-							c2t := uint32(v1) <= uint32(r5[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			brxIdxBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -702,128 +479,21 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 10
 		case 9:
 			// b9 (U1), PTX lines 67-67
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x3)
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: mul.lo.u32
-							v1 := uint64(uint32(r3[l]) * uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: mul.lo.u32
-							v1 := uint64(uint32(r3[l]) * uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			brxIdxBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 10:
 			// b10 (DONE), PTX lines 69-73; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/brx_idx.ptx:69")
-				}
-				// PTX line 70: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 71, 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 72: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 73: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/brx_idx.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 72: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 73: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/brx_idx.ptx:73")
-							}
-						}
-					}
-				}
-			}
+			brxIdxBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 12
 		case 11:
 			// b11, PTX lines 61-61
-			{
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/brx_idx.ptx:61")
-				}
-				runtime.Broadcast(r8, m, u1)
-				_ = u1
-			}
+			brxIdxBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -836,4 +506,378 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// brxIdxBlock0 runs block 0 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-37
+func brxIdxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	k1 := uint64(0x3)
+	// PTX line 31: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 33, 34: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	// PTX line 35: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r3, m, u5)
+	// PTX line 36: mov.u32, warp-uniform
+	u6 := uint64(k0)
+	runtime.Broadcast(r4, m, u6)
+	// PTX lines 37: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: and.b32
+				v7 := uint64(uint32(r0[l]) & uint32(k1))
+				r5[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: and.b32
+				v7 := uint64(uint32(r0[l]) & uint32(k1))
+				r5[l] = v7
+			}
+		}
+	}
+	_ = u5
+	_ = u6
+}
+
+// brxIdxBlock1 runs block 1 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b1 (LOOP), PTX lines 40-41; divergent, reconverges at block 7 (b7 (NEXT))
+func brxIdxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	k0 := uint64(0x5)
+	// PTX lines 40, 41: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
+				// 41: rem.u32
+				v2 := isa.Rem(v1, k0, 32, false)
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
+				// 41: rem.u32
+				v2 := isa.Rem(v1, k0, 32, false)
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// brxIdxBlock2 runs block 2 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b2 (T0), PTX lines 44-44
+func brxIdxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// brxIdxBlock3 runs block 3 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b3 (T1), PTX lines 47-47
+func brxIdxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0xa)
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// brxIdxBlock4 runs block 4 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b4 (T2), PTX lines 50-50
+func brxIdxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x64)
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// brxIdxBlock5 runs block 5 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b5 (T3), PTX lines 52-52
+func brxIdxBlock5(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x3e8)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// brxIdxBlock6 runs block 6 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b6 (T4), PTX lines 55-55
+func brxIdxBlock6(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: shl.b32
+				v1 := uint64(uint32(r3[l]) << uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: shl.b32
+				v1 := uint64(uint32(r3[l]) << uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// brxIdxBlock7 runs block 7 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b7 (NEXT), PTX lines 57-58; divergent, reconverges at block 11 (b11)
+func brxIdxBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r4[l] = v1
+				// 58: setp.le.u32
+				c2t := uint32(v1) <= uint32(r5[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r4[l] = v1
+				// 58: setp.le.u32
+				c2t := uint32(v1) <= uint32(r5[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// brxIdxBlock9 runs block 9 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b9 (U1), PTX lines 67-67
+func brxIdxBlock9(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x3)
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: mul.lo.u32
+				v1 := uint64(uint32(r3[l]) * uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: mul.lo.u32
+				v1 := uint64(uint32(r3[l]) * uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// brxIdxBlock10 runs block 10 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b10 (DONE), PTX lines 69-73; ret
+func brxIdxBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/brx_idx.ptx:69")
+	}
+	// PTX line 70: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 71, 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 72: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 73: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/brx_idx.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 72: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 73: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/brx_idx.ptx:73")
+				}
+			}
+		}
+	}
+}
+
+// brxIdxBlock11 runs block 11 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 61-61
+func brxIdxBlock11(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/brx_idx.ptx:61")
+	}
+	runtime.Broadcast(r8, m, u1)
+	_ = u1
 }

@@ -481,106 +481,7 @@ func fRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 20-22; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 20, 21: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 20: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
-									continue
-								}
-								v1 = v1x
-							}
-							// 21: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 20: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
-									continue
-								}
-								v1 = v1x
-							}
-							// 21: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 22: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
-							}
-						}
-					}
-				}
-			}
+			fBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -592,6 +493,109 @@ func fRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fBlock0 runs block 0 of function f for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 20-22; ret
+func fBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 20, 21: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 20: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
+						continue
+					}
+					v1 = v1x
+				}
+				// 21: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 20: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
+						continue
+					}
+					v1 = v1x
+				}
+				// 21: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 22: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+				}
+			}
+		}
 	}
 }
 
@@ -603,106 +607,7 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-31; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
-									continue
-								}
-								v1 = v1x
-							}
-							// 30: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
-									continue
-								}
-								v1 = v1x
-							}
-							// 30: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 31: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
-							}
-						}
-					}
-				}
-			}
+			gBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -714,6 +619,109 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// gBlock0 runs block 0 of function g for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-31; ret
+func gBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
+						continue
+					}
+					v1 = v1x
+				}
+				// 30: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
+						continue
+					}
+					v1 = v1x
+				}
+				// 30: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 31: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+				}
+			}
+		}
 	}
 }
 
@@ -725,106 +733,7 @@ func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 38-40; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x55)
-				// PTX lines 38, 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
-									continue
-								}
-								v1 = v1x
-							}
-							// 39: xor.b32
-							v2 := uint64(uint32(v1) ^ uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
-									continue
-								}
-								v1 = v1x
-							}
-							// 39: xor.b32
-							v2 := uint64(uint32(v1) ^ uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
-							}
-						}
-					}
-				}
-			}
+			hBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -839,6 +748,109 @@ func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
+// hBlock0 runs block 0 of function h for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 38-40; ret
+func hBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x55)
+	// PTX lines 38, 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
+						continue
+					}
+					v1 = v1x
+				}
+				// 39: xor.b32
+				v2 := uint64(uint32(v1) ^ uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
+						continue
+					}
+					v1 = v1x
+				}
+				// 39: xor.b32
+				v2 := uint64(uint32(v1) ^ uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+				}
+			}
+		}
+	}
+}
+
 // calltableRun runs blocks of kernel calltable for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -847,146 +859,7 @@ func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 54-67; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				k2 := uint64(0x8)
-				// PTX line 54: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 55: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 56, 57, 59: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 57: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 59: rem.u32
-							v5 := isa.Rem(v4, k0, 32, false)
-							r3[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 57: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 59: rem.u32
-							v5 := isa.Rem(v4, k0, 32, false)
-							r3[l] = v5
-						}
-					}
-				}
-				// PTX line 60: mov.u64, warp-uniform
-				u6 := uint64((w.GlobalVar(0) + k1))
-				// PTX lines 61, 62, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
-							// 62: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							// 63: ld.global.u64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
-									continue
-								}
-								v9 = v9x
-							}
-							r7[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
-							// 62: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							// 63: ld.global.u64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
-									continue
-								}
-								v9 = v9x
-							}
-							r7[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.param.u32
-							s10 := uint64(0x0)
-							s10v := uint64(r0[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.param.u32
-							s10 := uint64(0x0)
-							s10v := uint64(r0[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
-							}
-						}
-					}
-				}
-			}
+			calltableBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -996,178 +869,7 @@ func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1, PTX lines 69-81; code before the call
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				k2 := uint64(0x8)
-				// PTX lines 69, 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 72: div.u32
-							v2 := isa.Div(r0[l], k0, 32, false)
-							// 73: rem.u32
-							v3 := isa.Rem(v2, k0, 32, false)
-							r9[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 72: div.u32
-							v2 := isa.Div(r0[l], k0, 32, false)
-							// 73: rem.u32
-							v3 := isa.Rem(v2, k0, 32, false)
-							r9[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 74: mov.u64, warp-uniform
-				u4 := uint64((w.GlobalVar(1) + k1))
-				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemConst,
-						}, m)
-					}
-					v7aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
-							// 76: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 77: ld.const.u64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
-									continue
-								}
-								v7 = v7x
-							}
-							r13[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
-							// 76: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 77: ld.const.u64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
-									continue
-								}
-								v7 = v7x
-							}
-							r13[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.param.u32
-							s8 := uint64(0x8)
-							s8v := uint64(r8[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.param.u32
-							s8 := uint64(0x8)
-							s8v := uint64(r8[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
-							}
-						}
-					}
-				}
-			}
+			calltableBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1177,127 +879,7 @@ func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2, PTX lines 83-90; ret
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 86: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltable.ptx:86")
-				}
-				// PTX line 87: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 88, 89, 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 89: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							// 90: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r14[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 89: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							// 90: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r14[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
-							}
-						}
-					}
-				}
-			}
+			calltableBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1309,5 +891,447 @@ func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// calltableBlock0 runs block 0 of kernel calltable for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 54-67; code before the call
+func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	k2 := uint64(0x8)
+	// PTX line 54: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 55: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 56, 57, 59: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 57: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 59: rem.u32
+				v5 := isa.Rem(v4, k0, 32, false)
+				r3[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 57: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 59: rem.u32
+				v5 := isa.Rem(v4, k0, 32, false)
+				r3[l] = v5
+			}
+		}
+	}
+	// PTX line 60: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(0) + k1))
+	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+				// 62: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				// 63: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+						continue
+					}
+					v9 = v9x
+				}
+				r7[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+				// 62: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				// 63: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+						continue
+					}
+					v9 = v9x
+				}
+				r7[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.param.u32
+				s10 := uint64(0x0)
+				s10v := uint64(r0[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.param.u32
+				s10 := uint64(0x0)
+				s10v := uint64(r0[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+				}
+			}
+		}
+	}
+}
+
+// calltableBlock2 runs block 2 of kernel calltable for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 69-81; code before the call
+func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	k2 := uint64(0x8)
+	// PTX lines 69, 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 72: div.u32
+				v2 := isa.Div(r0[l], k0, 32, false)
+				// 73: rem.u32
+				v3 := isa.Rem(v2, k0, 32, false)
+				r9[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 72: div.u32
+				v2 := isa.Div(r0[l], k0, 32, false)
+				// 73: rem.u32
+				v3 := isa.Rem(v2, k0, 32, false)
+				r9[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 74: mov.u64, warp-uniform
+	u4 := uint64((w.GlobalVar(1) + k1))
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemConst,
+			}, m)
+		}
+		v7aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
+				// 76: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 77: ld.const.u64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+						continue
+					}
+					v7 = v7x
+				}
+				r13[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
+				// 76: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 77: ld.const.u64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+						continue
+					}
+					v7 = v7x
+				}
+				r13[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.param.u32
+				s8 := uint64(0x8)
+				s8v := uint64(r8[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.param.u32
+				s8 := uint64(0x8)
+				s8v := uint64(r8[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+				}
+			}
+		}
+	}
+}
+
+// calltableBlock4 runs block 4 of kernel calltable for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 83-90; ret
+func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 86: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltable.ptx:86")
+	}
+	// PTX line 87: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 88, 89, 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 89: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 90: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r14[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 89: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 90: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r14[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+				}
+			}
+		}
 	}
 }

@@ -467,105 +467,7 @@ func sqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 20-22; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 20, 21: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 20: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
-									continue
-								}
-								v1 = v1x
-							}
-							// 21: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(v1))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 20: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
-									continue
-								}
-								v1 = v1x
-							}
-							// 21: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(v1))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 22: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
-							}
-						}
-					}
-				}
-			}
+			sqBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -577,6 +479,108 @@ func sqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// sqBlock0 runs block 0 of function sq for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 20-22; ret
+func sqBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 20, 21: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 20: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
+						continue
+					}
+					v1 = v1x
+				}
+				// 21: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(v1))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 20: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
+						continue
+					}
+					v1 = v1x
+				}
+				// 21: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(v1))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 22: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+				}
+			}
+		}
 	}
 }
 
@@ -588,114 +592,7 @@ func triRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-33; ret
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 29, 30, 31, 32: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
-									continue
-								}
-								v1 = v1x
-							}
-							// 30: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 31: mul.lo.u32
-							v3 := uint64(uint32(v1) * uint32(v2))
-							// 32: shr.u32
-							v4 := uint64(uint32(v3) >> uint32(k0))
-							r2[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
-									continue
-								}
-								v1 = v1x
-							}
-							// 30: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 31: mul.lo.u32
-							v3 := uint64(uint32(v1) * uint32(v2))
-							// 32: shr.u32
-							v4 := uint64(uint32(v3) >> uint32(k0))
-							r2[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: st.param.u32
-							s5 := uint64(0x4)
-							s5v := uint64(r2[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: st.param.u32
-							s5 := uint64(0x4)
-							s5v := uint64(r2[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
-							}
-						}
-					}
-				}
-			}
+			triBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -707,6 +604,117 @@ func triRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// triBlock0 runs block 0 of function tri for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-33; ret
+func triBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 29, 30, 31, 32: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
+						continue
+					}
+					v1 = v1x
+				}
+				// 30: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 31: mul.lo.u32
+				v3 := uint64(uint32(v1) * uint32(v2))
+				// 32: shr.u32
+				v4 := uint64(uint32(v3) >> uint32(k0))
+				r2[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
+						continue
+					}
+					v1 = v1x
+				}
+				// 30: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 31: mul.lo.u32
+				v3 := uint64(uint32(v1) * uint32(v2))
+				// 32: shr.u32
+				v4 := uint64(uint32(v3) >> uint32(k0))
+				r2[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: st.param.u32
+				s5 := uint64(0x4)
+				s5v := uint64(r2[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: st.param.u32
+				s5 := uint64(0x4)
+				s5v := uint64(r2[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+				}
+			}
+		}
 	}
 }
 
@@ -718,107 +726,7 @@ func linRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 40-42; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x2)
-				k1 := uint64(0x7)
-				// PTX lines 40, 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
-									continue
-								}
-								v1 = v1x
-							}
-							// 41: mad.lo.u32
-							v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
-									continue
-								}
-								v1 = v1x
-							}
-							// 41: mad.lo.u32
-							v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
-							}
-						}
-					}
-				}
-			}
+			linBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -833,6 +741,110 @@ func linRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// linBlock0 runs block 0 of function lin for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 40-42; ret
+func linBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x2)
+	k1 := uint64(0x7)
+	// PTX lines 40, 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
+						continue
+					}
+					v1 = v1x
+				}
+				// 41: mad.lo.u32
+				v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
+						continue
+					}
+					v1 = v1x
+				}
+				// 41: mad.lo.u32
+				v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+				}
+			}
+		}
+	}
+}
+
 // calltargetsRun runs blocks of kernel calltargets for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func calltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -841,170 +853,7 @@ func calltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 56-73; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				k0 := uint64(0xd0000000)
-				k1 := uint64(0xd0000010)
-				k2 := uint64(0xd0000020)
-				k3 := uint64(0x3)
-				k4 := uint64(0x1)
-				k5 := uint64(0x2)
-				// PTX line 56: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 57: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 59: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 59: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				// PTX line 60: mov.u64, warp-uniform
-				u5 := uint64(k0)
-				runtime.Broadcast(r3, m, u5)
-				// PTX line 61: mov.u64, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r4, m, u6)
-				// PTX line 62: mov.u64, warp-uniform
-				u7 := uint64(k2)
-				runtime.Broadcast(r5, m, u7)
-				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: rem.u32
-							v8 := isa.Rem(r0[l], k3, 32, false)
-							// 65: setp.eq.u32
-							c9t := uint32(v8) == uint32(k4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-							// 66: setp.eq.u32
-							c10t := uint32(v8) == uint32(k5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: rem.u32
-							v8 := isa.Rem(r0[l], k3, 32, false)
-							// 65: setp.eq.u32
-							c9t := uint32(v8) == uint32(k4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-							// 66: setp.eq.u32
-							c10t := uint32(v8) == uint32(k5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-				// PTX line 67: mov.u64, warp-uniform
-				u11 := uint64(u5)
-				runtime.Broadcast(r7, m, u11)
-				// PTX lines 68, 69, 73: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u64
-							if p0>>l&1 != 0 {
-								v12 := uint64(u6)
-								r7[l] = v12
-							}
-							// 69: mov.u64
-							if p1>>l&1 != 0 {
-								v13 := uint64(u7)
-								r7[l] = v13
-							}
-							// 73: st.param.u32
-							s14 := uint64(0x0)
-							s14v := uint64(r0[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u64
-							if p0>>l&1 != 0 {
-								v12 := uint64(u6)
-								r7[l] = v12
-							}
-							// 69: mov.u64
-							if p1>>l&1 != 0 {
-								v13 := uint64(u7)
-								r7[l] = v13
-							}
-							// 73: st.param.u32
-							s14 := uint64(0x0)
-							s14v := uint64(r0[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
-							}
-						}
-					}
-				}
-				_ = u11
-			}
+			calltargetsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1014,183 +863,7 @@ func calltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 2:
 			// b1, PTX lines 75-88; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				k2 := uint64(0x2)
-				k3 := uint64(0xa)
-				// PTX lines 75, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 78: shr.u32
-							v2 := uint64(uint32(r0[l]) >> uint32(k0))
-							// 79: rem.u32
-							v3 := isa.Rem(v2, k1, 32, false)
-							// 80: setp.eq.u32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-							// 81: setp.eq.u32
-							c5t := uint32(v3) == uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p3 = p3&^(1<<l) | c5b0<<l
-							// 82: selp.b64
-							v6 := uint64(r3[l])
-							if c4 {
-								v6 = uint64(r4[l])
-							}
-							// 83: selp.b64
-							v7 := uint64(v6)
-							if c5 {
-								v7 = uint64(r5[l])
-							}
-							r10[l] = v7
-							// 84: rem.u32
-							v8 := isa.Rem(r0[l], k3, 32, false)
-							r11[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 78: shr.u32
-							v2 := uint64(uint32(r0[l]) >> uint32(k0))
-							// 79: rem.u32
-							v3 := isa.Rem(v2, k1, 32, false)
-							// 80: setp.eq.u32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-							// 81: setp.eq.u32
-							c5t := uint32(v3) == uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p3 = p3&^(1<<l) | c5b0<<l
-							// 82: selp.b64
-							v6 := uint64(r3[l])
-							if c4 {
-								v6 = uint64(r4[l])
-							}
-							// 83: selp.b64
-							v7 := uint64(v6)
-							if c5 {
-								v7 = uint64(r5[l])
-							}
-							r10[l] = v7
-							// 84: rem.u32
-							v8 := isa.Rem(r0[l], k3, 32, false)
-							r11[l] = v8
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.param.u32
-							s9 := uint64(0x8)
-							s9v := uint64(r11[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.param.u32
-							s9 := uint64(0x8)
-							s9v := uint64(r11[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
-							}
-						}
-					}
-				}
-			}
+			calltargetsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1200,133 +873,7 @@ func calltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 4:
 			// b2, PTX lines 90-98; ret
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x4)
-				// PTX lines 90, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							// 93: mad.lo.u32
-							v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
-							r13[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							// 93: mad.lo.u32
-							v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
-							r13[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 94: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltargets.ptx:94")
-				}
-				// PTX line 95: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 97: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 98: st.global.u32
-							s7 := uint64(v6) + 0x0
-							s7v := uint64(r13[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 97: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 98: st.global.u32
-							s7 := uint64(v6) + 0x0
-							s7v := uint64(r13[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
-							}
-						}
-					}
-				}
-			}
+			calltargetsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1338,5 +885,482 @@ func calltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// calltargetsBlock0 runs block 0 of kernel calltargets for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 56-73; code before the call
+func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	k0 := uint64(0xd0000000)
+	k1 := uint64(0xd0000010)
+	k2 := uint64(0xd0000020)
+	k3 := uint64(0x3)
+	k4 := uint64(0x1)
+	k5 := uint64(0x2)
+	// PTX line 56: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 57: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 59: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 59: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	// PTX line 60: mov.u64, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r3, m, u5)
+	// PTX line 61: mov.u64, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r4, m, u6)
+	// PTX line 62: mov.u64, warp-uniform
+	u7 := uint64(k2)
+	runtime.Broadcast(r5, m, u7)
+	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: rem.u32
+				v8 := isa.Rem(r0[l], k3, 32, false)
+				// 65: setp.eq.u32
+				c9t := uint32(v8) == uint32(k4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+				// 66: setp.eq.u32
+				c10t := uint32(v8) == uint32(k5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: rem.u32
+				v8 := isa.Rem(r0[l], k3, 32, false)
+				// 65: setp.eq.u32
+				c9t := uint32(v8) == uint32(k4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+				// 66: setp.eq.u32
+				c10t := uint32(v8) == uint32(k5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+	// PTX line 67: mov.u64, warp-uniform
+	u11 := uint64(u5)
+	runtime.Broadcast(r7, m, u11)
+	// PTX lines 68, 69, 73: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u64
+				if p0>>l&1 != 0 {
+					v12 := uint64(u6)
+					r7[l] = v12
+				}
+				// 69: mov.u64
+				if p1>>l&1 != 0 {
+					v13 := uint64(u7)
+					r7[l] = v13
+				}
+				// 73: st.param.u32
+				s14 := uint64(0x0)
+				s14v := uint64(r0[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u64
+				if p0>>l&1 != 0 {
+					v12 := uint64(u6)
+					r7[l] = v12
+				}
+				// 69: mov.u64
+				if p1>>l&1 != 0 {
+					v13 := uint64(u7)
+					r7[l] = v13
+				}
+				// 73: st.param.u32
+				s14 := uint64(0x0)
+				s14v := uint64(r0[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+				}
+			}
+		}
+	}
+	_ = u11
+}
+
+// calltargetsBlock2 runs block 2 of kernel calltargets for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 75-88; code before the call
+func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x2)
+	k3 := uint64(0xa)
+	// PTX lines 75, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 78: shr.u32
+				v2 := uint64(uint32(r0[l]) >> uint32(k0))
+				// 79: rem.u32
+				v3 := isa.Rem(v2, k1, 32, false)
+				// 80: setp.eq.u32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 81: setp.eq.u32
+				c5t := uint32(v3) == uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p3 = p3&^(1<<l) | c5b0<<l
+				// 82: selp.b64
+				v6 := uint64(r3[l])
+				if c4 {
+					v6 = uint64(r4[l])
+				}
+				// 83: selp.b64
+				v7 := uint64(v6)
+				if c5 {
+					v7 = uint64(r5[l])
+				}
+				r10[l] = v7
+				// 84: rem.u32
+				v8 := isa.Rem(r0[l], k3, 32, false)
+				r11[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 78: shr.u32
+				v2 := uint64(uint32(r0[l]) >> uint32(k0))
+				// 79: rem.u32
+				v3 := isa.Rem(v2, k1, 32, false)
+				// 80: setp.eq.u32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 81: setp.eq.u32
+				c5t := uint32(v3) == uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p3 = p3&^(1<<l) | c5b0<<l
+				// 82: selp.b64
+				v6 := uint64(r3[l])
+				if c4 {
+					v6 = uint64(r4[l])
+				}
+				// 83: selp.b64
+				v7 := uint64(v6)
+				if c5 {
+					v7 = uint64(r5[l])
+				}
+				r10[l] = v7
+				// 84: rem.u32
+				v8 := isa.Rem(r0[l], k3, 32, false)
+				r11[l] = v8
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.param.u32
+				s9 := uint64(0x8)
+				s9v := uint64(r11[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.param.u32
+				s9 := uint64(0x8)
+				s9v := uint64(r11[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+				}
+			}
+		}
+	}
+}
+
+// calltargetsBlock4 runs block 4 of kernel calltargets for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 90-98; ret
+func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x4)
+	// PTX lines 90, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				// 93: mad.lo.u32
+				v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
+				r13[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				// 93: mad.lo.u32
+				v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
+				r13[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 94: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltargets.ptx:94")
+	}
+	// PTX line 95: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 97: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 98: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r13[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 97: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 98: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r13[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+				}
+			}
+		}
 	}
 }

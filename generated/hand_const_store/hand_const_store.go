@@ -423,150 +423,7 @@ func readTableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 15-23; ret
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX lines 15, 16: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 15: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 16: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 15: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 16: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-							r1[l] = v2
-						}
-					}
-				}
-				// PTX line 17: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(0) + k1))
-				// PTX lines 18, 19: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemConst,
-						}, m)
-					}
-					v5aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 18: add.s64
-							v4 := uint64(uint64(u3) + uint64(r1[l]))
-							// 19: ld.const.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/const_store.ptx:19")
-									continue
-								}
-								v5 = v5x
-							}
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 18: add.s64
-							v4 := uint64(uint64(u3) + uint64(r1[l]))
-							// 19: ld.const.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/const_store.ptx:19")
-									continue
-								}
-								v5 = v5x
-							}
-							r4[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 20: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/const_store.ptx:20")
-				}
-				// PTX line 21: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 22, 23: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: add.s64
-							v8 := uint64(uint64(u7) + uint64(r1[l]))
-							// 23: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(r4[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/const_store.ptx:23")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: add.s64
-							v8 := uint64(uint64(u7) + uint64(r1[l]))
-							// 23: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(r4[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/const_store.ptx:23")
-							}
-						}
-					}
-				}
-			}
+			readTableBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -578,6 +435,153 @@ func readTableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// readTableBlock0 runs block 0 of kernel read_table for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 15-23; ret
+func readTableBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX lines 15, 16: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 15: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 16: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 15: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 16: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				r1[l] = v2
+			}
+		}
+	}
+	// PTX line 17: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(0) + k1))
+	// PTX lines 18, 19: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemConst,
+			}, m)
+		}
+		v5aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 18: add.s64
+				v4 := uint64(uint64(u3) + uint64(r1[l]))
+				// 19: ld.const.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/const_store.ptx:19")
+						continue
+					}
+					v5 = v5x
+				}
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 18: add.s64
+				v4 := uint64(uint64(u3) + uint64(r1[l]))
+				// 19: ld.const.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/const_store.ptx:19")
+						continue
+					}
+					v5 = v5x
+				}
+				r4[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 20: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/const_store.ptx:20")
+	}
+	// PTX line 21: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 22, 23: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: add.s64
+				v8 := uint64(uint64(u7) + uint64(r1[l]))
+				// 23: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r4[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/const_store.ptx:23")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: add.s64
+				v8 := uint64(uint64(u7) + uint64(r1[l]))
+				// 23: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r4[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/const_store.ptx:23")
+				}
+			}
+		}
 	}
 }
 
@@ -589,78 +593,7 @@ func genericStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-37; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX lines 32, 33: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 33: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 33: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-							r1[l] = v2
-						}
-					}
-				}
-				// PTX line 34: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(0) + k1))
-				// PTX line 35: cvta.const.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 36, 37: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: add.s64
-							v5 := uint64(uint64(u4) + uint64(r1[l]))
-							// 37: st.u32
-							s6 := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r0[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/hand/const_store.ptx:37")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: add.s64
-							v5 := uint64(uint64(u4) + uint64(r1[l]))
-							// 37: st.u32
-							s6 := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r0[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/hand/const_store.ptx:37")
-							}
-						}
-					}
-				}
-			}
+			genericStoreBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -675,6 +608,81 @@ func genericStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// genericStoreBlock0 runs block 0 of kernel generic_store for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-37; ret
+func genericStoreBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX lines 32, 33: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 33: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 33: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				r1[l] = v2
+			}
+		}
+	}
+	// PTX line 34: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(0) + k1))
+	// PTX line 35: cvta.const.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 36, 37: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: add.s64
+				v5 := uint64(uint64(u4) + uint64(r1[l]))
+				// 37: st.u32
+				s6 := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r0[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/hand/const_store.ptx:37")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: add.s64
+				v5 := uint64(uint64(u4) + uint64(r1[l]))
+				// 37: st.u32
+				s6 := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r0[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/hand/const_store.ptx:37")
+				}
+			}
+		}
+	}
+}
+
 // globalStoreRun runs blocks of kernel global_store for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -683,46 +691,7 @@ func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3)
-				// PTX lines 47, 48: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 48: setp.ne.u32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 48: setp.ne.u32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			globalStoreBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -739,53 +708,7 @@ func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 3
 		case 2:
 			// b2, PTX lines 50-53
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 50: mov.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(0) + k0))
-				// PTX line 51: cvta.const.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 52: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s4 := uint64(u3) + 0x14
-							s4v := uint64(r0[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/hand/const_store.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s4 := uint64(u3) + 0x14
-							s4v := uint64(r0[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/hand/const_store.ptx:53")
-							}
-						}
-					}
-				}
-			}
+			globalStoreBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -800,6 +723,99 @@ func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// globalStoreBlock0 runs block 0 of kernel global_store for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
+func globalStoreBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	// PTX lines 47, 48: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 48: setp.ne.u32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 48: setp.ne.u32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// globalStoreBlock2 runs block 2 of kernel global_store for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 50-53
+func globalStoreBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 50: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 51: cvta.const.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 52: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s4 := uint64(u3) + 0x14
+				s4v := uint64(r0[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/hand/const_store.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s4 := uint64(u3) + 0x14
+				s4v := uint64(r0[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/hand/const_store.ptx:53")
+				}
+			}
+		}
+	}
+}
+
 // atomicAddRun runs blocks of kernel atomic_add for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func atomicAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -808,31 +824,7 @@ func atomicAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 63-65; ret
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				// PTX line 63: mov.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(0) + k0))
-				// PTX line 64: cvta.const.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:    1,
-						Bytes:   0,
-						Generic: true,
-						Guard:   -1,
-						Kind:    runtime.MemAtomic,
-						Space:   runtime.MemGeneric,
-						Wide:    true,
-					}, m)
-				}
-				// PTX line 65: atom.add.u32
-				w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r2, r1, r3, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/const_store.ptx:65")
-				_ = u2
-			}
+			atomicAddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -847,6 +839,34 @@ func atomicAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// atomicAddBlock0 runs block 0 of kernel atomic_add for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 63-65; ret
+func atomicAddBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	// PTX line 63: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 64: cvta.const.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:    1,
+			Bytes:   0,
+			Generic: true,
+			Guard:   -1,
+			Kind:    runtime.MemAtomic,
+			Space:   runtime.MemGeneric,
+			Wide:    true,
+		}, m)
+	}
+	// PTX line 65: atom.add.u32
+	w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r2, r1, r3, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/const_store.ptx:65")
+	_ = u2
+}
+
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -855,48 +875,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 74-78; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				// PTX line 75: mov.u64, warp-uniform
-				u2 := uint64((w.GlobalVar(0) + k0))
-				// PTX line 76: cvta.const.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 77: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 78: red.global.max.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomMaxU32, nil, r3, r0, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/hand/const_store.ptx:78")
-				_ = u4
-			}
+			reduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -909,6 +888,51 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// reduceMaxBlock0 runs block 0 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 74-78; ret
+func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	// PTX line 75: mov.u64, warp-uniform
+	u2 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 76: cvta.const.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 77: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 78: red.global.max.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomMaxU32, nil, r3, r0, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/hand/const_store.ptx:78")
+	_ = u4
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).

@@ -716,153 +716,157 @@ func finishRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	switch pc {
 	case 0:
 		// b0, PTX lines 40-45
-		{
-			r3 := w.Reg(3)
-			k0 := uint64(0x4)
-			k1 := uint64(0xffffffff)
-			// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
-			{
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				pm := w.Param
-				pmStride := uint64(w.Fn.ParamSize)
-				pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-				pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-				var flt runtime.LaneFault
-				if m == 0xffffffff {
-					for l := range 32 {
-						// 40: ld.param.u64
-						v1a := uint64(0x0)
-						var v1 uint64
-						if v1a < pmEnd8 {
-							v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
-								continue
-							}
-							v1 = v1x
-						}
-						// 41: ld.param.u32
-						v2a := uint64(0x8)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-							if !v2ok {
-								flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
-								continue
-							}
-							v2 = v2x
-						}
-						// 42: mul.wide.u32
-						v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-						// 43: add.u64
-						v4 := uint64(uint64(v1) + uint64(v3))
-						r3[l] = v4
-					}
-				} else {
-					for mm := m; mm != 0; mm &= mm - 1 {
-						l := bits.TrailingZeros32(mm) & 31
-						// 40: ld.param.u64
-						v1a := uint64(0x0)
-						var v1 uint64
-						if v1a < pmEnd8 {
-							v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
-								continue
-							}
-							v1 = v1x
-						}
-						// 41: ld.param.u32
-						v2a := uint64(0x8)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-							if !v2ok {
-								flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
-								continue
-							}
-							v2 = v2x
-						}
-						// 42: mul.wide.u32
-						v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-						// 43: add.u64
-						v4 := uint64(uint64(v1) + uint64(v3))
-						r3[l] = v4
-					}
-				}
-				flt.Raise(w)
-			}
-			// PTX line 44: mov.u32, warp-uniform
-			u5 := uint64(k1)
-			// PTX lines 45: lane-local, one loop over the lanes
-			{
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				s6w := w.Window(0)
-				if m == 0xffffffff {
-					for l := range 32 {
-						// 45: st.global.u32
-						s6 := uint64(r3[l]) + 0x0
-						s6v := uint64(u5)
-						if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-							runtime.Store32(s6w.Mem, s6o, s6v)
-						} else {
-							w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
-						}
-					}
-				} else {
-					for mm := m; mm != 0; mm &= mm - 1 {
-						l := bits.TrailingZeros32(mm) & 31
-						// 45: st.global.u32
-						s6 := uint64(r3[l]) + 0x0
-						s6v := uint64(u5)
-						if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-							runtime.Store32(s6w.Mem, s6o, s6v)
-						} else {
-							w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
-						}
-					}
-				}
-			}
-		}
+		finishBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
 		return pc, budget
 	default:
 		return pc, budget
+	}
+}
+
+// finishBlock0 runs block 0 of function finish for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 40-45
+func finishBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+						continue
+					}
+					v1 = v1x
+				}
+				// 41: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+						continue
+					}
+					v2 = v2x
+				}
+				// 42: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 43: add.u64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+						continue
+					}
+					v1 = v1x
+				}
+				// 41: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+						continue
+					}
+					v2 = v2x
+				}
+				// 42: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 43: add.u64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r3[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+				}
+			}
+		}
 	}
 }
 
@@ -877,188 +881,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 1
 		case 1:
 			// b1 ($L__func_begin0), PTX lines 64-78
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				// PTX line 64: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 65: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 66, 67: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 67: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 67: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 68: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
-				}
-				runtime.Broadcast(r3, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
-				}
-				runtime.Broadcast(r4, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
-				}
-				runtime.Broadcast(r5, m, u7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 71: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
-				}
-				runtime.Broadcast(r6, m, u8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 72: ld.param.u64
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u9 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
-				}
-				runtime.Broadcast(r7, m, u9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u32
-				var u10 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
-				}
-				runtime.Broadcast(r8, m, u10)
-				// PTX line 76: mov.u32, warp-uniform
-				u11 := uint64(k0)
-				runtime.Broadcast(r9, m, u11)
-				// PTX line 77: mov.u32, warp-uniform
-				u12 := uint64(k0)
-				runtime.Broadcast(r10, m, u12)
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: setp.eq.u32
-							c13t := uint32(u10) == uint32(k0)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p0 = p0&^(1<<l) | c13b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: setp.eq.u32
-							c13t := uint32(u10) == uint32(k0)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p0 = p0&^(1<<l) | c13b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u5
-				_ = u6
-				_ = u7
-				_ = u8
-				_ = u9
-				_ = u11
-				_ = u12
-			}
+			kTunedBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1072,53 +895,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2 (LOOP_HEAD), PTX lines 82-84
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				// PTX lines 82, 83, 84: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: add.u32
-							v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
-							r9[l] = v1
-							// 83: add.u32
-							v2 := uint64(uint32(r10[l]) + uint32(k0))
-							r10[l] = v2
-							// 84: setp.lt.u32
-							c3t := uint32(v2) < uint32(r8[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: add.u32
-							v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
-							r9[l] = v1
-							// 83: add.u32
-							v2 := uint64(uint32(r10[l]) + uint32(k0))
-							r10[l] = v2
-							// 84: setp.lt.u32
-							c3t := uint32(v2) < uint32(r8[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			kTunedBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1132,43 +909,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 3:
 			// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3)
-				// PTX lines 89, 90: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: and.b32
-							v1 := uint64(uint32(r0[l]) & uint32(k0))
-							// 90: setp.ne.u32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: and.b32
-							v1 := uint64(uint32(r0[l]) & uint32(k0))
-							// 90: setp.ne.u32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			kTunedBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1182,86 +923,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 4:
 			// b4 (NORMAL), PTX lines 101-109; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				k0 := uint64(0x20)
-				k1 := uint64(0x4)
-				// PTX lines 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: mad.lo.u32
-							v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-							// 102: shr.u64
-							v2 := uint64(uint64(r7[l]) >> uint32(k0))
-							// 103: add.u64
-							v3 := uint64(uint64(r6[l]) + uint64(v2))
-							// 104: cvt.u32.u64
-							v4 := uint64(uint32(uint64(v3)))
-							// 105: add.u32
-							v5 := uint64(uint32(v1) + uint32(v4))
-							// 106: add.u32
-							v6 := uint64(uint32(v5) + uint32(r9[l]))
-							// 107: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 108: add.u64
-							v8 := uint64(uint64(r3[l]) + uint64(v7))
-							// 109: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(v6)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: mad.lo.u32
-							v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-							// 102: shr.u64
-							v2 := uint64(uint64(r7[l]) >> uint32(k0))
-							// 103: add.u64
-							v3 := uint64(uint64(r6[l]) + uint64(v2))
-							// 104: cvt.u32.u64
-							v4 := uint64(uint32(uint64(v3)))
-							// 105: add.u32
-							v5 := uint64(uint32(v1) + uint32(v4))
-							// 106: add.u32
-							v6 := uint64(uint32(v5) + uint32(r9[l]))
-							// 107: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 108: add.u64
-							v8 := uint64(uint64(r3[l]) + uint64(v7))
-							// 109: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(v6)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
-							}
-						}
-					}
-				}
-			}
+			kTunedBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1277,88 +939,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 8:
 			// b8, PTX lines 95-96; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.param.u64
-							s1 := uint64(0x0)
-							s1v := uint64(r3[l])
-							if s1 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.param.u64
-							s1 := uint64(0x0)
-							s1v := uint64(r3[l])
-							if s1 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
-							}
-						}
-					}
-				}
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.param.u32
-							s2 := uint64(0x8)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.param.u32
-							s2 := uint64(0x8)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			kTunedBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1379,6 +960,449 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// kTunedBlock1 runs block 1 of kernel k_tuned for the lanes m (budget 0: counting statistics).
+// b1 ($L__func_begin0), PTX lines 64-78
+func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// PTX line 64: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 65: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 66, 67: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 67: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 67: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 68: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
+	}
+	runtime.Broadcast(r3, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
+	}
+	runtime.Broadcast(r4, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
+	}
+	runtime.Broadcast(r5, m, u7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
+	}
+	runtime.Broadcast(r6, m, u8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 72: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
+	}
+	runtime.Broadcast(r7, m, u9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u32
+	var u10 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
+	}
+	runtime.Broadcast(r8, m, u10)
+	// PTX line 76: mov.u32, warp-uniform
+	u11 := uint64(k0)
+	runtime.Broadcast(r9, m, u11)
+	// PTX line 77: mov.u32, warp-uniform
+	u12 := uint64(k0)
+	runtime.Broadcast(r10, m, u12)
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: setp.eq.u32
+				c13t := uint32(u10) == uint32(k0)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0 = p0&^(1<<l) | c13b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: setp.eq.u32
+				c13t := uint32(u10) == uint32(k0)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0 = p0&^(1<<l) | c13b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u5
+	_ = u6
+	_ = u7
+	_ = u8
+	_ = u9
+	_ = u11
+	_ = u12
+}
+
+// kTunedBlock2 runs block 2 of kernel k_tuned for the lanes m (budget 0: counting statistics).
+// b2 (LOOP_HEAD), PTX lines 82-84
+func kTunedBlock2(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	// PTX lines 82, 83, 84: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: add.u32
+				v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
+				r9[l] = v1
+				// 83: add.u32
+				v2 := uint64(uint32(r10[l]) + uint32(k0))
+				r10[l] = v2
+				// 84: setp.lt.u32
+				c3t := uint32(v2) < uint32(r8[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: add.u32
+				v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
+				r9[l] = v1
+				// 83: add.u32
+				v2 := uint64(uint32(r10[l]) + uint32(k0))
+				r10[l] = v2
+				// 84: setp.lt.u32
+				c3t := uint32(v2) < uint32(r8[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// kTunedBlock3 runs block 3 of kernel k_tuned for the lanes m (budget 0: counting statistics).
+// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
+func kTunedBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	// PTX lines 89, 90: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: and.b32
+				v1 := uint64(uint32(r0[l]) & uint32(k0))
+				// 90: setp.ne.u32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: and.b32
+				v1 := uint64(uint32(r0[l]) & uint32(k0))
+				// 90: setp.ne.u32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// kTunedBlock4 runs block 4 of kernel k_tuned for the lanes m (budget 0: counting statistics).
+// b4 (NORMAL), PTX lines 101-109; ret
+func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	k0 := uint64(0x20)
+	k1 := uint64(0x4)
+	// PTX lines 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: mad.lo.u32
+				v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
+				// 102: shr.u64
+				v2 := uint64(uint64(r7[l]) >> uint32(k0))
+				// 103: add.u64
+				v3 := uint64(uint64(r6[l]) + uint64(v2))
+				// 104: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				// 105: add.u32
+				v5 := uint64(uint32(v1) + uint32(v4))
+				// 106: add.u32
+				v6 := uint64(uint32(v5) + uint32(r9[l]))
+				// 107: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 108: add.u64
+				v8 := uint64(uint64(r3[l]) + uint64(v7))
+				// 109: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(v6)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: mad.lo.u32
+				v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
+				// 102: shr.u64
+				v2 := uint64(uint64(r7[l]) >> uint32(k0))
+				// 103: add.u64
+				v3 := uint64(uint64(r6[l]) + uint64(v2))
+				// 104: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				// 105: add.u32
+				v5 := uint64(uint32(v1) + uint32(v4))
+				// 106: add.u32
+				v6 := uint64(uint32(v5) + uint32(r9[l]))
+				// 107: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 108: add.u64
+				v8 := uint64(uint64(r3[l]) + uint64(v7))
+				// 109: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(v6)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+				}
+			}
+		}
+	}
+}
+
+// kTunedBlock8 runs block 8 of kernel k_tuned for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 95-96; code before the call
+func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.param.u64
+				s1 := uint64(0x0)
+				s1v := uint64(r3[l])
+				if s1 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.param.u64
+				s1 := uint64(0x0)
+				s1v := uint64(r3[l])
+				if s1 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+				}
+			}
+		}
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.param.u32
+				s2 := uint64(0x8)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.param.u32
+				s2 := uint64(0x8)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+				}
+			}
+		}
+	}
+}
+
 // kReqRun runs blocks of kernel k_req for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func kReqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1387,108 +1411,7 @@ func kReqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 125-134; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				k2 := uint64(0x4)
-				// PTX line 125: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 126: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 127, 128, 129: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 128: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 129: mad.lo.u32
-							v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
-							r3[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 128: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 129: mad.lo.u32
-							v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
-							r3[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
-				}
-				// PTX line 131: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 132, 133, 134: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-							// 133: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							// 134: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r3[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-							// 133: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							// 134: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r3[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
-							}
-						}
-					}
-				}
-			}
+			kReqBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1500,6 +1423,111 @@ func kReqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// kReqBlock0 runs block 0 of kernel k_req for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 125-134; ret
+func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	k2 := uint64(0x4)
+	// PTX line 125: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 128: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 129: mad.lo.u32
+				v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
+				r3[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 128: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 129: mad.lo.u32
+				v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
+				r3[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 132, 133, 134: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				// 133: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				// 134: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r3[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				// 133: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				// 134: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r3[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+				}
+			}
+		}
 	}
 }
 
@@ -1511,107 +1539,7 @@ func kRankRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 146-155; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x4)
-				// PTX line 146: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 147: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 148, 149, 150: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 149: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 150: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r3[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 149: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 150: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r3[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 151: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
-				}
-				// PTX line 152: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 154: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							// 155: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r3[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 154: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							// 155: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r3[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
-							}
-						}
-					}
-				}
-			}
+			kRankBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1626,6 +1554,110 @@ func kRankRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// kRankBlock0 runs block 0 of kernel k_rank for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 146-155; ret
+func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x4)
+	// PTX line 146: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 147: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 148, 149, 150: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 149: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 150: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r3[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 149: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 150: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r3[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 151: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
+	}
+	// PTX line 152: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 154: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				// 155: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r3[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 154: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				// 155: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r3[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+				}
+			}
+		}
+	}
+}
+
 // kClusterRun runs blocks of kernel k_cluster for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func kClusterRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1634,106 +1666,7 @@ func kClusterRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 168-179; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x4)
-				// PTX line 168: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 169: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 170, 171: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 171: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 171: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				// PTX line 172: mov.u32, warp-uniform
-				u5 := uint64(uint64(0))
-				// PTX line 173: mov.u32, warp-uniform
-				u6 := uint64(uint64(1))
-				// PTX line 174: mad.lo.u32, warp-uniform
-				u7 := uint64(uint32(uint32(u5)*uint32(k0) + uint32(u6)))
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 175: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
-				}
-				// PTX line 176: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 177, 178, 179: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 178: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 179: st.global.u32
-							s12 := uint64(v11) + 0x0
-							s12v := uint64(u7)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 178: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 179: st.global.u32
-							s12 := uint64(v11) + 0x0
-							s12v := uint64(u7)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
-							}
-						}
-					}
-				}
-			}
+			kClusterBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1745,5 +1678,108 @@ func kClusterRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// kClusterBlock0 runs block 0 of kernel k_cluster for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 168-179; ret
+func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x4)
+	// PTX line 168: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 169: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 170, 171: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 171: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 171: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	// PTX line 172: mov.u32, warp-uniform
+	u5 := uint64(uint64(0))
+	// PTX line 173: mov.u32, warp-uniform
+	u6 := uint64(uint64(1))
+	// PTX line 174: mad.lo.u32, warp-uniform
+	u7 := uint64(uint32(uint32(u5)*uint32(k0) + uint32(u6)))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 175: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
+	}
+	// PTX line 176: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 177, 178, 179: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 178: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 179: st.global.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(u7)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 178: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 179: st.global.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(u7)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+				}
+			}
+		}
 	}
 }

@@ -650,123 +650,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-30; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				k1 := uint64(0x8)
-				// PTX lines 27: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 28: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(u2)
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
-							}
-							// 30: setp.lt.u32
-							c4t := uint32(r0[l]) < uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(u2)
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
-							}
-							// 30: setp.lt.u32
-							c4t := uint32(r0[l]) < uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			classifyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -780,77 +664,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 (SEARCH), PTX lines 43-46; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				k1 := uint64(0x64)
-				// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: rem.u32
-							v1 := isa.Rem(r0[l], r3[l], 32, false)
-							// 44: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-							// 45: add.u32
-							v3 := uint64(uint32(r3[l]) + uint32(k1))
-							// 46: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(v3)
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: rem.u32
-							v1 := isa.Rem(r0[l], r3[l], 32, false)
-							// 44: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-							// 45: add.u32
-							v3 := uint64(uint32(r3[l]) + uint32(k1))
-							// 46: st.param.u32
-							s4 := uint64(0x4)
-							s4v := uint64(v3)
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
-							}
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			classifyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -867,75 +681,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 11
 		case 3:
 			// b3, PTX lines 32-35; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				// PTX line 32: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 33, 34, 35: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
-							}
-							// 34: and.b32
-							v3 := uint64(uint32(r0[l]) & uint32(k1))
-							// 35: setp.ne.u32
-							c4t := uint32(v3) != uint32(k2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
-							}
-							// 34: and.b32
-							v3 := uint64(uint32(r0[l]) & uint32(k1))
-							// 35: setp.ne.u32
-							c4t := uint32(v3) != uint32(k2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			classifyBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -952,70 +698,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 11
 		case 5:
 			// b5, PTX lines 37-39; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3)
-				k1 := uint64(0x14)
-				// PTX line 37: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 38, 39: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
-							}
-							// 39: setp.lt.u32
-							c3t := uint32(r0[l]) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
-							}
-							// 39: setp.lt.u32
-							c3t := uint32(r0[l]) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			classifyBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1032,14 +715,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 11
 		case 7:
 			// b7, PTX lines 41-41
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x3)
-				// PTX line 41: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r3, m, u1)
-				_ = u1
-			}
+			classifyBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1049,46 +725,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 11
 		case 9:
 			// b9, PTX lines 48-49; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 48, 49: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-							// 49: setp.lt.u32
-							c2t := uint32(v1) < uint32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-							// 49: setp.lt.u32
-							c2t := uint32(v1) < uint32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			classifyBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1102,50 +739,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 10:
 			// b10, PTX lines 51-52; ret
-			{
-				k0 := uint64(0x4)
-				// PTX line 51: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
-							}
-						}
-					}
-				}
-			}
+			classifyBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1160,6 +754,440 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// classifyBlock0 runs block 0 of function classify for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-30; divergent, reconverges at the exit
+func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	k1 := uint64(0x8)
+	// PTX lines 27: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 28: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(u2)
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
+				}
+				// 30: setp.lt.u32
+				c4t := uint32(r0[l]) < uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(u2)
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
+				}
+				// 30: setp.lt.u32
+				c4t := uint32(r0[l]) < uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// classifyBlock1 runs block 1 of function classify for the lanes m (budget 0: counting statistics).
+// b1 (SEARCH), PTX lines 43-46; divergent, reconverges at the exit
+func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	k1 := uint64(0x64)
+	// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: rem.u32
+				v1 := isa.Rem(r0[l], r3[l], 32, false)
+				// 44: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+				// 45: add.u32
+				v3 := uint64(uint32(r3[l]) + uint32(k1))
+				// 46: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(v3)
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: rem.u32
+				v1 := isa.Rem(r0[l], r3[l], 32, false)
+				// 44: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+				// 45: add.u32
+				v3 := uint64(uint32(r3[l]) + uint32(k1))
+				// 46: st.param.u32
+				s4 := uint64(0x4)
+				s4v := uint64(v3)
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
+				}
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// classifyBlock3 runs block 3 of function classify for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 32-35; divergent, reconverges at the exit
+func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	// PTX line 32: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
+				}
+				// 34: and.b32
+				v3 := uint64(uint32(r0[l]) & uint32(k1))
+				// 35: setp.ne.u32
+				c4t := uint32(v3) != uint32(k2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
+				}
+				// 34: and.b32
+				v3 := uint64(uint32(r0[l]) & uint32(k1))
+				// 35: setp.ne.u32
+				c4t := uint32(v3) != uint32(k2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// classifyBlock5 runs block 5 of function classify for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 37-39; divergent, reconverges at the exit
+func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	k1 := uint64(0x14)
+	// PTX line 37: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 38, 39: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
+				}
+				// 39: setp.lt.u32
+				c3t := uint32(r0[l]) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
+				}
+				// 39: setp.lt.u32
+				c3t := uint32(r0[l]) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// classifyBlock7 runs block 7 of function classify for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 41-41
+func classifyBlock7(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x3)
+	// PTX line 41: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r3, m, u1)
+	_ = u1
+}
+
+// classifyBlock9 runs block 9 of function classify for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 48-49; divergent, reconverges at the exit
+func classifyBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 48, 49: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+				// 49: setp.lt.u32
+				c2t := uint32(v1) < uint32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+				// 49: setp.lt.u32
+				c2t := uint32(v1) < uint32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// classifyBlock10 runs block 10 of function classify for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 51-52; ret
+func classifyBlock10(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x4)
+	// PTX line 51: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
+				}
+			}
+		}
+	}
+}
+
 // collatzRun runs blocks of function collatz for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func collatzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1168,72 +1196,14 @@ func collatzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 61-62
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				// PTX line 61: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r1, m, u1)
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: mov.u32
-							v2 := uint64(r0[l])
-							r2[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: mov.u32
-							v2 := uint64(r0[l])
-							r2[l] = v2
-						}
-					}
-				}
-				_ = u1
-			}
+			collatzBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (STEP), PTX lines 64-64; divergent, reconverges at block 2 (b2)
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: setp.eq.u32
-							c1t := uint32(r2[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: setp.eq.u32
-							c1t := uint32(r2[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			collatzBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1250,72 +1220,7 @@ func collatzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 4
 		case 3:
 			// b3, PTX lines 66-70
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				k2 := uint64(0x3)
-				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: and.b32
-							v1 := uint64(uint32(r2[l]) & uint32(k0))
-							// 67: setp.eq.u32
-							c2t := uint32(v1) == uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 68: shr.u32
-							if c2 {
-								v3 := uint64(uint32(r2[l]) >> uint32(k0))
-								r2[l] = v3
-							}
-							// 69: mad.lo.u32
-							if !c2 {
-								v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
-								r2[l] = v4
-							}
-							// 70: add.u32
-							v5 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: and.b32
-							v1 := uint64(uint32(r2[l]) & uint32(k0))
-							// 67: setp.eq.u32
-							c2t := uint32(v1) == uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 68: shr.u32
-							if c2 {
-								v3 := uint64(uint32(r2[l]) >> uint32(k0))
-								r2[l] = v3
-							}
-							// 69: mad.lo.u32
-							if !c2 {
-								v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
-								r2[l] = v4
-							}
-							// 70: add.u32
-							v5 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v5
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			collatzBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1330,6 +1235,141 @@ func collatzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// collatzBlock0 runs block 0 of function collatz for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 61-62
+func collatzBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX line 61: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r1, m, u1)
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: mov.u32
+				v2 := uint64(r0[l])
+				r2[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: mov.u32
+				v2 := uint64(r0[l])
+				r2[l] = v2
+			}
+		}
+	}
+	_ = u1
+}
+
+// collatzBlock1 runs block 1 of function collatz for the lanes m (budget 0: counting statistics).
+// b1 (STEP), PTX lines 64-64; divergent, reconverges at block 2 (b2)
+func collatzBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: setp.eq.u32
+				c1t := uint32(r2[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: setp.eq.u32
+				c1t := uint32(r2[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// collatzBlock3 runs block 3 of function collatz for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 66-70
+func collatzBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	k2 := uint64(0x3)
+	// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: and.b32
+				v1 := uint64(uint32(r2[l]) & uint32(k0))
+				// 67: setp.eq.u32
+				c2t := uint32(v1) == uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 68: shr.u32
+				if c2 {
+					v3 := uint64(uint32(r2[l]) >> uint32(k0))
+					r2[l] = v3
+				}
+				// 69: mad.lo.u32
+				if !c2 {
+					v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
+					r2[l] = v4
+				}
+				// 70: add.u32
+				v5 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: and.b32
+				v1 := uint64(uint32(r2[l]) & uint32(k0))
+				// 67: setp.eq.u32
+				c2t := uint32(v1) == uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 68: shr.u32
+				if c2 {
+					v3 := uint64(uint32(r2[l]) >> uint32(k0))
+					r2[l] = v3
+				}
+				// 69: mad.lo.u32
+				if !c2 {
+					v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
+					r2[l] = v4
+				}
+				// 70: add.u32
+				v5 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v5
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
 // divergentRetRun runs blocks of kernel divergent_ret for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1338,63 +1378,7 @@ func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 81-88; code before the call
-			{
-				r0 := w.Reg(0)
-				// PTX line 81: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 82: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 83, 84, 88: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 84: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 88: st.param.u32
-							s5 := uint64(0x0)
-							s5v := uint64(v4)
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 84: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 88: st.param.u32
-							s5 := uint64(0x0)
-							s5v := uint64(v4)
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
-							}
-						}
-					}
-				}
-			}
+			divergentRetBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1404,71 +1388,7 @@ func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 2:
 			// b1, PTX lines 90-92; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0x1)
-				// PTX lines 90, 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							r3[l] = v1
-							// 92: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r4[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							r3[l] = v1
-							// 92: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r4[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			divergentRetBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1478,94 +1398,7 @@ func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 4:
 			// b2, PTX lines 94-99; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x4)
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: mad.lo.u32
-							v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
-							r6[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: mad.lo.u32
-							v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
-							r6[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 95: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/divergent_ret.ptx:95")
-				}
-				// PTX line 96: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 97, 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 98: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							// 99: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 98: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							// 99: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:99")
-							}
-						}
-					}
-				}
-			}
+			divergentRetBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1577,5 +1410,224 @@ func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// divergentRetBlock0 runs block 0 of kernel divergent_ret for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-88; code before the call
+func divergentRetBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX line 81: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 82: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 83, 84, 88: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 84: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 88: st.param.u32
+				s5 := uint64(0x0)
+				s5v := uint64(v4)
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 84: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 88: st.param.u32
+				s5 := uint64(0x0)
+				s5v := uint64(v4)
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
+				}
+			}
+		}
+	}
+}
+
+// divergentRetBlock2 runs block 2 of kernel divergent_ret for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 90-92; code before the call
+func divergentRetBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x1)
+	// PTX lines 90, 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				r3[l] = v1
+				// 92: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r4[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				r3[l] = v1
+				// 92: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r4[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// divergentRetBlock4 runs block 4 of kernel divergent_ret for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 94-99; ret
+func divergentRetBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x4)
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: mad.lo.u32
+				v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
+				r6[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: mad.lo.u32
+				v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
+				r6[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 95: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/divergent_ret.ptx:95")
+	}
+	// PTX line 96: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 97, 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 98: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 99: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 98: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 99: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:99")
+				}
+			}
+		}
 	}
 }

@@ -443,83 +443,7 @@ func maybeExitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-28; divergent, reconverges at the exit
-			{
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
-									continue
-								}
-								v1 = v1x
-							}
-							// 27: rem.u32
-							v2 := isa.Rem(v1, k0, 32, false)
-							// 28: setp.eq.u32
-							c3t := uint32(v2) == uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
-									continue
-								}
-								v1 = v1x
-							}
-							// 27: rem.u32
-							v2 := isa.Rem(v1, k0, 32, false)
-							// 28: setp.eq.u32
-							c3t := uint32(v2) == uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			maybeExitBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -547,6 +471,86 @@ func maybeExitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// maybeExitBlock0 runs block 0 of function maybe_exit for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-28; divergent, reconverges at the exit
+func maybeExitBlock0(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
+						continue
+					}
+					v1 = v1x
+				}
+				// 27: rem.u32
+				v2 := isa.Rem(v1, k0, 32, false)
+				// 28: setp.eq.u32
+				c3t := uint32(v2) == uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
+						continue
+					}
+					v1 = v1x
+				}
+				// 27: rem.u32
+				v2 := isa.Rem(v1, k0, 32, false)
+				// 28: setp.eq.u32
+				c3t := uint32(v2) == uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
 // twiceRun runs blocks of function twice for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -555,101 +559,7 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 37-40; code before the call
-			{
-				r0 := w.Reg(0)
-				// PTX lines 37: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
-							}
-						}
-					}
-				}
-			}
+			twiceBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -659,53 +569,7 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		case 2:
 			// b1, PTX lines 43-44; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 43, 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: shl.b32
-							v1 := uint64(uint32(r0[l]) << uint32(k0))
-							// 44: st.param.u32
-							s2 := uint64(0x8)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: shl.b32
-							v1 := uint64(uint32(r0[l]) << uint32(k0))
-							// 44: st.param.u32
-							s2 := uint64(0x8)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
-							}
-						}
-					}
-				}
-			}
+			twiceBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -720,6 +584,154 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// twiceBlock0 runs block 0 of function twice for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 37-40; code before the call
+func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 37: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+				}
+			}
+		}
+	}
+}
+
+// twiceBlock2 runs block 2 of function twice for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 43-44; ret
+func twiceBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 43, 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: shl.b32
+				v1 := uint64(uint32(r0[l]) << uint32(k0))
+				// 44: st.param.u32
+				s2 := uint64(0x8)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: shl.b32
+				v1 := uint64(uint32(r0[l]) << uint32(k0))
+				// 44: st.param.u32
+				s2 := uint64(0x8)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+				}
+			}
+		}
+	}
+}
+
 // exitInFuncRun runs blocks of kernel exit_in_func for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -728,194 +740,14 @@ func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 56-59; bar.sync at line 60
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 56, 57: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 57: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 57: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 58: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r1, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 0,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 59: st.shared.u32
-				m4 := m & w.P[0]
-				if m4 != 0 {
-					w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m4, "testdata/ptx/hand/exit_in_func.ptx:59")
-				}
-				_ = u3
-			}
+			exitInFuncBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 61-70; code before the call
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/exit_in_func.ptx:61")
-				}
-				// PTX line 62: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 63, 64: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 64: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r5[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 64: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r5[l] = v4
-						}
-					}
-				}
-				// PTX line 65: mov.u32, warp-uniform
-				u5 := uint64(k1)
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.global.u32
-							s6 := uint64(r5[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.global.u32
-							s6 := uint64(r5[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
-							}
-						}
-					}
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.param.u32
-							s7 := uint64(0x0)
-							s7v := uint64(r0[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.param.u32
-							s7 := uint64(0x0)
-							s7v := uint64(r0[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
-							}
-						}
-					}
-				}
-			}
+			exitInFuncBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -925,137 +757,14 @@ func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 3:
 			// b1, PTX lines 72-74; bar.sync at line 75
-			{
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 74: atom.shared.add.u32
-				w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r11, r11, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
-			}
+			exitInFuncBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b1, PTX lines 76-78; ret
-			{
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				k0 := uint64(0x3e8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 76: ld.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:76")
-				// PTX lines 77, 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mad.lo.u32
-							v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
-							// 78: st.global.u32
-							s3 := uint64(r5[l]) + 0x0
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mad.lo.u32
-							v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
-							// 78: st.global.u32
-							s3 := uint64(r5[l]) + 0x0
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
-							}
-						}
-					}
-				}
-			}
+			exitInFuncBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1067,6 +776,325 @@ func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// exitInFuncBlock0 runs block 0 of kernel exit_in_func for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 56-59; bar.sync at line 60
+func exitInFuncBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 56, 57: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 57: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 57: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 58: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r1, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 0,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 59: st.shared.u32
+	m4 := m & w.P[0]
+	if m4 != 0 {
+		w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m4, "testdata/ptx/hand/exit_in_func.ptx:59")
+	}
+	_ = u3
+}
+
+// exitInFuncBlock1 runs block 1 of kernel exit_in_func for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 61-70; code before the call
+func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/exit_in_func.ptx:61")
+	}
+	// PTX line 62: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 63, 64: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 64: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r5[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 64: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r5[l] = v4
+			}
+		}
+	}
+	// PTX line 65: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.global.u32
+				s6 := uint64(r5[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.global.u32
+				s6 := uint64(r5[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+				}
+			}
+		}
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.param.u32
+				s7 := uint64(0x0)
+				s7v := uint64(r0[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.param.u32
+				s7 := uint64(0x0)
+				s7v := uint64(r0[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+				}
+			}
+		}
+	}
+}
+
+// exitInFuncBlock3 runs block 3 of kernel exit_in_func for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 72-74; bar.sync at line 75
+func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 74: atom.shared.add.u32
+	w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r11, r11, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
+}
+
+// exitInFuncBlock4 runs block 4 of kernel exit_in_func for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 76-78; ret
+func exitInFuncBlock4(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3e8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 76: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:76")
+	// PTX lines 77, 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mad.lo.u32
+				v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
+				// 78: st.global.u32
+				s3 := uint64(r5[l]) + 0x0
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mad.lo.u32
+				v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
+				// 78: st.global.u32
+				s3 := uint64(r5[l]) + 0x0
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+				}
+			}
+		}
 	}
 }
 

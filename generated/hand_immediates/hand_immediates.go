@@ -360,1536 +360,7 @@ func immediatesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 50-144; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r56 := w.Reg(56)
-				k0 := uint64(0x80)
-				k1 := uint64(0x2a)
-				k2 := uint64(0xabc00000)
-				k3 := uint64(0xff)
-				k4 := uint64(0xf)
-				k5 := uint64(0xb)
-				k6 := uint64(0x6)
-				k7 := uint64(0xee6b2800)
-				k8 := uint64(0x10)
-				k9 := uint64(0xfffffff9)
-				k10 := uint64(0xfffffff0)
-				k11 := uint64(0x3f800000)
-				k12 := uint64(0x40000000)
-				k13 := uint64(0x3fc00000)
-				k14 := uint64(0x3ff0000000000000)
-				k15 := uint64(0x4000000000000000)
-				k16 := uint64(0xffffffffffffffff)
-				k17 := uint64(0x123456789abcdef0)
-				k18 := uint64(0xffffffff)
-				k19 := uint64(0x8)
-				k20 := uint64(0x80000000)
-				k21 := uint64(0xa)
-				k22 := uint64(0xfffffffffffffffd)
-				// PTX line 50: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 51: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 52, 53: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 53: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 53: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 54: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/immediates.ptx:54")
-				}
-				// PTX line 55: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 56, 57, 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 57: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r10[l] = v8
-							// 60: add.u32
-							v9 := uint64(uint32(r4[l]) + uint32(k1))
-							// 61: st.global.u32
-							s10 := uint64(v8) + 0x0
-							s10v := uint64(v9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
-							}
-							// 62: or.b32
-							v11 := uint64(uint32(r4[l]) | uint32(k2))
-							r12[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 57: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r10[l] = v8
-							// 60: add.u32
-							v9 := uint64(uint32(r4[l]) + uint32(k1))
-							// 61: st.global.u32
-							s10 := uint64(v8) + 0x0
-							s10v := uint64(v9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
-							}
-							// 62: or.b32
-							v11 := uint64(uint32(r4[l]) | uint32(k2))
-							r12[l] = v11
-						}
-					}
-				}
-				// PTX lines 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u32
-							s12 := uint64(r10[l]) + 0x4
-							s12v := uint64(r12[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
-							}
-							// 64: add.u32
-							v13 := uint64(uint32(r4[l]) + uint32(k3))
-							r13[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u32
-							s12 := uint64(r10[l]) + 0x4
-							s12v := uint64(r12[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
-							}
-							// 64: add.u32
-							v13 := uint64(uint32(r4[l]) + uint32(k3))
-							r13[l] = v13
-						}
-					}
-				}
-				// PTX lines 65, 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u32
-							s14 := uint64(r10[l]) + 0x8
-							s14v := uint64(r13[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
-							}
-							// 66: add.u32
-							v15 := uint64(uint32(r4[l]) + uint32(k4))
-							r14[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u32
-							s14 := uint64(r10[l]) + 0x8
-							s14v := uint64(r13[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
-							}
-							// 66: add.u32
-							v15 := uint64(uint32(r4[l]) + uint32(k4))
-							r14[l] = v15
-						}
-					}
-				}
-				// PTX lines 67, 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.global.u32
-							s16 := uint64(r10[l]) + 0xc
-							s16v := uint64(r14[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
-							}
-							// 68: add.u32
-							v17 := uint64(uint32(r4[l]) + uint32(k5))
-							r15[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.global.u32
-							s16 := uint64(r10[l]) + 0xc
-							s16v := uint64(r14[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
-							}
-							// 68: add.u32
-							v17 := uint64(uint32(r4[l]) + uint32(k5))
-							r15[l] = v17
-						}
-					}
-				}
-				// PTX lines 69, 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.global.u32
-							s18 := uint64(r10[l]) + 0x10
-							s18v := uint64(r15[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
-							}
-							// 70: add.u32
-							v19 := uint64(uint32(r4[l]) + uint32(k6))
-							r16[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.global.u32
-							s18 := uint64(r10[l]) + 0x10
-							s18v := uint64(r15[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
-							}
-							// 70: add.u32
-							v19 := uint64(uint32(r4[l]) + uint32(k6))
-							r16[l] = v19
-						}
-					}
-				}
-				// PTX lines 71, 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.u32
-							s20 := uint64(r10[l]) + 0x14
-							s20v := uint64(r16[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
-							}
-							// 72: add.u32
-							v21 := uint64(uint32(r4[l]) + uint32(k7))
-							r17[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.u32
-							s20 := uint64(r10[l]) + 0x14
-							s20v := uint64(r16[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
-							}
-							// 72: add.u32
-							v21 := uint64(uint32(r4[l]) + uint32(k7))
-							r17[l] = v21
-						}
-					}
-				}
-				// PTX lines 73, 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.global.u32
-							s22 := uint64(r10[l]) + 0x18
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
-							}
-							// 74: add.u32
-							v23 := uint64(uint32(r4[l]) + uint32(k8))
-							r18[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.global.u32
-							s22 := uint64(r10[l]) + 0x18
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
-							}
-							// 74: add.u32
-							v23 := uint64(uint32(r4[l]) + uint32(k8))
-							r18[l] = v23
-						}
-					}
-				}
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.u32
-							s24 := uint64(r10[l]) + 0x1c
-							s24v := uint64(r18[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
-							}
-							// 76: add.s32
-							v25 := uint64(uint32(r4[l]) + uint32(k9))
-							r19[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.u32
-							s24 := uint64(r10[l]) + 0x1c
-							s24v := uint64(r18[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
-							}
-							// 76: add.s32
-							v25 := uint64(uint32(r4[l]) + uint32(k9))
-							r19[l] = v25
-						}
-					}
-				}
-				// PTX lines 77, 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.global.u32
-							s26 := uint64(r10[l]) + 0x20
-							s26v := uint64(r19[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
-							}
-							// 78: mul.lo.s32
-							v27 := uint64(uint32(r4[l]) * uint32(k10))
-							r20[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.global.u32
-							s26 := uint64(r10[l]) + 0x20
-							s26v := uint64(r19[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
-							}
-							// 78: mul.lo.s32
-							v27 := uint64(uint32(r4[l]) * uint32(k10))
-							r20[l] = v27
-						}
-					}
-				}
-				// PTX lines 79, 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.global.u32
-							s28 := uint64(r10[l]) + 0x24
-							s28v := uint64(r20[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
-							}
-							// 82: cvt.rn.f32.u32
-							v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
-							r21[l] = v29
-							// 83: add.f32
-							v30 := uint64(isa.AddF32RN(uint32(v29), uint32(k11)))
-							r22[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.global.u32
-							s28 := uint64(r10[l]) + 0x24
-							s28v := uint64(r20[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
-							}
-							// 82: cvt.rn.f32.u32
-							v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
-							r21[l] = v29
-							// 83: add.f32
-							v30 := uint64(isa.AddF32RN(uint32(v29), uint32(k11)))
-							r22[l] = v30
-						}
-					}
-				}
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.global.f32
-							s31 := uint64(r10[l]) + 0x28
-							s31v := uint64(r22[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
-							}
-							// 85: mul.f32
-							v32 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(k12)))
-							r23[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.global.f32
-							s31 := uint64(r10[l]) + 0x28
-							s31v := uint64(r22[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
-							}
-							// 85: mul.f32
-							v32 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(k12)))
-							r23[l] = v32
-						}
-					}
-				}
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s33w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.f32
-							s33 := uint64(r10[l]) + 0x2c
-							s33v := uint64(r23[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
-							}
-							// 87: mul.f32
-							v34 := uint64(isa.MulF32RN(uint32(r21[l]), uint32(k13)))
-							r24[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.f32
-							s33 := uint64(r10[l]) + 0x2c
-							s33v := uint64(r23[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
-							}
-							// 87: mul.f32
-							v34 := uint64(isa.MulF32RN(uint32(r21[l]), uint32(k13)))
-							r24[l] = v34
-						}
-					}
-				}
-				// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.f32
-							s35 := uint64(r10[l]) + 0x30
-							s35v := uint64(r24[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
-							}
-							// 89: cvt.rn.f64.u32
-							v36 := math.Float64bits(float64(uint32(r4[l])))
-							// 90: add.f64
-							v37 := isa.AddF64RN(v36, k14)
-							// 91: mul.f64
-							v38 := isa.MulF64RN(v37, k15)
-							// 92: cvt.rzi.u32.f64
-							v39 := isa.FloatToInt(math.Float64frombits(v38), isa.RZ, 32, false)
-							r28[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.f32
-							s35 := uint64(r10[l]) + 0x30
-							s35v := uint64(r24[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
-							}
-							// 89: cvt.rn.f64.u32
-							v36 := math.Float64bits(float64(uint32(r4[l])))
-							// 90: add.f64
-							v37 := isa.AddF64RN(v36, k14)
-							// 91: mul.f64
-							v38 := isa.MulF64RN(v37, k15)
-							// 92: cvt.rzi.u32.f64
-							v39 := isa.FloatToInt(math.Float64frombits(v38), isa.RZ, 32, false)
-							r28[l] = v39
-						}
-					}
-				}
-				// PTX lines 93, 96, 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.global.u32
-							s40 := uint64(r10[l]) + 0x34
-							s40v := uint64(r28[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
-							}
-							// 96: cvt.u64.u32
-							v41 := uint64(uint64(uint32(r4[l])))
-							r29[l] = v41
-							// 97: add.u64
-							v42 := uint64(uint64(v41) + uint64(k16))
-							// 98: cvt.u32.u64
-							v43 := uint64(uint32(uint64(v42)))
-							r31[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.global.u32
-							s40 := uint64(r10[l]) + 0x34
-							s40v := uint64(r28[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
-							}
-							// 96: cvt.u64.u32
-							v41 := uint64(uint64(uint32(r4[l])))
-							r29[l] = v41
-							// 97: add.u64
-							v42 := uint64(uint64(v41) + uint64(k16))
-							// 98: cvt.u32.u64
-							v43 := uint64(uint32(uint64(v42)))
-							r31[l] = v43
-						}
-					}
-				}
-				// PTX lines 99, 100, 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.global.u32
-							s44 := uint64(r10[l]) + 0x38
-							s44v := uint64(r31[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
-							}
-							// 100: add.u64
-							v45 := uint64(uint64(r29[l]) + uint64(k17))
-							r32[l] = v45
-							// 101: mov.b64
-							m46 := v45
-							m46_1 := m46 >> 32 & k18
-							r33[l] = m46_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.global.u32
-							s44 := uint64(r10[l]) + 0x38
-							s44v := uint64(r31[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
-							}
-							// 100: add.u64
-							v45 := uint64(uint64(r29[l]) + uint64(k17))
-							r32[l] = v45
-							// 101: mov.b64
-							m46 := v45
-							m46_1 := m46 >> 32 & k18
-							r33[l] = m46_1
-						}
-					}
-				}
-				// PTX lines 102, 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s47w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.global.u32
-							s47 := uint64(r10[l]) + 0x3c
-							s47v := uint64(r33[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-								runtime.Store32(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
-							}
-							// 103: mov.b64
-							m48 := r32[l]
-							m48_0 := m48 >> 0 & k18
-							r34[l] = m48_0
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.global.u32
-							s47 := uint64(r10[l]) + 0x3c
-							s47v := uint64(r33[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-								runtime.Store32(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
-							}
-							// 103: mov.b64
-							m48 := r32[l]
-							m48_0 := m48 >> 0 & k18
-							r34[l] = m48_0
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s49w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.global.u32
-							s49 := uint64(r10[l]) + 0x40
-							s49v := uint64(r34[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.global.u32
-							s49 := uint64(r10[l]) + 0x40
-							s49v := uint64(r34[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 107: ld.global.u32
-				u50 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/immediates.ptx:107")
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s51w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.global.u32
-							s51 := uint64(r10[l]) + 0x44
-							s51v := uint64(u50)
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.global.u32
-							s51 := uint64(r10[l]) + 0x44
-							s51v := uint64(u50)
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 109: ld.global.u32
-				u52 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:109")
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s53w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.global.u32
-							s53 := uint64(r10[l]) + 0x48
-							s53v := uint64(u52)
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.global.u32
-							s53 := uint64(r10[l]) + 0x48
-							s53v := uint64(u52)
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
-							}
-						}
-					}
-				}
-				// PTX line 111: mov.u64, warp-uniform
-				u54 := uint64((w.GlobalVar(0) + k19))
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v55aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: ld.global.u32
-							v55a := uint64(u54) + 0x0
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-								v55 = runtime.Load32(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
-								if !v55ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
-									continue
-								}
-								v55 = v55x
-							}
-							r38[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: ld.global.u32
-							v55a := uint64(u54) + 0x0
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-								v55 = runtime.Load32(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
-								if !v55ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
-									continue
-								}
-								v55 = v55x
-							}
-							r38[l] = v55
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: st.global.u32
-							s56 := uint64(r10[l]) + 0x4c
-							s56v := uint64(r38[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: st.global.u32
-							s56 := uint64(r10[l]) + 0x4c
-							s56v := uint64(r38[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
-							}
-						}
-					}
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v57aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: ld.global.u32
-							v57a := uint64(u54) + 0x8
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
-									continue
-								}
-								v57 = v57x
-							}
-							r39[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: ld.global.u32
-							v57a := uint64(u54) + 0x8
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
-									continue
-								}
-								v57 = v57x
-							}
-							r39[l] = v57
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s58w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: st.global.u32
-							s58 := uint64(r10[l]) + 0x50
-							s58v := uint64(r39[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: st.global.u32
-							s58 := uint64(r10[l]) + 0x50
-							s58v := uint64(r39[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
-							}
-						}
-					}
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v59aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: ld.global.u32
-							v59a := uint64(u54) + 0xfffffffffffffffc
-							var v59 uint64
-							if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
-								v59 = runtime.Load32(v59aw.Mem, v59ao)
-							} else {
-								v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
-								if !v59ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
-									continue
-								}
-								v59 = v59x
-							}
-							r40[l] = v59
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: ld.global.u32
-							v59a := uint64(u54) + 0xfffffffffffffffc
-							var v59 uint64
-							if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
-								v59 = runtime.Load32(v59aw.Mem, v59ao)
-							} else {
-								v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
-								if !v59ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
-									continue
-								}
-								v59 = v59x
-							}
-							r40[l] = v59
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s60w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.global.u32
-							s60 := uint64(r10[l]) + 0x54
-							s60v := uint64(r40[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-								runtime.Store32(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.global.u32
-							s60 := uint64(r10[l]) + 0x54
-							s60v := uint64(r40[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-								runtime.Store32(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 118: ld.const.u32
-				u61 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:118")
-				// PTX lines 119, 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s62w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.global.u32
-							s62 := uint64(r10[l]) + 0x58
-							s62v := uint64(u61)
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-								runtime.Store32(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
-							}
-							// 120: add.s32
-							v63 := uint64(uint32(r4[l]) + uint32(k20))
-							r42[l] = v63
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.global.u32
-							s62 := uint64(r10[l]) + 0x58
-							s62v := uint64(u61)
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-								runtime.Store32(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
-							}
-							// 120: add.s32
-							v63 := uint64(uint32(r4[l]) + uint32(k20))
-							r42[l] = v63
-						}
-					}
-				}
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s64w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.global.u32
-							s64 := uint64(r10[l]) + 0x5c
-							s64v := uint64(r42[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.global.u32
-							s64 := uint64(r10[l]) + 0x5c
-							s64v := uint64(r42[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 124: ld.global.v4.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r43, r44, r45, r46}, nil, 0, w.GlobalVar(2)+0x0, 4, 0, m, "testdata/ptx/hand/immediates.ptx:124")
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: add.u32
-							v65 := uint64(uint32(r43[l]) + uint32(r4[l]))
-							r43[l] = v65
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: add.u32
-							v65 := uint64(uint32(r43[l]) + uint32(r4[l]))
-							r43[l] = v65
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 126: st.global.v4.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r46, r45, r44, r43}, r10, 0xffffffffffffffff, 0x60, 4, m, "testdata/ptx/hand/immediates.ptx:126")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 127: ld.global.v4.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, nil, 0, w.GlobalVar(2)+0x0, 4, 0, m, "testdata/ptx/hand/immediates.ptx:127")
-				// PTX lines 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: mov.u32
-							v66 := uint64(r3[l])
-							// 129: mov.u32
-							v67 := uint64(r0[l])
-							// 130: mov.u32
-							v68 := uint64(r1[l])
-							// 131: mov.u32
-							v69 := uint64(r2[l])
-							// 132: add.u32
-							v70 := uint64(uint32(v66) + uint32(v67))
-							r51[l] = v70
-							// 133: mul.lo.u32
-							v71 := uint64(uint32(v68) * uint32(v69))
-							r52[l] = v71
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: mov.u32
-							v66 := uint64(r3[l])
-							// 129: mov.u32
-							v67 := uint64(r0[l])
-							// 130: mov.u32
-							v68 := uint64(r1[l])
-							// 131: mov.u32
-							v69 := uint64(r2[l])
-							// 132: add.u32
-							v70 := uint64(uint32(v66) + uint32(v67))
-							r51[l] = v70
-							// 133: mul.lo.u32
-							v71 := uint64(uint32(v68) * uint32(v69))
-							r52[l] = v71
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 134: st.global.v2.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r51, r52}, r10, 0xffffffffffffffff, 0x70, 4, m, "testdata/ptx/hand/immediates.ptx:134")
-				// PTX line 137: mov.u32, warp-uniform
-				u72 := uint64(k21)
-				// PTX lines 138: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s73w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.global.u32
-							s73 := uint64(r10[l]) + 0x78
-							s73v := uint64(u72)
-							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-								runtime.Store32(s73w.Mem, s73o, s73v)
-							} else {
-								w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.global.u32
-							s73 := uint64(r10[l]) + 0x78
-							s73v := uint64(u72)
-							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-								runtime.Store32(s73w.Mem, s73o, s73v)
-							} else {
-								w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 139: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r10, r56, r56, 0xffffffffffffffff, 0x78, 4, m, "testdata/ptx/hand/immediates.ptx:139")
-				// PTX lines 142, 143, 144: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s76w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: mul.lo.s64
-							v74 := uint64(uint64(r29[l]) * uint64(k22))
-							// 143: cvt.u32.u64
-							v75 := uint64(uint32(uint64(v74)))
-							// 144: st.global.u32
-							s76 := uint64(r10[l]) + 0x7c
-							s76v := uint64(v75)
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: mul.lo.s64
-							v74 := uint64(uint64(r29[l]) * uint64(k22))
-							// 143: cvt.u32.u64
-							v75 := uint64(uint32(uint64(v74)))
-							// 144: st.global.u32
-							s76 := uint64(r10[l]) + 0x7c
-							s76v := uint64(v75)
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
-							}
-						}
-					}
-				}
-			}
+			immediatesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1901,6 +372,1546 @@ func immediatesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// immediatesBlock0 runs block 0 of kernel immediates for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 50-144; ret
+func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r56 := w.Reg(56)
+	k0 := uint64(0x80)
+	k1 := uint64(0x2a)
+	k2 := uint64(0xabc00000)
+	k3 := uint64(0xff)
+	k4 := uint64(0xf)
+	k5 := uint64(0xb)
+	k6 := uint64(0x6)
+	k7 := uint64(0xee6b2800)
+	k8 := uint64(0x10)
+	k9 := uint64(0xfffffff9)
+	k10 := uint64(0xfffffff0)
+	k11 := uint64(0x3f800000)
+	k12 := uint64(0x40000000)
+	k13 := uint64(0x3fc00000)
+	k14 := uint64(0x3ff0000000000000)
+	k15 := uint64(0x4000000000000000)
+	k16 := uint64(0xffffffffffffffff)
+	k17 := uint64(0x123456789abcdef0)
+	k18 := uint64(0xffffffff)
+	k19 := uint64(0x8)
+	k20 := uint64(0x80000000)
+	k21 := uint64(0xa)
+	k22 := uint64(0xfffffffffffffffd)
+	// PTX line 50: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 51: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 52, 53: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 53: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 53: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 54: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/immediates.ptx:54")
+	}
+	// PTX line 55: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 56, 57, 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 57: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r10[l] = v8
+				// 60: add.u32
+				v9 := uint64(uint32(r4[l]) + uint32(k1))
+				// 61: st.global.u32
+				s10 := uint64(v8) + 0x0
+				s10v := uint64(v9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+				}
+				// 62: or.b32
+				v11 := uint64(uint32(r4[l]) | uint32(k2))
+				r12[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 57: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r10[l] = v8
+				// 60: add.u32
+				v9 := uint64(uint32(r4[l]) + uint32(k1))
+				// 61: st.global.u32
+				s10 := uint64(v8) + 0x0
+				s10v := uint64(v9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+				}
+				// 62: or.b32
+				v11 := uint64(uint32(r4[l]) | uint32(k2))
+				r12[l] = v11
+			}
+		}
+	}
+	// PTX lines 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u32
+				s12 := uint64(r10[l]) + 0x4
+				s12v := uint64(r12[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+				}
+				// 64: add.u32
+				v13 := uint64(uint32(r4[l]) + uint32(k3))
+				r13[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u32
+				s12 := uint64(r10[l]) + 0x4
+				s12v := uint64(r12[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+				}
+				// 64: add.u32
+				v13 := uint64(uint32(r4[l]) + uint32(k3))
+				r13[l] = v13
+			}
+		}
+	}
+	// PTX lines 65, 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u32
+				s14 := uint64(r10[l]) + 0x8
+				s14v := uint64(r13[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+				}
+				// 66: add.u32
+				v15 := uint64(uint32(r4[l]) + uint32(k4))
+				r14[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u32
+				s14 := uint64(r10[l]) + 0x8
+				s14v := uint64(r13[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+				}
+				// 66: add.u32
+				v15 := uint64(uint32(r4[l]) + uint32(k4))
+				r14[l] = v15
+			}
+		}
+	}
+	// PTX lines 67, 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u32
+				s16 := uint64(r10[l]) + 0xc
+				s16v := uint64(r14[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+				}
+				// 68: add.u32
+				v17 := uint64(uint32(r4[l]) + uint32(k5))
+				r15[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u32
+				s16 := uint64(r10[l]) + 0xc
+				s16v := uint64(r14[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+				}
+				// 68: add.u32
+				v17 := uint64(uint32(r4[l]) + uint32(k5))
+				r15[l] = v17
+			}
+		}
+	}
+	// PTX lines 69, 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.global.u32
+				s18 := uint64(r10[l]) + 0x10
+				s18v := uint64(r15[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+				}
+				// 70: add.u32
+				v19 := uint64(uint32(r4[l]) + uint32(k6))
+				r16[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.global.u32
+				s18 := uint64(r10[l]) + 0x10
+				s18v := uint64(r15[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+				}
+				// 70: add.u32
+				v19 := uint64(uint32(r4[l]) + uint32(k6))
+				r16[l] = v19
+			}
+		}
+	}
+	// PTX lines 71, 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.u32
+				s20 := uint64(r10[l]) + 0x14
+				s20v := uint64(r16[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+				}
+				// 72: add.u32
+				v21 := uint64(uint32(r4[l]) + uint32(k7))
+				r17[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.u32
+				s20 := uint64(r10[l]) + 0x14
+				s20v := uint64(r16[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+				}
+				// 72: add.u32
+				v21 := uint64(uint32(r4[l]) + uint32(k7))
+				r17[l] = v21
+			}
+		}
+	}
+	// PTX lines 73, 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.global.u32
+				s22 := uint64(r10[l]) + 0x18
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+				}
+				// 74: add.u32
+				v23 := uint64(uint32(r4[l]) + uint32(k8))
+				r18[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.global.u32
+				s22 := uint64(r10[l]) + 0x18
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+				}
+				// 74: add.u32
+				v23 := uint64(uint32(r4[l]) + uint32(k8))
+				r18[l] = v23
+			}
+		}
+	}
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.u32
+				s24 := uint64(r10[l]) + 0x1c
+				s24v := uint64(r18[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+				}
+				// 76: add.s32
+				v25 := uint64(uint32(r4[l]) + uint32(k9))
+				r19[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.u32
+				s24 := uint64(r10[l]) + 0x1c
+				s24v := uint64(r18[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+				}
+				// 76: add.s32
+				v25 := uint64(uint32(r4[l]) + uint32(k9))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 77, 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.global.u32
+				s26 := uint64(r10[l]) + 0x20
+				s26v := uint64(r19[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+				}
+				// 78: mul.lo.s32
+				v27 := uint64(uint32(r4[l]) * uint32(k10))
+				r20[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.global.u32
+				s26 := uint64(r10[l]) + 0x20
+				s26v := uint64(r19[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+				}
+				// 78: mul.lo.s32
+				v27 := uint64(uint32(r4[l]) * uint32(k10))
+				r20[l] = v27
+			}
+		}
+	}
+	// PTX lines 79, 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.global.u32
+				s28 := uint64(r10[l]) + 0x24
+				s28v := uint64(r20[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+				}
+				// 82: cvt.rn.f32.u32
+				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
+				r21[l] = v29
+				// 83: add.f32
+				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(k11)))
+				r22[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.global.u32
+				s28 := uint64(r10[l]) + 0x24
+				s28v := uint64(r20[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+				}
+				// 82: cvt.rn.f32.u32
+				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
+				r21[l] = v29
+				// 83: add.f32
+				v30 := uint64(isa.AddF32RN(uint32(v29), uint32(k11)))
+				r22[l] = v30
+			}
+		}
+	}
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.global.f32
+				s31 := uint64(r10[l]) + 0x28
+				s31v := uint64(r22[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+				}
+				// 85: mul.f32
+				v32 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(k12)))
+				r23[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.global.f32
+				s31 := uint64(r10[l]) + 0x28
+				s31v := uint64(r22[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+				}
+				// 85: mul.f32
+				v32 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(k12)))
+				r23[l] = v32
+			}
+		}
+	}
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.f32
+				s33 := uint64(r10[l]) + 0x2c
+				s33v := uint64(r23[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+				}
+				// 87: mul.f32
+				v34 := uint64(isa.MulF32RN(uint32(r21[l]), uint32(k13)))
+				r24[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.f32
+				s33 := uint64(r10[l]) + 0x2c
+				s33v := uint64(r23[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+				}
+				// 87: mul.f32
+				v34 := uint64(isa.MulF32RN(uint32(r21[l]), uint32(k13)))
+				r24[l] = v34
+			}
+		}
+	}
+	// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(12)
+		if m == 0xffffffff {
+			{
+				var v37s [32]uint64
+				for l := range 32 {
+					// 88: st.global.f32
+					s35 := uint64(r10[l]) + 0x30
+					s35v := uint64(r24[l])
+					if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+						runtime.Store32(s35w.Ptr, s35o, s35v)
+					} else {
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+					}
+					// 89: cvt.rn.f64.u32
+					v36 := math.Float64bits(float64(uint32(r4[l])))
+					// 90: add.f64
+					v37 := isa.AddF64RN(v36, k14)
+					v37s[l] = v37
+				}
+				for l := range 32 {
+					v37 := v37s[l]
+					// 91: mul.f64
+					v38 := isa.MulF64RN(v37, k15)
+					// 92: cvt.rzi.u32.f64
+					v39 := isa.FloatToInt(math.Float64frombits(v38), isa.RZ, 32, false)
+					r28[l] = v39
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.f32
+				s35 := uint64(r10[l]) + 0x30
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+				}
+				// 89: cvt.rn.f64.u32
+				v36 := math.Float64bits(float64(uint32(r4[l])))
+				// 90: add.f64
+				v37 := isa.AddF64RN(v36, k14)
+				// 91: mul.f64
+				v38 := isa.MulF64RN(v37, k15)
+				// 92: cvt.rzi.u32.f64
+				v39 := isa.FloatToInt(math.Float64frombits(v38), isa.RZ, 32, false)
+				r28[l] = v39
+			}
+		}
+	}
+	// PTX lines 93, 96, 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.global.u32
+				s40 := uint64(r10[l]) + 0x34
+				s40v := uint64(r28[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+				}
+				// 96: cvt.u64.u32
+				v41 := uint64(uint64(uint32(r4[l])))
+				r29[l] = v41
+				// 97: add.u64
+				v42 := uint64(uint64(v41) + uint64(k16))
+				// 98: cvt.u32.u64
+				v43 := uint64(uint32(uint64(v42)))
+				r31[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.global.u32
+				s40 := uint64(r10[l]) + 0x34
+				s40v := uint64(r28[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+				}
+				// 96: cvt.u64.u32
+				v41 := uint64(uint64(uint32(r4[l])))
+				r29[l] = v41
+				// 97: add.u64
+				v42 := uint64(uint64(v41) + uint64(k16))
+				// 98: cvt.u32.u64
+				v43 := uint64(uint32(uint64(v42)))
+				r31[l] = v43
+			}
+		}
+	}
+	// PTX lines 99, 100, 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.global.u32
+				s44 := uint64(r10[l]) + 0x38
+				s44v := uint64(r31[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+				}
+				// 100: add.u64
+				v45 := uint64(uint64(r29[l]) + uint64(k17))
+				r32[l] = v45
+				// 101: mov.b64
+				m46 := v45
+				m46_1 := m46 >> 32 & k18
+				r33[l] = m46_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.global.u32
+				s44 := uint64(r10[l]) + 0x38
+				s44v := uint64(r31[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+				}
+				// 100: add.u64
+				v45 := uint64(uint64(r29[l]) + uint64(k17))
+				r32[l] = v45
+				// 101: mov.b64
+				m46 := v45
+				m46_1 := m46 >> 32 & k18
+				r33[l] = m46_1
+			}
+		}
+	}
+	// PTX lines 102, 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s47w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.global.u32
+				s47 := uint64(r10[l]) + 0x3c
+				s47v := uint64(r33[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+				}
+				// 103: mov.b64
+				m48 := r32[l]
+				m48_0 := m48 >> 0 & k18
+				r34[l] = m48_0
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.global.u32
+				s47 := uint64(r10[l]) + 0x3c
+				s47v := uint64(r33[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+				}
+				// 103: mov.b64
+				m48 := r32[l]
+				m48_0 := m48 >> 0 & k18
+				r34[l] = m48_0
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s49w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.global.u32
+				s49 := uint64(r10[l]) + 0x40
+				s49v := uint64(r34[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.global.u32
+				s49 := uint64(r10[l]) + 0x40
+				s49v := uint64(r34[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 107: ld.global.u32
+	u50 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/immediates.ptx:107")
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s51w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.global.u32
+				s51 := uint64(r10[l]) + 0x44
+				s51v := uint64(u50)
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.global.u32
+				s51 := uint64(r10[l]) + 0x44
+				s51v := uint64(u50)
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 109: ld.global.u32
+	u52 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:109")
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s53w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.global.u32
+				s53 := uint64(r10[l]) + 0x48
+				s53v := uint64(u52)
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.global.u32
+				s53 := uint64(r10[l]) + 0x48
+				s53v := uint64(u52)
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+				}
+			}
+		}
+	}
+	// PTX line 111: mov.u64, warp-uniform
+	u54 := uint64((w.GlobalVar(0) + k19))
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v55aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: ld.global.u32
+				v55a := uint64(u54) + 0x0
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
+					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
+					if !v55ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
+						continue
+					}
+					v55 = v55x
+				}
+				r38[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: ld.global.u32
+				v55a := uint64(u54) + 0x0
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
+					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
+					if !v55ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
+						continue
+					}
+					v55 = v55x
+				}
+				r38[l] = v55
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: st.global.u32
+				s56 := uint64(r10[l]) + 0x4c
+				s56v := uint64(r38[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: st.global.u32
+				s56 := uint64(r10[l]) + 0x4c
+				s56v := uint64(r38[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+				}
+			}
+		}
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v57aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: ld.global.u32
+				v57a := uint64(u54) + 0x8
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
+						continue
+					}
+					v57 = v57x
+				}
+				r39[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: ld.global.u32
+				v57a := uint64(u54) + 0x8
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
+						continue
+					}
+					v57 = v57x
+				}
+				r39[l] = v57
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s58w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: st.global.u32
+				s58 := uint64(r10[l]) + 0x50
+				s58v := uint64(r39[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: st.global.u32
+				s58 := uint64(r10[l]) + 0x50
+				s58v := uint64(r39[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+				}
+			}
+		}
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v59aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: ld.global.u32
+				v59a := uint64(u54) + 0xfffffffffffffffc
+				var v59 uint64
+				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
+					v59 = runtime.Load32(v59aw.Ptr, v59ao)
+				} else {
+					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
+					if !v59ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
+						continue
+					}
+					v59 = v59x
+				}
+				r40[l] = v59
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: ld.global.u32
+				v59a := uint64(u54) + 0xfffffffffffffffc
+				var v59 uint64
+				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
+					v59 = runtime.Load32(v59aw.Ptr, v59ao)
+				} else {
+					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
+					if !v59ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
+						continue
+					}
+					v59 = v59x
+				}
+				r40[l] = v59
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s60w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.global.u32
+				s60 := uint64(r10[l]) + 0x54
+				s60v := uint64(r40[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+					runtime.Store32(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.global.u32
+				s60 := uint64(r10[l]) + 0x54
+				s60v := uint64(r40[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+					runtime.Store32(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 118: ld.const.u32
+	u61 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:118")
+	// PTX lines 119, 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s62w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.global.u32
+				s62 := uint64(r10[l]) + 0x58
+				s62v := uint64(u61)
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+					runtime.Store32(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+				}
+				// 120: add.s32
+				v63 := uint64(uint32(r4[l]) + uint32(k20))
+				r42[l] = v63
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.global.u32
+				s62 := uint64(r10[l]) + 0x58
+				s62v := uint64(u61)
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+					runtime.Store32(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+				}
+				// 120: add.s32
+				v63 := uint64(uint32(r4[l]) + uint32(k20))
+				r42[l] = v63
+			}
+		}
+	}
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s64w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.global.u32
+				s64 := uint64(r10[l]) + 0x5c
+				s64v := uint64(r42[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.global.u32
+				s64 := uint64(r10[l]) + 0x5c
+				s64v := uint64(r42[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 124: ld.global.v4.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r43, r44, r45, r46}, nil, 0, w.GlobalVar(2)+0x0, 4, 0, m, "testdata/ptx/hand/immediates.ptx:124")
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: add.u32
+				v65 := uint64(uint32(r43[l]) + uint32(r4[l]))
+				r43[l] = v65
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: add.u32
+				v65 := uint64(uint32(r43[l]) + uint32(r4[l]))
+				r43[l] = v65
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 126: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r46, r45, r44, r43}, r10, 0xffffffffffffffff, 0x60, 4, m, "testdata/ptx/hand/immediates.ptx:126")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 127: ld.global.v4.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, nil, 0, w.GlobalVar(2)+0x0, 4, 0, m, "testdata/ptx/hand/immediates.ptx:127")
+	// PTX lines 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: mov.u32
+				v66 := uint64(r3[l])
+				// 129: mov.u32
+				v67 := uint64(r0[l])
+				// 130: mov.u32
+				v68 := uint64(r1[l])
+				// 131: mov.u32
+				v69 := uint64(r2[l])
+				// 132: add.u32
+				v70 := uint64(uint32(v66) + uint32(v67))
+				r51[l] = v70
+				// 133: mul.lo.u32
+				v71 := uint64(uint32(v68) * uint32(v69))
+				r52[l] = v71
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: mov.u32
+				v66 := uint64(r3[l])
+				// 129: mov.u32
+				v67 := uint64(r0[l])
+				// 130: mov.u32
+				v68 := uint64(r1[l])
+				// 131: mov.u32
+				v69 := uint64(r2[l])
+				// 132: add.u32
+				v70 := uint64(uint32(v66) + uint32(v67))
+				r51[l] = v70
+				// 133: mul.lo.u32
+				v71 := uint64(uint32(v68) * uint32(v69))
+				r52[l] = v71
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 134: st.global.v2.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r51, r52}, r10, 0xffffffffffffffff, 0x70, 4, m, "testdata/ptx/hand/immediates.ptx:134")
+	// PTX line 137: mov.u32, warp-uniform
+	u72 := uint64(k21)
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s73w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.global.u32
+				s73 := uint64(r10[l]) + 0x78
+				s73v := uint64(u72)
+				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+					runtime.Store32(s73w.Ptr, s73o, s73v)
+				} else {
+					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.global.u32
+				s73 := uint64(r10[l]) + 0x78
+				s73v := uint64(u72)
+				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+					runtime.Store32(s73w.Ptr, s73o, s73v)
+				} else {
+					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 139: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r10, r56, r56, 0xffffffffffffffff, 0x78, 4, m, "testdata/ptx/hand/immediates.ptx:139")
+	// PTX lines 142, 143, 144: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s76w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: mul.lo.s64
+				v74 := uint64(uint64(r29[l]) * uint64(k22))
+				// 143: cvt.u32.u64
+				v75 := uint64(uint32(uint64(v74)))
+				// 144: st.global.u32
+				s76 := uint64(r10[l]) + 0x7c
+				s76v := uint64(v75)
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: mul.lo.s64
+				v74 := uint64(uint64(r29[l]) * uint64(k22))
+				// 143: cvt.u32.u64
+				v75 := uint64(uint32(uint64(v74)))
+				// 144: st.global.u32
+				s76 := uint64(r10[l]) + 0x7c
+				s76v := uint64(v75)
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+				}
+			}
+		}
 	}
 }
 

@@ -1072,106 +1072,7 @@ func helperRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 98-100; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
-									continue
-								}
-								v1 = v1x
-							}
-							// 99: mad.lo.u32
-							v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
-									continue
-								}
-								v1 = v1x
-							}
-							// 99: mad.lo.u32
-							v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			helperBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1183,6 +1084,109 @@ func helperRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// helperBlock0 runs block 0 of function helper for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 98-100; ret
+func helperBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
+						continue
+					}
+					v1 = v1x
+				}
+				// 99: mad.lo.u32
+				v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:98")
+						continue
+					}
+					v1 = v1x
+				}
+				// 99: mad.lo.u32
+				v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:100")
+				}
+			}
+		}
 	}
 }
 
@@ -1194,106 +1198,7 @@ func visFnRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 107-109; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 107, 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
-									continue
-								}
-								v1 = v1x
-							}
-							// 108: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
-									continue
-								}
-								v1 = v1x
-							}
-							// 108: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
-							}
-						}
-					}
-				}
-			}
+			visFnBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1305,6 +1210,109 @@ func visFnRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// visFnBlock0 runs block 0 of function vis_fn for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 107-109; ret
+func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 107, 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
+						continue
+					}
+					v1 = v1x
+				}
+				// 108: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:107")
+						continue
+					}
+					v1 = v1x
+				}
+				// 108: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:109")
+				}
+			}
+		}
 	}
 }
 
@@ -1316,106 +1324,7 @@ func weakFnRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 54-56; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
-									continue
-								}
-								v1 = v1x
-							}
-							// 55: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
-									continue
-								}
-								v1 = v1x
-							}
-							// 55: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
-							}
-						}
-					}
-				}
-			}
+			weakFnBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1430,6 +1339,109 @@ func weakFnRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// weakFnBlock0 runs block 0 of function weak_fn for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 54-56; ret
+func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
+						continue
+					}
+					v1 = v1x
+				}
+				// 55: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:54")
+						continue
+					}
+					v1 = v1x
+				}
+				// 55: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:56")
+				}
+			}
+		}
+	}
+}
+
 // initializersRun runs blocks of kernel initializers for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1438,1161 +1450,7 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 126-192; code before the call
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				k0 := uint64(0x80)
-				k1 := uint64(0x4024000000000000)
-				k2 := uint64(0x8)
-				// PTX line 126: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 127: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r1, m, u2)
-				// PTX lines 128, 129: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 129: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 129: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/initializers.ptx:130")
-				}
-				// PTX line 131: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 132, 133: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 133: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r7[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 133: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r7[l] = v8
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 136: ld.const.u32
-				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:136")
-				// PTX lines 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: st.global.u32
-							s10 := uint64(r7[l]) + 0x0
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: st.global.u32
-							s10 := uint64(r7[l]) + 0x0
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 138: ld.const.s32
-				u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:138")
-				u11 = uint64(uint32(int32(int32(u11))))
-				// PTX lines 139: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: st.global.u32
-							s12 := uint64(r7[l]) + 0x4
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: st.global.u32
-							s12 := uint64(r7[l]) + 0x4
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 140: ld.const.f32
-				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:140")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 141: ld.const.f32
-				u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(3)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:141")
-				// PTX line 142: add.f32, warp-uniform
-				u15 := uint64(isa.AddF32RN(uint32(u13), uint32(u14)))
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.global.f32
-							s16 := uint64(r7[l]) + 0x8
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.global.f32
-							s16 := uint64(r7[l]) + 0x8
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 144: ld.const.f64
-				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(4)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:144")
-				// PTX line 145: mul.f64, warp-uniform
-				u18 := isa.MulF64RN(u17, k1)
-				// PTX line 146: cvt.rzi.u32.f64, warp-uniform
-				u19 := isa.FloatToInt(math.Float64frombits(u18), isa.RZ, 32, false)
-				// PTX lines 147: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.global.u32
-							s20 := uint64(r7[l]) + 0xc
-							s20v := uint64(u19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.global.u32
-							s20 := uint64(r7[l]) + 0xc
-							s20v := uint64(u19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 1,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 148: ld.const.u8
-				u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x4, 1, m, "testdata/ptx/hand/initializers.ptx:148")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 1,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 149: ld.const.u8
-				u22 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x7, 1, m, "testdata/ptx/hand/initializers.ptx:149")
-				// PTX line 150: shl.b32, warp-uniform
-				u23 := uint64(uint32(u22) << uint32(k2))
-				// PTX line 151: or.b32, warp-uniform
-				u24 := uint64(uint32(u21) | uint32(u23))
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s25w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.global.u32
-							s25 := uint64(r7[l]) + 0x10
-							s25v := uint64(u24)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.global.u32
-							s25 := uint64(r7[l]) + 0x10
-							s25v := uint64(u24)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 155: ld.global.u32
-				u26 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(7)+0x14, 4, m, "testdata/ptx/hand/initializers.ptx:155")
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: st.global.u32
-							s27 := uint64(r7[l]) + 0x14
-							s27v := uint64(u26)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: st.global.u32
-							s27 := uint64(r7[l]) + 0x14
-							s27v := uint64(u26)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 157: ld.global.u32
-				u28 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0xc, 4, m, "testdata/ptx/hand/initializers.ptx:157")
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s29w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.global.u32
-							s29 := uint64(r7[l]) + 0x18
-							s29v := uint64(u28)
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.global.u32
-							s29 := uint64(r7[l]) + 0x18
-							s29v := uint64(u28)
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 159: ld.global.u32
-				u30 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:159")
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.global.u32
-							s31 := uint64(r7[l]) + 0x1c
-							s31v := uint64(u30)
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.global.u32
-							s31 := uint64(r7[l]) + 0x1c
-							s31v := uint64(u30)
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 161: ld.global.u32
-				u32 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(9)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:161")
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s33w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.global.u32
-							s33 := uint64(r7[l]) + 0x20
-							s33v := uint64(u32)
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.global.u32
-							s33 := uint64(r7[l]) + 0x20
-							s33v := uint64(u32)
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 163: ld.global.v4.f32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r23, r24, r25, r26}, nil, 0, w.GlobalVar(10)+0x0, 4, 0, m, "testdata/ptx/hand/initializers.ptx:163")
-				// PTX lines 164, 165, 166, 167: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s37w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: add.f32
-							v34 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-							// 165: add.f32
-							v35 := uint64(isa.AddF32RN(uint32(v34), uint32(r25[l])))
-							// 166: add.f32
-							v36 := uint64(isa.AddF32RN(uint32(v35), uint32(r26[l])))
-							// 167: st.global.f32
-							s37 := uint64(r7[l]) + 0x24
-							s37v := uint64(v36)
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: add.f32
-							v34 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-							// 165: add.f32
-							v35 := uint64(isa.AddF32RN(uint32(v34), uint32(r25[l])))
-							// 166: add.f32
-							v36 := uint64(isa.AddF32RN(uint32(v35), uint32(r26[l])))
-							// 167: st.global.f32
-							s37 := uint64(r7[l]) + 0x24
-							s37v := uint64(v36)
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 168: ld.global.v2.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r27, r28}, nil, 0, w.GlobalVar(11)+0x8, 4, 0, m, "testdata/ptx/hand/initializers.ptx:168")
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.global.u32
-							s38 := uint64(r7[l]) + 0x28
-							s38v := uint64(r28[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.global.u32
-							s38 := uint64(r7[l]) + 0x28
-							s38v := uint64(r28[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 170: ld.global.v4.f32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r29, r30, r31, r32}, nil, 0, w.GlobalVar(12)+0x0, 4, 0, m, "testdata/ptx/hand/initializers.ptx:170")
-				// PTX lines 171: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s39w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: st.global.f32
-							s39 := uint64(r7[l]) + 0x2c
-							s39v := uint64(r31[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: st.global.f32
-							s39 := uint64(r7[l]) + 0x2c
-							s39v := uint64(r31[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 174: ld.global.u64
-				u40 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(13)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:174")
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					v41aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: ld.u32
-							v41a := uint64(u40) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
-									continue
-								}
-								v41 = v41x
-							}
-							r34[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: ld.u32
-							v41a := uint64(u40) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
-									continue
-								}
-								v41 = v41x
-							}
-							r34[l] = v41
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.global.u32
-							s42 := uint64(r7[l]) + 0x30
-							s42v := uint64(r34[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.global.u32
-							s42 := uint64(r7[l]) + 0x30
-							s42v := uint64(r34[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 177: ld.global.u64
-				u43 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(14)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:177")
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					v44aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: ld.u32
-							v44a := uint64(u43) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
-									continue
-								}
-								v44 = v44x
-							}
-							r36[l] = v44
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: ld.u32
-							v44a := uint64(u43) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
-									continue
-								}
-								v44 = v44x
-							}
-							r36[l] = v44
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 179: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s45w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: st.global.u32
-							s45 := uint64(r7[l]) + 0x34
-							s45v := uint64(r36[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-								runtime.Store32(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: st.global.u32
-							s45 := uint64(r7[l]) + 0x34
-							s45v := uint64(r36[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-								runtime.Store32(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 180: ld.global.u64
-				u46 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(15)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:180")
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v47aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.global.u32
-							v47a := uint64(u46) + 0x0
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
-								if !v47ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
-									continue
-								}
-								v47 = v47x
-							}
-							r38[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.global.u32
-							v47a := uint64(u46) + 0x0
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
-								if !v47ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
-									continue
-								}
-								v47 = v47x
-							}
-							r38[l] = v47
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s48w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.global.u32
-							s48 := uint64(r7[l]) + 0x38
-							s48v := uint64(r38[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.global.u32
-							s48 := uint64(r7[l]) + 0x38
-							s48v := uint64(r38[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 183: ld.global.u64
-				u49 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(16)+0x10, 8, m, "testdata/ptx/hand/initializers.ptx:183")
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v50aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: ld.global.u32
-							v50a := uint64(u49) + 0x0
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
-									continue
-								}
-								v50 = v50x
-							}
-							r40[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: ld.global.u32
-							v50a := uint64(u49) + 0x0
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
-									continue
-								}
-								v50 = v50x
-							}
-							r40[l] = v50
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s51w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.global.u32
-							s51 := uint64(r7[l]) + 0x3c
-							s51v := uint64(r40[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.global.u32
-							s51 := uint64(r7[l]) + 0x3c
-							s51v := uint64(r40[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 188: ld.global.u64
-				u52 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(17)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:188")
-				runtime.Broadcast(r41, m, u52)
-				// PTX lines 192: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: st.param.u32
-							s53 := uint64(0x0)
-							s53v := uint64(r3[l])
-							if s53 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: st.param.u32
-							s53 := uint64(0x0)
-							s53v := uint64(r3[l])
-							if s53 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
-							}
-						}
-					}
-				}
-				_ = u52
-			}
+			initializersBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2602,154 +1460,7 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 2:
 			// b1, PTX lines 194-201; code before the call
-			{
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
-									continue
-								}
-								v1 = v1x
-							}
-							r42[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
-									continue
-								}
-								v1 = v1x
-							}
-							r42[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.global.u32
-							s2 := uint64(r7[l]) + 0x40
-							s2v := uint64(r42[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.global.u32
-							s2 := uint64(r7[l]) + 0x40
-							s2v := uint64(r42[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 197: ld.global.u64
-				u3 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(18)+0x8, 8, m, "testdata/ptx/hand/initializers.ptx:197")
-				runtime.Broadcast(r43, m, u3)
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: st.param.u32
-							s4 := uint64(0x8)
-							s4v := uint64(r3[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: st.param.u32
-							s4 := uint64(0x8)
-							s4v := uint64(r3[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			initializersBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2759,875 +1470,14 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 4:
 			// b2, PTX lines 203-241; bar.sync at line 242
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r44 := w.Reg(44)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r61 := w.Reg(61)
-				r65 := w.Reg(65)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x10)
-				k2 := uint64(0x4)
-				k3 := uint64(0x7)
-				k4 := uint64(0x0)
-				k5 := uint64(0x63)
-				// PTX lines 203: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 205: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: st.global.u32
-							s2 := uint64(r7[l]) + 0x44
-							s2v := uint64(r44[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: st.global.u32
-							s2 := uint64(r7[l]) + 0x44
-							s2v := uint64(r44[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 208: ld.global.u32
-				u3 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(19)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:208")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 209: ld.global.u32
-				u4 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(20)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:209")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 210: ld.global.u32
-				u5 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(21)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:210")
-				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: add.u32
-							v6 := uint64(uint32(u3) + uint32(u4))
-							// 212: add.u32
-							v7 := uint64(uint32(v6) + uint32(u5))
-							// 213: st.global.u32
-							s8 := uint64(r7[l]) + 0x48
-							s8v := uint64(v7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: add.u32
-							v6 := uint64(uint32(u3) + uint32(u4))
-							// 212: add.u32
-							v7 := uint64(uint32(v6) + uint32(u5))
-							// 213: st.global.u32
-							s8 := uint64(r7[l]) + 0x48
-							s8v := uint64(v7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 214: ld.global.s64
-				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(22)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:214")
-				u9 = uint64(uint64(int64(int64(u9))))
-				// PTX lines 215, 216: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: mov.b64
-							m10 := u9
-							m10_0 := m10 >> 0 & k0
-							r50[l] = m10_0
-							m10_1 := m10 >> 32 & k0
-							r51[l] = m10_1
-							// 216: st.global.u32
-							s11 := uint64(r7[l]) + 0x4c
-							s11v := uint64(r50[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: mov.b64
-							m10 := u9
-							m10_0 := m10 >> 0 & k0
-							r50[l] = m10_0
-							m10_1 := m10 >> 32 & k0
-							r51[l] = m10_1
-							// 216: st.global.u32
-							s11 := uint64(r7[l]) + 0x4c
-							s11v := uint64(r50[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
-							}
-						}
-					}
-				}
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.global.u32
-							s12 := uint64(r7[l]) + 0x50
-							s12v := uint64(r51[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.global.u32
-							s12 := uint64(r7[l]) + 0x50
-							s12v := uint64(r51[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 218: ld.global.s64
-				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(23)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:218")
-				u13 = uint64(uint64(int64(int64(u13))))
-				// PTX lines 219, 220: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 219: mov.b64
-							m14 := u13
-							m14_0 := m14 >> 0 & k0
-							r53[l] = m14_0
-							m14_1 := m14 >> 32 & k0
-							r54[l] = m14_1
-							// 220: st.global.u32
-							s15 := uint64(r7[l]) + 0x54
-							s15v := uint64(r53[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 219: mov.b64
-							m14 := u13
-							m14_0 := m14 >> 0 & k0
-							r53[l] = m14_0
-							m14_1 := m14 >> 32 & k0
-							r54[l] = m14_1
-							// 220: st.global.u32
-							s15 := uint64(r7[l]) + 0x54
-							s15v := uint64(r53[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
-							}
-						}
-					}
-				}
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: st.global.u32
-							s16 := uint64(r7[l]) + 0x58
-							s16v := uint64(r54[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: st.global.u32
-							s16 := uint64(r7[l]) + 0x58
-							s16v := uint64(r54[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 1,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 222: ld.global.u8
-				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(24)+0x1, 1, m, "testdata/ptx/hand/initializers.ptx:222")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 2,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 223: ld.global.u16
-				u18 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(25)+0x0, 2, m, "testdata/ptx/hand/initializers.ptx:223")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 2,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 224: ld.global.u16
-				u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(25)+0x2, 2, m, "testdata/ptx/hand/initializers.ptx:224")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 2,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 225: ld.global.u16
-				u20 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(25)+0x4, 2, m, "testdata/ptx/hand/initializers.ptx:225")
-				// PTX lines 226, 227, 228, 229: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: add.u32
-							v21 := uint64(uint32(u17) + uint32(u18))
-							// 227: add.u32
-							v22 := uint64(uint32(v21) + uint32(u19))
-							// 228: add.u32
-							v23 := uint64(uint32(v22) + uint32(u20))
-							// 229: st.global.u32
-							s24 := uint64(r7[l]) + 0x5c
-							s24v := uint64(v23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: add.u32
-							v21 := uint64(uint32(u17) + uint32(u18))
-							// 227: add.u32
-							v22 := uint64(uint32(v21) + uint32(u19))
-							// 228: add.u32
-							v23 := uint64(uint32(v22) + uint32(u20))
-							// 229: st.global.u32
-							s24 := uint64(r7[l]) + 0x5c
-							s24v := uint64(v23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 230: ld.global.u32
-				u25 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(26)+0xc, 4, m, "testdata/ptx/hand/initializers.ptx:230")
-				// PTX lines 231: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: st.global.u32
-							s26 := uint64(r7[l]) + 0x60
-							s26v := uint64(u25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: st.global.u32
-							s26 := uint64(r7[l]) + 0x60
-							s26v := uint64(u25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
-							}
-						}
-					}
-				}
-				// PTX line 234: mov.u64, warp-uniform
-				u27 := uint64(k1)
-				runtime.Broadcast(r61, m, u27)
-				// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: mul.wide.u32
-							v28 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-							// 236: add.u64
-							v29 := uint64(uint64(u27) + uint64(v28))
-							// 237: mul.lo.u32
-							v30 := uint64(uint32(r3[l]) * uint32(k3))
-							// 238: st.shared.u32
-							s31 := uint64(v29) + 0x0
-							s31v := uint64(v30)
-							if s31 < shEnd4 && s31&3 == 0 {
-								runtime.Store32(sh, s31, s31v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
-							}
-							// 239: setp.eq.u32
-							c32t := uint32(r2[l]) == uint32(k4)
-							c32 := c32t
-							c32b0 := uint32(0)
-							if c32 {
-								c32b0 = 1
-							}
-							p0 = p0&^(1<<l) | c32b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: mul.wide.u32
-							v28 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-							// 236: add.u64
-							v29 := uint64(uint64(u27) + uint64(v28))
-							// 237: mul.lo.u32
-							v30 := uint64(uint32(r3[l]) * uint32(k3))
-							// 238: st.shared.u32
-							s31 := uint64(v29) + 0x0
-							s31v := uint64(v30)
-							if s31 < shEnd4 && s31&3 == 0 {
-								runtime.Store32(sh, s31, s31v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
-							}
-							// 239: setp.eq.u32
-							c32t := uint32(r2[l]) == uint32(k4)
-							c32 := c32t
-							c32b0 := uint32(0)
-							if c32 {
-								c32b0 = 1
-							}
-							p0 = p0&^(1<<l) | c32b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 240: mov.u64, warp-uniform
-				u33 := uint64(k5)
-				runtime.Broadcast(r65, m, u33)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: 0,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 241: st.shared.u64
-				m34 := m & w.P[0]
-				if m34 != 0 {
-					w.StoreLanes(runtime.SpaceShared, r65, nil, 0, 0x8, 8, m34, "testdata/ptx/hand/initializers.ptx:241")
-				}
-				_ = u33
-			}
+			initializersBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b2, PTX lines 243-261; code before the call
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r61 := w.Reg(61)
-				r69 := w.Reg(69)
-				r72 := w.Reg(72)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				k2 := uint64(0x63)
-				// PTX lines 243, 244, 245, 246, 247: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 244: rem.u32
-							v2 := isa.Rem(v1, r1[l], 32, false)
-							// 245: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 246: add.u64
-							v4 := uint64(uint64(r61[l]) + uint64(v3))
-							// 247: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
-									continue
-								}
-								v5 = v5x
-							}
-							r69[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 244: rem.u32
-							v2 := isa.Rem(v1, r1[l], 32, false)
-							// 245: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 246: add.u64
-							v4 := uint64(uint64(r61[l]) + uint64(v3))
-							// 247: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
-									continue
-								}
-								v5 = v5x
-							}
-							r69[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 248: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 248: st.global.u32
-							s6 := uint64(r7[l]) + 0x64
-							s6v := uint64(r69[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 248: st.global.u32
-							s6 := uint64(r7[l]) + 0x64
-							s6v := uint64(r69[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 249: ld.shared.u64
-				u7 := w.LoadUniform(runtime.SpaceShared, 0x8, 8, m, "testdata/ptx/hand/initializers.ptx:249")
-				// PTX lines 250, 251, 254: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: cvt.u32.u64
-							v8 := uint64(uint32(uint64(u7)))
-							// 251: st.global.u32
-							s9 := uint64(r7[l]) + 0x68
-							s9v := uint64(v8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
-							}
-							// 254: add.u32
-							v10 := uint64(uint32(r3[l]) + uint32(k2))
-							r72[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: cvt.u32.u64
-							v8 := uint64(uint32(uint64(u7)))
-							// 251: st.global.u32
-							s9 := uint64(r7[l]) + 0x68
-							s9v := uint64(v8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
-							}
-							// 254: add.u32
-							v10 := uint64(uint32(r3[l]) + uint32(k2))
-							r72[l] = v10
-						}
-					}
-				}
-				// PTX lines 255: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 255: st.global.u32
-							s11 := uint64(r7[l]) + 0x6c
-							s11v := uint64(r72[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 255: st.global.u32
-							s11 := uint64(r7[l]) + 0x6c
-							s11v := uint64(r72[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
-							}
-						}
-					}
-				}
-				// PTX lines 261: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: st.param.u32
-							s12 := uint64(0x10)
-							s12v := uint64(r3[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: st.param.u32
-							s12 := uint64(0x10)
-							s12v := uint64(r3[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
-							}
-						}
-					}
-				}
-			}
+			initializersBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3637,156 +1487,7 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 7:
 			// b3, PTX lines 263-271; code before the call
-			{
-				r7 := w.Reg(7)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				k0 := uint64(0x2)
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: ld.param.u32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
-									continue
-								}
-								v1 = v1x
-							}
-							r73[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: ld.param.u32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
-									continue
-								}
-								v1 = v1x
-							}
-							r73[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 265: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: st.global.u32
-							s2 := uint64(r7[l]) + 0x70
-							s2v := uint64(r73[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: st.global.u32
-							s2 := uint64(r7[l]) + 0x70
-							s2v := uint64(r73[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 266: ld.const.u64
-				u3 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(6)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:266")
-				runtime.Broadcast(r74, m, u3)
-				// PTX line 267: mov.u32, warp-uniform
-				u4 := uint64(k0)
-				// PTX lines 271: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: st.param.u32
-							s5 := uint64(0x18)
-							s5v := uint64(u4)
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: st.param.u32
-							s5 := uint64(0x18)
-							s5v := uint64(u4)
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			initializersBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3796,461 +1497,7 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 9:
 			// b4, PTX lines 273-291; ret
-			{
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r76 := w.Reg(76)
-				r77 := w.Reg(77)
-				r78 := w.Reg(78)
-				r79 := w.Reg(79)
-				r80 := w.Reg(80)
-				r82 := w.Reg(82)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				k2 := uint64(0x3)
-				k3 := uint64(0x0)
-				// PTX lines 273: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 273: ld.param.u32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
-									continue
-								}
-								v1 = v1x
-							}
-							r76[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 273: ld.param.u32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
-									continue
-								}
-								v1 = v1x
-							}
-							r76[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 275: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: st.global.u32
-							s2 := uint64(r7[l]) + 0x74
-							s2v := uint64(r76[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: st.global.u32
-							s2 := uint64(r7[l]) + 0x74
-							s2v := uint64(r76[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
-							}
-						}
-					}
-				}
-				// PTX lines 278, 279: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 278: st.local.u32
-							s3 := uint64(uint64(w.LocalBase) + 0x0)
-							s3v := uint64(r3[l])
-							if s3 < lmEnd4 && s3&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
-							}
-							// 279: add.u32
-							v4 := uint64(uint32(r3[l]) + uint32(k0))
-							r77[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 278: st.local.u32
-							s3 := uint64(uint64(w.LocalBase) + 0x0)
-							s3v := uint64(r3[l])
-							if s3 < lmEnd4 && s3&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
-							}
-							// 279: add.u32
-							v4 := uint64(uint32(r3[l]) + uint32(k0))
-							r77[l] = v4
-						}
-					}
-				}
-				// PTX lines 280, 281: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: st.local.u32
-							s5 := uint64(uint64(w.LocalBase) + 0x4)
-							s5v := uint64(r77[l])
-							if s5 < lmEnd4 && s5&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
-							}
-							// 281: add.u32
-							v6 := uint64(uint32(r3[l]) + uint32(k1))
-							r78[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: st.local.u32
-							s5 := uint64(uint64(w.LocalBase) + 0x4)
-							s5v := uint64(r77[l])
-							if s5 < lmEnd4 && s5&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
-							}
-							// 281: add.u32
-							v6 := uint64(uint32(r3[l]) + uint32(k1))
-							r78[l] = v6
-						}
-					}
-				}
-				// PTX lines 282, 283: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 282: st.local.u32
-							s7 := uint64(uint64(w.LocalBase) + 0x8)
-							s7v := uint64(r78[l])
-							if s7 < lmEnd4 && s7&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
-							}
-							// 283: add.u32
-							v8 := uint64(uint32(r3[l]) + uint32(k2))
-							r79[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 282: st.local.u32
-							s7 := uint64(uint64(w.LocalBase) + 0x8)
-							s7v := uint64(r78[l])
-							if s7 < lmEnd4 && s7&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
-							}
-							// 283: add.u32
-							v8 := uint64(uint32(r3[l]) + uint32(k2))
-							r79[l] = v8
-						}
-					}
-				}
-				// PTX lines 284: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 284: st.local.u32
-							s9 := uint64(uint64(w.LocalBase) + 0xc)
-							s9v := uint64(r79[l])
-							if s9 < lmEnd4 && s9&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 284: st.local.u32
-							s9 := uint64(uint64(w.LocalBase) + 0xc)
-							s9v := uint64(r79[l])
-							if s9 < lmEnd4 && s9&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
-							}
-						}
-					}
-				}
-				// PTX lines 285: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: ld.local.u32
-							v10a := uint64(uint64(w.LocalBase) + 0xc)
-							var v10 uint64
-							if v10a < lmEnd4 && v10a&3 == 0 {
-								v10 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v10a:]))
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
-									continue
-								}
-								v10 = v10x
-							}
-							r80[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: ld.local.u32
-							v10a := uint64(uint64(w.LocalBase) + 0xc)
-							var v10 uint64
-							if v10a < lmEnd4 && v10a&3 == 0 {
-								v10 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v10a:]))
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
-									continue
-								}
-								v10 = v10x
-							}
-							r80[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 286: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: st.global.u32
-							s11 := uint64(r7[l]) + 0x78
-							s11v := uint64(r80[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: st.global.u32
-							s11 := uint64(r7[l]) + 0x78
-							s11v := uint64(r80[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
-							}
-						}
-					}
-				}
-				// PTX line 289: cvta.global.u64, warp-uniform
-				u12 := uint64((w.GlobalVar(9) + k3))
-				// PTX lines 290: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 290: ld.u32
-							v13a := uint64(u12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
-									continue
-								}
-								v13 = v13x
-							}
-							r82[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 290: ld.u32
-							v13a := uint64(u12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
-									continue
-								}
-								v13 = v13x
-							}
-							r82[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 291: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 291: st.global.u32
-							s14 := uint64(r7[l]) + 0x7c
-							s14v := uint64(r82[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 291: st.global.u32
-							s14 := uint64(r7[l]) + 0x7c
-							s14v := uint64(r82[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
-							}
-						}
-					}
-				}
-			}
+			initializersBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4262,5 +1509,2808 @@ func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// initializersBlock0 runs block 0 of kernel initializers for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 126-192; code before the call
+func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	k0 := uint64(0x80)
+	k1 := uint64(0x4024000000000000)
+	k2 := uint64(0x8)
+	// PTX line 126: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 127: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r1, m, u2)
+	// PTX lines 128, 129: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 129: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 129: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/initializers.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 132, 133: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 133: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r7[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 133: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r7[l] = v8
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 136: ld.const.u32
+	u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:136")
+	// PTX lines 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: st.global.u32
+				s10 := uint64(r7[l]) + 0x0
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: st.global.u32
+				s10 := uint64(r7[l]) + 0x0
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 138: ld.const.s32
+	u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:138")
+	u11 = uint64(uint32(int32(int32(u11))))
+	// PTX lines 139: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: st.global.u32
+				s12 := uint64(r7[l]) + 0x4
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: st.global.u32
+				s12 := uint64(r7[l]) + 0x4
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 140: ld.const.f32
+	u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:140")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 141: ld.const.f32
+	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(3)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:141")
+	// PTX line 142: add.f32, warp-uniform
+	u15 := uint64(isa.AddF32RN(uint32(u13), uint32(u14)))
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.global.f32
+				s16 := uint64(r7[l]) + 0x8
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.global.f32
+				s16 := uint64(r7[l]) + 0x8
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 144: ld.const.f64
+	u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(4)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:144")
+	// PTX line 145: mul.f64, warp-uniform
+	u18 := isa.MulF64RN(u17, k1)
+	// PTX line 146: cvt.rzi.u32.f64, warp-uniform
+	u19 := isa.FloatToInt(math.Float64frombits(u18), isa.RZ, 32, false)
+	// PTX lines 147: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.global.u32
+				s20 := uint64(r7[l]) + 0xc
+				s20v := uint64(u19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.global.u32
+				s20 := uint64(r7[l]) + 0xc
+				s20v := uint64(u19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 1,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 148: ld.const.u8
+	u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x4, 1, m, "testdata/ptx/hand/initializers.ptx:148")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 1,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 149: ld.const.u8
+	u22 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x7, 1, m, "testdata/ptx/hand/initializers.ptx:149")
+	// PTX line 150: shl.b32, warp-uniform
+	u23 := uint64(uint32(u22) << uint32(k2))
+	// PTX line 151: or.b32, warp-uniform
+	u24 := uint64(uint32(u21) | uint32(u23))
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s25w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.global.u32
+				s25 := uint64(r7[l]) + 0x10
+				s25v := uint64(u24)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.global.u32
+				s25 := uint64(r7[l]) + 0x10
+				s25v := uint64(u24)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 155: ld.global.u32
+	u26 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(7)+0x14, 4, m, "testdata/ptx/hand/initializers.ptx:155")
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: st.global.u32
+				s27 := uint64(r7[l]) + 0x14
+				s27v := uint64(u26)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: st.global.u32
+				s27 := uint64(r7[l]) + 0x14
+				s27v := uint64(u26)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 157: ld.global.u32
+	u28 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0xc, 4, m, "testdata/ptx/hand/initializers.ptx:157")
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s29w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.global.u32
+				s29 := uint64(r7[l]) + 0x18
+				s29v := uint64(u28)
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.global.u32
+				s29 := uint64(r7[l]) + 0x18
+				s29v := uint64(u28)
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 159: ld.global.u32
+	u30 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:159")
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.global.u32
+				s31 := uint64(r7[l]) + 0x1c
+				s31v := uint64(u30)
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.global.u32
+				s31 := uint64(r7[l]) + 0x1c
+				s31v := uint64(u30)
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 161: ld.global.u32
+	u32 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(9)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:161")
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.global.u32
+				s33 := uint64(r7[l]) + 0x20
+				s33v := uint64(u32)
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.global.u32
+				s33 := uint64(r7[l]) + 0x20
+				s33v := uint64(u32)
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 163: ld.global.v4.f32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r23, r24, r25, r26}, nil, 0, w.GlobalVar(10)+0x0, 4, 0, m, "testdata/ptx/hand/initializers.ptx:163")
+	// PTX lines 164, 165, 166, 167: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s37w := w.Window(9)
+		if m == 0xffffffff {
+			{
+				var v34s [32]uint64
+				var v35s [32]uint64
+				for l := range 32 {
+					// 164: add.f32
+					v34 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
+					v34s[l] = v34
+				}
+				for l := range 32 {
+					v34 := v34s[l]
+					// 165: add.f32
+					v35 := uint64(isa.AddF32RN(uint32(v34), uint32(r25[l])))
+					v35s[l] = v35
+				}
+				for l := range 32 {
+					v35 := v35s[l]
+					// 166: add.f32
+					v36 := uint64(isa.AddF32RN(uint32(v35), uint32(r26[l])))
+					// 167: st.global.f32
+					s37 := uint64(r7[l]) + 0x24
+					s37v := uint64(v36)
+					if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+						runtime.Store32(s37w.Ptr, s37o, s37v)
+					} else {
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: add.f32
+				v34 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
+				// 165: add.f32
+				v35 := uint64(isa.AddF32RN(uint32(v34), uint32(r25[l])))
+				// 166: add.f32
+				v36 := uint64(isa.AddF32RN(uint32(v35), uint32(r26[l])))
+				// 167: st.global.f32
+				s37 := uint64(r7[l]) + 0x24
+				s37v := uint64(v36)
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 168: ld.global.v2.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r27, r28}, nil, 0, w.GlobalVar(11)+0x8, 4, 0, m, "testdata/ptx/hand/initializers.ptx:168")
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.global.u32
+				s38 := uint64(r7[l]) + 0x28
+				s38v := uint64(r28[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.global.u32
+				s38 := uint64(r7[l]) + 0x28
+				s38v := uint64(r28[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 170: ld.global.v4.f32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r29, r30, r31, r32}, nil, 0, w.GlobalVar(12)+0x0, 4, 0, m, "testdata/ptx/hand/initializers.ptx:170")
+	// PTX lines 171: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s39w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: st.global.f32
+				s39 := uint64(r7[l]) + 0x2c
+				s39v := uint64(r31[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: st.global.f32
+				s39 := uint64(r7[l]) + 0x2c
+				s39v := uint64(r31[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 174: ld.global.u64
+	u40 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(13)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:174")
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		v41aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: ld.u32
+				v41a := uint64(u40) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
+						continue
+					}
+					v41 = v41x
+				}
+				r34[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.u32
+				v41a := uint64(u40) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
+						continue
+					}
+					v41 = v41x
+				}
+				r34[l] = v41
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.global.u32
+				s42 := uint64(r7[l]) + 0x30
+				s42v := uint64(r34[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.global.u32
+				s42 := uint64(r7[l]) + 0x30
+				s42v := uint64(r34[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 177: ld.global.u64
+	u43 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(14)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:177")
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		v44aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: ld.u32
+				v44a := uint64(u43) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
+						continue
+					}
+					v44 = v44x
+				}
+				r36[l] = v44
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.u32
+				v44a := uint64(u43) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
+						continue
+					}
+					v44 = v44x
+				}
+				r36[l] = v44
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 179: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s45w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: st.global.u32
+				s45 := uint64(r7[l]) + 0x34
+				s45v := uint64(r36[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: st.global.u32
+				s45 := uint64(r7[l]) + 0x34
+				s45v := uint64(r36[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 180: ld.global.u64
+	u46 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(15)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:180")
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v47aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.global.u32
+				v47a := uint64(u46) + 0x0
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
+					if !v47ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
+						continue
+					}
+					v47 = v47x
+				}
+				r38[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.global.u32
+				v47a := uint64(u46) + 0x0
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
+					if !v47ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
+						continue
+					}
+					v47 = v47x
+				}
+				r38[l] = v47
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s48w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.global.u32
+				s48 := uint64(r7[l]) + 0x38
+				s48v := uint64(r38[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.global.u32
+				s48 := uint64(r7[l]) + 0x38
+				s48v := uint64(r38[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 183: ld.global.u64
+	u49 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(16)+0x10, 8, m, "testdata/ptx/hand/initializers.ptx:183")
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v50aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: ld.global.u32
+				v50a := uint64(u49) + 0x0
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
+						continue
+					}
+					v50 = v50x
+				}
+				r40[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.global.u32
+				v50a := uint64(u49) + 0x0
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
+						continue
+					}
+					v50 = v50x
+				}
+				r40[l] = v50
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s51w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.global.u32
+				s51 := uint64(r7[l]) + 0x3c
+				s51v := uint64(r40[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.global.u32
+				s51 := uint64(r7[l]) + 0x3c
+				s51v := uint64(r40[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 188: ld.global.u64
+	u52 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(17)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:188")
+	runtime.Broadcast(r41, m, u52)
+	// PTX lines 192: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: st.param.u32
+				s53 := uint64(0x0)
+				s53v := uint64(r3[l])
+				if s53 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: st.param.u32
+				s53 := uint64(0x0)
+				s53v := uint64(r3[l])
+				if s53 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+				}
+			}
+		}
+	}
+	_ = u52
+}
+
+// initializersBlock2 runs block 2 of kernel initializers for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 194-201; code before the call
+func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
+						continue
+					}
+					v1 = v1x
+				}
+				r42[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:194")
+						continue
+					}
+					v1 = v1x
+				}
+				r42[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.global.u32
+				s2 := uint64(r7[l]) + 0x40
+				s2v := uint64(r42[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.global.u32
+				s2 := uint64(r7[l]) + 0x40
+				s2v := uint64(r42[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:196")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 197: ld.global.u64
+	u3 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(18)+0x8, 8, m, "testdata/ptx/hand/initializers.ptx:197")
+	runtime.Broadcast(r43, m, u3)
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.param.u32
+				s4 := uint64(0x8)
+				s4v := uint64(r3[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.param.u32
+				s4 := uint64(0x8)
+				s4v := uint64(r3[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/initializers.ptx:201")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
+// initializersBlock4 runs block 4 of kernel initializers for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 203-241; bar.sync at line 242
+func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r44 := w.Reg(44)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r61 := w.Reg(61)
+	r65 := w.Reg(65)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x10)
+	k2 := uint64(0x4)
+	k3 := uint64(0x7)
+	k4 := uint64(0x0)
+	k5 := uint64(0x63)
+	// PTX lines 203: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:203")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 205: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: st.global.u32
+				s2 := uint64(r7[l]) + 0x44
+				s2v := uint64(r44[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: st.global.u32
+				s2 := uint64(r7[l]) + 0x44
+				s2v := uint64(r44[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:205")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 208: ld.global.u32
+	u3 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(19)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:208")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 209: ld.global.u32
+	u4 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(20)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:209")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 210: ld.global.u32
+	u5 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(21)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:210")
+	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: add.u32
+				v6 := uint64(uint32(u3) + uint32(u4))
+				// 212: add.u32
+				v7 := uint64(uint32(v6) + uint32(u5))
+				// 213: st.global.u32
+				s8 := uint64(r7[l]) + 0x48
+				s8v := uint64(v7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: add.u32
+				v6 := uint64(uint32(u3) + uint32(u4))
+				// 212: add.u32
+				v7 := uint64(uint32(v6) + uint32(u5))
+				// 213: st.global.u32
+				s8 := uint64(r7[l]) + 0x48
+				s8v := uint64(v7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/initializers.ptx:213")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 214: ld.global.s64
+	u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(22)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:214")
+	u9 = uint64(uint64(int64(int64(u9))))
+	// PTX lines 215, 216: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: mov.b64
+				m10 := u9
+				m10_0 := m10 >> 0 & k0
+				r50[l] = m10_0
+				m10_1 := m10 >> 32 & k0
+				r51[l] = m10_1
+				// 216: st.global.u32
+				s11 := uint64(r7[l]) + 0x4c
+				s11v := uint64(r50[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: mov.b64
+				m10 := u9
+				m10_0 := m10 >> 0 & k0
+				r50[l] = m10_0
+				m10_1 := m10 >> 32 & k0
+				r51[l] = m10_1
+				// 216: st.global.u32
+				s11 := uint64(r7[l]) + 0x4c
+				s11v := uint64(r50[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:216")
+				}
+			}
+		}
+	}
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.global.u32
+				s12 := uint64(r7[l]) + 0x50
+				s12v := uint64(r51[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.global.u32
+				s12 := uint64(r7[l]) + 0x50
+				s12v := uint64(r51[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:217")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 218: ld.global.s64
+	u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(23)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:218")
+	u13 = uint64(uint64(int64(int64(u13))))
+	// PTX lines 219, 220: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 219: mov.b64
+				m14 := u13
+				m14_0 := m14 >> 0 & k0
+				r53[l] = m14_0
+				m14_1 := m14 >> 32 & k0
+				r54[l] = m14_1
+				// 220: st.global.u32
+				s15 := uint64(r7[l]) + 0x54
+				s15v := uint64(r53[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 219: mov.b64
+				m14 := u13
+				m14_0 := m14 >> 0 & k0
+				r53[l] = m14_0
+				m14_1 := m14 >> 32 & k0
+				r54[l] = m14_1
+				// 220: st.global.u32
+				s15 := uint64(r7[l]) + 0x54
+				s15v := uint64(r53[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/initializers.ptx:220")
+				}
+			}
+		}
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: st.global.u32
+				s16 := uint64(r7[l]) + 0x58
+				s16v := uint64(r54[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: st.global.u32
+				s16 := uint64(r7[l]) + 0x58
+				s16v := uint64(r54[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:221")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 1,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 222: ld.global.u8
+	u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(24)+0x1, 1, m, "testdata/ptx/hand/initializers.ptx:222")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 2,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 223: ld.global.u16
+	u18 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(25)+0x0, 2, m, "testdata/ptx/hand/initializers.ptx:223")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 2,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 224: ld.global.u16
+	u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(25)+0x2, 2, m, "testdata/ptx/hand/initializers.ptx:224")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 2,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 225: ld.global.u16
+	u20 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(25)+0x4, 2, m, "testdata/ptx/hand/initializers.ptx:225")
+	// PTX lines 226, 227, 228, 229: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: add.u32
+				v21 := uint64(uint32(u17) + uint32(u18))
+				// 227: add.u32
+				v22 := uint64(uint32(v21) + uint32(u19))
+				// 228: add.u32
+				v23 := uint64(uint32(v22) + uint32(u20))
+				// 229: st.global.u32
+				s24 := uint64(r7[l]) + 0x5c
+				s24v := uint64(v23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: add.u32
+				v21 := uint64(uint32(u17) + uint32(u18))
+				// 227: add.u32
+				v22 := uint64(uint32(v21) + uint32(u19))
+				// 228: add.u32
+				v23 := uint64(uint32(v22) + uint32(u20))
+				// 229: st.global.u32
+				s24 := uint64(r7[l]) + 0x5c
+				s24v := uint64(v23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/initializers.ptx:229")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 230: ld.global.u32
+	u25 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(26)+0xc, 4, m, "testdata/ptx/hand/initializers.ptx:230")
+	// PTX lines 231: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: st.global.u32
+				s26 := uint64(r7[l]) + 0x60
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: st.global.u32
+				s26 := uint64(r7[l]) + 0x60
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:231")
+				}
+			}
+		}
+	}
+	// PTX line 234: mov.u64, warp-uniform
+	u27 := uint64(k1)
+	runtime.Broadcast(r61, m, u27)
+	// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: mul.wide.u32
+				v28 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+				// 236: add.u64
+				v29 := uint64(uint64(u27) + uint64(v28))
+				// 237: mul.lo.u32
+				v30 := uint64(uint32(r3[l]) * uint32(k3))
+				// 238: st.shared.u32
+				s31 := uint64(v29) + 0x0
+				s31v := uint64(v30)
+				if s31 < shEnd4 && s31&3 == 0 {
+					runtime.Store32(shp, s31, s31v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+				}
+				// 239: setp.eq.u32
+				c32t := uint32(r2[l]) == uint32(k4)
+				c32 := c32t
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p0 = p0&^(1<<l) | c32b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: mul.wide.u32
+				v28 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+				// 236: add.u64
+				v29 := uint64(uint64(u27) + uint64(v28))
+				// 237: mul.lo.u32
+				v30 := uint64(uint32(r3[l]) * uint32(k3))
+				// 238: st.shared.u32
+				s31 := uint64(v29) + 0x0
+				s31v := uint64(v30)
+				if s31 < shEnd4 && s31&3 == 0 {
+					runtime.Store32(shp, s31, s31v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+				}
+				// 239: setp.eq.u32
+				c32t := uint32(r2[l]) == uint32(k4)
+				c32 := c32t
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p0 = p0&^(1<<l) | c32b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 240: mov.u64, warp-uniform
+	u33 := uint64(k5)
+	runtime.Broadcast(r65, m, u33)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: 0,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 241: st.shared.u64
+	m34 := m & w.P[0]
+	if m34 != 0 {
+		w.StoreLanes(runtime.SpaceShared, r65, nil, 0, 0x8, 8, m34, "testdata/ptx/hand/initializers.ptx:241")
+	}
+	_ = u33
+}
+
+// initializersBlock5 runs block 5 of kernel initializers for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 243-261; code before the call
+func initializersBlock5(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r61 := w.Reg(61)
+	r69 := w.Reg(69)
+	r72 := w.Reg(72)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	k2 := uint64(0x63)
+	// PTX lines 243, 244, 245, 246, 247: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 244: rem.u32
+				v2 := isa.Rem(v1, r1[l], 32, false)
+				// 245: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 246: add.u64
+				v4 := uint64(uint64(r61[l]) + uint64(v3))
+				// 247: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
+						continue
+					}
+					v5 = v5x
+				}
+				r69[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 244: rem.u32
+				v2 := isa.Rem(v1, r1[l], 32, false)
+				// 245: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 246: add.u64
+				v4 := uint64(uint64(r61[l]) + uint64(v3))
+				// 247: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/initializers.ptx:247")
+						continue
+					}
+					v5 = v5x
+				}
+				r69[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 248: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 248: st.global.u32
+				s6 := uint64(r7[l]) + 0x64
+				s6v := uint64(r69[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 248: st.global.u32
+				s6 := uint64(r7[l]) + 0x64
+				s6v := uint64(r69[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/initializers.ptx:248")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 249: ld.shared.u64
+	u7 := w.LoadUniform(runtime.SpaceShared, 0x8, 8, m, "testdata/ptx/hand/initializers.ptx:249")
+	// PTX lines 250, 251, 254: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: cvt.u32.u64
+				v8 := uint64(uint32(uint64(u7)))
+				// 251: st.global.u32
+				s9 := uint64(r7[l]) + 0x68
+				s9v := uint64(v8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
+				}
+				// 254: add.u32
+				v10 := uint64(uint32(r3[l]) + uint32(k2))
+				r72[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: cvt.u32.u64
+				v8 := uint64(uint32(uint64(u7)))
+				// 251: st.global.u32
+				s9 := uint64(r7[l]) + 0x68
+				s9v := uint64(v8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:251")
+				}
+				// 254: add.u32
+				v10 := uint64(uint32(r3[l]) + uint32(k2))
+				r72[l] = v10
+			}
+		}
+	}
+	// PTX lines 255: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 255: st.global.u32
+				s11 := uint64(r7[l]) + 0x6c
+				s11v := uint64(r72[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 255: st.global.u32
+				s11 := uint64(r7[l]) + 0x6c
+				s11v := uint64(r72[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:255")
+				}
+			}
+		}
+	}
+	// PTX lines 261: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: st.param.u32
+				s12 := uint64(0x10)
+				s12v := uint64(r3[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: st.param.u32
+				s12 := uint64(0x10)
+				s12v := uint64(r3[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:261")
+				}
+			}
+		}
+	}
+}
+
+// initializersBlock7 runs block 7 of kernel initializers for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 263-271; code before the call
+func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	k0 := uint64(0x2)
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: ld.param.u32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
+						continue
+					}
+					v1 = v1x
+				}
+				r73[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: ld.param.u32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:263")
+						continue
+					}
+					v1 = v1x
+				}
+				r73[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 265: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: st.global.u32
+				s2 := uint64(r7[l]) + 0x70
+				s2v := uint64(r73[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: st.global.u32
+				s2 := uint64(r7[l]) + 0x70
+				s2v := uint64(r73[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:265")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 266: ld.const.u64
+	u3 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(6)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:266")
+	runtime.Broadcast(r74, m, u3)
+	// PTX line 267: mov.u32, warp-uniform
+	u4 := uint64(k0)
+	// PTX lines 271: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: st.param.u32
+				s5 := uint64(0x18)
+				s5v := uint64(u4)
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: st.param.u32
+				s5 := uint64(0x18)
+				s5v := uint64(u4)
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:271")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
+// initializersBlock9 runs block 9 of kernel initializers for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 273-291; ret
+func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r76 := w.Reg(76)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	r79 := w.Reg(79)
+	r80 := w.Reg(80)
+	r82 := w.Reg(82)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	k2 := uint64(0x3)
+	k3 := uint64(0x0)
+	// PTX lines 273: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 273: ld.param.u32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
+						continue
+					}
+					v1 = v1x
+				}
+				r76[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 273: ld.param.u32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/initializers.ptx:273")
+						continue
+					}
+					v1 = v1x
+				}
+				r76[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 275: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: st.global.u32
+				s2 := uint64(r7[l]) + 0x74
+				s2v := uint64(r76[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: st.global.u32
+				s2 := uint64(r7[l]) + 0x74
+				s2v := uint64(r76[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/initializers.ptx:275")
+				}
+			}
+		}
+	}
+	// PTX lines 278, 279: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 278: st.local.u32
+				s3 := uint64(uint64(w.LocalBase) + 0x0)
+				s3v := uint64(r3[l])
+				if s3 < lmEnd4 && s3&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
+				}
+				// 279: add.u32
+				v4 := uint64(uint32(r3[l]) + uint32(k0))
+				r77[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 278: st.local.u32
+				s3 := uint64(uint64(w.LocalBase) + 0x0)
+				s3v := uint64(r3[l])
+				if s3 < lmEnd4 && s3&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s3, 4, s3v, l, "testdata/ptx/hand/initializers.ptx:278")
+				}
+				// 279: add.u32
+				v4 := uint64(uint32(r3[l]) + uint32(k0))
+				r77[l] = v4
+			}
+		}
+	}
+	// PTX lines 280, 281: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: st.local.u32
+				s5 := uint64(uint64(w.LocalBase) + 0x4)
+				s5v := uint64(r77[l])
+				if s5 < lmEnd4 && s5&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
+				}
+				// 281: add.u32
+				v6 := uint64(uint32(r3[l]) + uint32(k1))
+				r78[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: st.local.u32
+				s5 := uint64(uint64(w.LocalBase) + 0x4)
+				s5v := uint64(r77[l])
+				if s5 < lmEnd4 && s5&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s5, 4, s5v, l, "testdata/ptx/hand/initializers.ptx:280")
+				}
+				// 281: add.u32
+				v6 := uint64(uint32(r3[l]) + uint32(k1))
+				r78[l] = v6
+			}
+		}
+	}
+	// PTX lines 282, 283: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 282: st.local.u32
+				s7 := uint64(uint64(w.LocalBase) + 0x8)
+				s7v := uint64(r78[l])
+				if s7 < lmEnd4 && s7&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
+				}
+				// 283: add.u32
+				v8 := uint64(uint32(r3[l]) + uint32(k2))
+				r79[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 282: st.local.u32
+				s7 := uint64(uint64(w.LocalBase) + 0x8)
+				s7v := uint64(r78[l])
+				if s7 < lmEnd4 && s7&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/hand/initializers.ptx:282")
+				}
+				// 283: add.u32
+				v8 := uint64(uint32(r3[l]) + uint32(k2))
+				r79[l] = v8
+			}
+		}
+	}
+	// PTX lines 284: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 284: st.local.u32
+				s9 := uint64(uint64(w.LocalBase) + 0xc)
+				s9v := uint64(r79[l])
+				if s9 < lmEnd4 && s9&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 284: st.local.u32
+				s9 := uint64(uint64(w.LocalBase) + 0xc)
+				s9v := uint64(r79[l])
+				if s9 < lmEnd4 && s9&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/hand/initializers.ptx:284")
+				}
+			}
+		}
+	}
+	// PTX lines 285: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: ld.local.u32
+				v10a := uint64(uint64(w.LocalBase) + 0xc)
+				var v10 uint64
+				if v10a < lmEnd4 && v10a&3 == 0 {
+					v10 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v10a:]))
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
+						continue
+					}
+					v10 = v10x
+				}
+				r80[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: ld.local.u32
+				v10a := uint64(uint64(w.LocalBase) + 0xc)
+				var v10 uint64
+				if v10a < lmEnd4 && v10a&3 == 0 {
+					v10 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v10a:]))
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceLocal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceLocal, v10a, 4, "testdata/ptx/hand/initializers.ptx:285")
+						continue
+					}
+					v10 = v10x
+				}
+				r80[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 286: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: st.global.u32
+				s11 := uint64(r7[l]) + 0x78
+				s11v := uint64(r80[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: st.global.u32
+				s11 := uint64(r7[l]) + 0x78
+				s11v := uint64(r80[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:286")
+				}
+			}
+		}
+	}
+	// PTX line 289: cvta.global.u64, warp-uniform
+	u12 := uint64((w.GlobalVar(9) + k3))
+	// PTX lines 290: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 290: ld.u32
+				v13a := uint64(u12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
+						continue
+					}
+					v13 = v13x
+				}
+				r82[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 290: ld.u32
+				v13a := uint64(u12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/hand/initializers.ptx:290")
+						continue
+					}
+					v13 = v13x
+				}
+				r82[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 291: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 291: st.global.u32
+				s14 := uint64(r7[l]) + 0x7c
+				s14v := uint64(r82[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 291: st.global.u32
+				s14 := uint64(r7[l]) + 0x7c
+				s14v := uint64(r82[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/initializers.ptx:291")
+				}
+			}
+		}
 	}
 }

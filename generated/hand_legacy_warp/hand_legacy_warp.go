@@ -308,313 +308,7 @@ func legacyWarpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-50; divergent, reconverges at block 2 (b2 (JOIN))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x10)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				k3 := uint64(0x2)
-				k4 := uint64(0x4)
-				k5 := uint64(0xdeadbeef)
-				// PTX line 27: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 28: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							// 31: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-							r10[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							// 31: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-							r10[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/legacy_warp.ptx:32")
-				}
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: add.u64
-							v7 := uint64(uint64(u6) + uint64(r10[l]))
-							r11[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: add.u64
-							v7 := uint64(uint64(u6) + uint64(r10[l]))
-							r11[l] = v7
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/legacy_warp.ptx:34")
-				}
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: add.u64
-							v9 := uint64(uint64(u8) + uint64(r10[l]))
-							r12[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: add.u64
-							v9 := uint64(uint64(u8) + uint64(r10[l]))
-							r12[l] = v9
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 36: ld.global.v4.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/legacy_warp.ptx:36")
-				// PTX lines 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: and.b32
-							v10 := uint64(uint32(r3[l]) & uint32(k1))
-							// 38: setp.ne.u32
-							c11t := uint32(v10) != uint32(k2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-							// 39: and.b32
-							v12 := uint64(uint32(r3[l]) & uint32(k3))
-							// 40: setp.ne.u32
-							c13t := uint32(v12) != uint32(k2)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-							// 41: and.b32
-							v14 := uint64(uint32(r3[l]) & uint32(k4))
-							// 42: setp.ne.u32
-							c15t := uint32(v14) != uint32(k2)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p1 = p1&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: and.b32
-							v10 := uint64(uint32(r3[l]) & uint32(k1))
-							// 38: setp.ne.u32
-							c11t := uint32(v10) != uint32(k2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-							// 39: and.b32
-							v12 := uint64(uint32(r3[l]) & uint32(k3))
-							// 40: setp.ne.u32
-							c13t := uint32(v12) != uint32(k2)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-							// 41: and.b32
-							v14 := uint64(uint32(r3[l]) & uint32(k4))
-							// 42: setp.ne.u32
-							c15t := uint32(v14) != uint32(k2)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p1 = p1&^(1<<l) | c15b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				// PTX line 43: mov.u32, warp-uniform
-				u16 := uint64(k5)
-				runtime.Broadcast(r13, m, u16)
-				// PTX line 44: mov.u32, warp-uniform
-				u17 := uint64(k5)
-				runtime.Broadcast(r14, m, u17)
-				// PTX line 45: mov.u32, warp-uniform
-				u18 := uint64(k5)
-				runtime.Broadcast(r4, m, u18)
-				// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: setp.ne.u32
-							c19t := uint32(r0[l]) != uint32(r0[l])
-							c19 := c19t
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p3 = p3&^(1<<l) | c19b0<<l
-							// 47: mov.pred
-							c20 := c19
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p4 = p4&^(1<<l) | c20b0<<l
-							// 48: mov.pred
-							c21 := c19
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p5 = p5&^(1<<l) | c21b0<<l
-							// 49: mov.pred
-							c22 := c19
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p6 = p6&^(1<<l) | c22b0<<l
-							// 50: mov.pred
-							c23 := c19
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p7 = p7&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: setp.ne.u32
-							c19t := uint32(r0[l]) != uint32(r0[l])
-							c19 := c19t
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p3 = p3&^(1<<l) | c19b0<<l
-							// 47: mov.pred
-							c20 := c19
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p4 = p4&^(1<<l) | c20b0<<l
-							// 48: mov.pred
-							c21 := c19
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p5 = p5&^(1<<l) | c21b0<<l
-							// 49: mov.pred
-							c22 := c19
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p6 = p6&^(1<<l) | c22b0<<l
-							// 50: mov.pred
-							c23 := c19
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p7 = p7&^(1<<l) | c23b0<<l
-						}
-					}
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-					w.P[7] = p7
-				}
-				_ = u16
-				_ = u17
-				_ = u18
-			}
+			legacyWarpBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -628,154 +322,21 @@ func legacyWarpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 (PATH_B), PTX lines 60-65
-			{
-				// PTX line 60: shfl.down.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflDown, 13, 6, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:60")
-				// PTX line 61: shfl.idx.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflIdx, 14, 7, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:61")
-				// PTX line 62: vote.all.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteAll, 3, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:62")
-				// PTX line 63: vote.any.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteAny, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:63")
-				// PTX line 64: vote.uni.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteUni, 5, ^w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:64")
-				// PTX line 65: vote.ballot.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteBallot, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:65")
-			}
+			legacyWarpBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (JOIN), PTX lines 67-76; ret
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				k3 := uint64(0x4)
-				k4 := uint64(0x8)
-				k5 := uint64(0x10)
-				// PTX lines 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 68: selp.u32
-							v2 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v2 = uint64(k2)
-							}
-							// 69: or.b32
-							v3 := uint64(uint32(v1) | uint32(v2))
-							// 70: selp.u32
-							v4 := uint64(k0)
-							if p5>>l&1 != 0 {
-								v4 = uint64(k3)
-							}
-							// 71: or.b32
-							v5 := uint64(uint32(v3) | uint32(v4))
-							// 72: selp.u32
-							v6 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v6 = uint64(k4)
-							}
-							// 73: or.b32
-							v7 := uint64(uint32(v5) | uint32(v6))
-							// 74: selp.u32
-							v8 := uint64(k0)
-							if p7>>l&1 != 0 {
-								v8 = uint64(k5)
-							}
-							// 75: or.b32
-							v9 := uint64(uint32(v7) | uint32(v8))
-							r7[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 68: selp.u32
-							v2 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v2 = uint64(k2)
-							}
-							// 69: or.b32
-							v3 := uint64(uint32(v1) | uint32(v2))
-							// 70: selp.u32
-							v4 := uint64(k0)
-							if p5>>l&1 != 0 {
-								v4 = uint64(k3)
-							}
-							// 71: or.b32
-							v5 := uint64(uint32(v3) | uint32(v4))
-							// 72: selp.u32
-							v6 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v6 = uint64(k4)
-							}
-							// 73: or.b32
-							v7 := uint64(uint32(v5) | uint32(v6))
-							// 74: selp.u32
-							v8 := uint64(k0)
-							if p7>>l&1 != 0 {
-								v8 = uint64(k5)
-							}
-							// 75: or.b32
-							v9 := uint64(uint32(v7) | uint32(v8))
-							r7[l] = v9
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 76: st.global.v4.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r13, r14, r7, r4}, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/legacy_warp.ptx:76")
-			}
+			legacyWarpBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3, PTX lines 52-57
-			{
-				// PTX line 52: shfl.up.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflUp, 13, 6, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:52")
-				// PTX line 53: shfl.bfly.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflBfly, 14, 7, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:53")
-				// PTX line 54: vote.all.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteAll, 3, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:54")
-				// PTX line 55: vote.any.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteAny, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:55")
-				// PTX line 56: vote.uni.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteUni, 5, ^w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:56")
-				// PTX line 57: vote.ballot.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteBallot, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:57")
-			}
+			legacyWarpBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -788,4 +349,459 @@ func legacyWarpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// legacyWarpBlock0 runs block 0 of kernel legacy_warp for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-50; divergent, reconverges at block 2 (b2 (JOIN))
+func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x10)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	k3 := uint64(0x2)
+	k4 := uint64(0x4)
+	k5 := uint64(0xdeadbeef)
+	// PTX line 27: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				// 31: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r10[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				// 31: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r10[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/legacy_warp.ptx:32")
+	}
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: add.u64
+				v7 := uint64(uint64(u6) + uint64(r10[l]))
+				r11[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: add.u64
+				v7 := uint64(uint64(u6) + uint64(r10[l]))
+				r11[l] = v7
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/legacy_warp.ptx:34")
+	}
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: add.u64
+				v9 := uint64(uint64(u8) + uint64(r10[l]))
+				r12[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: add.u64
+				v9 := uint64(uint64(u8) + uint64(r10[l]))
+				r12[l] = v9
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 36: ld.global.v4.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/legacy_warp.ptx:36")
+	// PTX lines 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: and.b32
+				v10 := uint64(uint32(r3[l]) & uint32(k1))
+				// 38: setp.ne.u32
+				c11t := uint32(v10) != uint32(k2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+				// 39: and.b32
+				v12 := uint64(uint32(r3[l]) & uint32(k3))
+				// 40: setp.ne.u32
+				c13t := uint32(v12) != uint32(k2)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+				// 41: and.b32
+				v14 := uint64(uint32(r3[l]) & uint32(k4))
+				// 42: setp.ne.u32
+				c15t := uint32(v14) != uint32(k2)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p1 = p1&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: and.b32
+				v10 := uint64(uint32(r3[l]) & uint32(k1))
+				// 38: setp.ne.u32
+				c11t := uint32(v10) != uint32(k2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+				// 39: and.b32
+				v12 := uint64(uint32(r3[l]) & uint32(k3))
+				// 40: setp.ne.u32
+				c13t := uint32(v12) != uint32(k2)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+				// 41: and.b32
+				v14 := uint64(uint32(r3[l]) & uint32(k4))
+				// 42: setp.ne.u32
+				c15t := uint32(v14) != uint32(k2)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p1 = p1&^(1<<l) | c15b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	// PTX line 43: mov.u32, warp-uniform
+	u16 := uint64(k5)
+	runtime.Broadcast(r13, m, u16)
+	// PTX line 44: mov.u32, warp-uniform
+	u17 := uint64(k5)
+	runtime.Broadcast(r14, m, u17)
+	// PTX line 45: mov.u32, warp-uniform
+	u18 := uint64(k5)
+	runtime.Broadcast(r4, m, u18)
+	// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: setp.ne.u32
+				c19t := uint32(r0[l]) != uint32(r0[l])
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p3 = p3&^(1<<l) | c19b0<<l
+				// 47: mov.pred
+				c20 := c19
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p4 = p4&^(1<<l) | c20b0<<l
+				// 48: mov.pred
+				c21 := c19
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p5 = p5&^(1<<l) | c21b0<<l
+				// 49: mov.pred
+				c22 := c19
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p6 = p6&^(1<<l) | c22b0<<l
+				// 50: mov.pred
+				c23 := c19
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p7 = p7&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: setp.ne.u32
+				c19t := uint32(r0[l]) != uint32(r0[l])
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p3 = p3&^(1<<l) | c19b0<<l
+				// 47: mov.pred
+				c20 := c19
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p4 = p4&^(1<<l) | c20b0<<l
+				// 48: mov.pred
+				c21 := c19
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p5 = p5&^(1<<l) | c21b0<<l
+				// 49: mov.pred
+				c22 := c19
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p6 = p6&^(1<<l) | c22b0<<l
+				// 50: mov.pred
+				c23 := c19
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p7 = p7&^(1<<l) | c23b0<<l
+			}
+		}
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+		w.P[7] = p7
+	}
+	_ = u16
+	_ = u17
+	_ = u18
+}
+
+// legacyWarpBlock1 runs block 1 of kernel legacy_warp for the lanes m (budget 0: counting statistics).
+// b1 (PATH_B), PTX lines 60-65
+func legacyWarpBlock1(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 60: shfl.down.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflDown, 13, 6, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:60")
+	// PTX line 61: shfl.idx.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflIdx, 14, 7, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:61")
+	// PTX line 62: vote.all.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteAll, 3, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:62")
+	// PTX line 63: vote.any.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteAny, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:63")
+	// PTX line 64: vote.uni.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteUni, 5, ^w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:64")
+	// PTX line 65: vote.ballot.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteBallot, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:65")
+}
+
+// legacyWarpBlock2 runs block 2 of kernel legacy_warp for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 67-76; ret
+func legacyWarpBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x4)
+	k4 := uint64(0x8)
+	k5 := uint64(0x10)
+	// PTX lines 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 68: selp.u32
+				v2 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v2 = uint64(k2)
+				}
+				// 69: or.b32
+				v3 := uint64(uint32(v1) | uint32(v2))
+				// 70: selp.u32
+				v4 := uint64(k0)
+				if p5>>l&1 != 0 {
+					v4 = uint64(k3)
+				}
+				// 71: or.b32
+				v5 := uint64(uint32(v3) | uint32(v4))
+				// 72: selp.u32
+				v6 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v6 = uint64(k4)
+				}
+				// 73: or.b32
+				v7 := uint64(uint32(v5) | uint32(v6))
+				// 74: selp.u32
+				v8 := uint64(k0)
+				if p7>>l&1 != 0 {
+					v8 = uint64(k5)
+				}
+				// 75: or.b32
+				v9 := uint64(uint32(v7) | uint32(v8))
+				r7[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 68: selp.u32
+				v2 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v2 = uint64(k2)
+				}
+				// 69: or.b32
+				v3 := uint64(uint32(v1) | uint32(v2))
+				// 70: selp.u32
+				v4 := uint64(k0)
+				if p5>>l&1 != 0 {
+					v4 = uint64(k3)
+				}
+				// 71: or.b32
+				v5 := uint64(uint32(v3) | uint32(v4))
+				// 72: selp.u32
+				v6 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v6 = uint64(k4)
+				}
+				// 73: or.b32
+				v7 := uint64(uint32(v5) | uint32(v6))
+				// 74: selp.u32
+				v8 := uint64(k0)
+				if p7>>l&1 != 0 {
+					v8 = uint64(k5)
+				}
+				// 75: or.b32
+				v9 := uint64(uint32(v7) | uint32(v8))
+				r7[l] = v9
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 76: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r13, r14, r7, r4}, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/legacy_warp.ptx:76")
+}
+
+// legacyWarpBlock3 runs block 3 of kernel legacy_warp for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 52-57
+func legacyWarpBlock3(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 52: shfl.up.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflUp, 13, 6, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:52")
+	// PTX line 53: shfl.bfly.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflBfly, 14, 7, 0, 1, 2, -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:53")
+	// PTX line 54: vote.all.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteAll, 3, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:54")
+	// PTX line 55: vote.any.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteAny, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:55")
+	// PTX line 56: vote.uni.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteUni, 5, ^w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:56")
+	// PTX line 57: vote.ballot.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteBallot, 4, w.P[0], -1, m, m&w.P[1], "testdata/ptx/hand/legacy_warp.ptx:57")
 }

@@ -266,203 +266,14 @@ func scopesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-83
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r14 := w.Reg(14)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				k3 := uint64(0x4)
-				k4 := uint64(0x40000000)
-				k5 := uint64(0x64)
-				k6 := uint64(0x3e8)
-				k7 := uint64(0x7)
-				k8 := uint64(0xa)
-				k9 := uint64(0x14)
-				// PTX line 34: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r2[l] = v4
-							// 38: mov.u32
-							v5 := uint64(v4)
-							r0[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r2[l] = v4
-							// 38: mov.u32
-							v5 := uint64(v4)
-							r0[l] = v5
-						}
-					}
-				}
-				// PTX line 39: mov.u32, warp-uniform
-				u6 := uint64(k0)
-				// PTX line 40: mov.u32, warp-uniform
-				u7 := uint64(k1)
-				// PTX line 41: mov.u32, warp-uniform
-				u8 := uint64(k2)
-				// PTX line 42: mov.u32, warp-uniform
-				u9 := uint64(k3)
-				// PTX line 43: mov.f32, warp-uniform
-				u10 := uint64(k4)
-				// PTX line 46: mov.u32, warp-uniform
-				u11 := uint64(k5)
-				// PTX line 47: add.u32, warp-uniform
-				u12 := uint64(uint32(u6) + uint32(u11))
-				// PTX line 50: mov.u32, warp-uniform
-				u13 := uint64(k6)
-				// PTX line 51: add.u32, warp-uniform
-				u14 := uint64(uint32(u12) + uint32(u13))
-				// PTX line 54: mov.u32, warp-uniform
-				u15 := uint64(k7)
-				// PTX line 55: add.u32, warp-uniform
-				u16 := uint64(uint32(u13) + uint32(u15))
-				// PTX line 57: add.u32, warp-uniform
-				u17 := uint64(uint32(u14) + uint32(u16))
-				// PTX line 59: add.u32, warp-uniform
-				u18 := uint64(uint32(u17) + uint32(u11))
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: add.u32
-							v19 := uint64(uint32(u18) + uint32(r0[l]))
-							r1[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: add.u32
-							v19 := uint64(uint32(u18) + uint32(r0[l]))
-							r1[l] = v19
-						}
-					}
-				}
-				// PTX line 64: mov.u32, warp-uniform
-				u20 := uint64(k8)
-				// PTX line 65: mov.u32, warp-uniform
-				u21 := uint64(k9)
-				// PTX line 66: add.u32, warp-uniform
-				u22 := uint64(uint32(u9) + uint32(u20))
-				// PTX line 67: add.u32, warp-uniform
-				u23 := uint64(uint32(u22) + uint32(u21))
-				// PTX lines 69, 70, 71, 75, 76, 77, 78: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: add.u32
-							v24 := uint64(uint32(r1[l]) + uint32(u7))
-							// 70: add.u32
-							v25 := uint64(uint32(v24) + uint32(u8))
-							// 71: add.u32
-							v26 := uint64(uint32(v25) + uint32(u23))
-							// 75: cvt.rn.f32.u32
-							v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
-							// 76: mul.f32
-							v28 := uint64(isa.MulF32RN(uint32(v27), uint32(u10)))
-							// 77: cvt.rzi.u32.f32
-							v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, false)
-							// 78: add.u32
-							v30 := uint64(uint32(v26) + uint32(v29))
-							r1[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: add.u32
-							v24 := uint64(uint32(r1[l]) + uint32(u7))
-							// 70: add.u32
-							v25 := uint64(uint32(v24) + uint32(u8))
-							// 71: add.u32
-							v26 := uint64(uint32(v25) + uint32(u23))
-							// 75: cvt.rn.f32.u32
-							v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
-							// 76: mul.f32
-							v28 := uint64(isa.MulF32RN(uint32(v27), uint32(u10)))
-							// 77: cvt.rzi.u32.f32
-							v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, false)
-							// 78: add.u32
-							v30 := uint64(uint32(v26) + uint32(v29))
-							r1[l] = v30
-						}
-					}
-				}
-				// PTX line 83: mov.u32, warp-uniform
-				u31 := uint64(k0)
-				runtime.Broadcast(r14, m, u31)
-				_ = u31
-			}
+			scopesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (SCOPE_LOOP), PTX lines 85-87
-			{
-				r1 := w.Reg(1)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-							// 86: add.u32
-							v2 := uint64(uint32(r14[l]) + uint32(k0))
-							r14[l] = v2
-							// 87: setp.lt.u32
-							c3t := uint32(v2) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-							// 86: add.u32
-							v2 := uint64(uint32(r14[l]) + uint32(k0))
-							r14[l] = v2
-							// 87: setp.lt.u32
-							c3t := uint32(v2) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			scopesBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -476,97 +287,7 @@ func scopesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2, PTX lines 92-100; ret
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				k1 := uint64(0x10)
-				k2 := uint64(0x4)
-				// PTX line 92: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 93: shl.b32, warp-uniform
-				u2 := uint64(uint32(u1) << uint32(k1))
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: add.u32
-							v3 := uint64(uint32(r1[l]) + uint32(u2))
-							r1[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: add.u32
-							v3 := uint64(uint32(r1[l]) + uint32(u2))
-							r1[l] = v3
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 96: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/scopes.ptx:96")
-				}
-				// PTX line 97: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX lines 98, 99, 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-							// 99: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 100: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r1[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-							// 99: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 100: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r1[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			scopesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -578,5 +299,296 @@ func scopesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// scopesBlock0 runs block 0 of kernel scopes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-83
+func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r14 := w.Reg(14)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x4)
+	k4 := uint64(0x40000000)
+	k5 := uint64(0x64)
+	k6 := uint64(0x3e8)
+	k7 := uint64(0x7)
+	k8 := uint64(0xa)
+	k9 := uint64(0x14)
+	// PTX line 34: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r2[l] = v4
+				// 38: mov.u32
+				v5 := uint64(v4)
+				r0[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r2[l] = v4
+				// 38: mov.u32
+				v5 := uint64(v4)
+				r0[l] = v5
+			}
+		}
+	}
+	// PTX line 39: mov.u32, warp-uniform
+	u6 := uint64(k0)
+	// PTX line 40: mov.u32, warp-uniform
+	u7 := uint64(k1)
+	// PTX line 41: mov.u32, warp-uniform
+	u8 := uint64(k2)
+	// PTX line 42: mov.u32, warp-uniform
+	u9 := uint64(k3)
+	// PTX line 43: mov.f32, warp-uniform
+	u10 := uint64(k4)
+	// PTX line 46: mov.u32, warp-uniform
+	u11 := uint64(k5)
+	// PTX line 47: add.u32, warp-uniform
+	u12 := uint64(uint32(u6) + uint32(u11))
+	// PTX line 50: mov.u32, warp-uniform
+	u13 := uint64(k6)
+	// PTX line 51: add.u32, warp-uniform
+	u14 := uint64(uint32(u12) + uint32(u13))
+	// PTX line 54: mov.u32, warp-uniform
+	u15 := uint64(k7)
+	// PTX line 55: add.u32, warp-uniform
+	u16 := uint64(uint32(u13) + uint32(u15))
+	// PTX line 57: add.u32, warp-uniform
+	u17 := uint64(uint32(u14) + uint32(u16))
+	// PTX line 59: add.u32, warp-uniform
+	u18 := uint64(uint32(u17) + uint32(u11))
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: add.u32
+				v19 := uint64(uint32(u18) + uint32(r0[l]))
+				r1[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: add.u32
+				v19 := uint64(uint32(u18) + uint32(r0[l]))
+				r1[l] = v19
+			}
+		}
+	}
+	// PTX line 64: mov.u32, warp-uniform
+	u20 := uint64(k8)
+	// PTX line 65: mov.u32, warp-uniform
+	u21 := uint64(k9)
+	// PTX line 66: add.u32, warp-uniform
+	u22 := uint64(uint32(u9) + uint32(u20))
+	// PTX line 67: add.u32, warp-uniform
+	u23 := uint64(uint32(u22) + uint32(u21))
+	// PTX lines 69, 70, 71, 75, 76, 77, 78: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: add.u32
+				v24 := uint64(uint32(r1[l]) + uint32(u7))
+				// 70: add.u32
+				v25 := uint64(uint32(v24) + uint32(u8))
+				// 71: add.u32
+				v26 := uint64(uint32(v25) + uint32(u23))
+				// 75: cvt.rn.f32.u32
+				v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
+				// 76: mul.f32
+				v28 := uint64(isa.MulF32RN(uint32(v27), uint32(u10)))
+				// 77: cvt.rzi.u32.f32
+				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, false)
+				// 78: add.u32
+				v30 := uint64(uint32(v26) + uint32(v29))
+				r1[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: add.u32
+				v24 := uint64(uint32(r1[l]) + uint32(u7))
+				// 70: add.u32
+				v25 := uint64(uint32(v24) + uint32(u8))
+				// 71: add.u32
+				v26 := uint64(uint32(v25) + uint32(u23))
+				// 75: cvt.rn.f32.u32
+				v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
+				// 76: mul.f32
+				v28 := uint64(isa.MulF32RN(uint32(v27), uint32(u10)))
+				// 77: cvt.rzi.u32.f32
+				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, false)
+				// 78: add.u32
+				v30 := uint64(uint32(v26) + uint32(v29))
+				r1[l] = v30
+			}
+		}
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u31 := uint64(k0)
+	runtime.Broadcast(r14, m, u31)
+	_ = u31
+}
+
+// scopesBlock1 runs block 1 of kernel scopes for the lanes m (budget 0: counting statistics).
+// b1 (SCOPE_LOOP), PTX lines 85-87
+func scopesBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+				// 86: add.u32
+				v2 := uint64(uint32(r14[l]) + uint32(k0))
+				r14[l] = v2
+				// 87: setp.lt.u32
+				c3t := uint32(v2) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+				// 86: add.u32
+				v2 := uint64(uint32(r14[l]) + uint32(k0))
+				r14[l] = v2
+				// 87: setp.lt.u32
+				c3t := uint32(v2) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// scopesBlock2 runs block 2 of kernel scopes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 92-100; ret
+func scopesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	k1 := uint64(0x10)
+	k2 := uint64(0x4)
+	// PTX line 92: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 93: shl.b32, warp-uniform
+	u2 := uint64(uint32(u1) << uint32(k1))
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: add.u32
+				v3 := uint64(uint32(r1[l]) + uint32(u2))
+				r1[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: add.u32
+				v3 := uint64(uint32(r1[l]) + uint32(u2))
+				r1[l] = v3
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 96: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/scopes.ptx:96")
+	}
+	// PTX line 97: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX lines 98, 99, 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+				// 99: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 100: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r1[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+				// 99: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 100: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r1[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/scopes.ptx:100")
+				}
+			}
+		}
 	}
 }

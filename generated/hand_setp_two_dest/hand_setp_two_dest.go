@@ -227,287 +227,7 @@ func setpTwoDestRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-55; divergent, reconverges at block 1 (b1 (SKIP))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r5 := w.Reg(5)
-				k0 := uint64(0x8)
-				k1 := uint64(0x4)
-				k2 := uint64(0x1)
-				k3 := uint64(0x0)
-				k4 := uint64(0x2)
-				k5 := uint64(0x10)
-				k6 := uint64(0x20)
-				k7 := uint64(0x40)
-				k8 := uint64(0x80)
-				k9 := uint64(0x100)
-				k10 := uint64(0x200)
-				// PTX line 29: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 30: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r2[l] = v4
-							// 33: sub.s32
-							v5 := uint64(uint32(v4) - uint32(k0))
-							r0[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r2[l] = v4
-							// 33: sub.s32
-							v5 := uint64(uint32(v4) - uint32(k0))
-							r0[l] = v5
-						}
-					}
-				}
-				// PTX line 34: mov.s32, warp-uniform
-				u6 := uint64(k1)
-				// PTX lines 35, 36, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: and.b32
-							v7 := uint64(uint32(r2[l]) & uint32(k2))
-							// 36: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p2 = p2&^(1<<l) | c8b0<<l
-							// 38: setp.lt.s32
-							c9t := int32(r0[l]) < int32(u6)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-							c9b1 := uint32(0)
-							if !c9 {
-								c9b1 = 1
-							}
-							p1 = p1&^(1<<l) | c9b1<<l
-							// 39: selp.u32
-							v10 := uint64(k3)
-							if c9 {
-								v10 = uint64(k2)
-							}
-							// 40: selp.u32
-							v11 := uint64(k3)
-							if !c9 {
-								v11 = uint64(k4)
-							}
-							// 41: or.b32
-							v12 := uint64(uint32(v10) | uint32(v11))
-							r5[l] = v12
-							// 42: add.u32
-							if !c9 {
-								v13 := uint64(uint32(v12) + uint32(k5))
-								r5[l] = v13
-							}
-							// 43: add.u32
-							if !c9 {
-								v14 := uint64(uint32(r5[l]) + uint32(k6))
-								r5[l] = v14
-							}
-							// 45: setp.gt.and.s32
-							c15t := int32(r0[l]) > int32(k3)
-							c15c := c8
-							c15 := c15t && c15c
-							c15q := !c15t && c15c
-							_ = c15q
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-							c15b1 := uint32(0)
-							if c15q {
-								c15b1 = 1
-							}
-							p1 = p1&^(1<<l) | c15b1<<l
-							// 46: selp.u32
-							v16 := uint64(k3)
-							if p0>>l&1 != 0 {
-								v16 = uint64(k7)
-							}
-							// 47: or.b32
-							v17 := uint64(uint32(r5[l]) | uint32(v16))
-							// 48: selp.u32
-							v18 := uint64(k3)
-							if p1>>l&1 != 0 {
-								v18 = uint64(k8)
-							}
-							// 49: or.b32
-							v19 := uint64(uint32(v17) | uint32(v18))
-							// 51: setp.ne.or.s32
-							c20t := uint32(r0[l]) != uint32(k3)
-							c20c := !c8
-							c20 := c20t || c20c
-							c20q := !c20t || c20c
-							_ = c20q
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p0 = p0&^(1<<l) | c20b0<<l
-							c20b1 := uint32(0)
-							if c20q {
-								c20b1 = 1
-							}
-							p1 = p1&^(1<<l) | c20b1<<l
-							// 52: selp.u32
-							v21 := uint64(k3)
-							if p0>>l&1 != 0 {
-								v21 = uint64(k9)
-							}
-							// 53: or.b32
-							v22 := uint64(uint32(v19) | uint32(v21))
-							// 54: selp.u32
-							v23 := uint64(k3)
-							if p1>>l&1 != 0 {
-								v23 = uint64(k10)
-							}
-							// 55: or.b32
-							v24 := uint64(uint32(v22) | uint32(v23))
-							r5[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: and.b32
-							v7 := uint64(uint32(r2[l]) & uint32(k2))
-							// 36: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p2 = p2&^(1<<l) | c8b0<<l
-							// 38: setp.lt.s32
-							c9t := int32(r0[l]) < int32(u6)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-							c9b1 := uint32(0)
-							if !c9 {
-								c9b1 = 1
-							}
-							p1 = p1&^(1<<l) | c9b1<<l
-							// 39: selp.u32
-							v10 := uint64(k3)
-							if c9 {
-								v10 = uint64(k2)
-							}
-							// 40: selp.u32
-							v11 := uint64(k3)
-							if !c9 {
-								v11 = uint64(k4)
-							}
-							// 41: or.b32
-							v12 := uint64(uint32(v10) | uint32(v11))
-							r5[l] = v12
-							// 42: add.u32
-							if !c9 {
-								v13 := uint64(uint32(v12) + uint32(k5))
-								r5[l] = v13
-							}
-							// 43: add.u32
-							if !c9 {
-								v14 := uint64(uint32(r5[l]) + uint32(k6))
-								r5[l] = v14
-							}
-							// 45: setp.gt.and.s32
-							c15t := int32(r0[l]) > int32(k3)
-							c15c := c8
-							c15 := c15t && c15c
-							c15q := !c15t && c15c
-							_ = c15q
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-							c15b1 := uint32(0)
-							if c15q {
-								c15b1 = 1
-							}
-							p1 = p1&^(1<<l) | c15b1<<l
-							// 46: selp.u32
-							v16 := uint64(k3)
-							if p0>>l&1 != 0 {
-								v16 = uint64(k7)
-							}
-							// 47: or.b32
-							v17 := uint64(uint32(r5[l]) | uint32(v16))
-							// 48: selp.u32
-							v18 := uint64(k3)
-							if p1>>l&1 != 0 {
-								v18 = uint64(k8)
-							}
-							// 49: or.b32
-							v19 := uint64(uint32(v17) | uint32(v18))
-							// 51: setp.ne.or.s32
-							c20t := uint32(r0[l]) != uint32(k3)
-							c20c := !c8
-							c20 := c20t || c20c
-							c20q := !c20t || c20c
-							_ = c20q
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p0 = p0&^(1<<l) | c20b0<<l
-							c20b1 := uint32(0)
-							if c20q {
-								c20b1 = 1
-							}
-							p1 = p1&^(1<<l) | c20b1<<l
-							// 52: selp.u32
-							v21 := uint64(k3)
-							if p0>>l&1 != 0 {
-								v21 = uint64(k9)
-							}
-							// 53: or.b32
-							v22 := uint64(uint32(v19) | uint32(v21))
-							// 54: selp.u32
-							v23 := uint64(k3)
-							if p1>>l&1 != 0 {
-								v23 = uint64(k10)
-							}
-							// 55: or.b32
-							v24 := uint64(uint32(v22) | uint32(v23))
-							r5[l] = v24
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-			}
+			setpTwoDestBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -526,101 +246,14 @@ func setpTwoDestRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 (SKIP), PTX lines 60-64; ret
-			{
-				r2 := w.Reg(2)
-				r5 := w.Reg(5)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 60: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/setp_two_dest.ptx:60")
-				}
-				// PTX line 61: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 63: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 64: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r5[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/setp_two_dest.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 63: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 64: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r5[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/setp_two_dest.ptx:64")
-							}
-						}
-					}
-				}
-			}
+			setpTwoDestBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2, PTX lines 58-58
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x400)
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: add.u32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: add.u32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v1
-						}
-					}
-				}
-			}
+			setpTwoDestBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -632,6 +265,385 @@ func setpTwoDestRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// setpTwoDestBlock0 runs block 0 of kernel setp_two_dest for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-55; divergent, reconverges at block 1 (b1 (SKIP))
+func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	k0 := uint64(0x8)
+	k1 := uint64(0x4)
+	k2 := uint64(0x1)
+	k3 := uint64(0x0)
+	k4 := uint64(0x2)
+	k5 := uint64(0x10)
+	k6 := uint64(0x20)
+	k7 := uint64(0x40)
+	k8 := uint64(0x80)
+	k9 := uint64(0x100)
+	k10 := uint64(0x200)
+	// PTX line 29: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 30: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r2[l] = v4
+				// 33: sub.s32
+				v5 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r2[l] = v4
+				// 33: sub.s32
+				v5 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v5
+			}
+		}
+	}
+	// PTX line 34: mov.s32, warp-uniform
+	u6 := uint64(k1)
+	// PTX lines 35, 36, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: and.b32
+				v7 := uint64(uint32(r2[l]) & uint32(k2))
+				// 36: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p2 = p2&^(1<<l) | c8b0<<l
+				// 38: setp.lt.s32
+				c9t := int32(r0[l]) < int32(u6)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+				c9b1 := uint32(0)
+				if !c9 {
+					c9b1 = 1
+				}
+				p1 = p1&^(1<<l) | c9b1<<l
+				// 39: selp.u32
+				v10 := uint64(k3)
+				if c9 {
+					v10 = uint64(k2)
+				}
+				// 40: selp.u32
+				v11 := uint64(k3)
+				if !c9 {
+					v11 = uint64(k4)
+				}
+				// 41: or.b32
+				v12 := uint64(uint32(v10) | uint32(v11))
+				r5[l] = v12
+				// 42: add.u32
+				if !c9 {
+					v13 := uint64(uint32(v12) + uint32(k5))
+					r5[l] = v13
+				}
+				// 43: add.u32
+				if !c9 {
+					v14 := uint64(uint32(r5[l]) + uint32(k6))
+					r5[l] = v14
+				}
+				// 45: setp.gt.and.s32
+				c15t := int32(r0[l]) > int32(k3)
+				c15c := c8
+				c15 := c15t && c15c
+				c15q := !c15t && c15c
+				_ = c15q
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+				c15b1 := uint32(0)
+				if c15q {
+					c15b1 = 1
+				}
+				p1 = p1&^(1<<l) | c15b1<<l
+				// 46: selp.u32
+				v16 := uint64(k3)
+				if p0>>l&1 != 0 {
+					v16 = uint64(k7)
+				}
+				// 47: or.b32
+				v17 := uint64(uint32(r5[l]) | uint32(v16))
+				// 48: selp.u32
+				v18 := uint64(k3)
+				if p1>>l&1 != 0 {
+					v18 = uint64(k8)
+				}
+				// 49: or.b32
+				v19 := uint64(uint32(v17) | uint32(v18))
+				// 51: setp.ne.or.s32
+				c20t := uint32(r0[l]) != uint32(k3)
+				c20c := !c8
+				c20 := c20t || c20c
+				c20q := !c20t || c20c
+				_ = c20q
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p0 = p0&^(1<<l) | c20b0<<l
+				c20b1 := uint32(0)
+				if c20q {
+					c20b1 = 1
+				}
+				p1 = p1&^(1<<l) | c20b1<<l
+				// 52: selp.u32
+				v21 := uint64(k3)
+				if p0>>l&1 != 0 {
+					v21 = uint64(k9)
+				}
+				// 53: or.b32
+				v22 := uint64(uint32(v19) | uint32(v21))
+				// 54: selp.u32
+				v23 := uint64(k3)
+				if p1>>l&1 != 0 {
+					v23 = uint64(k10)
+				}
+				// 55: or.b32
+				v24 := uint64(uint32(v22) | uint32(v23))
+				r5[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: and.b32
+				v7 := uint64(uint32(r2[l]) & uint32(k2))
+				// 36: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p2 = p2&^(1<<l) | c8b0<<l
+				// 38: setp.lt.s32
+				c9t := int32(r0[l]) < int32(u6)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+				c9b1 := uint32(0)
+				if !c9 {
+					c9b1 = 1
+				}
+				p1 = p1&^(1<<l) | c9b1<<l
+				// 39: selp.u32
+				v10 := uint64(k3)
+				if c9 {
+					v10 = uint64(k2)
+				}
+				// 40: selp.u32
+				v11 := uint64(k3)
+				if !c9 {
+					v11 = uint64(k4)
+				}
+				// 41: or.b32
+				v12 := uint64(uint32(v10) | uint32(v11))
+				r5[l] = v12
+				// 42: add.u32
+				if !c9 {
+					v13 := uint64(uint32(v12) + uint32(k5))
+					r5[l] = v13
+				}
+				// 43: add.u32
+				if !c9 {
+					v14 := uint64(uint32(r5[l]) + uint32(k6))
+					r5[l] = v14
+				}
+				// 45: setp.gt.and.s32
+				c15t := int32(r0[l]) > int32(k3)
+				c15c := c8
+				c15 := c15t && c15c
+				c15q := !c15t && c15c
+				_ = c15q
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+				c15b1 := uint32(0)
+				if c15q {
+					c15b1 = 1
+				}
+				p1 = p1&^(1<<l) | c15b1<<l
+				// 46: selp.u32
+				v16 := uint64(k3)
+				if p0>>l&1 != 0 {
+					v16 = uint64(k7)
+				}
+				// 47: or.b32
+				v17 := uint64(uint32(r5[l]) | uint32(v16))
+				// 48: selp.u32
+				v18 := uint64(k3)
+				if p1>>l&1 != 0 {
+					v18 = uint64(k8)
+				}
+				// 49: or.b32
+				v19 := uint64(uint32(v17) | uint32(v18))
+				// 51: setp.ne.or.s32
+				c20t := uint32(r0[l]) != uint32(k3)
+				c20c := !c8
+				c20 := c20t || c20c
+				c20q := !c20t || c20c
+				_ = c20q
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p0 = p0&^(1<<l) | c20b0<<l
+				c20b1 := uint32(0)
+				if c20q {
+					c20b1 = 1
+				}
+				p1 = p1&^(1<<l) | c20b1<<l
+				// 52: selp.u32
+				v21 := uint64(k3)
+				if p0>>l&1 != 0 {
+					v21 = uint64(k9)
+				}
+				// 53: or.b32
+				v22 := uint64(uint32(v19) | uint32(v21))
+				// 54: selp.u32
+				v23 := uint64(k3)
+				if p1>>l&1 != 0 {
+					v23 = uint64(k10)
+				}
+				// 55: or.b32
+				v24 := uint64(uint32(v22) | uint32(v23))
+				r5[l] = v24
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+}
+
+// setpTwoDestBlock1 runs block 1 of kernel setp_two_dest for the lanes m (budget 0: counting statistics).
+// b1 (SKIP), PTX lines 60-64; ret
+func setpTwoDestBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 60: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/setp_two_dest.ptx:60")
+	}
+	// PTX line 61: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 63: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 64: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r5[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/setp_two_dest.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 63: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 64: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r5[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/setp_two_dest.ptx:64")
+				}
+			}
+		}
+	}
+}
+
+// setpTwoDestBlock2 runs block 2 of kernel setp_two_dest for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 58-58
+func setpTwoDestBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x400)
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: add.u32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: add.u32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v1
+			}
+		}
 	}
 }
 

@@ -158,183 +158,7 @@ func sinkVectorRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-54; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x80)
-				k1 := uint64(0xdeadbeefdeadbeef)
-				k2 := uint64(0xdeadbeef)
-				// PTX line 34: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 36, 37: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:38")
-				}
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 40, 41: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 41: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r6[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 41: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r6[l] = v8
-						}
-					}
-				}
-				// PTX line 43: mov.u64, warp-uniform
-				u9 := uint64(k1)
-				runtime.Broadcast(r7, m, u9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 32,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 44: st.global.v4.u64
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r7, r7, r7, r7}, r6, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:44")
-				// PTX line 45: mov.u32, warp-uniform
-				u10 := uint64(k2)
-				runtime.Broadcast(r1, m, u10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 32,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 46: st.global.v8.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r1, r1, r1, r1, r1, r1, r1, r1}, r6, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/hand/sink_vector.ptx:46")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 32,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 48: ld.global.v4.u64
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r8, r9, nil, r10}, nil, 0, w.GlobalVar(0)+0x0, 8, 0, m, "testdata/ptx/hand/sink_vector.ptx:48")
-				// PTX lines 49, 50: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: cvt.u64.u32
-							v11 := uint64(uint64(uint32(r0[l])))
-							// 50: add.u64
-							v12 := uint64(uint64(r8[l]) + uint64(v11))
-							r8[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: cvt.u64.u32
-							v11 := uint64(uint64(uint32(r0[l])))
-							// 50: add.u64
-							v12 := uint64(uint64(r8[l]) + uint64(v11))
-							r8[l] = v12
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 24,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 51: st.global.v4.u64
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r10, nil, r9, r8}, r6, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:51")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 32,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 53: ld.global.v8.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, nil, r12, r13, nil, r14, r15, nil}, nil, 0, w.GlobalVar(1)+0x0, 4, 0, m, "testdata/ptx/hand/sink_vector.ptx:53")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 24,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 54: st.global.v8.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, nil, r12, r13, nil, r14, r15, r2}, r6, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/hand/sink_vector.ptx:54")
-				_ = u9
-				_ = u10
-			}
+			sinkVectorBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -347,4 +171,184 @@ func sinkVectorRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// sinkVectorBlock0 runs block 0 of kernel sink_vector for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-54; ret
+func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x80)
+	k1 := uint64(0xdeadbeefdeadbeef)
+	k2 := uint64(0xdeadbeef)
+	// PTX line 34: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 36, 37: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:38")
+	}
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 40, 41: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 41: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r6[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 41: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r6[l] = v8
+			}
+		}
+	}
+	// PTX line 43: mov.u64, warp-uniform
+	u9 := uint64(k1)
+	runtime.Broadcast(r7, m, u9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 32,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 44: st.global.v4.u64
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r7, r7, r7, r7}, r6, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:44")
+	// PTX line 45: mov.u32, warp-uniform
+	u10 := uint64(k2)
+	runtime.Broadcast(r1, m, u10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 32,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 46: st.global.v8.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r1, r1, r1, r1, r1, r1, r1, r1}, r6, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/hand/sink_vector.ptx:46")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 32,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 48: ld.global.v4.u64
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r8, r9, nil, r10}, nil, 0, w.GlobalVar(0)+0x0, 8, 0, m, "testdata/ptx/hand/sink_vector.ptx:48")
+	// PTX lines 49, 50: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: cvt.u64.u32
+				v11 := uint64(uint64(uint32(r0[l])))
+				// 50: add.u64
+				v12 := uint64(uint64(r8[l]) + uint64(v11))
+				r8[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: cvt.u64.u32
+				v11 := uint64(uint64(uint32(r0[l])))
+				// 50: add.u64
+				v12 := uint64(uint64(r8[l]) + uint64(v11))
+				r8[l] = v12
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 24,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 51: st.global.v4.u64
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r10, nil, r9, r8}, r6, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:51")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 32,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 53: ld.global.v8.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, nil, r12, r13, nil, r14, r15, nil}, nil, 0, w.GlobalVar(1)+0x0, 4, 0, m, "testdata/ptx/hand/sink_vector.ptx:53")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 24,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 54: st.global.v8.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, nil, r12, r13, nil, r14, r15, r2}, r6, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/hand/sink_vector.ptx:54")
+	_ = u9
+	_ = u10
 }

@@ -699,393 +699,7 @@ func warpGuardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-66; divergent, reconverges at block 5 (b2 (JOIN))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x20)
-				k1 := uint64(0x30)
-				k2 := uint64(0x1)
-				k3 := uint64(0x0)
-				k4 := uint64(0x2)
-				k5 := uint64(0x4)
-				k6 := uint64(0xdeadbeef)
-				// PTX line 34: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r13[l] = v4
-							// 38: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-							r21[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r13[l] = v4
-							// 38: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-							r21[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_guarded.ptx:39")
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: add.u64
-							v7 := uint64(uint64(u6) + uint64(r21[l]))
-							r22[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: add.u64
-							v7 := uint64(uint64(u6) + uint64(r21[l]))
-							r22[l] = v7
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 41: ld.global.v4.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/warp_guarded.ptx:41")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 42: ld.global.v2.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r4, r5}, r22, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/hand/warp_guarded.ptx:42")
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
-							r21[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
-							r21[l] = v8
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 44: ld.param.u64
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u9 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_guarded.ptx:44")
-				}
-				// PTX lines 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: add.u64
-							v10 := uint64(uint64(u9) + uint64(r21[l]))
-							r23[l] = v10
-							// 46: and.b32
-							v11 := uint64(uint32(r3[l]) & uint32(k2))
-							// 47: setp.ne.u32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-							// 48: and.b32
-							v13 := uint64(uint32(r3[l]) & uint32(k4))
-							// 49: setp.ne.u32
-							c14t := uint32(v13) != uint32(k3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p2 = p2&^(1<<l) | c14b0<<l
-							// 50: and.b32
-							v15 := uint64(uint32(r3[l]) & uint32(k5))
-							// 51: setp.ne.u32
-							c16t := uint32(v15) != uint32(k3)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p1 = p1&^(1<<l) | c16b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: add.u64
-							v10 := uint64(uint64(u9) + uint64(r21[l]))
-							r23[l] = v10
-							// 46: and.b32
-							v11 := uint64(uint32(r3[l]) & uint32(k2))
-							// 47: setp.ne.u32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-							// 48: and.b32
-							v13 := uint64(uint32(r3[l]) & uint32(k4))
-							// 49: setp.ne.u32
-							c14t := uint32(v13) != uint32(k3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p2 = p2&^(1<<l) | c14b0<<l
-							// 50: and.b32
-							v15 := uint64(uint32(r3[l]) & uint32(k5))
-							// 51: setp.ne.u32
-							c16t := uint32(v15) != uint32(k3)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p1 = p1&^(1<<l) | c16b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				// PTX line 52: mov.u32, warp-uniform
-				u17 := uint64(k6)
-				runtime.Broadcast(r24, m, u17)
-				// PTX line 53: mov.u32, warp-uniform
-				u18 := uint64(k6)
-				runtime.Broadcast(r25, m, u18)
-				// PTX line 54: mov.u32, warp-uniform
-				u19 := uint64(k6)
-				runtime.Broadcast(r6, m, u19)
-				// PTX line 55: mov.u32, warp-uniform
-				u20 := uint64(k6)
-				runtime.Broadcast(r7, m, u20)
-				// PTX line 56: mov.u64, warp-uniform
-				u21 := uint64(k6)
-				runtime.Broadcast(r16, m, u21)
-				// PTX line 57: mov.u32, warp-uniform
-				u22 := uint64(k6)
-				runtime.Broadcast(r9, m, u22)
-				// PTX line 58: mov.u32, warp-uniform
-				u23 := uint64(k6)
-				runtime.Broadcast(r10, m, u23)
-				// PTX line 59: mov.u32, warp-uniform
-				u24 := uint64(k6)
-				runtime.Broadcast(r11, m, u24)
-				// PTX lines 60, 61, 62, 63, 64, 65, 66: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					p8 := w.P[8]
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: setp.ne.u32
-							c25t := uint32(r0[l]) != uint32(r0[l])
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p3 = p3&^(1<<l) | c25b0<<l
-							// 61: mov.pred
-							c26 := c25
-							c26b0 := uint32(0)
-							if c26 {
-								c26b0 = 1
-							}
-							p4 = p4&^(1<<l) | c26b0<<l
-							// 62: mov.pred
-							c27 := c25
-							c27b0 := uint32(0)
-							if c27 {
-								c27b0 = 1
-							}
-							p5 = p5&^(1<<l) | c27b0<<l
-							// 63: mov.pred
-							c28 := c25
-							c28b0 := uint32(0)
-							if c28 {
-								c28b0 = 1
-							}
-							p6 = p6&^(1<<l) | c28b0<<l
-							// 64: mov.pred
-							c29 := c25
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p7 = p7&^(1<<l) | c29b0<<l
-							// 65: mov.pred
-							c30 := c25
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p8 = p8&^(1<<l) | c30b0<<l
-							// 66: mov.pred
-							c31 := c25
-							c31b0 := uint32(0)
-							if c31 {
-								c31b0 = 1
-							}
-							p9 = p9&^(1<<l) | c31b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: setp.ne.u32
-							c25t := uint32(r0[l]) != uint32(r0[l])
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p3 = p3&^(1<<l) | c25b0<<l
-							// 61: mov.pred
-							c26 := c25
-							c26b0 := uint32(0)
-							if c26 {
-								c26b0 = 1
-							}
-							p4 = p4&^(1<<l) | c26b0<<l
-							// 62: mov.pred
-							c27 := c25
-							c27b0 := uint32(0)
-							if c27 {
-								c27b0 = 1
-							}
-							p5 = p5&^(1<<l) | c27b0<<l
-							// 63: mov.pred
-							c28 := c25
-							c28b0 := uint32(0)
-							if c28 {
-								c28b0 = 1
-							}
-							p6 = p6&^(1<<l) | c28b0<<l
-							// 64: mov.pred
-							c29 := c25
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p7 = p7&^(1<<l) | c29b0<<l
-							// 65: mov.pred
-							c30 := c25
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p8 = p8&^(1<<l) | c30b0<<l
-							// 66: mov.pred
-							c31 := c25
-							c31b0 := uint32(0)
-							if c31 {
-								c31b0 = 1
-							}
-							p9 = p9&^(1<<l) | c31b0<<l
-						}
-					}
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-					w.P[7] = p7
-					w.P[8] = p8
-					w.P[9] = p9
-				}
-				_ = u17
-				_ = u18
-				_ = u19
-				_ = u20
-				_ = u21
-				_ = u22
-				_ = u23
-				_ = u24
-			}
+			warpGuardedBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1102,30 +716,21 @@ func warpGuardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 2:
 			// b1 (PATH_B), PTX lines 73-73; the lanes wait here for those shfl.sync.bfly.b32 at line 74 names
-			{
-				// PTX line 73: shfl.sync.up.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflUp, 24, 6, 0, 1, 2, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:73")
-			}
+			warpGuardedBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b1 (PATH_B), PTX lines 74-74; the lanes wait here for those redux.sync.xor.b32 at line 75 names
-			{
-				// PTX line 74: shfl.sync.bfly.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflBfly, 25, 7, 0, 1, 2, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:74")
-			}
+			warpGuardedBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b1 (PATH_B), PTX lines 75-75
-			{
-				// PTX line 75: redux.sync.xor.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Redux(runtime.ReduxXor, 7, 0, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:75")
-			}
+			warpGuardedBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1135,341 +740,56 @@ func warpGuardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 6:
 			// b2 (JOIN), PTX lines 77-77; the lanes wait here for those vote.sync.ballot.b32 at line 78 names
-			{
-				// PTX line 77: bar.warp.sync, guarded: the lanes whose guard is false reach it without executing it
-				w.BarWarpSync(4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:77")
-			}
+			warpGuardedBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b2 (JOIN), PTX lines 78-78; the lanes wait here for those vote.sync.all.pred at line 79 names
-			{
-				// PTX line 78: vote.sync.ballot.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteBallot, 6, w.P[0], 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:78")
-			}
+			warpGuardedBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b2 (JOIN), PTX lines 79-79; the lanes wait here for those vote.sync.any.pred at line 80 names
-			{
-				// PTX line 79: vote.sync.all.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteAll, 3, w.P[0], 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:79")
-			}
+			warpGuardedBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 9:
 			// b2 (JOIN), PTX lines 80-80; the lanes wait here for those vote.sync.uni.pred at line 81 names
-			{
-				// PTX line 80: vote.sync.any.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteAny, 4, w.P[0], 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:80")
-			}
+			warpGuardedBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 10:
 			// b2 (JOIN), PTX lines 81-87; the lanes wait here for those match.any.sync.b64 at line 88 names
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x1)
-				k1 := uint64(0x20)
-				k2 := uint64(0x3)
-				// PTX line 81: vote.sync.uni.pred, guarded: the lanes whose guard is false reach it without executing it
-				w.Vote(runtime.VoteUni, 5, ^w.P[0], 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:81")
-				// PTX lines 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: and.b32
-							v1 := uint64(uint32(r1[l]) & uint32(k0))
-							// 83: cvt.u64.u32
-							v2 := uint64(uint64(uint32(v1)))
-							// 84: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 85: and.b32
-							v4 := uint64(uint32(r0[l]) & uint32(k2))
-							r14[l] = v4
-							// 86: cvt.u64.u32
-							v5 := uint64(uint64(uint32(v4)))
-							// 87: or.b64
-							v6 := uint64(uint64(v3) | uint64(v5))
-							r15[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: and.b32
-							v1 := uint64(uint32(r1[l]) & uint32(k0))
-							// 83: cvt.u64.u32
-							v2 := uint64(uint64(uint32(v1)))
-							// 84: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 85: and.b32
-							v4 := uint64(uint32(r0[l]) & uint32(k2))
-							r14[l] = v4
-							// 86: cvt.u64.u32
-							v5 := uint64(uint64(uint32(v4)))
-							// 87: or.b64
-							v6 := uint64(uint64(v3) | uint64(v5))
-							r15[l] = v6
-						}
-					}
-				}
-			}
+			warpGuardedBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 11:
 			// b2 (JOIN), PTX lines 88-89; the lanes wait here for those match.all.sync.b32 at line 90 names
-			{
-				r8 := w.Reg(8)
-				r16 := w.Reg(16)
-				// PTX line 88: match.any.sync.b64, guarded: the lanes whose guard is false reach it without executing it
-				w.Match(false, 64, 16, -1, 15, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:88")
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r16[l])))
-							r8[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r16[l])))
-							r8[l] = v1
-						}
-					}
-				}
-			}
+			warpGuardedBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 12:
 			// b2 (JOIN), PTX lines 90-90; the lanes wait here for those elect.sync at line 91 names
-			{
-				// PTX line 90: match.all.sync.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Match(true, 32, 9, 8, 14, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:90")
-			}
+			warpGuardedBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 13:
 			// b2 (JOIN), PTX lines 91-108; ret
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r18 := w.Reg(18)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				k3 := uint64(0x4)
-				k4 := uint64(0x8)
-				k5 := uint64(0x10)
-				k6 := uint64(0x20)
-				k7 := uint64(0x40)
-				// PTX line 91: elect.sync, guarded: the lanes whose guard is false reach it without executing it
-				w.Elect(10, 9, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:91")
-				// PTX line 92: activemask.b32
-				m1 := m & w.P[1]
-				if m1 != 0 {
-					w.Activemask(11, m1)
-				}
-				// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					p8 := w.P[8]
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: selp.u32
-							v2 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v2 = uint64(k1)
-							}
-							// 94: selp.u32
-							v3 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v3 = uint64(k2)
-							}
-							// 95: or.b32
-							v4 := uint64(uint32(v2) | uint32(v3))
-							// 96: selp.u32
-							v5 := uint64(k0)
-							if p5>>l&1 != 0 {
-								v5 = uint64(k3)
-							}
-							// 97: or.b32
-							v6 := uint64(uint32(v4) | uint32(v5))
-							// 98: selp.u32
-							v7 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v7 = uint64(k4)
-							}
-							// 99: or.b32
-							v8 := uint64(uint32(v6) | uint32(v7))
-							// 100: selp.u32
-							v9 := uint64(k0)
-							if p7>>l&1 != 0 {
-								v9 = uint64(k5)
-							}
-							// 101: or.b32
-							v10 := uint64(uint32(v8) | uint32(v9))
-							// 102: selp.u32
-							v11 := uint64(k0)
-							if p8>>l&1 != 0 {
-								v11 = uint64(k6)
-							}
-							// 103: or.b32
-							v12 := uint64(uint32(v10) | uint32(v11))
-							// 104: selp.u32
-							v13 := uint64(k0)
-							if p9>>l&1 != 0 {
-								v13 = uint64(k7)
-							}
-							// 105: or.b32
-							v14 := uint64(uint32(v12) | uint32(v13))
-							r18[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: selp.u32
-							v2 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v2 = uint64(k1)
-							}
-							// 94: selp.u32
-							v3 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v3 = uint64(k2)
-							}
-							// 95: or.b32
-							v4 := uint64(uint32(v2) | uint32(v3))
-							// 96: selp.u32
-							v5 := uint64(k0)
-							if p5>>l&1 != 0 {
-								v5 = uint64(k3)
-							}
-							// 97: or.b32
-							v6 := uint64(uint32(v4) | uint32(v5))
-							// 98: selp.u32
-							v7 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v7 = uint64(k4)
-							}
-							// 99: or.b32
-							v8 := uint64(uint32(v6) | uint32(v7))
-							// 100: selp.u32
-							v9 := uint64(k0)
-							if p7>>l&1 != 0 {
-								v9 = uint64(k5)
-							}
-							// 101: or.b32
-							v10 := uint64(uint32(v8) | uint32(v9))
-							// 102: selp.u32
-							v11 := uint64(k0)
-							if p8>>l&1 != 0 {
-								v11 = uint64(k6)
-							}
-							// 103: or.b32
-							v12 := uint64(uint32(v10) | uint32(v11))
-							// 104: selp.u32
-							v13 := uint64(k0)
-							if p9>>l&1 != 0 {
-								v13 = uint64(k7)
-							}
-							// 105: or.b32
-							v14 := uint64(uint32(v12) | uint32(v13))
-							r18[l] = v14
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 106: st.global.v4.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r24, r25, r6, r18}, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/warp_guarded.ptx:106")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 107: st.global.v4.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r7, r8, r9, r10}, r23, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/warp_guarded.ptx:107")
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.global.u32
-							s15 := uint64(r23[l]) + 0x20
-							s15v := uint64(r11[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_guarded.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.global.u32
-							s15 := uint64(r23[l]) + 0x20
-							s15v := uint64(r11[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_guarded.ptx:108")
-							}
-						}
-					}
-				}
-			}
+			warpGuardedBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1479,30 +799,21 @@ func warpGuardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 15:
 			// b3, PTX lines 68-68; the lanes wait here for those shfl.sync.idx.b32 at line 69 names
-			{
-				// PTX line 68: shfl.sync.down.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflDown, 24, 6, 0, 1, 2, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:68")
-			}
+			warpGuardedBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 16:
 			// b3, PTX lines 69-69; the lanes wait here for those redux.sync.max.s32 at line 70 names
-			{
-				// PTX line 69: shfl.sync.idx.b32, guarded: the lanes whose guard is false reach it without executing it
-				w.Shfl(runtime.ShflIdx, 25, 7, 0, 1, 2, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:69")
-			}
+			warpGuardedBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 17:
 			// b3, PTX lines 70-70
-			{
-				// PTX line 70: redux.sync.max.s32, guarded: the lanes whose guard is false reach it without executing it
-				w.Redux(runtime.ReduxMaxS, 7, 0, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:70")
-			}
+			warpGuardedBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1515,4 +826,753 @@ func warpGuardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// warpGuardedBlock0 runs block 0 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-66; divergent, reconverges at block 5 (b2 (JOIN))
+func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x20)
+	k1 := uint64(0x30)
+	k2 := uint64(0x1)
+	k3 := uint64(0x0)
+	k4 := uint64(0x2)
+	k5 := uint64(0x4)
+	k6 := uint64(0xdeadbeef)
+	// PTX line 34: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r13[l] = v4
+				// 38: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r21[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r13[l] = v4
+				// 38: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r21[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_guarded.ptx:39")
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: add.u64
+				v7 := uint64(uint64(u6) + uint64(r21[l]))
+				r22[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: add.u64
+				v7 := uint64(uint64(u6) + uint64(r21[l]))
+				r22[l] = v7
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 41: ld.global.v4.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/warp_guarded.ptx:41")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 42: ld.global.v2.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r4, r5}, r22, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/hand/warp_guarded.ptx:42")
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
+				r21[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
+				r21[l] = v8
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 44: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_guarded.ptx:44")
+	}
+	// PTX lines 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: add.u64
+				v10 := uint64(uint64(u9) + uint64(r21[l]))
+				r23[l] = v10
+				// 46: and.b32
+				v11 := uint64(uint32(r3[l]) & uint32(k2))
+				// 47: setp.ne.u32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+				// 48: and.b32
+				v13 := uint64(uint32(r3[l]) & uint32(k4))
+				// 49: setp.ne.u32
+				c14t := uint32(v13) != uint32(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p2 = p2&^(1<<l) | c14b0<<l
+				// 50: and.b32
+				v15 := uint64(uint32(r3[l]) & uint32(k5))
+				// 51: setp.ne.u32
+				c16t := uint32(v15) != uint32(k3)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p1 = p1&^(1<<l) | c16b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: add.u64
+				v10 := uint64(uint64(u9) + uint64(r21[l]))
+				r23[l] = v10
+				// 46: and.b32
+				v11 := uint64(uint32(r3[l]) & uint32(k2))
+				// 47: setp.ne.u32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+				// 48: and.b32
+				v13 := uint64(uint32(r3[l]) & uint32(k4))
+				// 49: setp.ne.u32
+				c14t := uint32(v13) != uint32(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p2 = p2&^(1<<l) | c14b0<<l
+				// 50: and.b32
+				v15 := uint64(uint32(r3[l]) & uint32(k5))
+				// 51: setp.ne.u32
+				c16t := uint32(v15) != uint32(k3)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p1 = p1&^(1<<l) | c16b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	// PTX line 52: mov.u32, warp-uniform
+	u17 := uint64(k6)
+	runtime.Broadcast(r24, m, u17)
+	// PTX line 53: mov.u32, warp-uniform
+	u18 := uint64(k6)
+	runtime.Broadcast(r25, m, u18)
+	// PTX line 54: mov.u32, warp-uniform
+	u19 := uint64(k6)
+	runtime.Broadcast(r6, m, u19)
+	// PTX line 55: mov.u32, warp-uniform
+	u20 := uint64(k6)
+	runtime.Broadcast(r7, m, u20)
+	// PTX line 56: mov.u64, warp-uniform
+	u21 := uint64(k6)
+	runtime.Broadcast(r16, m, u21)
+	// PTX line 57: mov.u32, warp-uniform
+	u22 := uint64(k6)
+	runtime.Broadcast(r9, m, u22)
+	// PTX line 58: mov.u32, warp-uniform
+	u23 := uint64(k6)
+	runtime.Broadcast(r10, m, u23)
+	// PTX line 59: mov.u32, warp-uniform
+	u24 := uint64(k6)
+	runtime.Broadcast(r11, m, u24)
+	// PTX lines 60, 61, 62, 63, 64, 65, 66: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: setp.ne.u32
+				c25t := uint32(r0[l]) != uint32(r0[l])
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p3 = p3&^(1<<l) | c25b0<<l
+				// 61: mov.pred
+				c26 := c25
+				c26b0 := uint32(0)
+				if c26 {
+					c26b0 = 1
+				}
+				p4 = p4&^(1<<l) | c26b0<<l
+				// 62: mov.pred
+				c27 := c25
+				c27b0 := uint32(0)
+				if c27 {
+					c27b0 = 1
+				}
+				p5 = p5&^(1<<l) | c27b0<<l
+				// 63: mov.pred
+				c28 := c25
+				c28b0 := uint32(0)
+				if c28 {
+					c28b0 = 1
+				}
+				p6 = p6&^(1<<l) | c28b0<<l
+				// 64: mov.pred
+				c29 := c25
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p7 = p7&^(1<<l) | c29b0<<l
+				// 65: mov.pred
+				c30 := c25
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p8 = p8&^(1<<l) | c30b0<<l
+				// 66: mov.pred
+				c31 := c25
+				c31b0 := uint32(0)
+				if c31 {
+					c31b0 = 1
+				}
+				p9 = p9&^(1<<l) | c31b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: setp.ne.u32
+				c25t := uint32(r0[l]) != uint32(r0[l])
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p3 = p3&^(1<<l) | c25b0<<l
+				// 61: mov.pred
+				c26 := c25
+				c26b0 := uint32(0)
+				if c26 {
+					c26b0 = 1
+				}
+				p4 = p4&^(1<<l) | c26b0<<l
+				// 62: mov.pred
+				c27 := c25
+				c27b0 := uint32(0)
+				if c27 {
+					c27b0 = 1
+				}
+				p5 = p5&^(1<<l) | c27b0<<l
+				// 63: mov.pred
+				c28 := c25
+				c28b0 := uint32(0)
+				if c28 {
+					c28b0 = 1
+				}
+				p6 = p6&^(1<<l) | c28b0<<l
+				// 64: mov.pred
+				c29 := c25
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p7 = p7&^(1<<l) | c29b0<<l
+				// 65: mov.pred
+				c30 := c25
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p8 = p8&^(1<<l) | c30b0<<l
+				// 66: mov.pred
+				c31 := c25
+				c31b0 := uint32(0)
+				if c31 {
+					c31b0 = 1
+				}
+				p9 = p9&^(1<<l) | c31b0<<l
+			}
+		}
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+		w.P[7] = p7
+		w.P[8] = p8
+		w.P[9] = p9
+	}
+	_ = u17
+	_ = u18
+	_ = u19
+	_ = u20
+	_ = u21
+	_ = u22
+	_ = u23
+	_ = u24
+}
+
+// warpGuardedBlock2 runs block 2 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b1 (PATH_B), PTX lines 73-73; the lanes wait here for those shfl.sync.bfly.b32 at line 74 names
+func warpGuardedBlock2(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 73: shfl.sync.up.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflUp, 24, 6, 0, 1, 2, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:73")
+}
+
+// warpGuardedBlock3 runs block 3 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b1 (PATH_B), PTX lines 74-74; the lanes wait here for those redux.sync.xor.b32 at line 75 names
+func warpGuardedBlock3(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 74: shfl.sync.bfly.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflBfly, 25, 7, 0, 1, 2, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:74")
+}
+
+// warpGuardedBlock4 runs block 4 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b1 (PATH_B), PTX lines 75-75
+func warpGuardedBlock4(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 75: redux.sync.xor.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Redux(runtime.ReduxXor, 7, 0, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:75")
+}
+
+// warpGuardedBlock6 runs block 6 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 77-77; the lanes wait here for those vote.sync.ballot.b32 at line 78 names
+func warpGuardedBlock6(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 77: bar.warp.sync, guarded: the lanes whose guard is false reach it without executing it
+	w.BarWarpSync(4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:77")
+}
+
+// warpGuardedBlock7 runs block 7 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 78-78; the lanes wait here for those vote.sync.all.pred at line 79 names
+func warpGuardedBlock7(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 78: vote.sync.ballot.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteBallot, 6, w.P[0], 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:78")
+}
+
+// warpGuardedBlock8 runs block 8 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 79-79; the lanes wait here for those vote.sync.any.pred at line 80 names
+func warpGuardedBlock8(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 79: vote.sync.all.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteAll, 3, w.P[0], 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:79")
+}
+
+// warpGuardedBlock9 runs block 9 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 80-80; the lanes wait here for those vote.sync.uni.pred at line 81 names
+func warpGuardedBlock9(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 80: vote.sync.any.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteAny, 4, w.P[0], 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:80")
+}
+
+// warpGuardedBlock10 runs block 10 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 81-87; the lanes wait here for those match.any.sync.b64 at line 88 names
+func warpGuardedBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1)
+	k1 := uint64(0x20)
+	k2 := uint64(0x3)
+	// PTX line 81: vote.sync.uni.pred, guarded: the lanes whose guard is false reach it without executing it
+	w.Vote(runtime.VoteUni, 5, ^w.P[0], 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:81")
+	// PTX lines 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: and.b32
+				v1 := uint64(uint32(r1[l]) & uint32(k0))
+				// 83: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
+				// 84: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 85: and.b32
+				v4 := uint64(uint32(r0[l]) & uint32(k2))
+				r14[l] = v4
+				// 86: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v4)))
+				// 87: or.b64
+				v6 := uint64(uint64(v3) | uint64(v5))
+				r15[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: and.b32
+				v1 := uint64(uint32(r1[l]) & uint32(k0))
+				// 83: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
+				// 84: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 85: and.b32
+				v4 := uint64(uint32(r0[l]) & uint32(k2))
+				r14[l] = v4
+				// 86: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v4)))
+				// 87: or.b64
+				v6 := uint64(uint64(v3) | uint64(v5))
+				r15[l] = v6
+			}
+		}
+	}
+}
+
+// warpGuardedBlock11 runs block 11 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 88-89; the lanes wait here for those match.all.sync.b32 at line 90 names
+func warpGuardedBlock11(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r16 := w.Reg(16)
+	// PTX line 88: match.any.sync.b64, guarded: the lanes whose guard is false reach it without executing it
+	w.Match(false, 64, 16, -1, 15, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:88")
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r16[l])))
+				r8[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r16[l])))
+				r8[l] = v1
+			}
+		}
+	}
+}
+
+// warpGuardedBlock12 runs block 12 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 90-90; the lanes wait here for those elect.sync at line 91 names
+func warpGuardedBlock12(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 90: match.all.sync.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Match(true, 32, 9, 8, 14, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:90")
+}
+
+// warpGuardedBlock13 runs block 13 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 91-108; ret
+func warpGuardedBlock13(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r18 := w.Reg(18)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x4)
+	k4 := uint64(0x8)
+	k5 := uint64(0x10)
+	k6 := uint64(0x20)
+	k7 := uint64(0x40)
+	// PTX line 91: elect.sync, guarded: the lanes whose guard is false reach it without executing it
+	w.Elect(10, 9, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:91")
+	// PTX line 92: activemask.b32
+	m1 := m & w.P[1]
+	if m1 != 0 {
+		w.Activemask(11, m1)
+	}
+	// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: selp.u32
+				v2 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v2 = uint64(k1)
+				}
+				// 94: selp.u32
+				v3 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v3 = uint64(k2)
+				}
+				// 95: or.b32
+				v4 := uint64(uint32(v2) | uint32(v3))
+				// 96: selp.u32
+				v5 := uint64(k0)
+				if p5>>l&1 != 0 {
+					v5 = uint64(k3)
+				}
+				// 97: or.b32
+				v6 := uint64(uint32(v4) | uint32(v5))
+				// 98: selp.u32
+				v7 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v7 = uint64(k4)
+				}
+				// 99: or.b32
+				v8 := uint64(uint32(v6) | uint32(v7))
+				// 100: selp.u32
+				v9 := uint64(k0)
+				if p7>>l&1 != 0 {
+					v9 = uint64(k5)
+				}
+				// 101: or.b32
+				v10 := uint64(uint32(v8) | uint32(v9))
+				// 102: selp.u32
+				v11 := uint64(k0)
+				if p8>>l&1 != 0 {
+					v11 = uint64(k6)
+				}
+				// 103: or.b32
+				v12 := uint64(uint32(v10) | uint32(v11))
+				// 104: selp.u32
+				v13 := uint64(k0)
+				if p9>>l&1 != 0 {
+					v13 = uint64(k7)
+				}
+				// 105: or.b32
+				v14 := uint64(uint32(v12) | uint32(v13))
+				r18[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: selp.u32
+				v2 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v2 = uint64(k1)
+				}
+				// 94: selp.u32
+				v3 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v3 = uint64(k2)
+				}
+				// 95: or.b32
+				v4 := uint64(uint32(v2) | uint32(v3))
+				// 96: selp.u32
+				v5 := uint64(k0)
+				if p5>>l&1 != 0 {
+					v5 = uint64(k3)
+				}
+				// 97: or.b32
+				v6 := uint64(uint32(v4) | uint32(v5))
+				// 98: selp.u32
+				v7 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v7 = uint64(k4)
+				}
+				// 99: or.b32
+				v8 := uint64(uint32(v6) | uint32(v7))
+				// 100: selp.u32
+				v9 := uint64(k0)
+				if p7>>l&1 != 0 {
+					v9 = uint64(k5)
+				}
+				// 101: or.b32
+				v10 := uint64(uint32(v8) | uint32(v9))
+				// 102: selp.u32
+				v11 := uint64(k0)
+				if p8>>l&1 != 0 {
+					v11 = uint64(k6)
+				}
+				// 103: or.b32
+				v12 := uint64(uint32(v10) | uint32(v11))
+				// 104: selp.u32
+				v13 := uint64(k0)
+				if p9>>l&1 != 0 {
+					v13 = uint64(k7)
+				}
+				// 105: or.b32
+				v14 := uint64(uint32(v12) | uint32(v13))
+				r18[l] = v14
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 106: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r24, r25, r6, r18}, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/warp_guarded.ptx:106")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 107: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r7, r8, r9, r10}, r23, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/warp_guarded.ptx:107")
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.global.u32
+				s15 := uint64(r23[l]) + 0x20
+				s15v := uint64(r11[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_guarded.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.global.u32
+				s15 := uint64(r23[l]) + 0x20
+				s15v := uint64(r11[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_guarded.ptx:108")
+				}
+			}
+		}
+	}
+}
+
+// warpGuardedBlock15 runs block 15 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 68-68; the lanes wait here for those shfl.sync.idx.b32 at line 69 names
+func warpGuardedBlock15(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 68: shfl.sync.down.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflDown, 24, 6, 0, 1, 2, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:68")
+}
+
+// warpGuardedBlock16 runs block 16 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 69-69; the lanes wait here for those redux.sync.max.s32 at line 70 names
+func warpGuardedBlock16(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 69: shfl.sync.idx.b32, guarded: the lanes whose guard is false reach it without executing it
+	w.Shfl(runtime.ShflIdx, 25, 7, 0, 1, 2, 5, m, m&^w.P[1], "testdata/ptx/hand/warp_guarded.ptx:69")
+}
+
+// warpGuardedBlock17 runs block 17 of kernel warp_guarded for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 70-70
+func warpGuardedBlock17(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 70: redux.sync.max.s32, guarded: the lanes whose guard is false reach it without executing it
+	w.Redux(runtime.ReduxMaxS, 7, 0, 4, m, m&w.P[1], "testdata/ptx/hand/warp_guarded.ptx:70")
 }

@@ -434,28 +434,7 @@ func addkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-27; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 27: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			addkBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -470,6 +449,31 @@ func addkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// addkBlock0 runs block 0 of function addk for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-27; ret
+func addkBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 27: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // warpSzRun runs blocks of kernel warp_sz for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -478,901 +482,14 @@ func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 42-94
-			{
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x50)
-				k1 := uint64(0x20)
-				k2 := uint64(0x1)
-				k3 := uint64(0xffffffff)
-				k4 := uint64(0x40)
-				k5 := uint64(0x2)
-				k6 := uint64(0x7)
-				k7 := uint64(0x5)
-				k8 := uint64(0x64)
-				k9 := uint64(0x8)
-				k10 := uint64(0x0)
-				// PTX line 42: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 43: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 44, 45: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 45: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r5[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 45: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r5[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 46: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_sz.ptx:46")
-				}
-				// PTX line 47: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 48, 49: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-							// 49: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r9[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-							// 49: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r9[l] = v8
-						}
-					}
-				}
-				// PTX line 51: mov.u32, warp-uniform
-				u9 := uint64(k1)
-				// PTX lines 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.u32
-							s10 := uint64(r9[l]) + 0x0
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
-							}
-							// 53: add.u32
-							v11 := uint64(uint32(r5[l]) + uint32(k1))
-							r11[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.u32
-							s10 := uint64(r9[l]) + 0x0
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
-							}
-							// 53: add.u32
-							v11 := uint64(uint32(r5[l]) + uint32(k1))
-							r11[l] = v11
-						}
-					}
-				}
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u32
-							s12 := uint64(r9[l]) + 0x4
-							s12v := uint64(r11[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
-							}
-							// 55: rem.u32
-							v13 := isa.Rem(r5[l], k1, 32, false)
-							r12[l] = v13
-							// 56: sub.u32
-							v14 := uint64(uint32(k1) - uint32(v13))
-							r13[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u32
-							s12 := uint64(r9[l]) + 0x4
-							s12v := uint64(r11[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
-							}
-							// 55: rem.u32
-							v13 := isa.Rem(r5[l], k1, 32, false)
-							r12[l] = v13
-							// 56: sub.u32
-							v14 := uint64(uint32(k1) - uint32(v13))
-							r13[l] = v14
-						}
-					}
-				}
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u32
-							s15 := uint64(r9[l]) + 0x8
-							s15v := uint64(r13[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
-							}
-							// 58: min.u32
-							v16 := uint64(min(uint32(r5[l]), uint32(k1)))
-							r14[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u32
-							s15 := uint64(r9[l]) + 0x8
-							s15v := uint64(r13[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
-							}
-							// 58: min.u32
-							v16 := uint64(min(uint32(r5[l]), uint32(k1)))
-							r14[l] = v16
-						}
-					}
-				}
-				// PTX lines 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s17 := uint64(r9[l]) + 0xc
-							s17v := uint64(r14[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
-							}
-							// 60: div.u32
-							v18 := isa.Div(r5[l], k1, 32, false)
-							r15[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s17 := uint64(r9[l]) + 0xc
-							s17v := uint64(r14[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
-							}
-							// 60: div.u32
-							v18 := isa.Div(r5[l], k1, 32, false)
-							r15[l] = v18
-						}
-					}
-				}
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.global.u32
-							s19 := uint64(r9[l]) + 0x10
-							s19v := uint64(r15[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.global.u32
-							s19 := uint64(r9[l]) + 0x10
-							s19v := uint64(r15[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
-							}
-						}
-					}
-				}
-				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.u32
-							s20 := uint64(r9[l]) + 0x14
-							s20v := uint64(r12[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
-							}
-							// 63: or.b32
-							v21 := uint64(uint32(r5[l]) | uint32(k2))
-							// 64: shl.b32
-							v22 := uint64(uint32(v21) << uint32(k1))
-							r17[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.u32
-							s20 := uint64(r9[l]) + 0x14
-							s20v := uint64(r12[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
-							}
-							// 63: or.b32
-							v21 := uint64(uint32(r5[l]) | uint32(k2))
-							// 64: shl.b32
-							v22 := uint64(uint32(v21) << uint32(k1))
-							r17[l] = v22
-						}
-					}
-				}
-				// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s23w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u32
-							s23 := uint64(r9[l]) + 0x18
-							s23v := uint64(r17[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
-							}
-							// 66: add.u32
-							v24 := uint64(uint32(r5[l]) + uint32(k2))
-							// 67: cvt.u64.u32
-							v25 := uint64(uint64(uint32(v24)))
-							// 68: shl.b64
-							v26 := uint64(uint64(v25) << uint32(k1))
-							// 69: mov.b64
-							m27 := v26
-							m27_1 := m27 >> 32 & k3
-							r21[l] = m27_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u32
-							s23 := uint64(r9[l]) + 0x18
-							s23v := uint64(r17[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
-							}
-							// 66: add.u32
-							v24 := uint64(uint32(r5[l]) + uint32(k2))
-							// 67: cvt.u64.u32
-							v25 := uint64(uint64(uint32(v24)))
-							// 68: shl.b64
-							v26 := uint64(uint64(v25) << uint32(k1))
-							// 69: mov.b64
-							m27 := v26
-							m27_1 := m27 >> 32 & k3
-							r21[l] = m27_1
-						}
-					}
-				}
-				// PTX lines 70, 71, 72, 73: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.global.u32
-							s28 := uint64(r9[l]) + 0x1c
-							s28v := uint64(r21[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
-							}
-							// 71: rem.u32
-							v29 := isa.Rem(r5[l], k4, 32, false)
-							// 72: setp.lt.u32
-							c30t := uint32(v29) < uint32(k1)
-							c30 := c30t
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p0 = p0&^(1<<l) | c30b0<<l
-							// 73: selp.u32
-							v31 := uint64(k5)
-							if c30 {
-								v31 = uint64(k2)
-							}
-							r23[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.global.u32
-							s28 := uint64(r9[l]) + 0x1c
-							s28v := uint64(r21[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
-							}
-							// 71: rem.u32
-							v29 := isa.Rem(r5[l], k4, 32, false)
-							// 72: setp.lt.u32
-							c30t := uint32(v29) < uint32(k1)
-							c30 := c30t
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p0 = p0&^(1<<l) | c30b0<<l
-							// 73: selp.u32
-							v31 := uint64(k5)
-							if c30 {
-								v31 = uint64(k2)
-							}
-							r23[l] = v31
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u32
-							s32 := uint64(r9[l]) + 0x20
-							s32v := uint64(r23[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
-							}
-							// 75: selp.u32
-							v33 := uint64(k6)
-							if p0>>l&1 != 0 {
-								v33 = uint64(k1)
-							}
-							r24[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u32
-							s32 := uint64(r9[l]) + 0x20
-							s32v := uint64(r23[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
-							}
-							// 75: selp.u32
-							v33 := uint64(k6)
-							if p0>>l&1 != 0 {
-								v33 = uint64(k1)
-							}
-							r24[l] = v33
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.u32
-							s34 := uint64(r9[l]) + 0x24
-							s34v := uint64(r24[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
-							}
-							// 77: mul.lo.u32
-							v35 := uint64(uint32(r5[l]) * uint32(k1))
-							r25[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.u32
-							s34 := uint64(r9[l]) + 0x24
-							s34v := uint64(r24[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
-							}
-							// 77: mul.lo.u32
-							v35 := uint64(uint32(r5[l]) * uint32(k1))
-							r25[l] = v35
-						}
-					}
-				}
-				// PTX lines 78, 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.u32
-							s36 := uint64(r9[l]) + 0x28
-							s36v := uint64(r25[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
-							}
-							// 79: mad.lo.u32
-							v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
-							r26[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.u32
-							s36 := uint64(r9[l]) + 0x28
-							s36v := uint64(r25[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
-							}
-							// 79: mad.lo.u32
-							v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
-							r26[l] = v37
-						}
-					}
-				}
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.global.u32
-							s38 := uint64(r9[l]) + 0x2c
-							s38v := uint64(r26[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
-							}
-							// 81: and.b32
-							v39 := uint64(uint32(r5[l]) & uint32(k1))
-							r27[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.global.u32
-							s38 := uint64(r9[l]) + 0x2c
-							s38v := uint64(r26[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
-							}
-							// 81: and.b32
-							v39 := uint64(uint32(r5[l]) & uint32(k1))
-							r27[l] = v39
-						}
-					}
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u32
-							s40 := uint64(r9[l]) + 0x30
-							s40v := uint64(r27[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u32
-							s40 := uint64(r9[l]) + 0x30
-							s40v := uint64(r27[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX line 83: mov.u32, warp-uniform
-				u41 := uint64(k6)
-				// PTX line 84: add.u32, warp-uniform
-				u42 := uint64(uint32(u41) + uint32(k1))
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s43w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.global.u32
-							s43 := uint64(r9[l]) + 0x34
-							s43v := uint64(u42)
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.global.u32
-							s43 := uint64(r9[l]) + 0x34
-							s43v := uint64(u42)
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX line 86: mov.u32, warp-uniform
-				u44 := uint64(k7)
-				// PTX line 87: mul.lo.u32, warp-uniform
-				u45 := uint64(uint32(u44) * uint32(k1))
-				// PTX lines 88, 89, 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.u32
-							s46 := uint64(r9[l]) + 0x38
-							s46v := uint64(u45)
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
-							}
-							// 89: add.u32
-							v47 := uint64(uint32(r5[l]) + uint32(k8))
-							// 90: sub.u32
-							v48 := uint64(uint32(v47) - uint32(k1))
-							r31[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.u32
-							s46 := uint64(r9[l]) + 0x38
-							s46v := uint64(u45)
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
-							}
-							// 89: add.u32
-							v47 := uint64(uint32(r5[l]) + uint32(k8))
-							// 90: sub.u32
-							v48 := uint64(uint32(v47) - uint32(k1))
-							r31[l] = v48
-						}
-					}
-				}
-				// PTX lines 91, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s49w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.global.u32
-							s49 := uint64(r9[l]) + 0x3c
-							s49v := uint64(r31[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
-							}
-							// 93: rem.u32
-							v50 := isa.Rem(r5[l], k9, 32, false)
-							r32[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.global.u32
-							s49 := uint64(r9[l]) + 0x3c
-							s49v := uint64(r31[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
-							}
-							// 93: rem.u32
-							v50 := isa.Rem(r5[l], k9, 32, false)
-							r32[l] = v50
-						}
-					}
-				}
-				// PTX line 94: mov.u32, warp-uniform
-				u51 := uint64(k10)
-				runtime.Broadcast(r33, m, u51)
-				_ = u51
-			}
+			warpSzBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (WARP_SZ_loop), PTX lines 96-98; divergent, reconverges at block 2 (b2)
-			{
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x1)
-				k1 := uint64(0x20)
-				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: add.u32
-							v1 := uint64(uint32(r32[l]) + uint32(k0))
-							r32[l] = v1
-							// 97: add.u32
-							v2 := uint64(uint32(r33[l]) + uint32(k0))
-							r33[l] = v2
-							// 98: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: add.u32
-							v1 := uint64(uint32(r32[l]) + uint32(k0))
-							r32[l] = v1
-							// 97: add.u32
-							v2 := uint64(uint32(r33[l]) + uint32(k0))
-							r33[l] = v2
-							// 98: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpSzBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1391,47 +508,7 @@ func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2, PTX lines 100-100; code before the call
-			{
-				r9 := w.Reg(9)
-				r33 := w.Reg(33)
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.u32
-							s1 := uint64(r9[l]) + 0x40
-							s1v := uint64(r33[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.u32
-							s1 := uint64(r9[l]) + 0x40
-							s1v := uint64(r33[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			warpSzBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1441,140 +518,7 @@ func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 4:
 			// b3, PTX lines 103-109; ret
-			{
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				k0 := uint64(0x20)
-				// PTX lines 103, 104, 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.global.u32
-							s1 := uint64(r9[l]) + 0x44
-							s1v := uint64(r34[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
-							}
-							// 104: cvt.u64.u32
-							v2 := uint64(uint64(uint32(r5[l])))
-							// 105: add.u64
-							v3 := uint64(uint64(v2) + uint64(k0))
-							// 106: cvt.u32.u64
-							v4 := uint64(uint32(uint64(v3)))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.global.u32
-							s1 := uint64(r9[l]) + 0x44
-							s1v := uint64(r34[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
-							}
-							// 104: cvt.u64.u32
-							v2 := uint64(uint64(uint32(r5[l])))
-							// 105: add.u64
-							v3 := uint64(uint64(v2) + uint64(k0))
-							// 106: cvt.u32.u64
-							v4 := uint64(uint32(uint64(v3)))
-							r36[l] = v4
-						}
-					}
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.global.u32
-							s5 := uint64(r9[l]) + 0x48
-							s5v := uint64(r36[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.global.u32
-							s5 := uint64(r9[l]) + 0x48
-							s5v := uint64(r36[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX line 108: add.u32, warp-uniform
-				u6 := uint64(uint32(k0) + uint32(k0))
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.global.u32
-							s7 := uint64(r9[l]) + 0x4c
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.global.u32
-							s7 := uint64(r9[l]) + 0x4c
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
-							}
-						}
-					}
-				}
-			}
+			warpSzBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1586,6 +530,1082 @@ func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpSzBlock0 runs block 0 of kernel warp_sz for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 42-94
+func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x50)
+	k1 := uint64(0x20)
+	k2 := uint64(0x1)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x40)
+	k5 := uint64(0x2)
+	k6 := uint64(0x7)
+	k7 := uint64(0x5)
+	k8 := uint64(0x64)
+	k9 := uint64(0x8)
+	k10 := uint64(0x0)
+	// PTX line 42: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 43: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 44, 45: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 45: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r5[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 45: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r5[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 46: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_sz.ptx:46")
+	}
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 48, 49: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+				// 49: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r9[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+				// 49: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r9[l] = v8
+			}
+		}
+	}
+	// PTX line 51: mov.u32, warp-uniform
+	u9 := uint64(k1)
+	// PTX lines 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.u32
+				s10 := uint64(r9[l]) + 0x0
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+				}
+				// 53: add.u32
+				v11 := uint64(uint32(r5[l]) + uint32(k1))
+				r11[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.u32
+				s10 := uint64(r9[l]) + 0x0
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+				}
+				// 53: add.u32
+				v11 := uint64(uint32(r5[l]) + uint32(k1))
+				r11[l] = v11
+			}
+		}
+	}
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u32
+				s12 := uint64(r9[l]) + 0x4
+				s12v := uint64(r11[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+				}
+				// 55: rem.u32
+				v13 := isa.Rem(r5[l], k1, 32, false)
+				r12[l] = v13
+				// 56: sub.u32
+				v14 := uint64(uint32(k1) - uint32(v13))
+				r13[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u32
+				s12 := uint64(r9[l]) + 0x4
+				s12v := uint64(r11[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+				}
+				// 55: rem.u32
+				v13 := isa.Rem(r5[l], k1, 32, false)
+				r12[l] = v13
+				// 56: sub.u32
+				v14 := uint64(uint32(k1) - uint32(v13))
+				r13[l] = v14
+			}
+		}
+	}
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u32
+				s15 := uint64(r9[l]) + 0x8
+				s15v := uint64(r13[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+				}
+				// 58: min.u32
+				v16 := uint64(min(uint32(r5[l]), uint32(k1)))
+				r14[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u32
+				s15 := uint64(r9[l]) + 0x8
+				s15v := uint64(r13[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+				}
+				// 58: min.u32
+				v16 := uint64(min(uint32(r5[l]), uint32(k1)))
+				r14[l] = v16
+			}
+		}
+	}
+	// PTX lines 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s17 := uint64(r9[l]) + 0xc
+				s17v := uint64(r14[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+				}
+				// 60: div.u32
+				v18 := isa.Div(r5[l], k1, 32, false)
+				r15[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s17 := uint64(r9[l]) + 0xc
+				s17v := uint64(r14[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+				}
+				// 60: div.u32
+				v18 := isa.Div(r5[l], k1, 32, false)
+				r15[l] = v18
+			}
+		}
+	}
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.global.u32
+				s19 := uint64(r9[l]) + 0x10
+				s19v := uint64(r15[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.global.u32
+				s19 := uint64(r9[l]) + 0x10
+				s19v := uint64(r15[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+				}
+			}
+		}
+	}
+	// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.u32
+				s20 := uint64(r9[l]) + 0x14
+				s20v := uint64(r12[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+				}
+				// 63: or.b32
+				v21 := uint64(uint32(r5[l]) | uint32(k2))
+				// 64: shl.b32
+				v22 := uint64(uint32(v21) << uint32(k1))
+				r17[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.u32
+				s20 := uint64(r9[l]) + 0x14
+				s20v := uint64(r12[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+				}
+				// 63: or.b32
+				v21 := uint64(uint32(r5[l]) | uint32(k2))
+				// 64: shl.b32
+				v22 := uint64(uint32(v21) << uint32(k1))
+				r17[l] = v22
+			}
+		}
+	}
+	// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s23w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u32
+				s23 := uint64(r9[l]) + 0x18
+				s23v := uint64(r17[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+				}
+				// 66: add.u32
+				v24 := uint64(uint32(r5[l]) + uint32(k2))
+				// 67: cvt.u64.u32
+				v25 := uint64(uint64(uint32(v24)))
+				// 68: shl.b64
+				v26 := uint64(uint64(v25) << uint32(k1))
+				// 69: mov.b64
+				m27 := v26
+				m27_1 := m27 >> 32 & k3
+				r21[l] = m27_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u32
+				s23 := uint64(r9[l]) + 0x18
+				s23v := uint64(r17[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+				}
+				// 66: add.u32
+				v24 := uint64(uint32(r5[l]) + uint32(k2))
+				// 67: cvt.u64.u32
+				v25 := uint64(uint64(uint32(v24)))
+				// 68: shl.b64
+				v26 := uint64(uint64(v25) << uint32(k1))
+				// 69: mov.b64
+				m27 := v26
+				m27_1 := m27 >> 32 & k3
+				r21[l] = m27_1
+			}
+		}
+	}
+	// PTX lines 70, 71, 72, 73: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.global.u32
+				s28 := uint64(r9[l]) + 0x1c
+				s28v := uint64(r21[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+				}
+				// 71: rem.u32
+				v29 := isa.Rem(r5[l], k4, 32, false)
+				// 72: setp.lt.u32
+				c30t := uint32(v29) < uint32(k1)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p0 = p0&^(1<<l) | c30b0<<l
+				// 73: selp.u32
+				v31 := uint64(k5)
+				if c30 {
+					v31 = uint64(k2)
+				}
+				r23[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.global.u32
+				s28 := uint64(r9[l]) + 0x1c
+				s28v := uint64(r21[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+				}
+				// 71: rem.u32
+				v29 := isa.Rem(r5[l], k4, 32, false)
+				// 72: setp.lt.u32
+				c30t := uint32(v29) < uint32(k1)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p0 = p0&^(1<<l) | c30b0<<l
+				// 73: selp.u32
+				v31 := uint64(k5)
+				if c30 {
+					v31 = uint64(k2)
+				}
+				r23[l] = v31
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u32
+				s32 := uint64(r9[l]) + 0x20
+				s32v := uint64(r23[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+				}
+				// 75: selp.u32
+				v33 := uint64(k6)
+				if p0>>l&1 != 0 {
+					v33 = uint64(k1)
+				}
+				r24[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u32
+				s32 := uint64(r9[l]) + 0x20
+				s32v := uint64(r23[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+				}
+				// 75: selp.u32
+				v33 := uint64(k6)
+				if p0>>l&1 != 0 {
+					v33 = uint64(k1)
+				}
+				r24[l] = v33
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.u32
+				s34 := uint64(r9[l]) + 0x24
+				s34v := uint64(r24[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+				}
+				// 77: mul.lo.u32
+				v35 := uint64(uint32(r5[l]) * uint32(k1))
+				r25[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.u32
+				s34 := uint64(r9[l]) + 0x24
+				s34v := uint64(r24[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+				}
+				// 77: mul.lo.u32
+				v35 := uint64(uint32(r5[l]) * uint32(k1))
+				r25[l] = v35
+			}
+		}
+	}
+	// PTX lines 78, 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.u32
+				s36 := uint64(r9[l]) + 0x28
+				s36v := uint64(r25[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+				}
+				// 79: mad.lo.u32
+				v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
+				r26[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.u32
+				s36 := uint64(r9[l]) + 0x28
+				s36v := uint64(r25[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+				}
+				// 79: mad.lo.u32
+				v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
+				r26[l] = v37
+			}
+		}
+	}
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.global.u32
+				s38 := uint64(r9[l]) + 0x2c
+				s38v := uint64(r26[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+				}
+				// 81: and.b32
+				v39 := uint64(uint32(r5[l]) & uint32(k1))
+				r27[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.global.u32
+				s38 := uint64(r9[l]) + 0x2c
+				s38v := uint64(r26[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+				}
+				// 81: and.b32
+				v39 := uint64(uint32(r5[l]) & uint32(k1))
+				r27[l] = v39
+			}
+		}
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u32
+				s40 := uint64(r9[l]) + 0x30
+				s40v := uint64(r27[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u32
+				s40 := uint64(r9[l]) + 0x30
+				s40v := uint64(r27[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u41 := uint64(k6)
+	// PTX line 84: add.u32, warp-uniform
+	u42 := uint64(uint32(u41) + uint32(k1))
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s43w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.global.u32
+				s43 := uint64(r9[l]) + 0x34
+				s43v := uint64(u42)
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.global.u32
+				s43 := uint64(r9[l]) + 0x34
+				s43v := uint64(u42)
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX line 86: mov.u32, warp-uniform
+	u44 := uint64(k7)
+	// PTX line 87: mul.lo.u32, warp-uniform
+	u45 := uint64(uint32(u44) * uint32(k1))
+	// PTX lines 88, 89, 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.global.u32
+				s46 := uint64(r9[l]) + 0x38
+				s46v := uint64(u45)
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+				}
+				// 89: add.u32
+				v47 := uint64(uint32(r5[l]) + uint32(k8))
+				// 90: sub.u32
+				v48 := uint64(uint32(v47) - uint32(k1))
+				r31[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.u32
+				s46 := uint64(r9[l]) + 0x38
+				s46v := uint64(u45)
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+				}
+				// 89: add.u32
+				v47 := uint64(uint32(r5[l]) + uint32(k8))
+				// 90: sub.u32
+				v48 := uint64(uint32(v47) - uint32(k1))
+				r31[l] = v48
+			}
+		}
+	}
+	// PTX lines 91, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s49w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.global.u32
+				s49 := uint64(r9[l]) + 0x3c
+				s49v := uint64(r31[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+				}
+				// 93: rem.u32
+				v50 := isa.Rem(r5[l], k9, 32, false)
+				r32[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.global.u32
+				s49 := uint64(r9[l]) + 0x3c
+				s49v := uint64(r31[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+				}
+				// 93: rem.u32
+				v50 := isa.Rem(r5[l], k9, 32, false)
+				r32[l] = v50
+			}
+		}
+	}
+	// PTX line 94: mov.u32, warp-uniform
+	u51 := uint64(k10)
+	runtime.Broadcast(r33, m, u51)
+	_ = u51
+}
+
+// warpSzBlock1 runs block 1 of kernel warp_sz for the lanes m (budget 0: counting statistics).
+// b1 (WARP_SZ_loop), PTX lines 96-98; divergent, reconverges at block 2 (b2)
+func warpSzBlock1(w *runtime.Warp, m uint32, budget int) {
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x1)
+	k1 := uint64(0x20)
+	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: add.u32
+				v1 := uint64(uint32(r32[l]) + uint32(k0))
+				r32[l] = v1
+				// 97: add.u32
+				v2 := uint64(uint32(r33[l]) + uint32(k0))
+				r33[l] = v2
+				// 98: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: add.u32
+				v1 := uint64(uint32(r32[l]) + uint32(k0))
+				r32[l] = v1
+				// 97: add.u32
+				v2 := uint64(uint32(r33[l]) + uint32(k0))
+				r33[l] = v2
+				// 98: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpSzBlock2 runs block 2 of kernel warp_sz for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 100-100; code before the call
+func warpSzBlock2(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r33 := w.Reg(33)
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.u32
+				s1 := uint64(r9[l]) + 0x40
+				s1v := uint64(r33[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.u32
+				s1 := uint64(r9[l]) + 0x40
+				s1v := uint64(r33[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+				}
+			}
+		}
+	}
+}
+
+// warpSzBlock4 runs block 4 of kernel warp_sz for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 103-109; ret
+func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	k0 := uint64(0x20)
+	// PTX lines 103, 104, 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.global.u32
+				s1 := uint64(r9[l]) + 0x44
+				s1v := uint64(r34[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+				}
+				// 104: cvt.u64.u32
+				v2 := uint64(uint64(uint32(r5[l])))
+				// 105: add.u64
+				v3 := uint64(uint64(v2) + uint64(k0))
+				// 106: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.global.u32
+				s1 := uint64(r9[l]) + 0x44
+				s1v := uint64(r34[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+				}
+				// 104: cvt.u64.u32
+				v2 := uint64(uint64(uint32(r5[l])))
+				// 105: add.u64
+				v3 := uint64(uint64(v2) + uint64(k0))
+				// 106: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				r36[l] = v4
+			}
+		}
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.global.u32
+				s5 := uint64(r9[l]) + 0x48
+				s5v := uint64(r36[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.global.u32
+				s5 := uint64(r9[l]) + 0x48
+				s5v := uint64(r36[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX line 108: add.u32, warp-uniform
+	u6 := uint64(uint32(k0) + uint32(k0))
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.global.u32
+				s7 := uint64(r9[l]) + 0x4c
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.global.u32
+				s7 := uint64(r9[l]) + 0x4c
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+				}
+			}
+		}
 	}
 }
 

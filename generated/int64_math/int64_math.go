@@ -801,69 +801,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
-				}
-				// PTX line 24: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 25: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 27: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 28: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			int64MathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -877,335 +815,28 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 63-63
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r22 := w.Reg(22)
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: div.s64
-							v1 := isa.Div(r13[l], r15[l], 64, true)
-							r22[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: div.s64
-							v1 := isa.Div(r13[l], r15[l], 64, true)
-							r22[l] = v1
-						}
-					}
-				}
-			}
+			int64MathBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2 ($L__BB0_3), PTX lines 66-69
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r22 := w.Reg(22)
-				// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 67: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r13[l])))
-							// 68: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 69: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r22[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 67: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r13[l])))
-							// 68: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 69: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r22[l] = v4
-						}
-					}
-				}
-			}
+			int64MathBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_5), PTX lines 71-72
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				// PTX lines 71, 72: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: mul.lo.s64
-							v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-							// 72: sub.s64
-							v2 := uint64(uint64(r13[l]) - uint64(v1))
-							r23[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: mul.lo.s64
-							v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-							// 72: sub.s64
-							v2 := uint64(uint64(r13[l]) - uint64(v1))
-							r23[l] = v2
-						}
-					}
-				}
-			}
+			int64MathBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
-			{
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u64
-							s1 := uint64(r18[l]) + 0x8
-							s1v := uint64(r22[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u64
-							s1 := uint64(r18[l]) + 0x8
-							s1v := uint64(r22[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
-							}
-						}
-					}
-				}
-				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.u64
-							s2 := uint64(r18[l]) + 0x10
-							s2v := uint64(r23[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
-							}
-							// 76: cvt.u32.u64
-							v3 := uint64(uint32(uint64(r16[l])))
-							r29[l] = v3
-							// 77: shl.b64
-							v4 := uint64(uint64(r13[l]) << uint32(v3))
-							r30[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.u64
-							s2 := uint64(r18[l]) + 0x10
-							s2v := uint64(r23[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
-							}
-							// 76: cvt.u32.u64
-							v3 := uint64(uint32(uint64(r16[l])))
-							r29[l] = v3
-							// 77: shl.b64
-							v4 := uint64(uint64(r13[l]) << uint32(v3))
-							r30[l] = v4
-						}
-					}
-				}
-				// PTX lines 78, 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.u64
-							s5 := uint64(r18[l]) + 0x18
-							s5v := uint64(r30[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
-							}
-							// 79: shr.s64
-							v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-							r31[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.u64
-							s5 := uint64(r18[l]) + 0x18
-							s5v := uint64(r30[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
-							}
-							// 79: shr.s64
-							v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-							r31[l] = v6
-						}
-					}
-				}
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.global.u64
-							s7 := uint64(r18[l]) + 0x20
-							s7v := uint64(r31[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-								runtime.Store64(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
-							}
-							// 81: shr.u64
-							v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-							r32[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.global.u64
-							s7 := uint64(r18[l]) + 0x20
-							s7v := uint64(r31[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-								runtime.Store64(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
-							}
-							// 81: shr.u64
-							v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-							r32[l] = v8
-						}
-					}
-				}
-				// PTX lines 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u64
-							s9 := uint64(r18[l]) + 0x28
-							s9v := uint64(r32[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
-							}
-							// 83: mov.u64
-							v10 := uint64(r20[l])
-							r33[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u64
-							s9 := uint64(r18[l]) + 0x28
-							s9v := uint64(r32[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
-							}
-							// 83: mov.u64
-							v10 := uint64(r20[l])
-							r33[l] = v10
-						}
-					}
-				}
-			}
+			int64MathBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1224,276 +855,28 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 5:
 			// b5 ($L__BB0_9), PTX lines 91-91
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: div.u64
-							v1 := isa.Div(r13[l], r15[l], 64, false)
-							r20[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: div.u64
-							v1 := isa.Div(r13[l], r15[l], 64, false)
-							r20[l] = v1
-						}
-					}
-				}
-			}
+			int64MathBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 6:
 			// b6 ($L__BB0_8), PTX lines 94-97
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 95: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r13[l])))
-							// 96: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 97: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r20[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 95: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r13[l])))
-							// 96: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 97: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r20[l] = v4
-						}
-					}
-				}
-			}
+			int64MathBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 7:
 			// b7 ($L__BB0_10), PTX lines 99-100
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				r33 := w.Reg(33)
-				// PTX lines 99, 100: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: mul.lo.s64
-							v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-							// 100: sub.s64
-							v2 := uint64(uint64(r13[l]) - uint64(v1))
-							r33[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: mul.lo.s64
-							v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-							// 100: sub.s64
-							v2 := uint64(uint64(r13[l]) - uint64(v1))
-							r33[l] = v2
-						}
-					}
-				}
-			}
+			int64MathBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b8 ($L__BB0_11), PTX lines 102-107
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.global.u64
-							s1 := uint64(r18[l]) + 0x30
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.global.u64
-							s1 := uint64(r18[l]) + 0x30
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
-							}
-						}
-					}
-				}
-				// PTX lines 103, 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.global.u64
-							s2 := uint64(r18[l]) + 0x38
-							s2v := uint64(r33[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
-							}
-							// 104: mul.hi.u64
-							v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-							r39[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.global.u64
-							s2 := uint64(r18[l]) + 0x38
-							s2v := uint64(r33[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
-							}
-							// 104: mul.hi.u64
-							v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-							r39[l] = v3
-						}
-					}
-				}
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.global.u64
-							s4 := uint64(r18[l]) + 0x40
-							s4v := uint64(r39[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
-							}
-							// 106: mul.hi.s64
-							v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-							r40[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.global.u64
-							s4 := uint64(r18[l]) + 0x40
-							s4v := uint64(r39[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
-							}
-							// 106: mul.hi.s64
-							v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-							r40[l] = v5
-						}
-					}
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.global.u64
-							s6 := uint64(r18[l]) + 0x48
-							s6v := uint64(r40[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.global.u64
-							s6 := uint64(r18[l]) + 0x48
-							s6v := uint64(r40[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
-							}
-						}
-					}
-				}
-			}
+			int64MathBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1503,352 +886,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 15
 		case 10:
 			// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x8)
-				k1 := uint64(0x3f)
-				k2 := uint64(0x0)
-				k3 := uint64(0x8000000000000000)
-				k4 := uint64(0xffffffffffffffff)
-				k5 := uint64(0x50)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
-				}
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(9)
-					v11aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 38: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 39: ld.global.u64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 40: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 41: ld.global.u64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 42: and.b64
-							v12 := uint64(uint64(v11) & uint64(k1))
-							r16[l] = v12
-							// 43: setp.eq.s64
-							c13t := uint64(v11) == uint64(k2)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p1 = p1&^(1<<l) | c13b0<<l
-							// 44: setp.eq.s64
-							c14t := uint64(v9) == uint64(k3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p2 = p2&^(1<<l) | c14b0<<l
-							// 45: setp.eq.s64
-							c15t := uint64(v11) == uint64(k4)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p3 = p3&^(1<<l) | c15b0<<l
-							// 46: and.pred
-							c16 := (c14) && (c15)
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p4 = p4&^(1<<l) | c16b0<<l
-							// 47: or.pred
-							c17 := (c13) || (c16)
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p5 = p5&^(1<<l) | c17b0<<l
-							// 48: mul.wide.s32
-							v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-							// 49: add.s64
-							v19 := uint64(uint64(u6) + uint64(v18))
-							r18[l] = v19
-							// 50: mul.lo.s64
-							v20 := uint64(uint64(v11) * uint64(v9))
-							r19[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 38: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 39: ld.global.u64
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
-									continue
-								}
-								v9 = v9x
-							}
-							r13[l] = v9
-							// 40: add.s64
-							v10 := uint64(uint64(u3) + uint64(v7))
-							// 41: ld.global.u64
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 42: and.b64
-							v12 := uint64(uint64(v11) & uint64(k1))
-							r16[l] = v12
-							// 43: setp.eq.s64
-							c13t := uint64(v11) == uint64(k2)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p1 = p1&^(1<<l) | c13b0<<l
-							// 44: setp.eq.s64
-							c14t := uint64(v9) == uint64(k3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p2 = p2&^(1<<l) | c14b0<<l
-							// 45: setp.eq.s64
-							c15t := uint64(v11) == uint64(k4)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p3 = p3&^(1<<l) | c15b0<<l
-							// 46: and.pred
-							c16 := (c14) && (c15)
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p4 = p4&^(1<<l) | c16b0<<l
-							// 47: or.pred
-							c17 := (c13) || (c16)
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p5 = p5&^(1<<l) | c17b0<<l
-							// 48: mul.wide.s32
-							v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-							// 49: add.s64
-							v19 := uint64(uint64(u6) + uint64(v18))
-							r18[l] = v19
-							// 50: mul.lo.s64
-							v20 := uint64(uint64(v11) * uint64(v9))
-							r19[l] = v20
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.u64
-							s21 := uint64(r18[l]) + 0x0
-							s21v := uint64(r19[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.u64
-							s21 := uint64(r18[l]) + 0x0
-							s21v := uint64(r19[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX line 52: mov.u64, warp-uniform
-				u22 := uint64(k2)
-				runtime.Broadcast(r20, m, u22)
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: or.b64
-							v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
-							r21[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: or.b64
-							v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
-							r21[l] = v23
-						}
-					}
-				}
-				// PTX line 54: mov.u64, warp-uniform
-				u24 := uint64(u22)
-				runtime.Broadcast(r22, m, u24)
-				// PTX line 55: mov.u64, warp-uniform
-				u25 := uint64(u22)
-				runtime.Broadcast(r23, m, u25)
-				_ = u24
-				_ = u25
-			}
+			int64MathBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1867,44 +905,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 11:
 			// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
-			{
-				r21 := w.Reg(21)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: and.b64
-							v1 := uint64(uint64(r21[l]) & uint64(k0))
-							// 59: setp.ne.s64
-							c2t := uint64(v1) != uint64(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: and.b64
-							v1 := uint64(uint64(r21[l]) & uint64(k0))
-							// 59: setp.ne.s64
-							c2t := uint64(v1) != uint64(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			int64MathBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1931,44 +932,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 2
 		case 13:
 			// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
-			{
-				r21 := w.Reg(21)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: and.b64
-							v1 := uint64(uint64(r21[l]) & uint64(k0))
-							// 87: setp.ne.s64
-							c2t := uint64(v1) != uint64(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: and.b64
-							v1 := uint64(uint64(r21[l]) & uint64(k0))
-							// 87: setp.ne.s64
-							c2t := uint64(v1) != uint64(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			int64MathBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2003,6 +967,1090 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// int64MathBlock0 runs block 0 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
+func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 25: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 27: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 28: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// int64MathBlock1 runs block 1 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_4), PTX lines 63-63
+func int64MathBlock1(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r22 := w.Reg(22)
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: div.s64
+				v1 := isa.Div(r13[l], r15[l], 64, true)
+				r22[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: div.s64
+				v1 := isa.Div(r13[l], r15[l], 64, true)
+				r22[l] = v1
+			}
+		}
+	}
+}
+
+// int64MathBlock2 runs block 2 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_3), PTX lines 66-69
+func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r22 := w.Reg(22)
+	// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 67: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r13[l])))
+				// 68: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 69: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r22[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 67: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r13[l])))
+				// 68: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 69: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r22[l] = v4
+			}
+		}
+	}
+}
+
+// int64MathBlock3 runs block 3 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_5), PTX lines 71-72
+func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	// PTX lines 71, 72: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: mul.lo.s64
+				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
+				// 72: sub.s64
+				v2 := uint64(uint64(r13[l]) - uint64(v1))
+				r23[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: mul.lo.s64
+				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
+				// 72: sub.s64
+				v2 := uint64(uint64(r13[l]) - uint64(v1))
+				r23[l] = v2
+			}
+		}
+	}
+}
+
+// int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
+func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u64
+				s1 := uint64(r18[l]) + 0x8
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u64
+				s1 := uint64(r18[l]) + 0x8
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.u64
+				s2 := uint64(r18[l]) + 0x10
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+				}
+				// 76: cvt.u32.u64
+				v3 := uint64(uint32(uint64(r16[l])))
+				r29[l] = v3
+				// 77: shl.b64
+				v4 := uint64(uint64(r13[l]) << uint32(v3))
+				r30[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.u64
+				s2 := uint64(r18[l]) + 0x10
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+				}
+				// 76: cvt.u32.u64
+				v3 := uint64(uint32(uint64(r16[l])))
+				r29[l] = v3
+				// 77: shl.b64
+				v4 := uint64(uint64(r13[l]) << uint32(v3))
+				r30[l] = v4
+			}
+		}
+	}
+	// PTX lines 78, 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.u64
+				s5 := uint64(r18[l]) + 0x18
+				s5v := uint64(r30[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+				}
+				// 79: shr.s64
+				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+				r31[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.u64
+				s5 := uint64(r18[l]) + 0x18
+				s5v := uint64(r30[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+				}
+				// 79: shr.s64
+				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+				r31[l] = v6
+			}
+		}
+	}
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.global.u64
+				s7 := uint64(r18[l]) + 0x20
+				s7v := uint64(r31[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+				}
+				// 81: shr.u64
+				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+				r32[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.global.u64
+				s7 := uint64(r18[l]) + 0x20
+				s7v := uint64(r31[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+				}
+				// 81: shr.u64
+				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+				r32[l] = v8
+			}
+		}
+	}
+	// PTX lines 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u64
+				s9 := uint64(r18[l]) + 0x28
+				s9v := uint64(r32[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+				}
+				// 83: mov.u64
+				v10 := uint64(r20[l])
+				r33[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u64
+				s9 := uint64(r18[l]) + 0x28
+				s9v := uint64(r32[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+				}
+				// 83: mov.u64
+				v10 := uint64(r20[l])
+				r33[l] = v10
+			}
+		}
+	}
+}
+
+// int64MathBlock5 runs block 5 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_9), PTX lines 91-91
+func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: div.u64
+				v1 := isa.Div(r13[l], r15[l], 64, false)
+				r20[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: div.u64
+				v1 := isa.Div(r13[l], r15[l], 64, false)
+				r20[l] = v1
+			}
+		}
+	}
+}
+
+// int64MathBlock6 runs block 6 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_8), PTX lines 94-97
+func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 95: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r13[l])))
+				// 96: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 97: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r20[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 95: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r13[l])))
+				// 96: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 97: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r20[l] = v4
+			}
+		}
+	}
+}
+
+// int64MathBlock7 runs block 7 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_10), PTX lines 99-100
+func int64MathBlock7(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r33 := w.Reg(33)
+	// PTX lines 99, 100: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: mul.lo.s64
+				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
+				// 100: sub.s64
+				v2 := uint64(uint64(r13[l]) - uint64(v1))
+				r33[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: mul.lo.s64
+				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
+				// 100: sub.s64
+				v2 := uint64(uint64(r13[l]) - uint64(v1))
+				r33[l] = v2
+			}
+		}
+	}
+}
+
+// int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_11), PTX lines 102-107
+func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.global.u64
+				s1 := uint64(r18[l]) + 0x30
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.global.u64
+				s1 := uint64(r18[l]) + 0x30
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+				}
+			}
+		}
+	}
+	// PTX lines 103, 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.global.u64
+				s2 := uint64(r18[l]) + 0x38
+				s2v := uint64(r33[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+				}
+				// 104: mul.hi.u64
+				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+				r39[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.global.u64
+				s2 := uint64(r18[l]) + 0x38
+				s2v := uint64(r33[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+				}
+				// 104: mul.hi.u64
+				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+				r39[l] = v3
+			}
+		}
+	}
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.global.u64
+				s4 := uint64(r18[l]) + 0x40
+				s4v := uint64(r39[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+				}
+				// 106: mul.hi.s64
+				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+				r40[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.global.u64
+				s4 := uint64(r18[l]) + 0x40
+				s4v := uint64(r39[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+				}
+				// 106: mul.hi.s64
+				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+				r40[l] = v5
+			}
+		}
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.global.u64
+				s6 := uint64(r18[l]) + 0x48
+				s6v := uint64(r40[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.global.u64
+				s6 := uint64(r18[l]) + 0x48
+				s6v := uint64(r40[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+				}
+			}
+		}
+	}
+}
+
+// int64MathBlock10 runs block 10 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
+func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x3f)
+	k2 := uint64(0x0)
+	k3 := uint64(0x8000000000000000)
+	k4 := uint64(0xffffffffffffffff)
+	k5 := uint64(0x50)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(9)
+		v11aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 39: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 40: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 41: ld.global.u64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 42: and.b64
+				v12 := uint64(uint64(v11) & uint64(k1))
+				r16[l] = v12
+				// 43: setp.eq.s64
+				c13t := uint64(v11) == uint64(k2)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p1 = p1&^(1<<l) | c13b0<<l
+				// 44: setp.eq.s64
+				c14t := uint64(v9) == uint64(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p2 = p2&^(1<<l) | c14b0<<l
+				// 45: setp.eq.s64
+				c15t := uint64(v11) == uint64(k4)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p3 = p3&^(1<<l) | c15b0<<l
+				// 46: and.pred
+				c16 := (c14) && (c15)
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p4 = p4&^(1<<l) | c16b0<<l
+				// 47: or.pred
+				c17 := (c13) || (c16)
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p5 = p5&^(1<<l) | c17b0<<l
+				// 48: mul.wide.s32
+				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+				// 49: add.s64
+				v19 := uint64(uint64(u6) + uint64(v18))
+				r18[l] = v19
+				// 50: mul.lo.s64
+				v20 := uint64(uint64(v11) * uint64(v9))
+				r19[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 39: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 40: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 41: ld.global.u64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 42: and.b64
+				v12 := uint64(uint64(v11) & uint64(k1))
+				r16[l] = v12
+				// 43: setp.eq.s64
+				c13t := uint64(v11) == uint64(k2)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p1 = p1&^(1<<l) | c13b0<<l
+				// 44: setp.eq.s64
+				c14t := uint64(v9) == uint64(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p2 = p2&^(1<<l) | c14b0<<l
+				// 45: setp.eq.s64
+				c15t := uint64(v11) == uint64(k4)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p3 = p3&^(1<<l) | c15b0<<l
+				// 46: and.pred
+				c16 := (c14) && (c15)
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p4 = p4&^(1<<l) | c16b0<<l
+				// 47: or.pred
+				c17 := (c13) || (c16)
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p5 = p5&^(1<<l) | c17b0<<l
+				// 48: mul.wide.s32
+				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+				// 49: add.s64
+				v19 := uint64(uint64(u6) + uint64(v18))
+				r18[l] = v19
+				// 50: mul.lo.s64
+				v20 := uint64(uint64(v11) * uint64(v9))
+				r19[l] = v20
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u64
+				s21 := uint64(r18[l]) + 0x0
+				s21v := uint64(r19[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u64
+				s21 := uint64(r18[l]) + 0x0
+				s21v := uint64(r19[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX line 52: mov.u64, warp-uniform
+	u22 := uint64(k2)
+	runtime.Broadcast(r20, m, u22)
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: or.b64
+				v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+				r21[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: or.b64
+				v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+				r21[l] = v23
+			}
+		}
+	}
+	// PTX line 54: mov.u64, warp-uniform
+	u24 := uint64(u22)
+	runtime.Broadcast(r22, m, u24)
+	// PTX line 55: mov.u64, warp-uniform
+	u25 := uint64(u22)
+	runtime.Broadcast(r23, m, u25)
+	_ = u24
+	_ = u25
+}
+
+// int64MathBlock11 runs block 11 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: and.b64
+				v1 := uint64(uint64(r21[l]) & uint64(k0))
+				// 59: setp.ne.s64
+				c2t := uint64(v1) != uint64(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: and.b64
+				v1 := uint64(uint64(r21[l]) & uint64(k0))
+				// 59: setp.ne.s64
+				c2t := uint64(v1) != uint64(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// int64MathBlock13 runs block 13 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
+func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: and.b64
+				v1 := uint64(uint64(r21[l]) & uint64(k0))
+				// 87: setp.ne.s64
+				c2t := uint64(v1) != uint64(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: and.b64
+				v1 := uint64(uint64(r21[l]) & uint64(k0))
+				// 87: setp.ne.s64
+				c2t := uint64(v1) != uint64(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
 // mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2011,69 +2059,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
-				}
-				// PTX line 125: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 126: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 127, 128, 129: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 128: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 129: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 128: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 129: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			mix64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2090,139 +2076,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 132-148
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x9e3779b97f4a7c15)
-				k1 := uint64(0x1e)
-				k2 := uint64(0xbf58476d1ce4e5b9)
-				k3 := uint64(0x1b)
-				k4 := uint64(0x94d049bb133111eb)
-				k5 := uint64(0x1f)
-				k6 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 132: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 133: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
-				}
-				// PTX line 134: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: cvt.s64.s32
-							v4 := uint64(uint64(int32(r4[l])))
-							// 136: mul.lo.s64
-							v5 := uint64(uint64(v4) * uint64(k0))
-							// 137: add.s64
-							v6 := uint64(uint64(v5) + uint64(u1))
-							// 138: shr.u64
-							v7 := uint64(uint64(v6) >> uint32(k1))
-							// 139: xor.b64
-							v8 := uint64(uint64(v7) ^ uint64(v6))
-							// 140: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k2))
-							// 141: shr.u64
-							v10 := uint64(uint64(v9) >> uint32(k3))
-							// 142: xor.b64
-							v11 := uint64(uint64(v10) ^ uint64(v9))
-							// 143: mul.lo.s64
-							v12 := uint64(uint64(v11) * uint64(k4))
-							// 144: shr.u64
-							v13 := uint64(uint64(v12) >> uint32(k5))
-							// 145: xor.b64
-							v14 := uint64(uint64(v13) ^ uint64(v12))
-							// 146: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-							// 147: add.s64
-							v16 := uint64(uint64(u3) + uint64(v15))
-							// 148: st.global.u64
-							s17 := uint64(v16) + 0x0
-							s17v := uint64(v14)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: cvt.s64.s32
-							v4 := uint64(uint64(int32(r4[l])))
-							// 136: mul.lo.s64
-							v5 := uint64(uint64(v4) * uint64(k0))
-							// 137: add.s64
-							v6 := uint64(uint64(v5) + uint64(u1))
-							// 138: shr.u64
-							v7 := uint64(uint64(v6) >> uint32(k1))
-							// 139: xor.b64
-							v8 := uint64(uint64(v7) ^ uint64(v6))
-							// 140: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k2))
-							// 141: shr.u64
-							v10 := uint64(uint64(v9) >> uint32(k3))
-							// 142: xor.b64
-							v11 := uint64(uint64(v10) ^ uint64(v9))
-							// 143: mul.lo.s64
-							v12 := uint64(uint64(v11) * uint64(k4))
-							// 144: shr.u64
-							v13 := uint64(uint64(v12) >> uint32(k5))
-							// 145: xor.b64
-							v14 := uint64(uint64(v13) ^ uint64(v12))
-							// 146: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-							// 147: add.s64
-							v16 := uint64(uint64(u3) + uint64(v15))
-							// 148: st.global.u64
-							s17 := uint64(v16) + 0x0
-							s17v := uint64(v14)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
-							}
-						}
-					}
-				}
-			}
+			mix64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2234,6 +2088,208 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mix64Block0 runs block 0 of kernel mix64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func mix64Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
+	}
+	// PTX line 125: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 128: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 129: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 128: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 129: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 132-148
+func mix64Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x9e3779b97f4a7c15)
+	k1 := uint64(0x1e)
+	k2 := uint64(0xbf58476d1ce4e5b9)
+	k3 := uint64(0x1b)
+	k4 := uint64(0x94d049bb133111eb)
+	k5 := uint64(0x1f)
+	k6 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+	}
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: cvt.s64.s32
+				v4 := uint64(uint64(int32(r4[l])))
+				// 136: mul.lo.s64
+				v5 := uint64(uint64(v4) * uint64(k0))
+				// 137: add.s64
+				v6 := uint64(uint64(v5) + uint64(u1))
+				// 138: shr.u64
+				v7 := uint64(uint64(v6) >> uint32(k1))
+				// 139: xor.b64
+				v8 := uint64(uint64(v7) ^ uint64(v6))
+				// 140: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k2))
+				// 141: shr.u64
+				v10 := uint64(uint64(v9) >> uint32(k3))
+				// 142: xor.b64
+				v11 := uint64(uint64(v10) ^ uint64(v9))
+				// 143: mul.lo.s64
+				v12 := uint64(uint64(v11) * uint64(k4))
+				// 144: shr.u64
+				v13 := uint64(uint64(v12) >> uint32(k5))
+				// 145: xor.b64
+				v14 := uint64(uint64(v13) ^ uint64(v12))
+				// 146: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+				// 147: add.s64
+				v16 := uint64(uint64(u3) + uint64(v15))
+				// 148: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: cvt.s64.s32
+				v4 := uint64(uint64(int32(r4[l])))
+				// 136: mul.lo.s64
+				v5 := uint64(uint64(v4) * uint64(k0))
+				// 137: add.s64
+				v6 := uint64(uint64(v5) + uint64(u1))
+				// 138: shr.u64
+				v7 := uint64(uint64(v6) >> uint32(k1))
+				// 139: xor.b64
+				v8 := uint64(uint64(v7) ^ uint64(v6))
+				// 140: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k2))
+				// 141: shr.u64
+				v10 := uint64(uint64(v9) >> uint32(k3))
+				// 142: xor.b64
+				v11 := uint64(uint64(v10) ^ uint64(v9))
+				// 143: mul.lo.s64
+				v12 := uint64(uint64(v11) * uint64(k4))
+				// 144: shr.u64
+				v13 := uint64(uint64(v12) >> uint32(k5))
+				// 145: xor.b64
+				v14 := uint64(uint64(v13) ^ uint64(v12))
+				// 146: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+				// 147: add.s64
+				v16 := uint64(uint64(u3) + uint64(v15))
+				// 148: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+				}
+			}
+		}
 	}
 }
 

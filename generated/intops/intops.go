@@ -670,69 +670,7 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:24")
-				}
-				// PTX line 25: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 29: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			bytePermBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -749,275 +687,7 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 32-50
-			{
-				r4 := w.Reg(4)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x7777)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					v13aw := w.Window(1)
-					v15aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 42: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							// 43: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 44: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
-									continue
-								}
-								v13 = v13x
-							}
-							// 45: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 46: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
-									continue
-								}
-								v15 = v15x
-							}
-							// 47: and.b32
-							v16 := uint64(uint32(v15) & uint32(k1))
-							// 48: prmt.b32
-							v17 := uint64(isa.Prmt(uint32(v11), uint32(v13), uint32(v16), isa.PrmtGeneric))
-							r21[l] = v17
-							// 49: add.s64
-							v18 := uint64(uint64(u8) + uint64(v9))
-							r22[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 42: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
-									continue
-								}
-								v11 = v11x
-							}
-							// 43: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 44: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
-									continue
-								}
-								v13 = v13x
-							}
-							// 45: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 46: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
-									continue
-								}
-								v15 = v15x
-							}
-							// 47: and.b32
-							v16 := uint64(uint32(v15) & uint32(k1))
-							// 48: prmt.b32
-							v17 := uint64(isa.Prmt(uint32(v11), uint32(v13), uint32(v16), isa.PrmtGeneric))
-							r21[l] = v17
-							// 49: add.s64
-							v18 := uint64(uint64(u8) + uint64(v9))
-							r22[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.global.u32
-							s19 := uint64(r22[l]) + 0x0
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.global.u32
-							s19 := uint64(r22[l]) + 0x0
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
-							}
-						}
-					}
-				}
-			}
+			bytePermBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1032,6 +702,344 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bytePermBlock0 runs block 0 of kernel byte_perm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 29: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-50
+func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7777)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		v13aw := w.Window(1)
+		v15aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 42: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				// 43: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 44: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
+						continue
+					}
+					v13 = v13x
+				}
+				// 45: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 46: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
+						continue
+					}
+					v15 = v15x
+				}
+				// 47: and.b32
+				v16 := uint64(uint32(v15) & uint32(k1))
+				// 48: prmt.b32
+				v17 := uint64(isa.Prmt(uint32(v11), uint32(v13), uint32(v16), isa.PrmtGeneric))
+				r21[l] = v17
+				// 49: add.s64
+				v18 := uint64(uint64(u8) + uint64(v9))
+				r22[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 42: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				// 43: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 44: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
+						continue
+					}
+					v13 = v13x
+				}
+				// 45: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 46: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
+						continue
+					}
+					v15 = v15x
+				}
+				// 47: and.b32
+				v16 := uint64(uint32(v15) & uint32(k1))
+				// 48: prmt.b32
+				v17 := uint64(isa.Prmt(uint32(v11), uint32(v13), uint32(v16), isa.PrmtGeneric))
+				r21[l] = v17
+				// 49: add.s64
+				v18 := uint64(uint64(u8) + uint64(v9))
+				r22[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.global.u32
+				s19 := uint64(r22[l]) + 0x0
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.global.u32
+				s19 := uint64(r22[l]) + 0x0
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+				}
+			}
+		}
+	}
+}
+
 // sadMul24Run runs blocks of kernel sad_mul24 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1040,69 +1048,7 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 69-74; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:69")
-				}
-				// PTX line 70: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 71: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 73: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 74: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 73: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 74: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			sadMul24Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1119,420 +1065,7 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 77-102
-			{
-				r4 := w.Reg(4)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 77: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:77")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 78: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:78")
-				}
-				// PTX line 79: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 80: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:80")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:81")
-				}
-				// PTX line 82: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 83: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 84: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(4)
-					v13aw := w.Window(5)
-					v15aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 86: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 87: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 88: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 89: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 90: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 91: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 92: sad.s32
-							v16 := isa.Sad(v11, v13, v15, 32, true)
-							r20[l] = v16
-							// 93: shl.b32
-							v17 := uint64(uint32(r4[l]) << uint32(k1))
-							// 94: mul.wide.s32
-							v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
-							// 95: add.s64
-							v19 := uint64(uint64(u8) + uint64(v18))
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 86: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 87: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
-									continue
-								}
-								v11 = v11x
-							}
-							r15[l] = v11
-							// 88: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 89: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-							// 90: add.s64
-							v14 := uint64(uint64(u3) + uint64(v9))
-							// 91: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
-									continue
-								}
-								v15 = v15x
-							}
-							r19[l] = v15
-							// 92: sad.s32
-							v16 := isa.Sad(v11, v13, v15, 32, true)
-							r20[l] = v16
-							// 93: shl.b32
-							v17 := uint64(uint32(r4[l]) << uint32(k1))
-							// 94: mul.wide.s32
-							v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
-							// 95: add.s64
-							v19 := uint64(uint64(u8) + uint64(v18))
-							r23[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 96, 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.u32
-							s20 := uint64(r23[l]) + 0x0
-							s20v := uint64(r20[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
-							}
-							// 97: sad.u32
-							v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.u32
-							s20 := uint64(r23[l]) + 0x0
-							s20v := uint64(r20[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
-							}
-							// 97: sad.u32
-							v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.global.u32
-							s22 := uint64(r23[l]) + 0x4
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
-							}
-							// 99: mul24.lo.s32
-							v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.global.u32
-							s22 := uint64(r23[l]) + 0x4
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
-							}
-							// 99: mul24.lo.s32
-							v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 100, 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.u32
-							s24 := uint64(r23[l]) + 0x8
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
-							}
-							// 101: mul24.lo.u32
-							v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
-							r26[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.u32
-							s24 := uint64(r23[l]) + 0x8
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
-							}
-							// 101: mul24.lo.u32
-							v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
-							r26[l] = v25
-						}
-					}
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.global.u32
-							s26 := uint64(r23[l]) + 0xc
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.global.u32
-							s26 := uint64(r23[l]) + 0xc
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			sadMul24Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1547,6 +1080,489 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// sadMul24Block0 runs block 0 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 69-74; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:69")
+	}
+	// PTX line 70: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 71: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 73: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 74: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 73: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 74: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 77-102
+func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:77")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:78")
+	}
+	// PTX line 79: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:80")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:81")
+	}
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(4)
+		v13aw := w.Window(5)
+		v15aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 86: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 87: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 88: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 89: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 90: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 91: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 92: sad.s32
+				v16 := isa.Sad(v11, v13, v15, 32, true)
+				r20[l] = v16
+				// 93: shl.b32
+				v17 := uint64(uint32(r4[l]) << uint32(k1))
+				// 94: mul.wide.s32
+				v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+				// 95: add.s64
+				v19 := uint64(uint64(u8) + uint64(v18))
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 86: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 87: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 88: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 89: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+				// 90: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				// 91: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 92: sad.s32
+				v16 := isa.Sad(v11, v13, v15, 32, true)
+				r20[l] = v16
+				// 93: shl.b32
+				v17 := uint64(uint32(r4[l]) << uint32(k1))
+				// 94: mul.wide.s32
+				v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+				// 95: add.s64
+				v19 := uint64(uint64(u8) + uint64(v18))
+				r23[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 96, 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.u32
+				s20 := uint64(r23[l]) + 0x0
+				s20v := uint64(r20[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+				}
+				// 97: sad.u32
+				v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.u32
+				s20 := uint64(r23[l]) + 0x0
+				s20v := uint64(r20[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+				}
+				// 97: sad.u32
+				v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.global.u32
+				s22 := uint64(r23[l]) + 0x4
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+				}
+				// 99: mul24.lo.s32
+				v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.global.u32
+				s22 := uint64(r23[l]) + 0x4
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+				}
+				// 99: mul24.lo.s32
+				v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 100, 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.u32
+				s24 := uint64(r23[l]) + 0x8
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+				}
+				// 101: mul24.lo.u32
+				v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
+				r26[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.u32
+				s24 := uint64(r23[l]) + 0x8
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+				}
+				// 101: mul24.lo.u32
+				v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
+				r26[l] = v25
+			}
+		}
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.global.u32
+				s26 := uint64(r23[l]) + 0xc
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.global.u32
+				s26 := uint64(r23[l]) + 0xc
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+				}
+			}
+		}
+	}
+}
+
 // findNthRun runs blocks of kernel find_nth for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1555,69 +1571,7 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 121-126; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 121: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:121")
-				}
-				// PTX line 122: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 123: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 124, 125, 126: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 125: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 126: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 125: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 126: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			findNthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1634,275 +1588,7 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 129-147
-			{
-				r4 := w.Reg(4)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 129: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:129")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:130")
-				}
-				// PTX line 131: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 132: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:132")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 133: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:133")
-				}
-				// PTX line 134: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 135: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 136: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u1)
-				// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(11)
-					v13aw := w.Window(12)
-					v16aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 138: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 139: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
-									continue
-								}
-								v11 = v11x
-							}
-							// 140: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 141: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
-									continue
-								}
-								v13 = v13x
-							}
-							// 142: and.b32
-							v14 := uint64(uint32(v13) & uint32(k1))
-							// 143: add.s64
-							v15 := uint64(uint64(u3) + uint64(v9))
-							// 144: ld.global.u32
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
-									continue
-								}
-								v16 = v16x
-							}
-							// 145: fns.b32
-							v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
-							r21[l] = v17
-							// 146: add.s64
-							v18 := uint64(uint64(u8) + uint64(v9))
-							r22[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 138: add.s64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 139: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
-									continue
-								}
-								v11 = v11x
-							}
-							// 140: add.s64
-							v12 := uint64(uint64(u6) + uint64(v9))
-							// 141: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
-									continue
-								}
-								v13 = v13x
-							}
-							// 142: and.b32
-							v14 := uint64(uint32(v13) & uint32(k1))
-							// 143: add.s64
-							v15 := uint64(uint64(u3) + uint64(v9))
-							// 144: ld.global.u32
-							v16a := uint64(v15) + 0x0
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
-									continue
-								}
-								v16 = v16x
-							}
-							// 145: fns.b32
-							v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
-							r21[l] = v17
-							// 146: add.s64
-							v18 := uint64(uint64(u8) + uint64(v9))
-							r22[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 147: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.global.u32
-							s19 := uint64(r22[l]) + 0x0
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.global.u32
-							s19 := uint64(r22[l]) + 0x0
-							s19v := uint64(r21[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
-							}
-						}
-					}
-				}
-			}
+			findNthBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1914,5 +1600,343 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// findNthBlock0 runs block 0 of kernel find_nth for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 121-126; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 121: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:121")
+	}
+	// PTX line 122: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 123: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 124, 125, 126: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 125: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 126: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 125: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 126: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 129-147
+func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:129")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:132")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:133")
+	}
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 135: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 136: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u1)
+	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(11)
+		v13aw := w.Window(12)
+		v16aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 138: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 139: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
+						continue
+					}
+					v11 = v11x
+				}
+				// 140: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 141: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
+						continue
+					}
+					v13 = v13x
+				}
+				// 142: and.b32
+				v14 := uint64(uint32(v13) & uint32(k1))
+				// 143: add.s64
+				v15 := uint64(uint64(u3) + uint64(v9))
+				// 144: ld.global.u32
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
+						continue
+					}
+					v16 = v16x
+				}
+				// 145: fns.b32
+				v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
+				r21[l] = v17
+				// 146: add.s64
+				v18 := uint64(uint64(u8) + uint64(v9))
+				r22[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 138: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 139: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
+						continue
+					}
+					v11 = v11x
+				}
+				// 140: add.s64
+				v12 := uint64(uint64(u6) + uint64(v9))
+				// 141: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
+						continue
+					}
+					v13 = v13x
+				}
+				// 142: and.b32
+				v14 := uint64(uint32(v13) & uint32(k1))
+				// 143: add.s64
+				v15 := uint64(uint64(u3) + uint64(v9))
+				// 144: ld.global.u32
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
+						continue
+					}
+					v16 = v16x
+				}
+				// 145: fns.b32
+				v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
+				r21[l] = v17
+				// 146: add.s64
+				v18 := uint64(uint64(u8) + uint64(v9))
+				r22[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 147: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.global.u32
+				s19 := uint64(r22[l]) + 0x0
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.global.u32
+				s19 := uint64(r22[l]) + 0x0
+				s19v := uint64(r21[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+				}
+			}
+		}
 	}
 }

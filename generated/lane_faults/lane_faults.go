@@ -639,210 +639,7 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-30; ret
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 19: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 20: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 21: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
-				}
-				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(0)
-					v9aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 23: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-							// 24: add.s64
-							v6 := uint64(uint64(u1) + uint64(v5))
-							// 25: add.s64
-							v7 := uint64(uint64(u2) + uint64(v5))
-							// 26: ld.global.u32
-							v8a := uint64(v6) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
-									continue
-								}
-								v8 = v8x
-							}
-							// 27: ld.global.u32
-							v9a := uint64(v7) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
-									continue
-								}
-								v9 = v9x
-							}
-							// 28: add.s32
-							v10 := uint64(uint32(v8) + uint32(v9))
-							r9[l] = v10
-							// 29: add.s64
-							v11 := uint64(uint64(u3) + uint64(v5))
-							r10[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 23: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-							// 24: add.s64
-							v6 := uint64(uint64(u1) + uint64(v5))
-							// 25: add.s64
-							v7 := uint64(uint64(u2) + uint64(v5))
-							// 26: ld.global.u32
-							v8a := uint64(v6) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
-									continue
-								}
-								v8 = v8x
-							}
-							// 27: ld.global.u32
-							v9a := uint64(v7) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
-									continue
-								}
-								v9 = v9x
-							}
-							// 28: add.s32
-							v10 := uint64(uint32(v8) + uint32(v9))
-							r9[l] = v10
-							// 29: add.s64
-							v11 := uint64(uint64(u3) + uint64(v5))
-							r10[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 30: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: st.global.u32
-							s12 := uint64(r10[l]) + 0x0
-							s12v := uint64(r9[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: st.global.u32
-							s12 := uint64(r10[l]) + 0x0
-							s12v := uint64(r9[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
-							}
-						}
-					}
-				}
-			}
+			twoLoadsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -857,6 +654,213 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// twoLoadsBlock0 runs block 0 of kernel two_loads for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-30; ret
+func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 19: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 20: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 21: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
+	}
+	// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(0)
+		v9aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 23: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				// 24: add.s64
+				v6 := uint64(uint64(u1) + uint64(v5))
+				// 25: add.s64
+				v7 := uint64(uint64(u2) + uint64(v5))
+				// 26: ld.global.u32
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
+						continue
+					}
+					v8 = v8x
+				}
+				// 27: ld.global.u32
+				v9a := uint64(v7) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
+						continue
+					}
+					v9 = v9x
+				}
+				// 28: add.s32
+				v10 := uint64(uint32(v8) + uint32(v9))
+				r9[l] = v10
+				// 29: add.s64
+				v11 := uint64(uint64(u3) + uint64(v5))
+				r10[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 23: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				// 24: add.s64
+				v6 := uint64(uint64(u1) + uint64(v5))
+				// 25: add.s64
+				v7 := uint64(uint64(u2) + uint64(v5))
+				// 26: ld.global.u32
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
+						continue
+					}
+					v8 = v8x
+				}
+				// 27: ld.global.u32
+				v9a := uint64(v7) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
+						continue
+					}
+					v9 = v9x
+				}
+				// 28: add.s32
+				v10 := uint64(uint32(v8) + uint32(v9))
+				r9[l] = v10
+				// 29: add.s64
+				v11 := uint64(uint64(u3) + uint64(v5))
+				r10[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 30: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: st.global.u32
+				s12 := uint64(r10[l]) + 0x0
+				s12v := uint64(r9[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: st.global.u32
+				s12 := uint64(r10[l]) + 0x0
+				s12v := uint64(r9[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+				}
+			}
+		}
+	}
+}
+
 // sharedLoadsRun runs blocks of kernel shared_loads for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -865,305 +869,14 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 45-52; bar.sync at line 53
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 45: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 46: ld.param.u32
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
-				}
-				runtime.Broadcast(r1, m, u2)
-				// PTX lines 47, 48: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 48: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 48: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX line 49: mov.u32, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r4, m, u5)
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: add.s32
-							v6 := uint64(uint32(u5) + uint32(r3[l]))
-							// 51: add.s32
-							v7 := uint64(uint32(r2[l]) + uint32(k2))
-							// 52: st.shared.u32
-							s8 := uint64(uint64(uint32(v6))) + 0x0
-							s8v := uint64(v7)
-							if s8 < shEnd4 && s8&3 == 0 {
-								runtime.Store32(sh, s8, s8v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: add.s32
-							v6 := uint64(uint32(u5) + uint32(r3[l]))
-							// 51: add.s32
-							v7 := uint64(uint32(r2[l]) + uint32(k2))
-							// 52: st.shared.u32
-							s8 := uint64(uint64(uint32(v6))) + 0x0
-							s8v := uint64(v7)
-							if s8 < shEnd4 && s8&3 == 0 {
-								runtime.Store32(sh, s8, s8v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
-							}
-						}
-					}
-				}
-				_ = u1
-				_ = u2
-			}
+			sharedLoadsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 54-65; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x2)
-				k2 := uint64(0x4)
-				// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: mul.lo.s32
-							v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
-							// 55: add.s32
-							v2 := uint64(uint32(r4[l]) + uint32(v1))
-							// 56: ld.shared.u32
-							v3a := uint64(uint64(uint32(v2))) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
-									continue
-								}
-								v3 = v3x
-							}
-							// 57: sub.s32
-							v4 := uint64(uint32(k0) - uint32(r2[l]))
-							// 58: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k1))
-							// 59: mul.lo.s32
-							v6 := uint64(uint32(v5) * uint32(r1[l]))
-							// 60: add.s32
-							v7 := uint64(uint32(r4[l]) + uint32(v6))
-							// 61: ld.shared.u32
-							v8a := uint64(uint64(uint32(v7))) + 0x0
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
-									continue
-								}
-								v8 = v8x
-							}
-							// 62: add.s32
-							v9 := uint64(uint32(v3) + uint32(v8))
-							r11[l] = v9
-							// 63: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-							// 64: add.s64
-							v11 := uint64(uint64(r0[l]) + uint64(v10))
-							r13[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: mul.lo.s32
-							v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
-							// 55: add.s32
-							v2 := uint64(uint32(r4[l]) + uint32(v1))
-							// 56: ld.shared.u32
-							v3a := uint64(uint64(uint32(v2))) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
-									continue
-								}
-								v3 = v3x
-							}
-							// 57: sub.s32
-							v4 := uint64(uint32(k0) - uint32(r2[l]))
-							// 58: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k1))
-							// 59: mul.lo.s32
-							v6 := uint64(uint32(v5) * uint32(r1[l]))
-							// 60: add.s32
-							v7 := uint64(uint32(r4[l]) + uint32(v6))
-							// 61: ld.shared.u32
-							v8a := uint64(uint64(uint32(v7))) + 0x0
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
-									continue
-								}
-								v8 = v8x
-							}
-							// 62: add.s32
-							v9 := uint64(uint32(v3) + uint32(v8))
-							r11[l] = v9
-							// 63: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-							// 64: add.s64
-							v11 := uint64(uint64(r0[l]) + uint64(v10))
-							r13[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u32
-							s12 := uint64(r13[l]) + 0x0
-							s12v := uint64(r11[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u32
-							s12 := uint64(r13[l]) + 0x0
-							s12v := uint64(r11[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
-							}
-						}
-					}
-				}
-			}
+			sharedLoadsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1178,6 +891,307 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// sharedLoadsBlock0 runs block 0 of kernel shared_loads for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 45-52; bar.sync at line 53
+func sharedLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 45: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 46: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX lines 47, 48: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 48: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 48: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX line 49: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r4, m, u5)
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: add.s32
+				v6 := uint64(uint32(u5) + uint32(r3[l]))
+				// 51: add.s32
+				v7 := uint64(uint32(r2[l]) + uint32(k2))
+				// 52: st.shared.u32
+				s8 := uint64(uint64(uint32(v6))) + 0x0
+				s8v := uint64(v7)
+				if s8 < shEnd4 && s8&3 == 0 {
+					runtime.Store32(shp, s8, s8v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: add.s32
+				v6 := uint64(uint32(u5) + uint32(r3[l]))
+				// 51: add.s32
+				v7 := uint64(uint32(r2[l]) + uint32(k2))
+				// 52: st.shared.u32
+				s8 := uint64(uint64(uint32(v6))) + 0x0
+				s8v := uint64(v7)
+				if s8 < shEnd4 && s8&3 == 0 {
+					runtime.Store32(shp, s8, s8v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+				}
+			}
+		}
+	}
+	_ = u1
+	_ = u2
+}
+
+// sharedLoadsBlock1 runs block 1 of kernel shared_loads for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 54-65; ret
+func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x2)
+	k2 := uint64(0x4)
+	// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: mul.lo.s32
+				v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
+				// 55: add.s32
+				v2 := uint64(uint32(r4[l]) + uint32(v1))
+				// 56: ld.shared.u32
+				v3a := uint64(uint64(uint32(v2))) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
+						continue
+					}
+					v3 = v3x
+				}
+				// 57: sub.s32
+				v4 := uint64(uint32(k0) - uint32(r2[l]))
+				// 58: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k1))
+				// 59: mul.lo.s32
+				v6 := uint64(uint32(v5) * uint32(r1[l]))
+				// 60: add.s32
+				v7 := uint64(uint32(r4[l]) + uint32(v6))
+				// 61: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
+						continue
+					}
+					v8 = v8x
+				}
+				// 62: add.s32
+				v9 := uint64(uint32(v3) + uint32(v8))
+				r11[l] = v9
+				// 63: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+				// 64: add.s64
+				v11 := uint64(uint64(r0[l]) + uint64(v10))
+				r13[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: mul.lo.s32
+				v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
+				// 55: add.s32
+				v2 := uint64(uint32(r4[l]) + uint32(v1))
+				// 56: ld.shared.u32
+				v3a := uint64(uint64(uint32(v2))) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
+						continue
+					}
+					v3 = v3x
+				}
+				// 57: sub.s32
+				v4 := uint64(uint32(k0) - uint32(r2[l]))
+				// 58: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k1))
+				// 59: mul.lo.s32
+				v6 := uint64(uint32(v5) * uint32(r1[l]))
+				// 60: add.s32
+				v7 := uint64(uint32(r4[l]) + uint32(v6))
+				// 61: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
+						continue
+					}
+					v8 = v8x
+				}
+				// 62: add.s32
+				v9 := uint64(uint32(v3) + uint32(v8))
+				r11[l] = v9
+				// 63: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+				// 64: add.s64
+				v11 := uint64(uint64(r0[l]) + uint64(v10))
+				r13[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u32
+				s12 := uint64(r13[l]) + 0x0
+				s12v := uint64(r11[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u32
+				s12 := uint64(r13[l]) + 0x0
+				s12v := uint64(r11[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+				}
+			}
+		}
+	}
+}
+
 // longLoopRun runs blocks of kernel long_loop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1186,109 +1200,7 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 81-87; divergent, reconverges at block 2 (b2 ($L_done))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:81")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u32
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:82")
-				}
-				// PTX lines 83, 84: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 84: mul.lo.s32
-							v4 := uint64(uint32(v3) * uint32(u2))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 84: mul.lo.s32
-							v4 := uint64(uint32(v3) * uint32(u2))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX line 85: mov.u32, warp-uniform
-				u5 := uint64(k0)
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 86: mov.u32, warp-uniform
-				u6 := uint64(k0)
-				runtime.Broadcast(r5, m, u6)
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: setp.eq.s32
-							c7t := uint32(r3[l]) == uint32(k0)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: setp.eq.s32
-							c7t := uint32(r3[l]) == uint32(k0)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u5
-				_ = u6
-			}
+			longLoopBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1307,53 +1219,7 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				// PTX lines 90, 91, 92: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v1
-							// 91: add.s32
-							v2 := uint64(uint32(r4[l]) + uint32(v1))
-							r4[l] = v2
-							// 92: setp.lt.u32
-							c3t := uint32(v1) < uint32(r3[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v1
-							// 91: add.s32
-							v2 := uint64(uint32(r4[l]) + uint32(v1))
-							r4[l] = v2
-							// 92: setp.lt.u32
-							c3t := uint32(v1) < uint32(r3[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			longLoopBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1377,57 +1243,7 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 2:
 			// b2 ($L_done), PTX lines 95-97; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				k0 := uint64(0x4)
-				// PTX lines 95, 96, 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 96: add.s64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 97: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r4[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 96: add.s64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 97: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r4[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
-							}
-						}
-					}
-				}
-			}
+			longLoopBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1448,6 +1264,216 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// longLoopBlock0 runs block 0 of kernel long_loop for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-87; divergent, reconverges at block 2 (b2 ($L_done))
+func longLoopBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:81")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:82")
+	}
+	// PTX lines 83, 84: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 84: mul.lo.s32
+				v4 := uint64(uint32(v3) * uint32(u2))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 84: mul.lo.s32
+				v4 := uint64(uint32(v3) * uint32(u2))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX line 85: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 86: mov.u32, warp-uniform
+	u6 := uint64(k0)
+	runtime.Broadcast(r5, m, u6)
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: setp.eq.s32
+				c7t := uint32(r3[l]) == uint32(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: setp.eq.s32
+				c7t := uint32(r3[l]) == uint32(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u5
+	_ = u6
+}
+
+// longLoopBlock1 runs block 1 of kernel long_loop for the lanes m (budget 0: counting statistics).
+// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
+func longLoopBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	// PTX lines 90, 91, 92: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v1
+				// 91: add.s32
+				v2 := uint64(uint32(r4[l]) + uint32(v1))
+				r4[l] = v2
+				// 92: setp.lt.u32
+				c3t := uint32(v1) < uint32(r3[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v1
+				// 91: add.s32
+				v2 := uint64(uint32(r4[l]) + uint32(v1))
+				r4[l] = v2
+				// 92: setp.lt.u32
+				c3t := uint32(v1) < uint32(r3[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// longLoopBlock2 runs block 2 of kernel long_loop for the lanes m (budget 0: counting statistics).
+// b2 ($L_done), PTX lines 95-97; ret
+func longLoopBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	// PTX lines 95, 96, 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 96: add.s64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 97: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r4[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 96: add.s64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 97: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r4[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+				}
+			}
+		}
+	}
+}
+
 // spinRun runs blocks of kernel spin for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1456,88 +1482,7 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 112-116; divergent, reconverges at block 2 (b2 ($L_out))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 112: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:112")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 113: ld.param.u32
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
-				}
-				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 115: or.b32
-							v4 := uint64(uint32(v3) | uint32(k0))
-							r3[l] = v4
-							// 116: setp.ge.u32
-							c5t := uint32(v3) >= uint32(u2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 115: or.b32
-							v4 := uint64(uint32(v3) | uint32(k0))
-							r3[l] = v4
-							// 116: setp.ge.u32
-							c5t := uint32(v3) >= uint32(u2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-			}
+			spinBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1556,46 +1501,7 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 1:
 			// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 119, 120: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-							// 120: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-							// 120: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			spinBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1619,57 +1525,7 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 2:
 			// b2 ($L_out), PTX lines 123-125; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				// PTX lines 123, 124, 125: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 124: add.s64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 125: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r3[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 124: add.s64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 125: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r3[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
-							}
-						}
-					}
-				}
-			}
+			spinBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1687,6 +1543,188 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// spinBlock0 runs block 0 of kernel spin for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 112-116; divergent, reconverges at block 2 (b2 ($L_out))
+func spinBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:112")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
+	}
+	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 115: or.b32
+				v4 := uint64(uint32(v3) | uint32(k0))
+				r3[l] = v4
+				// 116: setp.ge.u32
+				c5t := uint32(v3) >= uint32(u2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 115: or.b32
+				v4 := uint64(uint32(v3) | uint32(k0))
+				r3[l] = v4
+				// 116: setp.ge.u32
+				c5t := uint32(v3) >= uint32(u2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+}
+
+// spinBlock1 runs block 1 of kernel spin for the lanes m (budget 0: counting statistics).
+// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
+func spinBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 119, 120: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+				// 120: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+				// 120: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// spinBlock2 runs block 2 of kernel spin for the lanes m (budget 0: counting statistics).
+// b2 ($L_out), PTX lines 123-125; ret
+func spinBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	// PTX lines 123, 124, 125: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 124: add.s64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 125: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r3[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 124: add.s64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 125: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r3[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+				}
+			}
+		}
 	}
 }
 

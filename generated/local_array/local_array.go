@@ -1959,78 +1959,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-32; divergent, reconverges at block 8 (b8 ($L__BB0_37))
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 25: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 26: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:27")
-				}
-				// PTX line 28: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 29: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 30, 31, 32: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 31: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 32: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 31: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 32: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-			}
+			sort8Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2044,121 +1973,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0x8)
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.u32
-							s1 := uint64(r20[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r13[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.u32
-							s1 := uint64(r20[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r13[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
-							}
-						}
-					}
-				}
-				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v2aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-							// 65: setp.le.s32
-							c3t := int32(v2) <= int32(r14[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 66: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r22[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-							// 65: setp.le.s32
-							c3t := int32(v2) <= int32(r14[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 66: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r22[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			sort8Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2172,156 +1987,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 2:
 			// b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0xc)
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.u32
-							s1 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r14[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.u32
-							s1 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r14[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
-							}
-						}
-					}
-				}
-				// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					v2aw := w.Window(3)
-					v3aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
-									continue
-								}
-								v2 = v2x
-							}
-							r24[l] = v2
-							// 80: ld.u32
-							v3a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
-									continue
-								}
-								v3 = v3x
-							}
-							r25[l] = v3
-							// 81: setp.le.s32
-							c4t := int32(v3) <= int32(v2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-							// 82: add.u64
-							v5 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
-									continue
-								}
-								v2 = v2x
-							}
-							r24[l] = v2
-							// 80: ld.u32
-							v3a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
-									continue
-								}
-								v3 = v3x
-							}
-							r25[l] = v3
-							// 81: setp.le.s32
-							c4t := int32(v3) <= int32(v2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-							// 82: add.u64
-							v5 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v5
-						}
-					}
-					flt.Raise(w)
-					w.P[4] = p4
-				}
-			}
+			sort8Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2335,121 +2001,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 3:
 			// b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				k0 := uint64(0x10)
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.u32
-							s1 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r24[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.u32
-							s1 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r24[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
-							}
-						}
-					}
-				}
-				// PTX lines 101, 102, 103: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					v2aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
-									continue
-								}
-								v2 = v2x
-							}
-							r29[l] = v2
-							// 102: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-							// 103: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
-									continue
-								}
-								v2 = v2x
-							}
-							r29[l] = v2
-							// 102: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-							// 103: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[7] = p7
-				}
-			}
+			sort8Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2463,156 +2015,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 4:
 			// b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r30 := w.Reg(30)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				k0 := uint64(0x14)
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.u32
-							s1 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r16[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.u32
-							s1 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r16[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128, 129, 130, 131: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					v2aw := w.Window(8)
-					v3aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							r34[l] = v2
-							// 129: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
-									continue
-								}
-								v3 = v3x
-							}
-							r35[l] = v3
-							// 130: setp.le.s32
-							c4t := int32(v3) <= int32(v2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p11 = p11&^(1<<l) | c4b0<<l
-							// 131: add.u64
-							v5 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							r34[l] = v2
-							// 129: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
-									continue
-								}
-								v3 = v3x
-							}
-							r35[l] = v3
-							// 130: setp.le.s32
-							c4t := int32(v3) <= int32(v2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p11 = p11&^(1<<l) | c4b0<<l
-							// 131: add.u64
-							v5 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v5
-						}
-					}
-					flt.Raise(w)
-					w.P[11] = p11
-				}
-			}
+			sort8Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2626,175 +2029,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 5:
 			// b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				k0 := uint64(0x18)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 161: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:161")
-				}
-				runtime.Broadcast(r41, m, u1)
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.u32
-							s2 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r34[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.u32
-							s2 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r34[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
-							}
-						}
-					}
-				}
-				// PTX lines 163, 164, 165, 166: lane-local, one loop over the lanes
-				{
-					p16 := w.P[16]
-					v3aw := w.Window(11)
-					v4aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: ld.u32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
-									continue
-								}
-								v3 = v3x
-							}
-							r42[l] = v3
-							// 164: ld.u32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
-									continue
-								}
-								v4 = v4x
-							}
-							r43[l] = v4
-							// 165: setp.le.s32
-							c5t := int32(v4) <= int32(v3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p16 = p16&^(1<<l) | c5b0<<l
-							// 166: add.u64
-							v6 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: ld.u32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
-									continue
-								}
-								v3 = v3x
-							}
-							r42[l] = v3
-							// 164: ld.u32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
-									continue
-								}
-								v4 = v4x
-							}
-							r43[l] = v4
-							// 165: setp.le.s32
-							c5t := int32(v4) <= int32(v3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p16 = p16&^(1<<l) | c5b0<<l
-							// 166: add.u64
-							v6 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v6
-						}
-					}
-					flt.Raise(w)
-					w.P[16] = p16
-				}
-				_ = u1
-			}
+			sort8Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2808,172 +2043,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 6:
 			// b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r44 := w.Reg(44)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				k0 := uint64(0x1c)
-				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: cvta.to.global.u64
-							v1 := uint64(r41[l])
-							r50[l] = v1
-							// 203: cvt.s64.s32
-							v2 := uint64(uint64(int32(r9[l])))
-							r51[l] = v2
-							// 204: st.u32
-							s3 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r42[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: cvta.to.global.u64
-							v1 := uint64(r41[l])
-							r50[l] = v1
-							// 203: cvt.s64.s32
-							v2 := uint64(uint64(int32(r9[l])))
-							r51[l] = v2
-							// 204: st.u32
-							s3 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r42[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
-							}
-						}
-					}
-				}
-				// PTX lines 205, 206, 207, 208: lane-local, one loop over the lanes
-				{
-					p22 := w.P[22]
-					v4aw := w.Window(14)
-					v5aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
-									continue
-								}
-								v4 = v4x
-							}
-							r52[l] = v4
-							// 206: ld.u32
-							v5a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
-									continue
-								}
-								v5 = v5x
-							}
-							r53[l] = v5
-							// 207: setp.le.s32
-							c6t := int32(v5) <= int32(v4)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p22 = p22&^(1<<l) | c6b0<<l
-							// 208: add.u64
-							v7 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
-									continue
-								}
-								v4 = v4x
-							}
-							r52[l] = v4
-							// 206: ld.u32
-							v5a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
-									continue
-								}
-								v5 = v5x
-							}
-							r53[l] = v5
-							// 207: setp.le.s32
-							c6t := int32(v5) <= int32(v4)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p22 = p22&^(1<<l) | c6b0<<l
-							// 208: add.u64
-							v7 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v7
-						}
-					}
-					flt.Raise(w)
-					w.P[22] = p22
-				}
-			}
+			sort8Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2987,747 +2057,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 7:
 			// b7 ($L__BB0_36), PTX lines 250-268
-			{
-				r0 := w.Reg(0)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				r61 := w.Reg(61)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r68 := w.Reg(68)
-				r69 := w.Reg(69)
-				r70 := w.Reg(70)
-				k0 := uint64(0x2)
-				// PTX lines 250: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: st.u32
-							s1 := uint64(r54[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r52[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: st.u32
-							s1 := uint64(r54[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r52[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
-							}
-						}
-					}
-				}
-				// PTX lines 251, 252, 253: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
-									continue
-								}
-								v2 = v2x
-							}
-							r61[l] = v2
-							// 252: shl.b64
-							v3 := uint64(uint64(r51[l]) << uint32(k0))
-							// 253: add.s64
-							v4 := uint64(uint64(r50[l]) + uint64(v3))
-							r63[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
-									continue
-								}
-								v2 = v2x
-							}
-							r61[l] = v2
-							// 252: shl.b64
-							v3 := uint64(uint64(r51[l]) << uint32(k0))
-							// 253: add.s64
-							v4 := uint64(uint64(r50[l]) + uint64(v3))
-							r63[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 254: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: st.global.u32
-							s5 := uint64(r63[l]) + 0x0
-							s5v := uint64(r61[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: st.global.u32
-							s5 := uint64(r63[l]) + 0x0
-							s5v := uint64(r61[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
-							}
-						}
-					}
-				}
-				// PTX lines 255: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 255: ld.u32
-							v6a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
-									continue
-								}
-								v6 = v6x
-							}
-							r64[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 255: ld.u32
-							v6a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
-									continue
-								}
-								v6 = v6x
-							}
-							r64[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 256: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: st.global.u32
-							s7 := uint64(r63[l]) + 0x4
-							s7v := uint64(r64[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: st.global.u32
-							s7 := uint64(r63[l]) + 0x4
-							s7v := uint64(r64[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
-							}
-						}
-					}
-				}
-				// PTX lines 257: lane-local, one loop over the lanes
-				{
-					v8aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: ld.u32
-							v8a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
-									continue
-								}
-								v8 = v8x
-							}
-							r65[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: ld.u32
-							v8a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
-									continue
-								}
-								v8 = v8x
-							}
-							r65[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 258: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: st.global.u32
-							s9 := uint64(r63[l]) + 0x8
-							s9v := uint64(r65[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: st.global.u32
-							s9 := uint64(r63[l]) + 0x8
-							s9v := uint64(r65[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
-							}
-						}
-					}
-				}
-				// PTX lines 259: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: ld.u32
-							v10a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
-									continue
-								}
-								v10 = v10x
-							}
-							r66[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: ld.u32
-							v10a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
-									continue
-								}
-								v10 = v10x
-							}
-							r66[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 260: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 260: st.global.u32
-							s11 := uint64(r63[l]) + 0xc
-							s11v := uint64(r66[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 260: st.global.u32
-							s11 := uint64(r63[l]) + 0xc
-							s11v := uint64(r66[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
-							}
-						}
-					}
-				}
-				// PTX lines 261: lane-local, one loop over the lanes
-				{
-					v12aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: ld.u32
-							v12a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
-									continue
-								}
-								v12 = v12x
-							}
-							r67[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: ld.u32
-							v12a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
-									continue
-								}
-								v12 = v12x
-							}
-							r67[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 262: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: st.global.u32
-							s13 := uint64(r63[l]) + 0x10
-							s13v := uint64(r67[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: st.global.u32
-							s13 := uint64(r63[l]) + 0x10
-							s13v := uint64(r67[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
-							}
-						}
-					}
-				}
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(27)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: ld.u32
-							v14a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
-									continue
-								}
-								v14 = v14x
-							}
-							r68[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: ld.u32
-							v14a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
-									continue
-								}
-								v14 = v14x
-							}
-							r68[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 264: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: st.global.u32
-							s15 := uint64(r63[l]) + 0x14
-							s15v := uint64(r68[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: st.global.u32
-							s15 := uint64(r63[l]) + 0x14
-							s15v := uint64(r68[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
-							}
-						}
-					}
-				}
-				// PTX lines 265: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: ld.u32
-							v16a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
-									continue
-								}
-								v16 = v16x
-							}
-							r69[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: ld.u32
-							v16a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
-									continue
-								}
-								v16 = v16x
-							}
-							r69[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 266: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: st.global.u32
-							s17 := uint64(r63[l]) + 0x18
-							s17v := uint64(r69[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: st.global.u32
-							s17 := uint64(r63[l]) + 0x18
-							s17v := uint64(r69[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
-							}
-						}
-					}
-				}
-				// PTX lines 267: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: ld.u32
-							v18a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
-									continue
-								}
-								v18 = v18x
-							}
-							r70[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: ld.u32
-							v18a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
-									continue
-								}
-								v18 = v18x
-							}
-							r70[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.global.u32
-							s19 := uint64(r63[l]) + 0x1c
-							s19v := uint64(r70[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.global.u32
-							s19 := uint64(r63[l]) + 0x1c
-							s19v := uint64(r70[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
-							}
-						}
-					}
-				}
-			}
+			sort8Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3737,761 +2067,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 38
 		case 9:
 			// b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0x3)
-				k1 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 37, 38, 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: shl.b32
-							v3 := uint64(uint32(r6[l]) << uint32(k0))
-							r9[l] = v3
-							// 38: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
-							// 39: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							r11[l] = v5
-							// 40: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
-									continue
-								}
-								v6 = v6x
-							}
-							r12[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: shl.b32
-							v3 := uint64(uint32(r6[l]) << uint32(k0))
-							r9[l] = v3
-							// 38: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
-							// 39: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							r11[l] = v5
-							// 40: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
-									continue
-								}
-								v6 = v6x
-							}
-							r12[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u32
-							s7 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r12[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u32
-							s7 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r12[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: ld.global.u32
-							v8a := uint64(r11[l]) + 0x4
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
-									continue
-								}
-								v8 = v8x
-							}
-							r13[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: ld.global.u32
-							v8a := uint64(r11[l]) + 0x4
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
-									continue
-								}
-								v8 = v8x
-							}
-							r13[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u32
-							s9 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r13[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u32
-							s9 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r13[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: ld.global.u32
-							v10a := uint64(r11[l]) + 0x8
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
-									continue
-								}
-								v10 = v10x
-							}
-							r14[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: ld.global.u32
-							v10a := uint64(r11[l]) + 0x8
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
-									continue
-								}
-								v10 = v10x
-							}
-							r14[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s11 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r14[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s11 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r14[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.global.u32
-							v12a := uint64(r11[l]) + 0xc
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
-									continue
-								}
-								v12 = v12x
-							}
-							r15[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.global.u32
-							v12a := uint64(r11[l]) + 0xc
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
-									continue
-								}
-								v12 = v12x
-							}
-							r15[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.u32
-							s13 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r15[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.u32
-							s13 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r15[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
-							}
-						}
-					}
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v14aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: ld.global.u32
-							v14a := uint64(r11[l]) + 0x10
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
-									continue
-								}
-								v14 = v14x
-							}
-							r16[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: ld.global.u32
-							v14a := uint64(r11[l]) + 0x10
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
-									continue
-								}
-								v14 = v14x
-							}
-							r16[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.u32
-							s15 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r16[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.u32
-							s15 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r16[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
-							}
-						}
-					}
-				}
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: ld.global.u32
-							v16a := uint64(r11[l]) + 0x14
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
-									continue
-								}
-								v16 = v16x
-							}
-							r17[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: ld.global.u32
-							v16a := uint64(r11[l]) + 0x14
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
-									continue
-								}
-								v16 = v16x
-							}
-							r17[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.u32
-							s17 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r17[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.u32
-							s17 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r17[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v18aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.global.u32
-							v18a := uint64(r11[l]) + 0x18
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
-									continue
-								}
-								v18 = v18x
-							}
-							r18[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.global.u32
-							v18a := uint64(r11[l]) + 0x18
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
-									continue
-								}
-								v18 = v18x
-							}
-							r18[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.u32
-							s19 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r18[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.u32
-							s19 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r18[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
-							}
-						}
-					}
-				}
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v20aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: ld.global.u32
-							v20a := uint64(r11[l]) + 0x1c
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
-									continue
-								}
-								v20 = v20x
-							}
-							r19[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: ld.global.u32
-							v20a := uint64(r11[l]) + 0x1c
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
-									continue
-								}
-								v20 = v20x
-							}
-							r19[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					s21w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.u32
-							s21 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r19[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
-							}
-							// 56: setp.le.s32
-							c22t := int32(r12[l]) <= int32(r13[l])
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p1 = p1&^(1<<l) | c22b0<<l
-							// 57: add.u64
-							v23 := uint64(uint64(r0[l]) + uint64(k1))
-							r20[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.u32
-							s21 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r19[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
-							}
-							// 56: setp.le.s32
-							c22t := int32(r12[l]) <= int32(r13[l])
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p1 = p1&^(1<<l) | c22b0<<l
-							// 57: add.u64
-							v23 := uint64(uint64(r0[l]) + uint64(k1))
-							r20[l] = v23
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			sort8Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4505,172 +2081,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 10:
 			// b10, PTX lines 60-61
-			{
-				r0 := w.Reg(0)
-				r12 := w.Reg(12)
-				r20 := w.Reg(20)
-				k0 := uint64(0x0)
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
-							}
-							// 61: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r20[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
-							}
-							// 61: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r20[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 11:
 			// b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x4)
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
-							}
-						}
-					}
-				}
-				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v2aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
-									continue
-								}
-								v2 = v2x
-							}
-							r23[l] = v2
-							// 71: setp.le.s32
-							c3t := int32(v2) <= int32(r14[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 72: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r22[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
-									continue
-								}
-								v2 = v2x
-							}
-							r23[l] = v2
-							// 71: setp.le.s32
-							c3t := int32(v2) <= int32(r14[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 72: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r22[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			sort8Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4684,172 +2102,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 12:
 			// b12, PTX lines 75-76
-			{
-				r0 := w.Reg(0)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x0)
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r23[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
-							}
-							// 76: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r22[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r23[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
-							}
-							// 76: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r22[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 13:
 			// b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x8)
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r25[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r25[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX lines 86, 87, 88: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					v2aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
-									continue
-								}
-								v2 = v2x
-							}
-							r27[l] = v2
-							// 87: setp.le.s32
-							c3t := int32(v2) <= int32(r24[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 88: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
-									continue
-								}
-								v2 = v2x
-							}
-							r27[l] = v2
-							// 87: setp.le.s32
-							c3t := int32(v2) <= int32(r24[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 88: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			sort8Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4863,120 +2123,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 14:
 			// b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				k0 := uint64(0x4)
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r27[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r27[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
-							}
-						}
-					}
-				}
-				// PTX lines 92, 93, 94: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					v2aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
-									continue
-								}
-								v2 = v2x
-							}
-							r28[l] = v2
-							// 93: setp.le.s32
-							c3t := int32(v2) <= int32(r24[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 94: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
-									continue
-								}
-								v2 = v2x
-							}
-							r28[l] = v2
-							// 93: setp.le.s32
-							c3t := int32(v2) <= int32(r24[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 94: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[6] = p6
-				}
-			}
+			sort8Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4990,172 +2137,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 15:
 			// b15, PTX lines 97-98
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r28 := w.Reg(28)
-				k0 := uint64(0x0)
-				// PTX lines 97, 98: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r28[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
-							}
-							// 98: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r28[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
-							}
-							// 98: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r26[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 16:
 			// b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				k0 := uint64(0xc)
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r29[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r29[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX lines 107, 108, 109: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					v2aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
-									continue
-								}
-								v2 = v2x
-							}
-							r31[l] = v2
-							// 108: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-							// 109: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
-									continue
-								}
-								v2 = v2x
-							}
-							r31[l] = v2
-							// 108: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-							// 109: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[8] = p8
-				}
-			}
+			sort8Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5169,120 +2158,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 17:
 			// b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				k0 := uint64(0x8)
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
-							}
-						}
-					}
-				}
-				// PTX lines 113, 114, 115: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					v2aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
-									continue
-								}
-								v2 = v2x
-							}
-							r32[l] = v2
-							// 114: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-							// 115: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
-									continue
-								}
-								v2 = v2x
-							}
-							r32[l] = v2
-							// 114: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-							// 115: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[9] = p9
-				}
-			}
+			sort8Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5296,120 +2172,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 18:
 			// b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r30 := w.Reg(30)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x4)
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r32[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r32[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
-							}
-						}
-					}
-				}
-				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					v2aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
-									continue
-								}
-								v2 = v2x
-							}
-							r33[l] = v2
-							// 120: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p10 = p10&^(1<<l) | c3b0<<l
-							// 121: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
-									continue
-								}
-								v2 = v2x
-							}
-							r33[l] = v2
-							// 120: setp.le.s32
-							c3t := int32(v2) <= int32(r16[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p10 = p10&^(1<<l) | c3b0<<l
-							// 121: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[10] = p10
-				}
-			}
+			sort8Block18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5423,172 +2186,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 19:
 			// b19, PTX lines 124-125
-			{
-				r0 := w.Reg(0)
-				r30 := w.Reg(30)
-				r33 := w.Reg(33)
-				k0 := uint64(0x0)
-				// PTX lines 124, 125: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r33[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
-							}
-							// 125: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r33[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
-							}
-							// 125: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r30[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 20:
 			// b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				k0 := uint64(0x10)
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(65)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.u32
-							s1 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r35[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.u32
-							s1 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r35[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
-							}
-						}
-					}
-				}
-				// PTX lines 135, 136, 137: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					v2aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
-									continue
-								}
-								v2 = v2x
-							}
-							r37[l] = v2
-							// 136: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-							// 137: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
-									continue
-								}
-								v2 = v2x
-							}
-							r37[l] = v2
-							// 136: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-							// 137: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[12] = p12
-				}
-			}
+			sort8Block20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5602,120 +2207,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 21:
 			// b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				k0 := uint64(0xc)
-				// PTX lines 140: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r37[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r37[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
-							}
-						}
-					}
-				}
-				// PTX lines 141, 142, 143: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					v2aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
-									continue
-								}
-								v2 = v2x
-							}
-							r38[l] = v2
-							// 142: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p13 = p13&^(1<<l) | c3b0<<l
-							// 143: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
-									continue
-								}
-								v2 = v2x
-							}
-							r38[l] = v2
-							// 142: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p13 = p13&^(1<<l) | c3b0<<l
-							// 143: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[13] = p13
-				}
-			}
+			sort8Block21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5729,120 +2221,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 22:
 			// b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x8)
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r38[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r38[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
-							}
-						}
-					}
-				}
-				// PTX lines 147, 148, 149: lane-local, one loop over the lanes
-				{
-					p14 := w.P[14]
-					v2aw := w.Window(70)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
-									continue
-								}
-								v2 = v2x
-							}
-							r39[l] = v2
-							// 148: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p14 = p14&^(1<<l) | c3b0<<l
-							// 149: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
-									continue
-								}
-								v2 = v2x
-							}
-							r39[l] = v2
-							// 148: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p14 = p14&^(1<<l) | c3b0<<l
-							// 149: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[14] = p14
-				}
-			}
+			sort8Block22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5856,120 +2235,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 23:
 			// b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				k0 := uint64(0x4)
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r39[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r39[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
-				{
-					p15 := w.P[15]
-					v2aw := w.Window(72)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							r40[l] = v2
-							// 154: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p15 = p15&^(1<<l) | c3b0<<l
-							// 155: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							r40[l] = v2
-							// 154: setp.le.s32
-							c3t := int32(v2) <= int32(r34[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p15 = p15&^(1<<l) | c3b0<<l
-							// 155: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[15] = p15
-				}
-			}
+			sort8Block23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5983,172 +2249,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 24:
 			// b24, PTX lines 158-159
-			{
-				r0 := w.Reg(0)
-				r36 := w.Reg(36)
-				r40 := w.Reg(40)
-				k0 := uint64(0x0)
-				// PTX lines 158, 159: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r40[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
-							}
-							// 159: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r40[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
-							}
-							// 159: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r36[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 25:
 			// b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				k0 := uint64(0x14)
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.u32
-							s1 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r43[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.u32
-							s1 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r43[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
-				{
-					p17 := w.P[17]
-					v2aw := w.Window(75)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
-									continue
-								}
-								v2 = v2x
-							}
-							r45[l] = v2
-							// 171: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p17 = p17&^(1<<l) | c3b0<<l
-							// 172: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
-									continue
-								}
-								v2 = v2x
-							}
-							r45[l] = v2
-							// 171: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p17 = p17&^(1<<l) | c3b0<<l
-							// 172: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[17] = p17
-				}
-			}
+			sort8Block25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6162,120 +2270,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 26:
 			// b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0x10)
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(76)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.u32
-							s1 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r45[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.u32
-							s1 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r45[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
-							}
-						}
-					}
-				}
-				// PTX lines 176, 177, 178: lane-local, one loop over the lanes
-				{
-					p18 := w.P[18]
-					v2aw := w.Window(77)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
-									continue
-								}
-								v2 = v2x
-							}
-							r46[l] = v2
-							// 177: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p18 = p18&^(1<<l) | c3b0<<l
-							// 178: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
-									continue
-								}
-								v2 = v2x
-							}
-							r46[l] = v2
-							// 177: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p18 = p18&^(1<<l) | c3b0<<l
-							// 178: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[18] = p18
-				}
-			}
+			sort8Block26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6289,120 +2284,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 27:
 			// b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r44 := w.Reg(44)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				k0 := uint64(0xc)
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(78)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r46[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r46[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
-							}
-						}
-					}
-				}
-				// PTX lines 182, 183, 184: lane-local, one loop over the lanes
-				{
-					p19 := w.P[19]
-					v2aw := w.Window(79)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
-									continue
-								}
-								v2 = v2x
-							}
-							r47[l] = v2
-							// 183: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p19 = p19&^(1<<l) | c3b0<<l
-							// 184: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
-									continue
-								}
-								v2 = v2x
-							}
-							r47[l] = v2
-							// 183: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p19 = p19&^(1<<l) | c3b0<<l
-							// 184: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[19] = p19
-				}
-			}
+			sort8Block27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6416,120 +2298,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 28:
 			// b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r44 := w.Reg(44)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				k0 := uint64(0x8)
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r47[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r47[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
-							}
-						}
-					}
-				}
-				// PTX lines 188, 189, 190: lane-local, one loop over the lanes
-				{
-					p20 := w.P[20]
-					v2aw := w.Window(81)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
-									continue
-								}
-								v2 = v2x
-							}
-							r48[l] = v2
-							// 189: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p20 = p20&^(1<<l) | c3b0<<l
-							// 190: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
-									continue
-								}
-								v2 = v2x
-							}
-							r48[l] = v2
-							// 189: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p20 = p20&^(1<<l) | c3b0<<l
-							// 190: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[20] = p20
-				}
-			}
+			sort8Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6543,120 +2312,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 29:
 			// b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r44 := w.Reg(44)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				k0 := uint64(0x4)
-				// PTX lines 193: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 193: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r48[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 193: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r48[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
-							}
-						}
-					}
-				}
-				// PTX lines 194, 195, 196: lane-local, one loop over the lanes
-				{
-					p21 := w.P[21]
-					v2aw := w.Window(83)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
-									continue
-								}
-								v2 = v2x
-							}
-							r49[l] = v2
-							// 195: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p21 = p21&^(1<<l) | c3b0<<l
-							// 196: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
-									continue
-								}
-								v2 = v2x
-							}
-							r49[l] = v2
-							// 195: setp.le.s32
-							c3t := int32(v2) <= int32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p21 = p21&^(1<<l) | c3b0<<l
-							// 196: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[21] = p21
-				}
-			}
+			sort8Block29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6670,172 +2326,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 30:
 			// b30, PTX lines 199-200
-			{
-				r0 := w.Reg(0)
-				r44 := w.Reg(44)
-				r49 := w.Reg(49)
-				k0 := uint64(0x0)
-				// PTX lines 199, 200: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r49[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
-							}
-							// 200: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r49[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
-							}
-							// 200: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r44[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block30(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 31:
 			// b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				k0 := uint64(0x18)
-				// PTX lines 211: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: st.u32
-							s1 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r53[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: st.u32
-							s1 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r53[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
-							}
-						}
-					}
-				}
-				// PTX lines 212, 213, 214: lane-local, one loop over the lanes
-				{
-					p23 := w.P[23]
-					v2aw := w.Window(86)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
-									continue
-								}
-								v2 = v2x
-							}
-							r55[l] = v2
-							// 213: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p23 = p23&^(1<<l) | c3b0<<l
-							// 214: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
-									continue
-								}
-								v2 = v2x
-							}
-							r55[l] = v2
-							// 213: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p23 = p23&^(1<<l) | c3b0<<l
-							// 214: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[23] = p23
-				}
-			}
+			sort8Block31(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6849,120 +2347,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 32:
 			// b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				k0 := uint64(0x14)
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.u32
-							s1 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r55[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.u32
-							s1 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r55[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
-							}
-						}
-					}
-				}
-				// PTX lines 218, 219, 220: lane-local, one loop over the lanes
-				{
-					p24 := w.P[24]
-					v2aw := w.Window(88)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
-									continue
-								}
-								v2 = v2x
-							}
-							r56[l] = v2
-							// 219: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p24 = p24&^(1<<l) | c3b0<<l
-							// 220: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
-									continue
-								}
-								v2 = v2x
-							}
-							r56[l] = v2
-							// 219: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p24 = p24&^(1<<l) | c3b0<<l
-							// 220: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[24] = p24
-				}
-			}
+			sort8Block32(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6976,120 +2361,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 33:
 			// b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				r56 := w.Reg(56)
-				r57 := w.Reg(57)
-				k0 := uint64(0x10)
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: st.u32
-							s1 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r56[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: st.u32
-							s1 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r56[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
-							}
-						}
-					}
-				}
-				// PTX lines 224, 225, 226: lane-local, one loop over the lanes
-				{
-					p25 := w.P[25]
-					v2aw := w.Window(90)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
-									continue
-								}
-								v2 = v2x
-							}
-							r57[l] = v2
-							// 225: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p25 = p25&^(1<<l) | c3b0<<l
-							// 226: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
-									continue
-								}
-								v2 = v2x
-							}
-							r57[l] = v2
-							// 225: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p25 = p25&^(1<<l) | c3b0<<l
-							// 226: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[25] = p25
-				}
-			}
+			sort8Block33(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7103,120 +2375,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 34:
 			// b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				k0 := uint64(0xc)
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r57[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: st.u32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r57[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
-							}
-						}
-					}
-				}
-				// PTX lines 230, 231, 232: lane-local, one loop over the lanes
-				{
-					p26 := w.P[26]
-					v2aw := w.Window(92)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
-									continue
-								}
-								v2 = v2x
-							}
-							r58[l] = v2
-							// 231: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p26 = p26&^(1<<l) | c3b0<<l
-							// 232: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
-									continue
-								}
-								v2 = v2x
-							}
-							r58[l] = v2
-							// 231: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p26 = p26&^(1<<l) | c3b0<<l
-							// 232: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[26] = p26
-				}
-			}
+			sort8Block34(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7230,120 +2389,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 35:
 			// b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				k0 := uint64(0x8)
-				// PTX lines 235: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(93)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r58[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: st.u32
-							s1 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r58[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
-							}
-						}
-					}
-				}
-				// PTX lines 236, 237, 238: lane-local, one loop over the lanes
-				{
-					p27 := w.P[27]
-					v2aw := w.Window(94)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 236: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
-									continue
-								}
-								v2 = v2x
-							}
-							r59[l] = v2
-							// 237: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p27 = p27&^(1<<l) | c3b0<<l
-							// 238: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 236: ld.u32
-							v2a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
-									continue
-								}
-								v2 = v2x
-							}
-							r59[l] = v2
-							// 237: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p27 = p27&^(1<<l) | c3b0<<l
-							// 238: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[27] = p27
-				}
-			}
+			sort8Block35(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7357,120 +2403,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 36:
 			// b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				k0 := uint64(0x4)
-				// PTX lines 241: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(95)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r59[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: st.u32
-							s1 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r59[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
-							}
-						}
-					}
-				}
-				// PTX lines 242, 243, 244: lane-local, one loop over the lanes
-				{
-					p28 := w.P[28]
-					v2aw := w.Window(96)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
-									continue
-								}
-								v2 = v2x
-							}
-							r60[l] = v2
-							// 243: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p28 = p28&^(1<<l) | c3b0<<l
-							// 244: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: ld.u32
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
-									continue
-								}
-								v2 = v2x
-							}
-							r60[l] = v2
-							// 243: setp.le.s32
-							c3t := int32(v2) <= int32(r52[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p28 = p28&^(1<<l) | c3b0<<l
-							// 244: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[28] = p28
-				}
-			}
+			sort8Block36(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7484,52 +2417,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 37:
 			// b37, PTX lines 247-248
-			{
-				r0 := w.Reg(0)
-				r54 := w.Reg(54)
-				r60 := w.Reg(60)
-				k0 := uint64(0x0)
-				// PTX lines 247, 248: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(97)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r60[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
-							}
-							// 248: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: st.u32
-							s1 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r60[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
-							}
-							// 248: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k0))
-							r54[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block37(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7544,6 +2432,5266 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// sort8Block0 runs block 0 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-32; divergent, reconverges at block 8 (b8 ($L__BB0_37))
+func sort8Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 25: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 26: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:27")
+	}
+	// PTX line 28: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 29: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 30, 31, 32: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 31: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 32: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 31: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 32: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+}
+
+// sort8Block1 runs block 1 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+func sort8Block1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x8)
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.u32
+				s1 := uint64(r20[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r13[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.u32
+				s1 := uint64(r20[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r13[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:63")
+				}
+			}
+		}
+	}
+	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v2aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+				// 65: setp.le.s32
+				c3t := int32(v2) <= int32(r14[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 66: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r22[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:64")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+				// 65: setp.le.s32
+				c3t := int32(v2) <= int32(r14[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 66: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r22[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+func sort8Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0xc)
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.u32
+				s1 := uint64(r22[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r14[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.u32
+				s1 := uint64(r22[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r14[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:78")
+				}
+			}
+		}
+	}
+	// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		v2aw := w.Window(3)
+		v3aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
+						continue
+					}
+					v2 = v2x
+				}
+				r24[l] = v2
+				// 80: ld.u32
+				v3a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
+						continue
+					}
+					v3 = v3x
+				}
+				r25[l] = v3
+				// 81: setp.le.s32
+				c4t := int32(v3) <= int32(v2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+				// 82: add.u64
+				v5 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:79")
+						continue
+					}
+					v2 = v2x
+				}
+				r24[l] = v2
+				// 80: ld.u32
+				v3a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:80")
+						continue
+					}
+					v3 = v3x
+				}
+				r25[l] = v3
+				// 81: setp.le.s32
+				c4t := int32(v3) <= int32(v2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+				// 82: add.u64
+				v5 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v5
+			}
+		}
+		flt.Raise(w)
+		w.P[4] = p4
+	}
+}
+
+// sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	k0 := uint64(0x10)
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.u32
+				s1 := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r24[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.u32
+				s1 := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r24[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:100")
+				}
+			}
+		}
+	}
+	// PTX lines 101, 102, 103: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		v2aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
+						continue
+					}
+					v2 = v2x
+				}
+				r29[l] = v2
+				// 102: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+				// 103: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:101")
+						continue
+					}
+					v2 = v2x
+				}
+				r29[l] = v2
+				// 102: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+				// 103: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[7] = p7
+	}
+}
+
+// sort8Block4 runs block 4 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x14)
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.u32
+				s1 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r16[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.u32
+				s1 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r16[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128, 129, 130, 131: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		v2aw := w.Window(8)
+		v3aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				r34[l] = v2
+				// 129: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
+						continue
+					}
+					v3 = v3x
+				}
+				r35[l] = v3
+				// 130: setp.le.s32
+				c4t := int32(v3) <= int32(v2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p11 = p11&^(1<<l) | c4b0<<l
+				// 131: add.u64
+				v5 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				r34[l] = v2
+				// 129: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:129")
+						continue
+					}
+					v3 = v3x
+				}
+				r35[l] = v3
+				// 130: setp.le.s32
+				c4t := int32(v3) <= int32(v2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p11 = p11&^(1<<l) | c4b0<<l
+				// 131: add.u64
+				v5 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v5
+			}
+		}
+		flt.Raise(w)
+		w.P[11] = p11
+	}
+}
+
+// sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x18)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 161: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:161")
+	}
+	runtime.Broadcast(r41, m, u1)
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.u32
+				s2 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r34[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.u32
+				s2 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r34[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/local_array.ptx:162")
+				}
+			}
+		}
+	}
+	// PTX lines 163, 164, 165, 166: lane-local, one loop over the lanes
+	{
+		p16 := w.P[16]
+		v3aw := w.Window(11)
+		v4aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: ld.u32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
+						continue
+					}
+					v3 = v3x
+				}
+				r42[l] = v3
+				// 164: ld.u32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
+						continue
+					}
+					v4 = v4x
+				}
+				r43[l] = v4
+				// 165: setp.le.s32
+				c5t := int32(v4) <= int32(v3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p16 = p16&^(1<<l) | c5b0<<l
+				// 166: add.u64
+				v6 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: ld.u32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/local_array.ptx:163")
+						continue
+					}
+					v3 = v3x
+				}
+				r42[l] = v3
+				// 164: ld.u32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:164")
+						continue
+					}
+					v4 = v4x
+				}
+				r43[l] = v4
+				// 165: setp.le.s32
+				c5t := int32(v4) <= int32(v3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p16 = p16&^(1<<l) | c5b0<<l
+				// 166: add.u64
+				v6 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v6
+			}
+		}
+		flt.Raise(w)
+		w.P[16] = p16
+	}
+	_ = u1
+}
+
+// sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	k0 := uint64(0x1c)
+	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: cvta.to.global.u64
+				v1 := uint64(r41[l])
+				r50[l] = v1
+				// 203: cvt.s64.s32
+				v2 := uint64(uint64(int32(r9[l])))
+				r51[l] = v2
+				// 204: st.u32
+				s3 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r42[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: cvta.to.global.u64
+				v1 := uint64(r41[l])
+				r50[l] = v1
+				// 203: cvt.s64.s32
+				v2 := uint64(uint64(int32(r9[l])))
+				r51[l] = v2
+				// 204: st.u32
+				s3 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r42[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/local_array.ptx:204")
+				}
+			}
+		}
+	}
+	// PTX lines 205, 206, 207, 208: lane-local, one loop over the lanes
+	{
+		p22 := w.P[22]
+		v4aw := w.Window(14)
+		v5aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
+						continue
+					}
+					v4 = v4x
+				}
+				r52[l] = v4
+				// 206: ld.u32
+				v5a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
+						continue
+					}
+					v5 = v5x
+				}
+				r53[l] = v5
+				// 207: setp.le.s32
+				c6t := int32(v5) <= int32(v4)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p22 = p22&^(1<<l) | c6b0<<l
+				// 208: add.u64
+				v7 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/local_array.ptx:205")
+						continue
+					}
+					v4 = v4x
+				}
+				r52[l] = v4
+				// 206: ld.u32
+				v5a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/local_array.ptx:206")
+						continue
+					}
+					v5 = v5x
+				}
+				r53[l] = v5
+				// 207: setp.le.s32
+				c6t := int32(v5) <= int32(v4)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p22 = p22&^(1<<l) | c6b0<<l
+				// 208: add.u64
+				v7 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v7
+			}
+		}
+		flt.Raise(w)
+		w.P[22] = p22
+	}
+}
+
+// sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_36), PTX lines 250-268
+func sort8Block7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r61 := w.Reg(61)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r68 := w.Reg(68)
+	r69 := w.Reg(69)
+	r70 := w.Reg(70)
+	k0 := uint64(0x2)
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.u32
+				s1 := uint64(r54[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r52[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.u32
+				s1 := uint64(r54[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r52[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:250")
+				}
+			}
+		}
+	}
+	// PTX lines 251, 252, 253: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
+						continue
+					}
+					v2 = v2x
+				}
+				r61[l] = v2
+				// 252: shl.b64
+				v3 := uint64(uint64(r51[l]) << uint32(k0))
+				// 253: add.s64
+				v4 := uint64(uint64(r50[l]) + uint64(v3))
+				r63[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:251")
+						continue
+					}
+					v2 = v2x
+				}
+				r61[l] = v2
+				// 252: shl.b64
+				v3 := uint64(uint64(r51[l]) << uint32(k0))
+				// 253: add.s64
+				v4 := uint64(uint64(r50[l]) + uint64(v3))
+				r63[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 254: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: st.global.u32
+				s5 := uint64(r63[l]) + 0x0
+				s5v := uint64(r61[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: st.global.u32
+				s5 := uint64(r63[l]) + 0x0
+				s5v := uint64(r61[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/local_array.ptx:254")
+				}
+			}
+		}
+	}
+	// PTX lines 255: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 255: ld.u32
+				v6a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
+						continue
+					}
+					v6 = v6x
+				}
+				r64[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 255: ld.u32
+				v6a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/local_array.ptx:255")
+						continue
+					}
+					v6 = v6x
+				}
+				r64[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 256: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: st.global.u32
+				s7 := uint64(r63[l]) + 0x4
+				s7v := uint64(r64[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: st.global.u32
+				s7 := uint64(r63[l]) + 0x4
+				s7v := uint64(r64[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:256")
+				}
+			}
+		}
+	}
+	// PTX lines 257: lane-local, one loop over the lanes
+	{
+		v8aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: ld.u32
+				v8a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
+						continue
+					}
+					v8 = v8x
+				}
+				r65[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: ld.u32
+				v8a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/local_array.ptx:257")
+						continue
+					}
+					v8 = v8x
+				}
+				r65[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 258: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: st.global.u32
+				s9 := uint64(r63[l]) + 0x8
+				s9v := uint64(r65[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: st.global.u32
+				s9 := uint64(r63[l]) + 0x8
+				s9v := uint64(r65[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:258")
+				}
+			}
+		}
+	}
+	// PTX lines 259: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: ld.u32
+				v10a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
+						continue
+					}
+					v10 = v10x
+				}
+				r66[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: ld.u32
+				v10a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/local_array.ptx:259")
+						continue
+					}
+					v10 = v10x
+				}
+				r66[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 260: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 260: st.global.u32
+				s11 := uint64(r63[l]) + 0xc
+				s11v := uint64(r66[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 260: st.global.u32
+				s11 := uint64(r63[l]) + 0xc
+				s11v := uint64(r66[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:260")
+				}
+			}
+		}
+	}
+	// PTX lines 261: lane-local, one loop over the lanes
+	{
+		v12aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: ld.u32
+				v12a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
+						continue
+					}
+					v12 = v12x
+				}
+				r67[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: ld.u32
+				v12a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/local_array.ptx:261")
+						continue
+					}
+					v12 = v12x
+				}
+				r67[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 262: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: st.global.u32
+				s13 := uint64(r63[l]) + 0x10
+				s13v := uint64(r67[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: st.global.u32
+				s13 := uint64(r63[l]) + 0x10
+				s13v := uint64(r67[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:262")
+				}
+			}
+		}
+	}
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(27)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: ld.u32
+				v14a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
+						continue
+					}
+					v14 = v14x
+				}
+				r68[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: ld.u32
+				v14a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/local_array.ptx:263")
+						continue
+					}
+					v14 = v14x
+				}
+				r68[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 264: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: st.global.u32
+				s15 := uint64(r63[l]) + 0x14
+				s15v := uint64(r68[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: st.global.u32
+				s15 := uint64(r63[l]) + 0x14
+				s15v := uint64(r68[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:264")
+				}
+			}
+		}
+	}
+	// PTX lines 265: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: ld.u32
+				v16a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
+						continue
+					}
+					v16 = v16x
+				}
+				r69[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: ld.u32
+				v16a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/local_array.ptx:265")
+						continue
+					}
+					v16 = v16x
+				}
+				r69[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 266: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: st.global.u32
+				s17 := uint64(r63[l]) + 0x18
+				s17v := uint64(r69[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: st.global.u32
+				s17 := uint64(r63[l]) + 0x18
+				s17v := uint64(r69[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:266")
+				}
+			}
+		}
+	}
+	// PTX lines 267: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: ld.u32
+				v18a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
+						continue
+					}
+					v18 = v18x
+				}
+				r70[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: ld.u32
+				v18a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/local_array.ptx:267")
+						continue
+					}
+					v18 = v18x
+				}
+				r70[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.global.u32
+				s19 := uint64(r63[l]) + 0x1c
+				s19v := uint64(r70[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.global.u32
+				s19 := uint64(r63[l]) + 0x1c
+				s19v := uint64(r70[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:268")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+func sort8Block9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x3)
+	k1 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 37, 38, 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: shl.b32
+				v3 := uint64(uint32(r6[l]) << uint32(k0))
+				r9[l] = v3
+				// 38: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
+				// 39: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				r11[l] = v5
+				// 40: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
+						continue
+					}
+					v6 = v6x
+				}
+				r12[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: shl.b32
+				v3 := uint64(uint32(r6[l]) << uint32(k0))
+				r9[l] = v3
+				// 38: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
+				// 39: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				r11[l] = v5
+				// 40: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/local_array.ptx:40")
+						continue
+					}
+					v6 = v6x
+				}
+				r12[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u32
+				s7 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r12[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u32
+				s7 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r12[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/local_array.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: ld.global.u32
+				v8a := uint64(r11[l]) + 0x4
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
+						continue
+					}
+					v8 = v8x
+				}
+				r13[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: ld.global.u32
+				v8a := uint64(r11[l]) + 0x4
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/local_array.ptx:42")
+						continue
+					}
+					v8 = v8x
+				}
+				r13[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u32
+				s9 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r13[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u32
+				s9 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r13[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/local_array.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: ld.global.u32
+				v10a := uint64(r11[l]) + 0x8
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
+						continue
+					}
+					v10 = v10x
+				}
+				r14[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: ld.global.u32
+				v10a := uint64(r11[l]) + 0x8
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/local_array.ptx:44")
+						continue
+					}
+					v10 = v10x
+				}
+				r14[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s11 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r14[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s11 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r14[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/local_array.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.global.u32
+				v12a := uint64(r11[l]) + 0xc
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
+						continue
+					}
+					v12 = v12x
+				}
+				r15[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.global.u32
+				v12a := uint64(r11[l]) + 0xc
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/local_array.ptx:46")
+						continue
+					}
+					v12 = v12x
+				}
+				r15[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.u32
+				s13 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r15[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.u32
+				s13 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r15[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/local_array.ptx:47")
+				}
+			}
+		}
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: ld.global.u32
+				v14a := uint64(r11[l]) + 0x10
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
+						continue
+					}
+					v14 = v14x
+				}
+				r16[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: ld.global.u32
+				v14a := uint64(r11[l]) + 0x10
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/local_array.ptx:48")
+						continue
+					}
+					v14 = v14x
+				}
+				r16[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.u32
+				s15 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r16[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.u32
+				s15 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r16[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/local_array.ptx:49")
+				}
+			}
+		}
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: ld.global.u32
+				v16a := uint64(r11[l]) + 0x14
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
+						continue
+					}
+					v16 = v16x
+				}
+				r17[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: ld.global.u32
+				v16a := uint64(r11[l]) + 0x14
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/local_array.ptx:50")
+						continue
+					}
+					v16 = v16x
+				}
+				r17[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.u32
+				s17 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r17[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.u32
+				s17 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r17[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/local_array.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v18aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.global.u32
+				v18a := uint64(r11[l]) + 0x18
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
+						continue
+					}
+					v18 = v18x
+				}
+				r18[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.global.u32
+				v18a := uint64(r11[l]) + 0x18
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/local_array.ptx:52")
+						continue
+					}
+					v18 = v18x
+				}
+				r18[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.u32
+				s19 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r18[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.u32
+				s19 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r18[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/local_array.ptx:53")
+				}
+			}
+		}
+	}
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v20aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: ld.global.u32
+				v20a := uint64(r11[l]) + 0x1c
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
+						continue
+					}
+					v20 = v20x
+				}
+				r19[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: ld.global.u32
+				v20a := uint64(r11[l]) + 0x1c
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/local_array.ptx:54")
+						continue
+					}
+					v20 = v20x
+				}
+				r19[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 55, 56, 57: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		s21w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.u32
+				s21 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r19[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
+				}
+				// 56: setp.le.s32
+				c22t := int32(r12[l]) <= int32(r13[l])
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p1 = p1&^(1<<l) | c22b0<<l
+				// 57: add.u64
+				v23 := uint64(uint64(r0[l]) + uint64(k1))
+				r20[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.u32
+				s21 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r19[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/local_array.ptx:55")
+				}
+				// 56: setp.le.s32
+				c22t := int32(r12[l]) <= int32(r13[l])
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p1 = p1&^(1<<l) | c22b0<<l
+				// 57: add.u64
+				v23 := uint64(uint64(r0[l]) + uint64(k1))
+				r20[l] = v23
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// sort8Block10 runs block 10 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 60-61
+func sort8Block10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r12 := w.Reg(12)
+	r20 := w.Reg(20)
+	k0 := uint64(0x0)
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
+				}
+				// 61: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r20[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:60")
+				}
+				// 61: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r20[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block11 runs block 11 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+func sort8Block11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x4)
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:69")
+				}
+			}
+		}
+	}
+	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v2aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
+						continue
+					}
+					v2 = v2x
+				}
+				r23[l] = v2
+				// 71: setp.le.s32
+				c3t := int32(v2) <= int32(r14[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 72: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r22[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:70")
+						continue
+					}
+					v2 = v2x
+				}
+				r23[l] = v2
+				// 71: setp.le.s32
+				c3t := int32(v2) <= int32(r14[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 72: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r22[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// sort8Block12 runs block 12 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 75-76
+func sort8Block12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x0)
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r23[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
+				}
+				// 76: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r22[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r23[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:75")
+				}
+				// 76: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r22[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block13 runs block 13 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+func sort8Block13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x8)
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r25[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r25[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX lines 86, 87, 88: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		v2aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
+						continue
+					}
+					v2 = v2x
+				}
+				r27[l] = v2
+				// 87: setp.le.s32
+				c3t := int32(v2) <= int32(r24[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 88: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:86")
+						continue
+					}
+					v2 = v2x
+				}
+				r27[l] = v2
+				// 87: setp.le.s32
+				c3t := int32(v2) <= int32(r24[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 88: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+func sort8Block14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	k0 := uint64(0x4)
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r27[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r27[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:91")
+				}
+			}
+		}
+	}
+	// PTX lines 92, 93, 94: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		v2aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
+						continue
+					}
+					v2 = v2x
+				}
+				r28[l] = v2
+				// 93: setp.le.s32
+				c3t := int32(v2) <= int32(r24[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 94: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:92")
+						continue
+					}
+					v2 = v2x
+				}
+				r28[l] = v2
+				// 93: setp.le.s32
+				c3t := int32(v2) <= int32(r24[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 94: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[6] = p6
+	}
+}
+
+// sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 97-98
+func sort8Block15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	// PTX lines 97, 98: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r28[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
+				}
+				// 98: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r28[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:97")
+				}
+				// 98: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r26[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block16(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0xc)
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r29[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r29[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX lines 107, 108, 109: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		v2aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
+						continue
+					}
+					v2 = v2x
+				}
+				r31[l] = v2
+				// 108: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+				// 109: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:107")
+						continue
+					}
+					v2 = v2x
+				}
+				r31[l] = v2
+				// 108: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+				// 109: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[8] = p8
+	}
+}
+
+// sort8Block17 runs block 17 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	k0 := uint64(0x8)
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:112")
+				}
+			}
+		}
+	}
+	// PTX lines 113, 114, 115: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		v2aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
+						continue
+					}
+					v2 = v2x
+				}
+				r32[l] = v2
+				// 114: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+				// 115: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:113")
+						continue
+					}
+					v2 = v2x
+				}
+				r32[l] = v2
+				// 114: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+				// 115: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[9] = p9
+	}
+}
+
+// sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block18(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x4)
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r32[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r32[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:118")
+				}
+			}
+		}
+	}
+	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		v2aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
+						continue
+					}
+					v2 = v2x
+				}
+				r33[l] = v2
+				// 120: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p10 = p10&^(1<<l) | c3b0<<l
+				// 121: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:119")
+						continue
+					}
+					v2 = v2x
+				}
+				r33[l] = v2
+				// 120: setp.le.s32
+				c3t := int32(v2) <= int32(r16[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p10 = p10&^(1<<l) | c3b0<<l
+				// 121: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[10] = p10
+	}
+}
+
+// sort8Block19 runs block 19 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 124-125
+func sort8Block19(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	r33 := w.Reg(33)
+	k0 := uint64(0x0)
+	// PTX lines 124, 125: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r33[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
+				}
+				// 125: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r33[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:124")
+				}
+				// 125: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r30[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block20 runs block 20 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block20(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0x10)
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(65)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.u32
+				s1 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r35[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.u32
+				s1 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r35[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:134")
+				}
+			}
+		}
+	}
+	// PTX lines 135, 136, 137: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		v2aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
+						continue
+					}
+					v2 = v2x
+				}
+				r37[l] = v2
+				// 136: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+				// 137: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:135")
+						continue
+					}
+					v2 = v2x
+				}
+				r37[l] = v2
+				// 136: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+				// 137: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[12] = p12
+	}
+}
+
+// sort8Block21 runs block 21 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block21(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0xc)
+	// PTX lines 140: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r37[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r37[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:140")
+				}
+			}
+		}
+	}
+	// PTX lines 141, 142, 143: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		v2aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
+						continue
+					}
+					v2 = v2x
+				}
+				r38[l] = v2
+				// 142: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p13 = p13&^(1<<l) | c3b0<<l
+				// 143: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:141")
+						continue
+					}
+					v2 = v2x
+				}
+				r38[l] = v2
+				// 142: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p13 = p13&^(1<<l) | c3b0<<l
+				// 143: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[13] = p13
+	}
+}
+
+// sort8Block22 runs block 22 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block22(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x8)
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r38[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r38[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:146")
+				}
+			}
+		}
+	}
+	// PTX lines 147, 148, 149: lane-local, one loop over the lanes
+	{
+		p14 := w.P[14]
+		v2aw := w.Window(70)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
+						continue
+					}
+					v2 = v2x
+				}
+				r39[l] = v2
+				// 148: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p14 = p14&^(1<<l) | c3b0<<l
+				// 149: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:147")
+						continue
+					}
+					v2 = v2x
+				}
+				r39[l] = v2
+				// 148: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p14 = p14&^(1<<l) | c3b0<<l
+				// 149: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[14] = p14
+	}
+}
+
+// sort8Block23 runs block 23 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block23(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	k0 := uint64(0x4)
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r39[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r39[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+	{
+		p15 := w.P[15]
+		v2aw := w.Window(72)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				r40[l] = v2
+				// 154: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p15 = p15&^(1<<l) | c3b0<<l
+				// 155: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				r40[l] = v2
+				// 154: setp.le.s32
+				c3t := int32(v2) <= int32(r34[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p15 = p15&^(1<<l) | c3b0<<l
+				// 155: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[15] = p15
+	}
+}
+
+// sort8Block24 runs block 24 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b24, PTX lines 158-159
+func sort8Block24(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r36 := w.Reg(36)
+	r40 := w.Reg(40)
+	k0 := uint64(0x0)
+	// PTX lines 158, 159: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r40[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
+				}
+				// 159: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r40[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:158")
+				}
+				// 159: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r36[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block25 runs block 25 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block25(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0x14)
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.u32
+				s1 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r43[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.u32
+				s1 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r43[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	{
+		p17 := w.P[17]
+		v2aw := w.Window(75)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
+						continue
+					}
+					v2 = v2x
+				}
+				r45[l] = v2
+				// 171: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p17 = p17&^(1<<l) | c3b0<<l
+				// 172: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:170")
+						continue
+					}
+					v2 = v2x
+				}
+				r45[l] = v2
+				// 171: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p17 = p17&^(1<<l) | c3b0<<l
+				// 172: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[17] = p17
+	}
+}
+
+// sort8Block26 runs block 26 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block26(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0x10)
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(76)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.u32
+				s1 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r45[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.u32
+				s1 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r45[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:175")
+				}
+			}
+		}
+	}
+	// PTX lines 176, 177, 178: lane-local, one loop over the lanes
+	{
+		p18 := w.P[18]
+		v2aw := w.Window(77)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
+						continue
+					}
+					v2 = v2x
+				}
+				r46[l] = v2
+				// 177: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p18 = p18&^(1<<l) | c3b0<<l
+				// 178: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:176")
+						continue
+					}
+					v2 = v2x
+				}
+				r46[l] = v2
+				// 177: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p18 = p18&^(1<<l) | c3b0<<l
+				// 178: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[18] = p18
+	}
+}
+
+// sort8Block27 runs block 27 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block27(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	k0 := uint64(0xc)
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(78)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r46[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r46[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:181")
+				}
+			}
+		}
+	}
+	// PTX lines 182, 183, 184: lane-local, one loop over the lanes
+	{
+		p19 := w.P[19]
+		v2aw := w.Window(79)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				r47[l] = v2
+				// 183: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p19 = p19&^(1<<l) | c3b0<<l
+				// 184: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				r47[l] = v2
+				// 183: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p19 = p19&^(1<<l) | c3b0<<l
+				// 184: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[19] = p19
+	}
+}
+
+// sort8Block28 runs block 28 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block28(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	k0 := uint64(0x8)
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r47[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r47[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:187")
+				}
+			}
+		}
+	}
+	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+	{
+		p20 := w.P[20]
+		v2aw := w.Window(81)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
+						continue
+					}
+					v2 = v2x
+				}
+				r48[l] = v2
+				// 189: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p20 = p20&^(1<<l) | c3b0<<l
+				// 190: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:188")
+						continue
+					}
+					v2 = v2x
+				}
+				r48[l] = v2
+				// 189: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p20 = p20&^(1<<l) | c3b0<<l
+				// 190: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[20] = p20
+	}
+}
+
+// sort8Block29 runs block 29 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block29(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r44 := w.Reg(44)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	k0 := uint64(0x4)
+	// PTX lines 193: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 193: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r48[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 193: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r48[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:193")
+				}
+			}
+		}
+	}
+	// PTX lines 194, 195, 196: lane-local, one loop over the lanes
+	{
+		p21 := w.P[21]
+		v2aw := w.Window(83)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
+						continue
+					}
+					v2 = v2x
+				}
+				r49[l] = v2
+				// 195: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p21 = p21&^(1<<l) | c3b0<<l
+				// 196: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:194")
+						continue
+					}
+					v2 = v2x
+				}
+				r49[l] = v2
+				// 195: setp.le.s32
+				c3t := int32(v2) <= int32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p21 = p21&^(1<<l) | c3b0<<l
+				// 196: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[21] = p21
+	}
+}
+
+// sort8Block30 runs block 30 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b30, PTX lines 199-200
+func sort8Block30(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	r49 := w.Reg(49)
+	k0 := uint64(0x0)
+	// PTX lines 199, 200: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r49[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
+				}
+				// 200: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r49[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:199")
+				}
+				// 200: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r44[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block31 runs block 31 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block31(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	k0 := uint64(0x18)
+	// PTX lines 211: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: st.u32
+				s1 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r53[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: st.u32
+				s1 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r53[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:211")
+				}
+			}
+		}
+	}
+	// PTX lines 212, 213, 214: lane-local, one loop over the lanes
+	{
+		p23 := w.P[23]
+		v2aw := w.Window(86)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
+						continue
+					}
+					v2 = v2x
+				}
+				r55[l] = v2
+				// 213: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p23 = p23&^(1<<l) | c3b0<<l
+				// 214: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:212")
+						continue
+					}
+					v2 = v2x
+				}
+				r55[l] = v2
+				// 213: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p23 = p23&^(1<<l) | c3b0<<l
+				// 214: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[23] = p23
+	}
+}
+
+// sort8Block32 runs block 32 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block32(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	k0 := uint64(0x14)
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.u32
+				s1 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r55[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.u32
+				s1 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r55[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:217")
+				}
+			}
+		}
+	}
+	// PTX lines 218, 219, 220: lane-local, one loop over the lanes
+	{
+		p24 := w.P[24]
+		v2aw := w.Window(88)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
+						continue
+					}
+					v2 = v2x
+				}
+				r56[l] = v2
+				// 219: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p24 = p24&^(1<<l) | c3b0<<l
+				// 220: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:218")
+						continue
+					}
+					v2 = v2x
+				}
+				r56[l] = v2
+				// 219: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p24 = p24&^(1<<l) | c3b0<<l
+				// 220: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[24] = p24
+	}
+}
+
+// sort8Block33 runs block 33 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block33(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r56 := w.Reg(56)
+	r57 := w.Reg(57)
+	k0 := uint64(0x10)
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.u32
+				s1 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r56[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.u32
+				s1 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r56[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:223")
+				}
+			}
+		}
+	}
+	// PTX lines 224, 225, 226: lane-local, one loop over the lanes
+	{
+		p25 := w.P[25]
+		v2aw := w.Window(90)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
+						continue
+					}
+					v2 = v2x
+				}
+				r57[l] = v2
+				// 225: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p25 = p25&^(1<<l) | c3b0<<l
+				// 226: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:224")
+						continue
+					}
+					v2 = v2x
+				}
+				r57[l] = v2
+				// 225: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p25 = p25&^(1<<l) | c3b0<<l
+				// 226: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[25] = p25
+	}
+}
+
+// sort8Block34 runs block 34 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block34(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	k0 := uint64(0xc)
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r57[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: st.u32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r57[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:229")
+				}
+			}
+		}
+	}
+	// PTX lines 230, 231, 232: lane-local, one loop over the lanes
+	{
+		p26 := w.P[26]
+		v2aw := w.Window(92)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
+						continue
+					}
+					v2 = v2x
+				}
+				r58[l] = v2
+				// 231: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p26 = p26&^(1<<l) | c3b0<<l
+				// 232: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:230")
+						continue
+					}
+					v2 = v2x
+				}
+				r58[l] = v2
+				// 231: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p26 = p26&^(1<<l) | c3b0<<l
+				// 232: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[26] = p26
+	}
+}
+
+// sort8Block35 runs block 35 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block35(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	k0 := uint64(0x8)
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(93)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r58[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: st.u32
+				s1 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r58[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:235")
+				}
+			}
+		}
+	}
+	// PTX lines 236, 237, 238: lane-local, one loop over the lanes
+	{
+		p27 := w.P[27]
+		v2aw := w.Window(94)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
+						continue
+					}
+					v2 = v2x
+				}
+				r59[l] = v2
+				// 237: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p27 = p27&^(1<<l) | c3b0<<l
+				// 238: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: ld.u32
+				v2a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:236")
+						continue
+					}
+					v2 = v2x
+				}
+				r59[l] = v2
+				// 237: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p27 = p27&^(1<<l) | c3b0<<l
+				// 238: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[27] = p27
+	}
+}
+
+// sort8Block36 runs block 36 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block36(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	k0 := uint64(0x4)
+	// PTX lines 241: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(95)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r59[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: st.u32
+				s1 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r59[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:241")
+				}
+			}
+		}
+	}
+	// PTX lines 242, 243, 244: lane-local, one loop over the lanes
+	{
+		p28 := w.P[28]
+		v2aw := w.Window(96)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
+						continue
+					}
+					v2 = v2x
+				}
+				r60[l] = v2
+				// 243: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p28 = p28&^(1<<l) | c3b0<<l
+				// 244: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: ld.u32
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/local_array.ptx:242")
+						continue
+					}
+					v2 = v2x
+				}
+				r60[l] = v2
+				// 243: setp.le.s32
+				c3t := int32(v2) <= int32(r52[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p28 = p28&^(1<<l) | c3b0<<l
+				// 244: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[28] = p28
+	}
+}
+
+// sort8Block37 runs block 37 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b37, PTX lines 247-248
+func sort8Block37(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r54 := w.Reg(54)
+	r60 := w.Reg(60)
+	k0 := uint64(0x0)
+	// PTX lines 247, 248: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(97)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r60[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
+				}
+				// 248: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: st.u32
+				s1 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r60[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/local_array.ptx:247")
+				}
+				// 248: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k0))
+				r54[l] = v2
+			}
+		}
+	}
+}
+
 // nibbleHistRun runs blocks of kernel nibble_hist for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7552,80 +7700,7 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 288-295; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 288: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 289: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 290: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:290")
-				}
-				// PTX line 291: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 292: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 293, 294, 295: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 293: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 294: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 295: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 293: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 294: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 295: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-			}
+			nibbleHistBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7642,2769 +7717,7 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 3
 		case 2:
 			// b2, PTX lines 298-397
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				r43 := w.Reg(43)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r50 := w.Reg(50)
-				r53 := w.Reg(53)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r57 := w.Reg(57)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r68 := w.Reg(68)
-				r69 := w.Reg(69)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				k2 := uint64(0xf)
-				k3 := uint64(0x1)
-				k4 := uint64(0x8)
-				k5 := uint64(0xc)
-				k6 := uint64(0x10)
-				k7 := uint64(0x14)
-				k8 := uint64(0x18)
-				k9 := uint64(0x1c)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 298: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:298")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 299: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:299")
-				}
-				// PTX line 300: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 301: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 302, 303, 304: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 302: add.u64
-							v5 := uint64(uint64(r1[l]) + uint64(k0))
-							r11[l] = v5
-							// 303: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-							// 304: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							r13[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 302: add.u64
-							v5 := uint64(uint64(r1[l]) + uint64(k0))
-							r11[l] = v5
-							// 303: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-							// 304: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							r13[l] = v7
-						}
-					}
-				}
-				// PTX line 305: mov.u64, warp-uniform
-				u8 := uint64(k0)
-				// PTX lines 306: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(98)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 306: st.u64
-							s9 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 306: st.u64
-							s9 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
-							}
-						}
-					}
-				}
-				// PTX lines 307: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(99)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: st.u64
-							s10 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u8)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: st.u64
-							s10 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u8)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
-							}
-						}
-					}
-				}
-				// PTX lines 308: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(100)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 308: st.u64
-							s11 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u8)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 308: st.u64
-							s11 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u8)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
-							}
-						}
-					}
-				}
-				// PTX lines 309: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 309: st.u64
-							s12 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 309: st.u64
-							s12 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
-							}
-						}
-					}
-				}
-				// PTX lines 310: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(102)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 310: st.u64
-							s13 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u8)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 310: st.u64
-							s13 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u8)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
-							}
-						}
-					}
-				}
-				// PTX lines 311: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(103)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 311: st.u64
-							s14 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u8)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 311: st.u64
-							s14 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u8)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
-							}
-						}
-					}
-				}
-				// PTX lines 312: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(104)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 312: st.u64
-							s15 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 312: st.u64
-							s15 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
-							}
-						}
-					}
-				}
-				// PTX lines 313: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(105)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 313: st.u64
-							s16 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u8)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 313: st.u64
-							s16 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u8)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
-							}
-						}
-					}
-				}
-				// PTX lines 314, 315, 316, 317, 318, 319: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					v17aw := w.Window(106)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 314: ld.global.u32
-							v17a := uint64(r13[l]) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
-									continue
-								}
-								v17 = v17x
-							}
-							r15[l] = v17
-							// 315: and.b32
-							v18 := uint64(uint32(v17) & uint32(k2))
-							// 316: mul.wide.u32
-							v19 := uint64(uint64(uint64(uint32(v18)) * uint64(uint32(k1))))
-							// 317: add.s64
-							v20 := uint64(uint64(r11[l]) + uint64(v19))
-							r18[l] = v20
-							// 318: ld.local.u32
-							v21a := uint64(v20) + 0x0
-							var v21 uint64
-							if v21a < lmEnd4 && v21a&3 == 0 {
-								v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
-							} else {
-								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
-									continue
-								}
-								v21 = v21x
-							}
-							// 319: add.s32
-							v22 := uint64(uint32(v21) + uint32(k3))
-							r20[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 314: ld.global.u32
-							v17a := uint64(r13[l]) + 0x0
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
-									continue
-								}
-								v17 = v17x
-							}
-							r15[l] = v17
-							// 315: and.b32
-							v18 := uint64(uint32(v17) & uint32(k2))
-							// 316: mul.wide.u32
-							v19 := uint64(uint64(uint64(uint32(v18)) * uint64(uint32(k1))))
-							// 317: add.s64
-							v20 := uint64(uint64(r11[l]) + uint64(v19))
-							r18[l] = v20
-							// 318: ld.local.u32
-							v21a := uint64(v20) + 0x0
-							var v21 uint64
-							if v21a < lmEnd4 && v21a&3 == 0 {
-								v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
-							} else {
-								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
-									continue
-								}
-								v21 = v21x
-							}
-							// 319: add.s32
-							v22 := uint64(uint32(v21) + uint32(k3))
-							r20[l] = v22
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 320, 321, 322, 323: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 320: st.local.u32
-							s23 := uint64(r18[l]) + 0x0
-							s23v := uint64(r20[l])
-							if s23 < lmEnd4 && s23&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
-							}
-							// 321: bfe.u32
-							v24 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
-							// 322: mul.wide.u32
-							v25 := uint64(uint64(uint64(uint32(v24)) * uint64(uint32(k1))))
-							// 323: add.s64
-							v26 := uint64(uint64(r11[l]) + uint64(v25))
-							r23[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 320: st.local.u32
-							s23 := uint64(r18[l]) + 0x0
-							s23v := uint64(r20[l])
-							if s23 < lmEnd4 && s23&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
-							}
-							// 321: bfe.u32
-							v24 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
-							// 322: mul.wide.u32
-							v25 := uint64(uint64(uint64(uint32(v24)) * uint64(uint32(k1))))
-							// 323: add.s64
-							v26 := uint64(uint64(r11[l]) + uint64(v25))
-							r23[l] = v26
-						}
-					}
-				}
-				// PTX lines 324, 325: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 324: ld.local.u32
-							v27a := uint64(r23[l]) + 0x0
-							var v27 uint64
-							if v27a < lmEnd4 && v27a&3 == 0 {
-								v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
-							} else {
-								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
-									continue
-								}
-								v27 = v27x
-							}
-							// 325: add.s32
-							v28 := uint64(uint32(v27) + uint32(k3))
-							r25[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 324: ld.local.u32
-							v27a := uint64(r23[l]) + 0x0
-							var v27 uint64
-							if v27a < lmEnd4 && v27a&3 == 0 {
-								v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
-							} else {
-								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
-									continue
-								}
-								v27 = v27x
-							}
-							// 325: add.s32
-							v28 := uint64(uint32(v27) + uint32(k3))
-							r25[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 326, 327, 328, 329: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 326: st.local.u32
-							s29 := uint64(r23[l]) + 0x0
-							s29v := uint64(r25[l])
-							if s29 < lmEnd4 && s29&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
-							}
-							// 327: bfe.u32
-							v30 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
-							// 328: mul.wide.u32
-							v31 := uint64(uint64(uint64(uint32(v30)) * uint64(uint32(k1))))
-							// 329: add.s64
-							v32 := uint64(uint64(r11[l]) + uint64(v31))
-							r28[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 326: st.local.u32
-							s29 := uint64(r23[l]) + 0x0
-							s29v := uint64(r25[l])
-							if s29 < lmEnd4 && s29&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
-							}
-							// 327: bfe.u32
-							v30 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
-							// 328: mul.wide.u32
-							v31 := uint64(uint64(uint64(uint32(v30)) * uint64(uint32(k1))))
-							// 329: add.s64
-							v32 := uint64(uint64(r11[l]) + uint64(v31))
-							r28[l] = v32
-						}
-					}
-				}
-				// PTX lines 330, 331: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 330: ld.local.u32
-							v33a := uint64(r28[l]) + 0x0
-							var v33 uint64
-							if v33a < lmEnd4 && v33a&3 == 0 {
-								v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
-							} else {
-								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
-									continue
-								}
-								v33 = v33x
-							}
-							// 331: add.s32
-							v34 := uint64(uint32(v33) + uint32(k3))
-							r30[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 330: ld.local.u32
-							v33a := uint64(r28[l]) + 0x0
-							var v33 uint64
-							if v33a < lmEnd4 && v33a&3 == 0 {
-								v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
-							} else {
-								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
-									continue
-								}
-								v33 = v33x
-							}
-							// 331: add.s32
-							v34 := uint64(uint32(v33) + uint32(k3))
-							r30[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 332, 333, 334, 335: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 332: st.local.u32
-							s35 := uint64(r28[l]) + 0x0
-							s35v := uint64(r30[l])
-							if s35 < lmEnd4 && s35&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
-							}
-							// 333: bfe.u32
-							v36 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
-							// 334: mul.wide.u32
-							v37 := uint64(uint64(uint64(uint32(v36)) * uint64(uint32(k1))))
-							// 335: add.s64
-							v38 := uint64(uint64(r11[l]) + uint64(v37))
-							r33[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 332: st.local.u32
-							s35 := uint64(r28[l]) + 0x0
-							s35v := uint64(r30[l])
-							if s35 < lmEnd4 && s35&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
-							}
-							// 333: bfe.u32
-							v36 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
-							// 334: mul.wide.u32
-							v37 := uint64(uint64(uint64(uint32(v36)) * uint64(uint32(k1))))
-							// 335: add.s64
-							v38 := uint64(uint64(r11[l]) + uint64(v37))
-							r33[l] = v38
-						}
-					}
-				}
-				// PTX lines 336, 337: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 336: ld.local.u32
-							v39a := uint64(r33[l]) + 0x0
-							var v39 uint64
-							if v39a < lmEnd4 && v39a&3 == 0 {
-								v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
-							} else {
-								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
-									continue
-								}
-								v39 = v39x
-							}
-							// 337: add.s32
-							v40 := uint64(uint32(v39) + uint32(k3))
-							r35[l] = v40
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 336: ld.local.u32
-							v39a := uint64(r33[l]) + 0x0
-							var v39 uint64
-							if v39a < lmEnd4 && v39a&3 == 0 {
-								v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
-							} else {
-								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
-									continue
-								}
-								v39 = v39x
-							}
-							// 337: add.s32
-							v40 := uint64(uint32(v39) + uint32(k3))
-							r35[l] = v40
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 338, 339, 340, 341: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 338: st.local.u32
-							s41 := uint64(r33[l]) + 0x0
-							s41v := uint64(r35[l])
-							if s41 < lmEnd4 && s41&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
-							}
-							// 339: bfe.u32
-							v42 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
-							// 340: mul.wide.u32
-							v43 := uint64(uint64(uint64(uint32(v42)) * uint64(uint32(k1))))
-							// 341: add.s64
-							v44 := uint64(uint64(r11[l]) + uint64(v43))
-							r38[l] = v44
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 338: st.local.u32
-							s41 := uint64(r33[l]) + 0x0
-							s41v := uint64(r35[l])
-							if s41 < lmEnd4 && s41&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
-							}
-							// 339: bfe.u32
-							v42 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
-							// 340: mul.wide.u32
-							v43 := uint64(uint64(uint64(uint32(v42)) * uint64(uint32(k1))))
-							// 341: add.s64
-							v44 := uint64(uint64(r11[l]) + uint64(v43))
-							r38[l] = v44
-						}
-					}
-				}
-				// PTX lines 342, 343: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 342: ld.local.u32
-							v45a := uint64(r38[l]) + 0x0
-							var v45 uint64
-							if v45a < lmEnd4 && v45a&3 == 0 {
-								v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
-							} else {
-								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
-								if !v45ok {
-									flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
-									continue
-								}
-								v45 = v45x
-							}
-							// 343: add.s32
-							v46 := uint64(uint32(v45) + uint32(k3))
-							r40[l] = v46
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 342: ld.local.u32
-							v45a := uint64(r38[l]) + 0x0
-							var v45 uint64
-							if v45a < lmEnd4 && v45a&3 == 0 {
-								v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
-							} else {
-								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
-								if !v45ok {
-									flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
-									continue
-								}
-								v45 = v45x
-							}
-							// 343: add.s32
-							v46 := uint64(uint32(v45) + uint32(k3))
-							r40[l] = v46
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 344, 345, 346, 347: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 344: st.local.u32
-							s47 := uint64(r38[l]) + 0x0
-							s47v := uint64(r40[l])
-							if s47 < lmEnd4 && s47&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
-							}
-							// 345: bfe.u32
-							v48 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
-							// 346: mul.wide.u32
-							v49 := uint64(uint64(uint64(uint32(v48)) * uint64(uint32(k1))))
-							// 347: add.s64
-							v50 := uint64(uint64(r11[l]) + uint64(v49))
-							r43[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 344: st.local.u32
-							s47 := uint64(r38[l]) + 0x0
-							s47v := uint64(r40[l])
-							if s47 < lmEnd4 && s47&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
-							}
-							// 345: bfe.u32
-							v48 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
-							// 346: mul.wide.u32
-							v49 := uint64(uint64(uint64(uint32(v48)) * uint64(uint32(k1))))
-							// 347: add.s64
-							v50 := uint64(uint64(r11[l]) + uint64(v49))
-							r43[l] = v50
-						}
-					}
-				}
-				// PTX lines 348, 349: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 348: ld.local.u32
-							v51a := uint64(r43[l]) + 0x0
-							var v51 uint64
-							if v51a < lmEnd4 && v51a&3 == 0 {
-								v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
-							} else {
-								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
-								if !v51ok {
-									flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
-									continue
-								}
-								v51 = v51x
-							}
-							// 349: add.s32
-							v52 := uint64(uint32(v51) + uint32(k3))
-							r45[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 348: ld.local.u32
-							v51a := uint64(r43[l]) + 0x0
-							var v51 uint64
-							if v51a < lmEnd4 && v51a&3 == 0 {
-								v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
-							} else {
-								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
-								if !v51ok {
-									flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
-									continue
-								}
-								v51 = v51x
-							}
-							// 349: add.s32
-							v52 := uint64(uint32(v51) + uint32(k3))
-							r45[l] = v52
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 350, 351, 352, 353: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 350: st.local.u32
-							s53 := uint64(r43[l]) + 0x0
-							s53v := uint64(r45[l])
-							if s53 < lmEnd4 && s53&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
-							}
-							// 351: bfe.u32
-							v54 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
-							// 352: mul.wide.u32
-							v55 := uint64(uint64(uint64(uint32(v54)) * uint64(uint32(k1))))
-							// 353: add.s64
-							v56 := uint64(uint64(r11[l]) + uint64(v55))
-							r48[l] = v56
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 350: st.local.u32
-							s53 := uint64(r43[l]) + 0x0
-							s53v := uint64(r45[l])
-							if s53 < lmEnd4 && s53&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
-							}
-							// 351: bfe.u32
-							v54 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
-							// 352: mul.wide.u32
-							v55 := uint64(uint64(uint64(uint32(v54)) * uint64(uint32(k1))))
-							// 353: add.s64
-							v56 := uint64(uint64(r11[l]) + uint64(v55))
-							r48[l] = v56
-						}
-					}
-				}
-				// PTX lines 354, 355: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 354: ld.local.u32
-							v57a := uint64(r48[l]) + 0x0
-							var v57 uint64
-							if v57a < lmEnd4 && v57a&3 == 0 {
-								v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
-							} else {
-								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
-									continue
-								}
-								v57 = v57x
-							}
-							// 355: add.s32
-							v58 := uint64(uint32(v57) + uint32(k3))
-							r50[l] = v58
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 354: ld.local.u32
-							v57a := uint64(r48[l]) + 0x0
-							var v57 uint64
-							if v57a < lmEnd4 && v57a&3 == 0 {
-								v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
-							} else {
-								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
-									continue
-								}
-								v57 = v57x
-							}
-							// 355: add.s32
-							v58 := uint64(uint32(v57) + uint32(k3))
-							r50[l] = v58
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 356, 357, 358, 359: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 356: st.local.u32
-							s59 := uint64(r48[l]) + 0x0
-							s59v := uint64(r50[l])
-							if s59 < lmEnd4 && s59&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
-							}
-							// 357: shr.u32
-							v60 := uint64(uint32(r15[l]) >> uint32(k9))
-							// 358: mul.wide.u32
-							v61 := uint64(uint64(uint64(uint32(v60)) * uint64(uint32(k1))))
-							// 359: add.s64
-							v62 := uint64(uint64(r11[l]) + uint64(v61))
-							r53[l] = v62
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 356: st.local.u32
-							s59 := uint64(r48[l]) + 0x0
-							s59v := uint64(r50[l])
-							if s59 < lmEnd4 && s59&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
-							}
-							// 357: shr.u32
-							v60 := uint64(uint32(r15[l]) >> uint32(k9))
-							// 358: mul.wide.u32
-							v61 := uint64(uint64(uint64(uint32(v60)) * uint64(uint32(k1))))
-							// 359: add.s64
-							v62 := uint64(uint64(r11[l]) + uint64(v61))
-							r53[l] = v62
-						}
-					}
-				}
-				// PTX lines 360, 361: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 360: ld.local.u32
-							v63a := uint64(r53[l]) + 0x0
-							var v63 uint64
-							if v63a < lmEnd4 && v63a&3 == 0 {
-								v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
-							} else {
-								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
-								if !v63ok {
-									flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
-									continue
-								}
-								v63 = v63x
-							}
-							// 361: add.s32
-							v64 := uint64(uint32(v63) + uint32(k3))
-							r55[l] = v64
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 360: ld.local.u32
-							v63a := uint64(r53[l]) + 0x0
-							var v63 uint64
-							if v63a < lmEnd4 && v63a&3 == 0 {
-								v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
-							} else {
-								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
-								if !v63ok {
-									flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
-									continue
-								}
-								v63 = v63x
-							}
-							// 361: add.s32
-							v64 := uint64(uint32(v63) + uint32(k3))
-							r55[l] = v64
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 362, 363: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 362: st.local.u32
-							s65 := uint64(r53[l]) + 0x0
-							s65v := uint64(r55[l])
-							if s65 < lmEnd4 && s65&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
-							}
-							// 363: shl.b32
-							v66 := uint64(uint32(r6[l]) << uint32(k1))
-							r56[l] = v66
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 362: st.local.u32
-							s65 := uint64(r53[l]) + 0x0
-							s65v := uint64(r55[l])
-							if s65 < lmEnd4 && s65&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
-							}
-							// 363: shl.b32
-							v66 := uint64(uint32(r6[l]) << uint32(k1))
-							r56[l] = v66
-						}
-					}
-				}
-				// PTX lines 364, 365, 366: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 364: ld.local.u32
-							v67a := uint64(r11[l]) + 0x0
-							var v67 uint64
-							if v67a < lmEnd4 && v67a&3 == 0 {
-								v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
-							} else {
-								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
-								if !v67ok {
-									flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
-									continue
-								}
-								v67 = v67x
-							}
-							r57[l] = v67
-							// 365: mul.wide.s32
-							v68 := uint64(uint64(int64(int32(r56[l])) * int64(int32(k1))))
-							// 366: add.s64
-							v69 := uint64(uint64(u4) + uint64(v68))
-							r59[l] = v69
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 364: ld.local.u32
-							v67a := uint64(r11[l]) + 0x0
-							var v67 uint64
-							if v67a < lmEnd4 && v67a&3 == 0 {
-								v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
-							} else {
-								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
-								if !v67ok {
-									flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
-									continue
-								}
-								v67 = v67x
-							}
-							r57[l] = v67
-							// 365: mul.wide.s32
-							v68 := uint64(uint64(int64(int32(r56[l])) * int64(int32(k1))))
-							// 366: add.s64
-							v69 := uint64(uint64(u4) + uint64(v68))
-							r59[l] = v69
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 367: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s70w := w.Window(107)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 367: st.global.u32
-							s70 := uint64(r59[l]) + 0x0
-							s70v := uint64(r57[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 367: st.global.u32
-							s70 := uint64(r59[l]) + 0x0
-							s70v := uint64(r57[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
-							}
-						}
-					}
-				}
-				// PTX lines 368: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 368: ld.local.u32
-							v71a := uint64(r11[l]) + 0x4
-							var v71 uint64
-							if v71a < lmEnd4 && v71a&3 == 0 {
-								v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
-							} else {
-								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
-								if !v71ok {
-									flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
-									continue
-								}
-								v71 = v71x
-							}
-							r60[l] = v71
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 368: ld.local.u32
-							v71a := uint64(r11[l]) + 0x4
-							var v71 uint64
-							if v71a < lmEnd4 && v71a&3 == 0 {
-								v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
-							} else {
-								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
-								if !v71ok {
-									flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
-									continue
-								}
-								v71 = v71x
-							}
-							r60[l] = v71
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 369: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s72w := w.Window(108)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 369: st.global.u32
-							s72 := uint64(r59[l]) + 0x4
-							s72v := uint64(r60[l])
-							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
-								runtime.Store32(s72w.Mem, s72o, s72v)
-							} else {
-								w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 369: st.global.u32
-							s72 := uint64(r59[l]) + 0x4
-							s72v := uint64(r60[l])
-							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
-								runtime.Store32(s72w.Mem, s72o, s72v)
-							} else {
-								w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
-							}
-						}
-					}
-				}
-				// PTX lines 370: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 370: ld.local.u32
-							v73a := uint64(r11[l]) + 0x8
-							var v73 uint64
-							if v73a < lmEnd4 && v73a&3 == 0 {
-								v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
-							} else {
-								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
-								if !v73ok {
-									flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
-									continue
-								}
-								v73 = v73x
-							}
-							r61[l] = v73
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 370: ld.local.u32
-							v73a := uint64(r11[l]) + 0x8
-							var v73 uint64
-							if v73a < lmEnd4 && v73a&3 == 0 {
-								v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
-							} else {
-								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
-								if !v73ok {
-									flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
-									continue
-								}
-								v73 = v73x
-							}
-							r61[l] = v73
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 371: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s74w := w.Window(109)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 371: st.global.u32
-							s74 := uint64(r59[l]) + 0x8
-							s74v := uint64(r61[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 371: st.global.u32
-							s74 := uint64(r59[l]) + 0x8
-							s74v := uint64(r61[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
-							}
-						}
-					}
-				}
-				// PTX lines 372: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 372: ld.local.u32
-							v75a := uint64(r11[l]) + 0xc
-							var v75 uint64
-							if v75a < lmEnd4 && v75a&3 == 0 {
-								v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
-							} else {
-								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
-									continue
-								}
-								v75 = v75x
-							}
-							r62[l] = v75
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 372: ld.local.u32
-							v75a := uint64(r11[l]) + 0xc
-							var v75 uint64
-							if v75a < lmEnd4 && v75a&3 == 0 {
-								v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
-							} else {
-								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
-									continue
-								}
-								v75 = v75x
-							}
-							r62[l] = v75
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 373: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s76w := w.Window(110)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 373: st.global.u32
-							s76 := uint64(r59[l]) + 0xc
-							s76v := uint64(r62[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 373: st.global.u32
-							s76 := uint64(r59[l]) + 0xc
-							s76v := uint64(r62[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
-							}
-						}
-					}
-				}
-				// PTX lines 374: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 374: ld.local.u32
-							v77a := uint64(r11[l]) + 0x10
-							var v77 uint64
-							if v77a < lmEnd4 && v77a&3 == 0 {
-								v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
-							} else {
-								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
-								if !v77ok {
-									flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
-									continue
-								}
-								v77 = v77x
-							}
-							r63[l] = v77
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 374: ld.local.u32
-							v77a := uint64(r11[l]) + 0x10
-							var v77 uint64
-							if v77a < lmEnd4 && v77a&3 == 0 {
-								v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
-							} else {
-								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
-								if !v77ok {
-									flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
-									continue
-								}
-								v77 = v77x
-							}
-							r63[l] = v77
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 375: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s78w := w.Window(111)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 375: st.global.u32
-							s78 := uint64(r59[l]) + 0x10
-							s78v := uint64(r63[l])
-							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
-								runtime.Store32(s78w.Mem, s78o, s78v)
-							} else {
-								w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 375: st.global.u32
-							s78 := uint64(r59[l]) + 0x10
-							s78v := uint64(r63[l])
-							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
-								runtime.Store32(s78w.Mem, s78o, s78v)
-							} else {
-								w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
-							}
-						}
-					}
-				}
-				// PTX lines 376: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 376: ld.local.u32
-							v79a := uint64(r11[l]) + 0x14
-							var v79 uint64
-							if v79a < lmEnd4 && v79a&3 == 0 {
-								v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
-							} else {
-								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
-								if !v79ok {
-									flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
-									continue
-								}
-								v79 = v79x
-							}
-							r64[l] = v79
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 376: ld.local.u32
-							v79a := uint64(r11[l]) + 0x14
-							var v79 uint64
-							if v79a < lmEnd4 && v79a&3 == 0 {
-								v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
-							} else {
-								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
-								if !v79ok {
-									flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
-									continue
-								}
-								v79 = v79x
-							}
-							r64[l] = v79
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 377: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s80w := w.Window(112)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 377: st.global.u32
-							s80 := uint64(r59[l]) + 0x14
-							s80v := uint64(r64[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 377: st.global.u32
-							s80 := uint64(r59[l]) + 0x14
-							s80v := uint64(r64[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
-							}
-						}
-					}
-				}
-				// PTX lines 378: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: ld.local.u32
-							v81a := uint64(r11[l]) + 0x18
-							var v81 uint64
-							if v81a < lmEnd4 && v81a&3 == 0 {
-								v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
-							} else {
-								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
-								if !v81ok {
-									flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
-									continue
-								}
-								v81 = v81x
-							}
-							r65[l] = v81
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: ld.local.u32
-							v81a := uint64(r11[l]) + 0x18
-							var v81 uint64
-							if v81a < lmEnd4 && v81a&3 == 0 {
-								v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
-							} else {
-								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
-								if !v81ok {
-									flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
-									continue
-								}
-								v81 = v81x
-							}
-							r65[l] = v81
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 379: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s82w := w.Window(113)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 379: st.global.u32
-							s82 := uint64(r59[l]) + 0x18
-							s82v := uint64(r65[l])
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 379: st.global.u32
-							s82 := uint64(r59[l]) + 0x18
-							s82v := uint64(r65[l])
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
-							}
-						}
-					}
-				}
-				// PTX lines 380: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 380: ld.local.u32
-							v83a := uint64(r11[l]) + 0x1c
-							var v83 uint64
-							if v83a < lmEnd4 && v83a&3 == 0 {
-								v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
-							} else {
-								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
-								if !v83ok {
-									flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
-									continue
-								}
-								v83 = v83x
-							}
-							r66[l] = v83
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 380: ld.local.u32
-							v83a := uint64(r11[l]) + 0x1c
-							var v83 uint64
-							if v83a < lmEnd4 && v83a&3 == 0 {
-								v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
-							} else {
-								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
-								if !v83ok {
-									flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
-									continue
-								}
-								v83 = v83x
-							}
-							r66[l] = v83
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 381: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s84w := w.Window(114)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 381: st.global.u32
-							s84 := uint64(r59[l]) + 0x1c
-							s84v := uint64(r66[l])
-							if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
-								runtime.Store32(s84w.Mem, s84o, s84v)
-							} else {
-								w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 381: st.global.u32
-							s84 := uint64(r59[l]) + 0x1c
-							s84v := uint64(r66[l])
-							if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
-								runtime.Store32(s84w.Mem, s84o, s84v)
-							} else {
-								w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
-							}
-						}
-					}
-				}
-				// PTX lines 382: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 382: ld.local.u32
-							v85a := uint64(r11[l]) + 0x20
-							var v85 uint64
-							if v85a < lmEnd4 && v85a&3 == 0 {
-								v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
-							} else {
-								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
-								if !v85ok {
-									flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
-									continue
-								}
-								v85 = v85x
-							}
-							r67[l] = v85
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 382: ld.local.u32
-							v85a := uint64(r11[l]) + 0x20
-							var v85 uint64
-							if v85a < lmEnd4 && v85a&3 == 0 {
-								v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
-							} else {
-								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
-								if !v85ok {
-									flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
-									continue
-								}
-								v85 = v85x
-							}
-							r67[l] = v85
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 383: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s86w := w.Window(115)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 383: st.global.u32
-							s86 := uint64(r59[l]) + 0x20
-							s86v := uint64(r67[l])
-							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
-								runtime.Store32(s86w.Mem, s86o, s86v)
-							} else {
-								w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 383: st.global.u32
-							s86 := uint64(r59[l]) + 0x20
-							s86v := uint64(r67[l])
-							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
-								runtime.Store32(s86w.Mem, s86o, s86v)
-							} else {
-								w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
-							}
-						}
-					}
-				}
-				// PTX lines 384: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 384: ld.local.u32
-							v87a := uint64(r11[l]) + 0x24
-							var v87 uint64
-							if v87a < lmEnd4 && v87a&3 == 0 {
-								v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
-							} else {
-								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
-								if !v87ok {
-									flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
-									continue
-								}
-								v87 = v87x
-							}
-							r68[l] = v87
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 384: ld.local.u32
-							v87a := uint64(r11[l]) + 0x24
-							var v87 uint64
-							if v87a < lmEnd4 && v87a&3 == 0 {
-								v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
-							} else {
-								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
-								if !v87ok {
-									flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
-									continue
-								}
-								v87 = v87x
-							}
-							r68[l] = v87
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 385: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s88w := w.Window(116)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 385: st.global.u32
-							s88 := uint64(r59[l]) + 0x24
-							s88v := uint64(r68[l])
-							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
-								runtime.Store32(s88w.Mem, s88o, s88v)
-							} else {
-								w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 385: st.global.u32
-							s88 := uint64(r59[l]) + 0x24
-							s88v := uint64(r68[l])
-							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
-								runtime.Store32(s88w.Mem, s88o, s88v)
-							} else {
-								w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
-							}
-						}
-					}
-				}
-				// PTX lines 386: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 386: ld.local.u32
-							v89a := uint64(r11[l]) + 0x28
-							var v89 uint64
-							if v89a < lmEnd4 && v89a&3 == 0 {
-								v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
-							} else {
-								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
-								if !v89ok {
-									flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
-									continue
-								}
-								v89 = v89x
-							}
-							r69[l] = v89
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 386: ld.local.u32
-							v89a := uint64(r11[l]) + 0x28
-							var v89 uint64
-							if v89a < lmEnd4 && v89a&3 == 0 {
-								v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
-							} else {
-								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
-								if !v89ok {
-									flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
-									continue
-								}
-								v89 = v89x
-							}
-							r69[l] = v89
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 387: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s90w := w.Window(117)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 387: st.global.u32
-							s90 := uint64(r59[l]) + 0x28
-							s90v := uint64(r69[l])
-							if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
-								runtime.Store32(s90w.Mem, s90o, s90v)
-							} else {
-								w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 387: st.global.u32
-							s90 := uint64(r59[l]) + 0x28
-							s90v := uint64(r69[l])
-							if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
-								runtime.Store32(s90w.Mem, s90o, s90v)
-							} else {
-								w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
-							}
-						}
-					}
-				}
-				// PTX lines 388: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 388: ld.local.u32
-							v91a := uint64(r11[l]) + 0x2c
-							var v91 uint64
-							if v91a < lmEnd4 && v91a&3 == 0 {
-								v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
-							} else {
-								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
-								if !v91ok {
-									flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
-									continue
-								}
-								v91 = v91x
-							}
-							r70[l] = v91
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 388: ld.local.u32
-							v91a := uint64(r11[l]) + 0x2c
-							var v91 uint64
-							if v91a < lmEnd4 && v91a&3 == 0 {
-								v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
-							} else {
-								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
-								if !v91ok {
-									flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
-									continue
-								}
-								v91 = v91x
-							}
-							r70[l] = v91
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 389: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s92w := w.Window(118)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 389: st.global.u32
-							s92 := uint64(r59[l]) + 0x2c
-							s92v := uint64(r70[l])
-							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
-								runtime.Store32(s92w.Mem, s92o, s92v)
-							} else {
-								w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 389: st.global.u32
-							s92 := uint64(r59[l]) + 0x2c
-							s92v := uint64(r70[l])
-							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
-								runtime.Store32(s92w.Mem, s92o, s92v)
-							} else {
-								w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
-							}
-						}
-					}
-				}
-				// PTX lines 390: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 390: ld.local.u32
-							v93a := uint64(r11[l]) + 0x30
-							var v93 uint64
-							if v93a < lmEnd4 && v93a&3 == 0 {
-								v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
-							} else {
-								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
-								if !v93ok {
-									flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
-									continue
-								}
-								v93 = v93x
-							}
-							r71[l] = v93
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 390: ld.local.u32
-							v93a := uint64(r11[l]) + 0x30
-							var v93 uint64
-							if v93a < lmEnd4 && v93a&3 == 0 {
-								v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
-							} else {
-								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
-								if !v93ok {
-									flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
-									continue
-								}
-								v93 = v93x
-							}
-							r71[l] = v93
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 391: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s94w := w.Window(119)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 391: st.global.u32
-							s94 := uint64(r59[l]) + 0x30
-							s94v := uint64(r71[l])
-							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
-								runtime.Store32(s94w.Mem, s94o, s94v)
-							} else {
-								w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 391: st.global.u32
-							s94 := uint64(r59[l]) + 0x30
-							s94v := uint64(r71[l])
-							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
-								runtime.Store32(s94w.Mem, s94o, s94v)
-							} else {
-								w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
-							}
-						}
-					}
-				}
-				// PTX lines 392: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 392: ld.local.u32
-							v95a := uint64(r11[l]) + 0x34
-							var v95 uint64
-							if v95a < lmEnd4 && v95a&3 == 0 {
-								v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
-							} else {
-								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
-								if !v95ok {
-									flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
-									continue
-								}
-								v95 = v95x
-							}
-							r72[l] = v95
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 392: ld.local.u32
-							v95a := uint64(r11[l]) + 0x34
-							var v95 uint64
-							if v95a < lmEnd4 && v95a&3 == 0 {
-								v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
-							} else {
-								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
-								if !v95ok {
-									flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
-									continue
-								}
-								v95 = v95x
-							}
-							r72[l] = v95
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 393: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s96w := w.Window(120)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 393: st.global.u32
-							s96 := uint64(r59[l]) + 0x34
-							s96v := uint64(r72[l])
-							if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
-								runtime.Store32(s96w.Mem, s96o, s96v)
-							} else {
-								w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 393: st.global.u32
-							s96 := uint64(r59[l]) + 0x34
-							s96v := uint64(r72[l])
-							if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
-								runtime.Store32(s96w.Mem, s96o, s96v)
-							} else {
-								w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
-							}
-						}
-					}
-				}
-				// PTX lines 394: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 394: ld.local.u32
-							v97a := uint64(r11[l]) + 0x38
-							var v97 uint64
-							if v97a < lmEnd4 && v97a&3 == 0 {
-								v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
-							} else {
-								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
-								if !v97ok {
-									flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
-									continue
-								}
-								v97 = v97x
-							}
-							r73[l] = v97
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 394: ld.local.u32
-							v97a := uint64(r11[l]) + 0x38
-							var v97 uint64
-							if v97a < lmEnd4 && v97a&3 == 0 {
-								v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
-							} else {
-								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
-								if !v97ok {
-									flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
-									continue
-								}
-								v97 = v97x
-							}
-							r73[l] = v97
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 395: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s98w := w.Window(121)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 395: st.global.u32
-							s98 := uint64(r59[l]) + 0x38
-							s98v := uint64(r73[l])
-							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
-								runtime.Store32(s98w.Mem, s98o, s98v)
-							} else {
-								w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 395: st.global.u32
-							s98 := uint64(r59[l]) + 0x38
-							s98v := uint64(r73[l])
-							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
-								runtime.Store32(s98w.Mem, s98o, s98v)
-							} else {
-								w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
-							}
-						}
-					}
-				}
-				// PTX lines 396: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 396: ld.local.u32
-							v99a := uint64(r11[l]) + 0x3c
-							var v99 uint64
-							if v99a < lmEnd4 && v99a&3 == 0 {
-								v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
-							} else {
-								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
-								if !v99ok {
-									flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
-									continue
-								}
-								v99 = v99x
-							}
-							r74[l] = v99
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 396: ld.local.u32
-							v99a := uint64(r11[l]) + 0x3c
-							var v99 uint64
-							if v99a < lmEnd4 && v99a&3 == 0 {
-								v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
-							} else {
-								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
-								if !v99ok {
-									flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
-									continue
-								}
-								v99 = v99x
-							}
-							r74[l] = v99
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 397: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s100w := w.Window(122)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 397: st.global.u32
-							s100 := uint64(r59[l]) + 0x3c
-							s100v := uint64(r74[l])
-							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
-								runtime.Store32(s100w.Mem, s100o, s100v)
-							} else {
-								w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 397: st.global.u32
-							s100 := uint64(r59[l]) + 0x3c
-							s100v := uint64(r74[l])
-							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
-								runtime.Store32(s100w.Mem, s100o, s100v)
-							} else {
-								w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -10416,5 +7729,2848 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// nibbleHistBlock0 runs block 0 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 288-295; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 288: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 289: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 290: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:290")
+	}
+	// PTX line 291: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 292: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 293, 294, 295: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 293: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 294: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 295: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 293: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 294: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 295: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+}
+
+// nibbleHistBlock2 runs block 2 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 298-397
+func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	r43 := w.Reg(43)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r50 := w.Reg(50)
+	r53 := w.Reg(53)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r57 := w.Reg(57)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r68 := w.Reg(68)
+	r69 := w.Reg(69)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0xf)
+	k3 := uint64(0x1)
+	k4 := uint64(0x8)
+	k5 := uint64(0xc)
+	k6 := uint64(0x10)
+	k7 := uint64(0x14)
+	k8 := uint64(0x18)
+	k9 := uint64(0x1c)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 298: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:298")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 299: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:299")
+	}
+	// PTX line 300: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 301: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 302, 303, 304: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 302: add.u64
+				v5 := uint64(uint64(r1[l]) + uint64(k0))
+				r11[l] = v5
+				// 303: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
+				// 304: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				r13[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 302: add.u64
+				v5 := uint64(uint64(r1[l]) + uint64(k0))
+				r11[l] = v5
+				// 303: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
+				// 304: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				r13[l] = v7
+			}
+		}
+	}
+	// PTX line 305: mov.u64, warp-uniform
+	u8 := uint64(k0)
+	// PTX lines 306: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(98)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 306: st.u64
+				s9 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 306: st.u64
+				s9 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/local_array.ptx:306")
+				}
+			}
+		}
+	}
+	// PTX lines 307: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(99)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: st.u64
+				s10 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u8)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: st.u64
+				s10 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u8)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/local_array.ptx:307")
+				}
+			}
+		}
+	}
+	// PTX lines 308: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(100)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 308: st.u64
+				s11 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u8)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 308: st.u64
+				s11 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u8)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/local_array.ptx:308")
+				}
+			}
+		}
+	}
+	// PTX lines 309: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 309: st.u64
+				s12 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 309: st.u64
+				s12 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/local_array.ptx:309")
+				}
+			}
+		}
+	}
+	// PTX lines 310: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(102)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 310: st.u64
+				s13 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 310: st.u64
+				s13 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/local_array.ptx:310")
+				}
+			}
+		}
+	}
+	// PTX lines 311: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(103)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 311: st.u64
+				s14 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u8)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 311: st.u64
+				s14 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u8)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/local_array.ptx:311")
+				}
+			}
+		}
+	}
+	// PTX lines 312: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(104)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 312: st.u64
+				s15 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 312: st.u64
+				s15 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/local_array.ptx:312")
+				}
+			}
+		}
+	}
+	// PTX lines 313: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(105)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 313: st.u64
+				s16 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u8)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 313: st.u64
+				s16 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u8)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/local_array.ptx:313")
+				}
+			}
+		}
+	}
+	// PTX lines 314, 315, 316, 317, 318, 319: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		v17aw := w.Window(106)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 314: ld.global.u32
+				v17a := uint64(r13[l]) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
+						continue
+					}
+					v17 = v17x
+				}
+				r15[l] = v17
+				// 315: and.b32
+				v18 := uint64(uint32(v17) & uint32(k2))
+				// 316: mul.wide.u32
+				v19 := uint64(uint64(uint64(uint32(v18)) * uint64(uint32(k1))))
+				// 317: add.s64
+				v20 := uint64(uint64(r11[l]) + uint64(v19))
+				r18[l] = v20
+				// 318: ld.local.u32
+				v21a := uint64(v20) + 0x0
+				var v21 uint64
+				if v21a < lmEnd4 && v21a&3 == 0 {
+					v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
+				} else {
+					v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
+						continue
+					}
+					v21 = v21x
+				}
+				// 319: add.s32
+				v22 := uint64(uint32(v21) + uint32(k3))
+				r20[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 314: ld.global.u32
+				v17a := uint64(r13[l]) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/local_array.ptx:314")
+						continue
+					}
+					v17 = v17x
+				}
+				r15[l] = v17
+				// 315: and.b32
+				v18 := uint64(uint32(v17) & uint32(k2))
+				// 316: mul.wide.u32
+				v19 := uint64(uint64(uint64(uint32(v18)) * uint64(uint32(k1))))
+				// 317: add.s64
+				v20 := uint64(uint64(r11[l]) + uint64(v19))
+				r18[l] = v20
+				// 318: ld.local.u32
+				v21a := uint64(v20) + 0x0
+				var v21 uint64
+				if v21a < lmEnd4 && v21a&3 == 0 {
+					v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
+				} else {
+					v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
+						continue
+					}
+					v21 = v21x
+				}
+				// 319: add.s32
+				v22 := uint64(uint32(v21) + uint32(k3))
+				r20[l] = v22
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 320, 321, 322, 323: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 320: st.local.u32
+				s23 := uint64(r18[l]) + 0x0
+				s23v := uint64(r20[l])
+				if s23 < lmEnd4 && s23&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
+				}
+				// 321: bfe.u32
+				v24 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
+				// 322: mul.wide.u32
+				v25 := uint64(uint64(uint64(uint32(v24)) * uint64(uint32(k1))))
+				// 323: add.s64
+				v26 := uint64(uint64(r11[l]) + uint64(v25))
+				r23[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 320: st.local.u32
+				s23 := uint64(r18[l]) + 0x0
+				s23v := uint64(r20[l])
+				if s23 < lmEnd4 && s23&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
+				}
+				// 321: bfe.u32
+				v24 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
+				// 322: mul.wide.u32
+				v25 := uint64(uint64(uint64(uint32(v24)) * uint64(uint32(k1))))
+				// 323: add.s64
+				v26 := uint64(uint64(r11[l]) + uint64(v25))
+				r23[l] = v26
+			}
+		}
+	}
+	// PTX lines 324, 325: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 324: ld.local.u32
+				v27a := uint64(r23[l]) + 0x0
+				var v27 uint64
+				if v27a < lmEnd4 && v27a&3 == 0 {
+					v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
+				} else {
+					v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
+						continue
+					}
+					v27 = v27x
+				}
+				// 325: add.s32
+				v28 := uint64(uint32(v27) + uint32(k3))
+				r25[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 324: ld.local.u32
+				v27a := uint64(r23[l]) + 0x0
+				var v27 uint64
+				if v27a < lmEnd4 && v27a&3 == 0 {
+					v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
+				} else {
+					v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
+						continue
+					}
+					v27 = v27x
+				}
+				// 325: add.s32
+				v28 := uint64(uint32(v27) + uint32(k3))
+				r25[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 326, 327, 328, 329: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 326: st.local.u32
+				s29 := uint64(r23[l]) + 0x0
+				s29v := uint64(r25[l])
+				if s29 < lmEnd4 && s29&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
+				}
+				// 327: bfe.u32
+				v30 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
+				// 328: mul.wide.u32
+				v31 := uint64(uint64(uint64(uint32(v30)) * uint64(uint32(k1))))
+				// 329: add.s64
+				v32 := uint64(uint64(r11[l]) + uint64(v31))
+				r28[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 326: st.local.u32
+				s29 := uint64(r23[l]) + 0x0
+				s29v := uint64(r25[l])
+				if s29 < lmEnd4 && s29&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
+				}
+				// 327: bfe.u32
+				v30 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
+				// 328: mul.wide.u32
+				v31 := uint64(uint64(uint64(uint32(v30)) * uint64(uint32(k1))))
+				// 329: add.s64
+				v32 := uint64(uint64(r11[l]) + uint64(v31))
+				r28[l] = v32
+			}
+		}
+	}
+	// PTX lines 330, 331: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 330: ld.local.u32
+				v33a := uint64(r28[l]) + 0x0
+				var v33 uint64
+				if v33a < lmEnd4 && v33a&3 == 0 {
+					v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
+				} else {
+					v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
+						continue
+					}
+					v33 = v33x
+				}
+				// 331: add.s32
+				v34 := uint64(uint32(v33) + uint32(k3))
+				r30[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 330: ld.local.u32
+				v33a := uint64(r28[l]) + 0x0
+				var v33 uint64
+				if v33a < lmEnd4 && v33a&3 == 0 {
+					v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
+				} else {
+					v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
+						continue
+					}
+					v33 = v33x
+				}
+				// 331: add.s32
+				v34 := uint64(uint32(v33) + uint32(k3))
+				r30[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 332, 333, 334, 335: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 332: st.local.u32
+				s35 := uint64(r28[l]) + 0x0
+				s35v := uint64(r30[l])
+				if s35 < lmEnd4 && s35&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
+				}
+				// 333: bfe.u32
+				v36 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
+				// 334: mul.wide.u32
+				v37 := uint64(uint64(uint64(uint32(v36)) * uint64(uint32(k1))))
+				// 335: add.s64
+				v38 := uint64(uint64(r11[l]) + uint64(v37))
+				r33[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 332: st.local.u32
+				s35 := uint64(r28[l]) + 0x0
+				s35v := uint64(r30[l])
+				if s35 < lmEnd4 && s35&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
+				}
+				// 333: bfe.u32
+				v36 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
+				// 334: mul.wide.u32
+				v37 := uint64(uint64(uint64(uint32(v36)) * uint64(uint32(k1))))
+				// 335: add.s64
+				v38 := uint64(uint64(r11[l]) + uint64(v37))
+				r33[l] = v38
+			}
+		}
+	}
+	// PTX lines 336, 337: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 336: ld.local.u32
+				v39a := uint64(r33[l]) + 0x0
+				var v39 uint64
+				if v39a < lmEnd4 && v39a&3 == 0 {
+					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
+				} else {
+					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
+						continue
+					}
+					v39 = v39x
+				}
+				// 337: add.s32
+				v40 := uint64(uint32(v39) + uint32(k3))
+				r35[l] = v40
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 336: ld.local.u32
+				v39a := uint64(r33[l]) + 0x0
+				var v39 uint64
+				if v39a < lmEnd4 && v39a&3 == 0 {
+					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
+				} else {
+					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
+						continue
+					}
+					v39 = v39x
+				}
+				// 337: add.s32
+				v40 := uint64(uint32(v39) + uint32(k3))
+				r35[l] = v40
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 338, 339, 340, 341: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 338: st.local.u32
+				s41 := uint64(r33[l]) + 0x0
+				s41v := uint64(r35[l])
+				if s41 < lmEnd4 && s41&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
+				}
+				// 339: bfe.u32
+				v42 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
+				// 340: mul.wide.u32
+				v43 := uint64(uint64(uint64(uint32(v42)) * uint64(uint32(k1))))
+				// 341: add.s64
+				v44 := uint64(uint64(r11[l]) + uint64(v43))
+				r38[l] = v44
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 338: st.local.u32
+				s41 := uint64(r33[l]) + 0x0
+				s41v := uint64(r35[l])
+				if s41 < lmEnd4 && s41&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
+				}
+				// 339: bfe.u32
+				v42 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
+				// 340: mul.wide.u32
+				v43 := uint64(uint64(uint64(uint32(v42)) * uint64(uint32(k1))))
+				// 341: add.s64
+				v44 := uint64(uint64(r11[l]) + uint64(v43))
+				r38[l] = v44
+			}
+		}
+	}
+	// PTX lines 342, 343: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 342: ld.local.u32
+				v45a := uint64(r38[l]) + 0x0
+				var v45 uint64
+				if v45a < lmEnd4 && v45a&3 == 0 {
+					v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
+				} else {
+					v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
+					if !v45ok {
+						flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
+						continue
+					}
+					v45 = v45x
+				}
+				// 343: add.s32
+				v46 := uint64(uint32(v45) + uint32(k3))
+				r40[l] = v46
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 342: ld.local.u32
+				v45a := uint64(r38[l]) + 0x0
+				var v45 uint64
+				if v45a < lmEnd4 && v45a&3 == 0 {
+					v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
+				} else {
+					v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
+					if !v45ok {
+						flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
+						continue
+					}
+					v45 = v45x
+				}
+				// 343: add.s32
+				v46 := uint64(uint32(v45) + uint32(k3))
+				r40[l] = v46
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 344, 345, 346, 347: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 344: st.local.u32
+				s47 := uint64(r38[l]) + 0x0
+				s47v := uint64(r40[l])
+				if s47 < lmEnd4 && s47&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
+				}
+				// 345: bfe.u32
+				v48 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
+				// 346: mul.wide.u32
+				v49 := uint64(uint64(uint64(uint32(v48)) * uint64(uint32(k1))))
+				// 347: add.s64
+				v50 := uint64(uint64(r11[l]) + uint64(v49))
+				r43[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 344: st.local.u32
+				s47 := uint64(r38[l]) + 0x0
+				s47v := uint64(r40[l])
+				if s47 < lmEnd4 && s47&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
+				}
+				// 345: bfe.u32
+				v48 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
+				// 346: mul.wide.u32
+				v49 := uint64(uint64(uint64(uint32(v48)) * uint64(uint32(k1))))
+				// 347: add.s64
+				v50 := uint64(uint64(r11[l]) + uint64(v49))
+				r43[l] = v50
+			}
+		}
+	}
+	// PTX lines 348, 349: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 348: ld.local.u32
+				v51a := uint64(r43[l]) + 0x0
+				var v51 uint64
+				if v51a < lmEnd4 && v51a&3 == 0 {
+					v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
+				} else {
+					v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
+					if !v51ok {
+						flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
+						continue
+					}
+					v51 = v51x
+				}
+				// 349: add.s32
+				v52 := uint64(uint32(v51) + uint32(k3))
+				r45[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 348: ld.local.u32
+				v51a := uint64(r43[l]) + 0x0
+				var v51 uint64
+				if v51a < lmEnd4 && v51a&3 == 0 {
+					v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
+				} else {
+					v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
+					if !v51ok {
+						flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
+						continue
+					}
+					v51 = v51x
+				}
+				// 349: add.s32
+				v52 := uint64(uint32(v51) + uint32(k3))
+				r45[l] = v52
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 350, 351, 352, 353: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 350: st.local.u32
+				s53 := uint64(r43[l]) + 0x0
+				s53v := uint64(r45[l])
+				if s53 < lmEnd4 && s53&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
+				}
+				// 351: bfe.u32
+				v54 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
+				// 352: mul.wide.u32
+				v55 := uint64(uint64(uint64(uint32(v54)) * uint64(uint32(k1))))
+				// 353: add.s64
+				v56 := uint64(uint64(r11[l]) + uint64(v55))
+				r48[l] = v56
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 350: st.local.u32
+				s53 := uint64(r43[l]) + 0x0
+				s53v := uint64(r45[l])
+				if s53 < lmEnd4 && s53&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
+				}
+				// 351: bfe.u32
+				v54 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
+				// 352: mul.wide.u32
+				v55 := uint64(uint64(uint64(uint32(v54)) * uint64(uint32(k1))))
+				// 353: add.s64
+				v56 := uint64(uint64(r11[l]) + uint64(v55))
+				r48[l] = v56
+			}
+		}
+	}
+	// PTX lines 354, 355: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 354: ld.local.u32
+				v57a := uint64(r48[l]) + 0x0
+				var v57 uint64
+				if v57a < lmEnd4 && v57a&3 == 0 {
+					v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
+				} else {
+					v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
+						continue
+					}
+					v57 = v57x
+				}
+				// 355: add.s32
+				v58 := uint64(uint32(v57) + uint32(k3))
+				r50[l] = v58
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 354: ld.local.u32
+				v57a := uint64(r48[l]) + 0x0
+				var v57 uint64
+				if v57a < lmEnd4 && v57a&3 == 0 {
+					v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
+				} else {
+					v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
+						continue
+					}
+					v57 = v57x
+				}
+				// 355: add.s32
+				v58 := uint64(uint32(v57) + uint32(k3))
+				r50[l] = v58
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 356, 357, 358, 359: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 356: st.local.u32
+				s59 := uint64(r48[l]) + 0x0
+				s59v := uint64(r50[l])
+				if s59 < lmEnd4 && s59&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
+				}
+				// 357: shr.u32
+				v60 := uint64(uint32(r15[l]) >> uint32(k9))
+				// 358: mul.wide.u32
+				v61 := uint64(uint64(uint64(uint32(v60)) * uint64(uint32(k1))))
+				// 359: add.s64
+				v62 := uint64(uint64(r11[l]) + uint64(v61))
+				r53[l] = v62
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 356: st.local.u32
+				s59 := uint64(r48[l]) + 0x0
+				s59v := uint64(r50[l])
+				if s59 < lmEnd4 && s59&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
+				}
+				// 357: shr.u32
+				v60 := uint64(uint32(r15[l]) >> uint32(k9))
+				// 358: mul.wide.u32
+				v61 := uint64(uint64(uint64(uint32(v60)) * uint64(uint32(k1))))
+				// 359: add.s64
+				v62 := uint64(uint64(r11[l]) + uint64(v61))
+				r53[l] = v62
+			}
+		}
+	}
+	// PTX lines 360, 361: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 360: ld.local.u32
+				v63a := uint64(r53[l]) + 0x0
+				var v63 uint64
+				if v63a < lmEnd4 && v63a&3 == 0 {
+					v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
+				} else {
+					v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
+					if !v63ok {
+						flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
+						continue
+					}
+					v63 = v63x
+				}
+				// 361: add.s32
+				v64 := uint64(uint32(v63) + uint32(k3))
+				r55[l] = v64
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 360: ld.local.u32
+				v63a := uint64(r53[l]) + 0x0
+				var v63 uint64
+				if v63a < lmEnd4 && v63a&3 == 0 {
+					v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
+				} else {
+					v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
+					if !v63ok {
+						flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
+						continue
+					}
+					v63 = v63x
+				}
+				// 361: add.s32
+				v64 := uint64(uint32(v63) + uint32(k3))
+				r55[l] = v64
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 362, 363: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 362: st.local.u32
+				s65 := uint64(r53[l]) + 0x0
+				s65v := uint64(r55[l])
+				if s65 < lmEnd4 && s65&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
+				}
+				// 363: shl.b32
+				v66 := uint64(uint32(r6[l]) << uint32(k1))
+				r56[l] = v66
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 362: st.local.u32
+				s65 := uint64(r53[l]) + 0x0
+				s65v := uint64(r55[l])
+				if s65 < lmEnd4 && s65&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
+				}
+				// 363: shl.b32
+				v66 := uint64(uint32(r6[l]) << uint32(k1))
+				r56[l] = v66
+			}
+		}
+	}
+	// PTX lines 364, 365, 366: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 364: ld.local.u32
+				v67a := uint64(r11[l]) + 0x0
+				var v67 uint64
+				if v67a < lmEnd4 && v67a&3 == 0 {
+					v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
+				} else {
+					v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
+					if !v67ok {
+						flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
+						continue
+					}
+					v67 = v67x
+				}
+				r57[l] = v67
+				// 365: mul.wide.s32
+				v68 := uint64(uint64(int64(int32(r56[l])) * int64(int32(k1))))
+				// 366: add.s64
+				v69 := uint64(uint64(u4) + uint64(v68))
+				r59[l] = v69
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 364: ld.local.u32
+				v67a := uint64(r11[l]) + 0x0
+				var v67 uint64
+				if v67a < lmEnd4 && v67a&3 == 0 {
+					v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
+				} else {
+					v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
+					if !v67ok {
+						flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
+						continue
+					}
+					v67 = v67x
+				}
+				r57[l] = v67
+				// 365: mul.wide.s32
+				v68 := uint64(uint64(int64(int32(r56[l])) * int64(int32(k1))))
+				// 366: add.s64
+				v69 := uint64(uint64(u4) + uint64(v68))
+				r59[l] = v69
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 367: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s70w := w.Window(107)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 367: st.global.u32
+				s70 := uint64(r59[l]) + 0x0
+				s70v := uint64(r57[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 367: st.global.u32
+				s70 := uint64(r59[l]) + 0x0
+				s70v := uint64(r57[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/local_array.ptx:367")
+				}
+			}
+		}
+	}
+	// PTX lines 368: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 368: ld.local.u32
+				v71a := uint64(r11[l]) + 0x4
+				var v71 uint64
+				if v71a < lmEnd4 && v71a&3 == 0 {
+					v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
+				} else {
+					v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
+					if !v71ok {
+						flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
+						continue
+					}
+					v71 = v71x
+				}
+				r60[l] = v71
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 368: ld.local.u32
+				v71a := uint64(r11[l]) + 0x4
+				var v71 uint64
+				if v71a < lmEnd4 && v71a&3 == 0 {
+					v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
+				} else {
+					v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
+					if !v71ok {
+						flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
+						continue
+					}
+					v71 = v71x
+				}
+				r60[l] = v71
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 369: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s72w := w.Window(108)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 369: st.global.u32
+				s72 := uint64(r59[l]) + 0x4
+				s72v := uint64(r60[l])
+				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
+					runtime.Store32(s72w.Ptr, s72o, s72v)
+				} else {
+					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 369: st.global.u32
+				s72 := uint64(r59[l]) + 0x4
+				s72v := uint64(r60[l])
+				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
+					runtime.Store32(s72w.Ptr, s72o, s72v)
+				} else {
+					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/local_array.ptx:369")
+				}
+			}
+		}
+	}
+	// PTX lines 370: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 370: ld.local.u32
+				v73a := uint64(r11[l]) + 0x8
+				var v73 uint64
+				if v73a < lmEnd4 && v73a&3 == 0 {
+					v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
+				} else {
+					v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
+					if !v73ok {
+						flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
+						continue
+					}
+					v73 = v73x
+				}
+				r61[l] = v73
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 370: ld.local.u32
+				v73a := uint64(r11[l]) + 0x8
+				var v73 uint64
+				if v73a < lmEnd4 && v73a&3 == 0 {
+					v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
+				} else {
+					v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
+					if !v73ok {
+						flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
+						continue
+					}
+					v73 = v73x
+				}
+				r61[l] = v73
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 371: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s74w := w.Window(109)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 371: st.global.u32
+				s74 := uint64(r59[l]) + 0x8
+				s74v := uint64(r61[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 371: st.global.u32
+				s74 := uint64(r59[l]) + 0x8
+				s74v := uint64(r61[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/local_array.ptx:371")
+				}
+			}
+		}
+	}
+	// PTX lines 372: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 372: ld.local.u32
+				v75a := uint64(r11[l]) + 0xc
+				var v75 uint64
+				if v75a < lmEnd4 && v75a&3 == 0 {
+					v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
+				} else {
+					v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
+						continue
+					}
+					v75 = v75x
+				}
+				r62[l] = v75
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 372: ld.local.u32
+				v75a := uint64(r11[l]) + 0xc
+				var v75 uint64
+				if v75a < lmEnd4 && v75a&3 == 0 {
+					v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
+				} else {
+					v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
+						continue
+					}
+					v75 = v75x
+				}
+				r62[l] = v75
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 373: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s76w := w.Window(110)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 373: st.global.u32
+				s76 := uint64(r59[l]) + 0xc
+				s76v := uint64(r62[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 373: st.global.u32
+				s76 := uint64(r59[l]) + 0xc
+				s76v := uint64(r62[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/local_array.ptx:373")
+				}
+			}
+		}
+	}
+	// PTX lines 374: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 374: ld.local.u32
+				v77a := uint64(r11[l]) + 0x10
+				var v77 uint64
+				if v77a < lmEnd4 && v77a&3 == 0 {
+					v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
+				} else {
+					v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
+					if !v77ok {
+						flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
+						continue
+					}
+					v77 = v77x
+				}
+				r63[l] = v77
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 374: ld.local.u32
+				v77a := uint64(r11[l]) + 0x10
+				var v77 uint64
+				if v77a < lmEnd4 && v77a&3 == 0 {
+					v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
+				} else {
+					v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
+					if !v77ok {
+						flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
+						continue
+					}
+					v77 = v77x
+				}
+				r63[l] = v77
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 375: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s78w := w.Window(111)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 375: st.global.u32
+				s78 := uint64(r59[l]) + 0x10
+				s78v := uint64(r63[l])
+				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
+					runtime.Store32(s78w.Ptr, s78o, s78v)
+				} else {
+					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 375: st.global.u32
+				s78 := uint64(r59[l]) + 0x10
+				s78v := uint64(r63[l])
+				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
+					runtime.Store32(s78w.Ptr, s78o, s78v)
+				} else {
+					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/local_array.ptx:375")
+				}
+			}
+		}
+	}
+	// PTX lines 376: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 376: ld.local.u32
+				v79a := uint64(r11[l]) + 0x14
+				var v79 uint64
+				if v79a < lmEnd4 && v79a&3 == 0 {
+					v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
+				} else {
+					v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
+					if !v79ok {
+						flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
+						continue
+					}
+					v79 = v79x
+				}
+				r64[l] = v79
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 376: ld.local.u32
+				v79a := uint64(r11[l]) + 0x14
+				var v79 uint64
+				if v79a < lmEnd4 && v79a&3 == 0 {
+					v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
+				} else {
+					v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
+					if !v79ok {
+						flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
+						continue
+					}
+					v79 = v79x
+				}
+				r64[l] = v79
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 377: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s80w := w.Window(112)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 377: st.global.u32
+				s80 := uint64(r59[l]) + 0x14
+				s80v := uint64(r64[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 377: st.global.u32
+				s80 := uint64(r59[l]) + 0x14
+				s80v := uint64(r64[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/local_array.ptx:377")
+				}
+			}
+		}
+	}
+	// PTX lines 378: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: ld.local.u32
+				v81a := uint64(r11[l]) + 0x18
+				var v81 uint64
+				if v81a < lmEnd4 && v81a&3 == 0 {
+					v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
+				} else {
+					v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
+					if !v81ok {
+						flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
+						continue
+					}
+					v81 = v81x
+				}
+				r65[l] = v81
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: ld.local.u32
+				v81a := uint64(r11[l]) + 0x18
+				var v81 uint64
+				if v81a < lmEnd4 && v81a&3 == 0 {
+					v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
+				} else {
+					v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
+					if !v81ok {
+						flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
+						continue
+					}
+					v81 = v81x
+				}
+				r65[l] = v81
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 379: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s82w := w.Window(113)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 379: st.global.u32
+				s82 := uint64(r59[l]) + 0x18
+				s82v := uint64(r65[l])
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 379: st.global.u32
+				s82 := uint64(r59[l]) + 0x18
+				s82v := uint64(r65[l])
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/local_array.ptx:379")
+				}
+			}
+		}
+	}
+	// PTX lines 380: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 380: ld.local.u32
+				v83a := uint64(r11[l]) + 0x1c
+				var v83 uint64
+				if v83a < lmEnd4 && v83a&3 == 0 {
+					v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
+				} else {
+					v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
+					if !v83ok {
+						flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
+						continue
+					}
+					v83 = v83x
+				}
+				r66[l] = v83
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 380: ld.local.u32
+				v83a := uint64(r11[l]) + 0x1c
+				var v83 uint64
+				if v83a < lmEnd4 && v83a&3 == 0 {
+					v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
+				} else {
+					v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
+					if !v83ok {
+						flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
+						continue
+					}
+					v83 = v83x
+				}
+				r66[l] = v83
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 381: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s84w := w.Window(114)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 381: st.global.u32
+				s84 := uint64(r59[l]) + 0x1c
+				s84v := uint64(r66[l])
+				if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
+					runtime.Store32(s84w.Ptr, s84o, s84v)
+				} else {
+					w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 381: st.global.u32
+				s84 := uint64(r59[l]) + 0x1c
+				s84v := uint64(r66[l])
+				if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
+					runtime.Store32(s84w.Ptr, s84o, s84v)
+				} else {
+					w.StoreLane(s84w, runtime.SpaceGlobal, s84, 4, s84v, l, "testdata/ptx/local_array.ptx:381")
+				}
+			}
+		}
+	}
+	// PTX lines 382: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 382: ld.local.u32
+				v85a := uint64(r11[l]) + 0x20
+				var v85 uint64
+				if v85a < lmEnd4 && v85a&3 == 0 {
+					v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
+				} else {
+					v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
+					if !v85ok {
+						flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
+						continue
+					}
+					v85 = v85x
+				}
+				r67[l] = v85
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 382: ld.local.u32
+				v85a := uint64(r11[l]) + 0x20
+				var v85 uint64
+				if v85a < lmEnd4 && v85a&3 == 0 {
+					v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
+				} else {
+					v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
+					if !v85ok {
+						flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
+						continue
+					}
+					v85 = v85x
+				}
+				r67[l] = v85
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 383: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s86w := w.Window(115)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 383: st.global.u32
+				s86 := uint64(r59[l]) + 0x20
+				s86v := uint64(r67[l])
+				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
+					runtime.Store32(s86w.Ptr, s86o, s86v)
+				} else {
+					w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 383: st.global.u32
+				s86 := uint64(r59[l]) + 0x20
+				s86v := uint64(r67[l])
+				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
+					runtime.Store32(s86w.Ptr, s86o, s86v)
+				} else {
+					w.StoreLane(s86w, runtime.SpaceGlobal, s86, 4, s86v, l, "testdata/ptx/local_array.ptx:383")
+				}
+			}
+		}
+	}
+	// PTX lines 384: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 384: ld.local.u32
+				v87a := uint64(r11[l]) + 0x24
+				var v87 uint64
+				if v87a < lmEnd4 && v87a&3 == 0 {
+					v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
+				} else {
+					v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
+					if !v87ok {
+						flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
+						continue
+					}
+					v87 = v87x
+				}
+				r68[l] = v87
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 384: ld.local.u32
+				v87a := uint64(r11[l]) + 0x24
+				var v87 uint64
+				if v87a < lmEnd4 && v87a&3 == 0 {
+					v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
+				} else {
+					v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
+					if !v87ok {
+						flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
+						continue
+					}
+					v87 = v87x
+				}
+				r68[l] = v87
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 385: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s88w := w.Window(116)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 385: st.global.u32
+				s88 := uint64(r59[l]) + 0x24
+				s88v := uint64(r68[l])
+				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+					runtime.Store32(s88w.Ptr, s88o, s88v)
+				} else {
+					w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 385: st.global.u32
+				s88 := uint64(r59[l]) + 0x24
+				s88v := uint64(r68[l])
+				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+					runtime.Store32(s88w.Ptr, s88o, s88v)
+				} else {
+					w.StoreLane(s88w, runtime.SpaceGlobal, s88, 4, s88v, l, "testdata/ptx/local_array.ptx:385")
+				}
+			}
+		}
+	}
+	// PTX lines 386: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 386: ld.local.u32
+				v89a := uint64(r11[l]) + 0x28
+				var v89 uint64
+				if v89a < lmEnd4 && v89a&3 == 0 {
+					v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
+				} else {
+					v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
+					if !v89ok {
+						flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
+						continue
+					}
+					v89 = v89x
+				}
+				r69[l] = v89
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 386: ld.local.u32
+				v89a := uint64(r11[l]) + 0x28
+				var v89 uint64
+				if v89a < lmEnd4 && v89a&3 == 0 {
+					v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
+				} else {
+					v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
+					if !v89ok {
+						flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
+						continue
+					}
+					v89 = v89x
+				}
+				r69[l] = v89
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 387: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s90w := w.Window(117)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 387: st.global.u32
+				s90 := uint64(r59[l]) + 0x28
+				s90v := uint64(r69[l])
+				if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
+					runtime.Store32(s90w.Ptr, s90o, s90v)
+				} else {
+					w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 387: st.global.u32
+				s90 := uint64(r59[l]) + 0x28
+				s90v := uint64(r69[l])
+				if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
+					runtime.Store32(s90w.Ptr, s90o, s90v)
+				} else {
+					w.StoreLane(s90w, runtime.SpaceGlobal, s90, 4, s90v, l, "testdata/ptx/local_array.ptx:387")
+				}
+			}
+		}
+	}
+	// PTX lines 388: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 388: ld.local.u32
+				v91a := uint64(r11[l]) + 0x2c
+				var v91 uint64
+				if v91a < lmEnd4 && v91a&3 == 0 {
+					v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
+				} else {
+					v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
+					if !v91ok {
+						flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
+						continue
+					}
+					v91 = v91x
+				}
+				r70[l] = v91
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 388: ld.local.u32
+				v91a := uint64(r11[l]) + 0x2c
+				var v91 uint64
+				if v91a < lmEnd4 && v91a&3 == 0 {
+					v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
+				} else {
+					v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
+					if !v91ok {
+						flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
+						continue
+					}
+					v91 = v91x
+				}
+				r70[l] = v91
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 389: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s92w := w.Window(118)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 389: st.global.u32
+				s92 := uint64(r59[l]) + 0x2c
+				s92v := uint64(r70[l])
+				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
+					runtime.Store32(s92w.Ptr, s92o, s92v)
+				} else {
+					w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 389: st.global.u32
+				s92 := uint64(r59[l]) + 0x2c
+				s92v := uint64(r70[l])
+				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
+					runtime.Store32(s92w.Ptr, s92o, s92v)
+				} else {
+					w.StoreLane(s92w, runtime.SpaceGlobal, s92, 4, s92v, l, "testdata/ptx/local_array.ptx:389")
+				}
+			}
+		}
+	}
+	// PTX lines 390: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 390: ld.local.u32
+				v93a := uint64(r11[l]) + 0x30
+				var v93 uint64
+				if v93a < lmEnd4 && v93a&3 == 0 {
+					v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
+				} else {
+					v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
+					if !v93ok {
+						flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
+						continue
+					}
+					v93 = v93x
+				}
+				r71[l] = v93
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 390: ld.local.u32
+				v93a := uint64(r11[l]) + 0x30
+				var v93 uint64
+				if v93a < lmEnd4 && v93a&3 == 0 {
+					v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
+				} else {
+					v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
+					if !v93ok {
+						flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
+						continue
+					}
+					v93 = v93x
+				}
+				r71[l] = v93
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 391: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s94w := w.Window(119)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 391: st.global.u32
+				s94 := uint64(r59[l]) + 0x30
+				s94v := uint64(r71[l])
+				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
+					runtime.Store32(s94w.Ptr, s94o, s94v)
+				} else {
+					w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 391: st.global.u32
+				s94 := uint64(r59[l]) + 0x30
+				s94v := uint64(r71[l])
+				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
+					runtime.Store32(s94w.Ptr, s94o, s94v)
+				} else {
+					w.StoreLane(s94w, runtime.SpaceGlobal, s94, 4, s94v, l, "testdata/ptx/local_array.ptx:391")
+				}
+			}
+		}
+	}
+	// PTX lines 392: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 392: ld.local.u32
+				v95a := uint64(r11[l]) + 0x34
+				var v95 uint64
+				if v95a < lmEnd4 && v95a&3 == 0 {
+					v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
+				} else {
+					v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
+					if !v95ok {
+						flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
+						continue
+					}
+					v95 = v95x
+				}
+				r72[l] = v95
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 392: ld.local.u32
+				v95a := uint64(r11[l]) + 0x34
+				var v95 uint64
+				if v95a < lmEnd4 && v95a&3 == 0 {
+					v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
+				} else {
+					v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
+					if !v95ok {
+						flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
+						continue
+					}
+					v95 = v95x
+				}
+				r72[l] = v95
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 393: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s96w := w.Window(120)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 393: st.global.u32
+				s96 := uint64(r59[l]) + 0x34
+				s96v := uint64(r72[l])
+				if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
+					runtime.Store32(s96w.Ptr, s96o, s96v)
+				} else {
+					w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 393: st.global.u32
+				s96 := uint64(r59[l]) + 0x34
+				s96v := uint64(r72[l])
+				if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
+					runtime.Store32(s96w.Ptr, s96o, s96v)
+				} else {
+					w.StoreLane(s96w, runtime.SpaceGlobal, s96, 4, s96v, l, "testdata/ptx/local_array.ptx:393")
+				}
+			}
+		}
+	}
+	// PTX lines 394: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 394: ld.local.u32
+				v97a := uint64(r11[l]) + 0x38
+				var v97 uint64
+				if v97a < lmEnd4 && v97a&3 == 0 {
+					v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
+				} else {
+					v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
+					if !v97ok {
+						flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
+						continue
+					}
+					v97 = v97x
+				}
+				r73[l] = v97
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 394: ld.local.u32
+				v97a := uint64(r11[l]) + 0x38
+				var v97 uint64
+				if v97a < lmEnd4 && v97a&3 == 0 {
+					v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
+				} else {
+					v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
+					if !v97ok {
+						flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
+						continue
+					}
+					v97 = v97x
+				}
+				r73[l] = v97
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 395: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s98w := w.Window(121)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 395: st.global.u32
+				s98 := uint64(r59[l]) + 0x38
+				s98v := uint64(r73[l])
+				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
+					runtime.Store32(s98w.Ptr, s98o, s98v)
+				} else {
+					w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 395: st.global.u32
+				s98 := uint64(r59[l]) + 0x38
+				s98v := uint64(r73[l])
+				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
+					runtime.Store32(s98w.Ptr, s98o, s98v)
+				} else {
+					w.StoreLane(s98w, runtime.SpaceGlobal, s98, 4, s98v, l, "testdata/ptx/local_array.ptx:395")
+				}
+			}
+		}
+	}
+	// PTX lines 396: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 396: ld.local.u32
+				v99a := uint64(r11[l]) + 0x3c
+				var v99 uint64
+				if v99a < lmEnd4 && v99a&3 == 0 {
+					v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
+				} else {
+					v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
+					if !v99ok {
+						flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
+						continue
+					}
+					v99 = v99x
+				}
+				r74[l] = v99
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 396: ld.local.u32
+				v99a := uint64(r11[l]) + 0x3c
+				var v99 uint64
+				if v99a < lmEnd4 && v99a&3 == 0 {
+					v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
+				} else {
+					v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
+					if !v99ok {
+						flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
+						continue
+					}
+					v99 = v99x
+				}
+				r74[l] = v99
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 397: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s100w := w.Window(122)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 397: st.global.u32
+				s100 := uint64(r59[l]) + 0x3c
+				s100v := uint64(r74[l])
+				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
+					runtime.Store32(s100w.Ptr, s100o, s100v)
+				} else {
+					w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 397: st.global.u32
+				s100 := uint64(r59[l]) + 0x3c
+				s100v := uint64(r74[l])
+				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
+					runtime.Store32(s100w.Ptr, s100o, s100v)
+				} else {
+					w.StoreLane(s100w, runtime.SpaceGlobal, s100, 4, s100v, l, "testdata/ptx/local_array.ptx:397")
+				}
+			}
+		}
 	}
 }

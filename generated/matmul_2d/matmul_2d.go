@@ -1482,148 +1482,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-40; divergent, reconverges at block 4 (b4 ($L__BB0_8))
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u32
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u2 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:29")
-				}
-				// PTX line 30: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().Y))
-				// PTX line 31: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().Y))
-				// PTX lines 32, 33: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mov.u32
-							v5 := uint64(uint64(tid1[l]))
-							// 33: mad.lo.s32
-							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-							r5[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mov.u32
-							v5 := uint64(uint64(tid1[l]))
-							// 33: mad.lo.s32
-							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-							r5[l] = v6
-						}
-					}
-				}
-				// PTX line 34: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX lines 36, 37, 38, 39, 40: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							r9[l] = v10
-							// 38: setp.ge.s32
-							c11t := int32(r5[l]) >= int32(u2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-							// 39: setp.ge.s32
-							c12t := int32(v10) >= int32(u1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p1 = p1&^(1<<l) | c12b0<<l
-							// 40: or.pred
-							c13 := (c11) || (c12)
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							r9[l] = v10
-							// 38: setp.ge.s32
-							c11t := int32(r5[l]) >= int32(u2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-							// 39: setp.ge.s32
-							c12t := int32(v10) >= int32(u1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p1 = p1&^(1<<l) | c12b0<<l
-							// 40: or.pred
-							c13 := (c11) || (c12)
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-			}
+			matmulBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1637,262 +1496,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 70-84; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x8)
-				// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(0)
-					v4aw := w.Window(1)
-					v6aw := w.Window(2)
-					v10aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: ld.global.f32
-							v1a := uint64(r24[l]) + 0xfffffffffffffffc
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
-									continue
-								}
-								v1 = v1x
-							}
-							// 71: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-							// 72: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(v2))
-							// 73: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
-									continue
-								}
-								v4 = v4x
-							}
-							// 74: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
-							}
-							// 75: ld.global.f32
-							v6a := uint64(r24[l]) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
-									continue
-								}
-								v6 = v6x
-							}
-							// 76: add.s32
-							v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
-							// 77: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 78: add.s64
-							v9 := uint64(uint64(r15[l]) + uint64(v8))
-							// 79: ld.global.f32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
-									continue
-								}
-								v10 = v10x
-							}
-							// 80: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
-							}
-							r13[l] = v11
-							// 81: add.s32
-							v12 := uint64(uint32(r20[l]) + uint32(k1))
-							r20[l] = v12
-							// 82: add.s64
-							v13 := uint64(uint64(r24[l]) + uint64(k2))
-							r24[l] = v13
-							// 83: add.s32
-							v14 := uint64(uint32(r26[l]) + uint32(r25[l]))
-							r26[l] = v14
-							// 84: setp.eq.s32
-							c15t := uint32(r21[l]) == uint32(v12)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p5 = p5&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: ld.global.f32
-							v1a := uint64(r24[l]) + 0xfffffffffffffffc
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
-									continue
-								}
-								v1 = v1x
-							}
-							// 71: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-							// 72: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(v2))
-							// 73: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
-									continue
-								}
-								v4 = v4x
-							}
-							// 74: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
-							}
-							// 75: ld.global.f32
-							v6a := uint64(r24[l]) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
-									continue
-								}
-								v6 = v6x
-							}
-							// 76: add.s32
-							v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
-							// 77: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 78: add.s64
-							v9 := uint64(uint64(r15[l]) + uint64(v8))
-							// 79: ld.global.f32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
-									continue
-								}
-								v10 = v10x
-							}
-							// 80: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
-							}
-							r13[l] = v11
-							// 81: add.s32
-							v12 := uint64(uint32(r20[l]) + uint32(k1))
-							r20[l] = v12
-							// 82: add.s64
-							v13 := uint64(uint64(r24[l]) + uint64(k2))
-							r24[l] = v13
-							// 83: add.s32
-							v14 := uint64(uint32(r26[l]) + uint32(r25[l]))
-							r26[l] = v14
-							// 84: setp.eq.s32
-							c15t := uint32(r21[l]) == uint32(v12)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p5 = p5&^(1<<l) | c15b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			matmulBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1906,39 +1510,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2 ($L__BB0_5), PTX lines 88-88
-			{
-				r19 := w.Reg(19)
-				k0 := uint64(0x0)
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: setp.eq.s32
-							c1t := uint32(r19[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: setp.eq.s32
-							c1t := uint32(r19[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			matmulBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1952,63 +1524,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 3:
 			// b3 ($L__BB0_7), PTX lines 101-104
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				// PTX lines 101, 102, 103, 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: mad.lo.s32
-							v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
-							// 102: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 103: add.s64
-							v3 := uint64(uint64(r12[l]) + uint64(v2))
-							// 104: st.global.f32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: mad.lo.s32
-							v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
-							// 102: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 103: add.s64
-							v3 := uint64(uint64(r12[l]) + uint64(v2))
-							// 104: st.global.f32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
-							}
-						}
-					}
-				}
-			}
+			matmulBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2018,83 +1534,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 10
 		case 5:
 			// b5, PTX lines 43-47
-			{
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 43: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:43")
-				}
-				runtime.Broadcast(r10, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 44: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:44")
-				}
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r12, m, u3)
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: setp.lt.s32
-							c4t := int32(u1) < int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: setp.lt.s32
-							c4t := int32(u1) < int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 47: mov.f32, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r13, m, u5)
-				_ = u3
-				_ = u5
-			}
+			matmulBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2108,107 +1548,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 6:
 			// b6, PTX lines 50-58
-			{
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 50: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:50")
-				}
-				// PTX line 51: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r15, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 52: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:52")
-				}
-				// PTX line 53: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r17, m, u4)
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: mul.lo.s32
-							v5 := uint64(uint32(r5[l]) * uint32(r10[l]))
-							r18[l] = v5
-							// 55: and.b32
-							v6 := uint64(uint32(r10[l]) & uint32(k0))
-							r19[l] = v6
-							// 56: setp.eq.s32
-							c7t := uint32(r10[l]) == uint32(k0)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p4 = p4&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: mul.lo.s32
-							v5 := uint64(uint32(r5[l]) * uint32(r10[l]))
-							r18[l] = v5
-							// 55: and.b32
-							v6 := uint64(uint32(r10[l]) & uint32(k0))
-							r19[l] = v6
-							// 56: setp.eq.s32
-							c7t := uint32(r10[l]) == uint32(k0)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p4 = p4&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-				// PTX line 57: mov.f32, warp-uniform
-				u8 := uint64(k1)
-				runtime.Broadcast(r13, m, u8)
-				// PTX line 58: mov.b32, warp-uniform
-				u9 := uint64(k1)
-				runtime.Broadcast(r20, m, u9)
-				_ = u2
-				_ = u4
-				_ = u8
-				_ = u9
-			}
+			matmulBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2222,85 +1562,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 7:
 			// b7, PTX lines 61-68
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x7ffffffe)
-				k1 := uint64(0x4)
-				k2 := uint64(0x1)
-				k3 := uint64(0x0)
-				// PTX lines 61, 62, 63, 64, 65: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							r21[l] = v1
-							// 62: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k1))))
-							// 63: add.s64
-							v3 := uint64(uint64(v2) + uint64(r17[l]))
-							// 64: add.s64
-							v4 := uint64(uint64(v3) + uint64(k1))
-							r24[l] = v4
-							// 65: shl.b32
-							v5 := uint64(uint32(r0[l]) << uint32(k2))
-							r25[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							r21[l] = v1
-							// 62: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k1))))
-							// 63: add.s64
-							v3 := uint64(uint64(v2) + uint64(r17[l]))
-							// 64: add.s64
-							v4 := uint64(uint64(v3) + uint64(k1))
-							r24[l] = v4
-							// 65: shl.b32
-							v5 := uint64(uint32(r0[l]) << uint32(k2))
-							r25[l] = v5
-						}
-					}
-				}
-				// PTX line 66: mov.f32, warp-uniform
-				u6 := uint64(k3)
-				runtime.Broadcast(r13, m, u6)
-				// PTX line 67: mov.b32, warp-uniform
-				u7 := uint64(k3)
-				runtime.Broadcast(r20, m, u7)
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u32
-							v8 := uint64(r9[l])
-							r26[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u32
-							v8 := uint64(r9[l])
-							r26[l] = v8
-						}
-					}
-				}
-				_ = u6
-				_ = u7
-			}
+			matmulBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2310,141 +1572,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 1
 		case 9:
 			// b9, PTX lines 91-99
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				k0 := uint64(0x4)
-				// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(5)
-					v8aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
-							// 92: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-							// 93: add.s64
-							v3 := uint64(uint64(r17[l]) + uint64(v2))
-							// 94: mad.lo.s32
-							v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
-							// 95: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 96: add.s64
-							v6 := uint64(uint64(r15[l]) + uint64(v5))
-							// 97: ld.global.f32
-							v7a := uint64(v3) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
-									continue
-								}
-								v7 = v7x
-							}
-							// 98: ld.global.f32
-							v8a := uint64(v6) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
-									continue
-								}
-								v8 = v8x
-							}
-							// 99: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
-							}
-							r13[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
-							// 92: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-							// 93: add.s64
-							v3 := uint64(uint64(r17[l]) + uint64(v2))
-							// 94: mad.lo.s32
-							v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
-							// 95: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 96: add.s64
-							v6 := uint64(uint64(r15[l]) + uint64(v5))
-							// 97: ld.global.f32
-							v7a := uint64(v3) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
-									continue
-								}
-								v7 = v7x
-							}
-							// 98: ld.global.f32
-							v8a := uint64(v6) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
-									continue
-								}
-								v8 = v8x
-							}
-							// 99: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
-							}
-							r13[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2459,6 +1587,917 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// matmulBlock0 runs block 0 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-40; divergent, reconverges at block 4 (b4 ($L__BB0_8))
+func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:29")
+	}
+	// PTX line 30: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().Y))
+	// PTX line 31: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().Y))
+	// PTX lines 32, 33: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				// 33: mad.lo.s32
+				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				// 33: mad.lo.s32
+				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				r5[l] = v6
+			}
+		}
+	}
+	// PTX line 34: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX lines 36, 37, 38, 39, 40: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				r9[l] = v10
+				// 38: setp.ge.s32
+				c11t := int32(r5[l]) >= int32(u2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+				// 39: setp.ge.s32
+				c12t := int32(v10) >= int32(u1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p1 = p1&^(1<<l) | c12b0<<l
+				// 40: or.pred
+				c13 := (c11) || (c12)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				r9[l] = v10
+				// 38: setp.ge.s32
+				c11t := int32(r5[l]) >= int32(u2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+				// 39: setp.ge.s32
+				c12t := int32(v10) >= int32(u1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p1 = p1&^(1<<l) | c12b0<<l
+				// 40: or.pred
+				c13 := (c11) || (c12)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+}
+
+// matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_4), PTX lines 70-84; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x8)
+	// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(0)
+		v4aw := w.Window(1)
+		v6aw := w.Window(2)
+		v10aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v5s [32]uint64
+				for l := range 32 {
+					// 70: ld.global.f32
+					v1a := uint64(r24[l]) + 0xfffffffffffffffc
+					var v1 uint64
+					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+						v1 = runtime.Load32(v1aw.Ptr, v1ao)
+					} else {
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
+							continue
+						}
+						v1 = v1x
+					}
+					// 71: mul.wide.s32
+					v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+					// 72: add.s64
+					v3 := uint64(uint64(r15[l]) + uint64(v2))
+					// 73: ld.global.f32
+					v4a := uint64(v3) + 0x0
+					var v4 uint64
+					if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+						v4 = runtime.Load32(v4aw.Ptr, v4ao)
+					} else {
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
+							continue
+						}
+						v4 = v4x
+					}
+					// 74: fma.rn.f32
+					var v5 uint64
+					if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
+						v5 = uint64(math.Float32bits(float32(v5f)))
+					} else {
+						v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+					}
+					v5s[l] = v5
+				}
+				for l := range 32 {
+					v5 := v5s[l]
+					// 75: ld.global.f32
+					v6a := uint64(r24[l]) + 0x0
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+						v6 = runtime.Load32(v6aw.Ptr, v6ao)
+					} else {
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
+							continue
+						}
+						v6 = v6x
+					}
+					// 76: add.s32
+					v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
+					// 77: mul.wide.s32
+					v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+					// 78: add.s64
+					v9 := uint64(uint64(r15[l]) + uint64(v8))
+					// 79: ld.global.f32
+					v10a := uint64(v9) + 0x0
+					var v10 uint64
+					if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+						v10 = runtime.Load32(v10aw.Ptr, v10ao)
+					} else {
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
+							continue
+						}
+						v10 = v10x
+					}
+					// 80: fma.rn.f32
+					var v11 uint64
+					if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
+						v11 = uint64(math.Float32bits(float32(v11f)))
+					} else {
+						v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
+					}
+					r13[l] = v11
+					// 81: add.s32
+					v12 := uint64(uint32(r20[l]) + uint32(k1))
+					r20[l] = v12
+					// 82: add.s64
+					v13 := uint64(uint64(r24[l]) + uint64(k2))
+					r24[l] = v13
+					// 83: add.s32
+					v14 := uint64(uint32(r26[l]) + uint32(r25[l]))
+					r26[l] = v14
+					// 84: setp.eq.s32
+					c15t := uint32(r21[l]) == uint32(v12)
+					c15 := c15t
+					c15b0 := uint32(0)
+					if c15 {
+						c15b0 = 1
+					}
+					p5 = p5&^(1<<l) | c15b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: ld.global.f32
+				v1a := uint64(r24[l]) + 0xfffffffffffffffc
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
+						continue
+					}
+					v1 = v1x
+				}
+				// 71: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+				// 72: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				// 73: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
+						continue
+					}
+					v4 = v4x
+				}
+				// 74: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+				}
+				// 75: ld.global.f32
+				v6a := uint64(r24[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
+						continue
+					}
+					v6 = v6x
+				}
+				// 76: add.s32
+				v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
+				// 77: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 78: add.s64
+				v9 := uint64(uint64(r15[l]) + uint64(v8))
+				// 79: ld.global.f32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
+						continue
+					}
+					v10 = v10x
+				}
+				// 80: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
+				}
+				r13[l] = v11
+				// 81: add.s32
+				v12 := uint64(uint32(r20[l]) + uint32(k1))
+				r20[l] = v12
+				// 82: add.s64
+				v13 := uint64(uint64(r24[l]) + uint64(k2))
+				r24[l] = v13
+				// 83: add.s32
+				v14 := uint64(uint32(r26[l]) + uint32(r25[l]))
+				r26[l] = v14
+				// 84: setp.eq.s32
+				c15t := uint32(r21[l]) == uint32(v12)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p5 = p5&^(1<<l) | c15b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// matmulBlock2 runs block 2 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_5), PTX lines 88-88
+func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	k0 := uint64(0x0)
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: setp.eq.s32
+				c1t := uint32(r19[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: setp.eq.s32
+				c1t := uint32(r19[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_7), PTX lines 101-104
+func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// PTX lines 101, 102, 103, 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: mad.lo.s32
+				v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
+				// 102: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 103: add.s64
+				v3 := uint64(uint64(r12[l]) + uint64(v2))
+				// 104: st.global.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: mad.lo.s32
+				v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
+				// 102: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 103: add.s64
+				v3 := uint64(uint64(r12[l]) + uint64(v2))
+				// 104: st.global.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+				}
+			}
+		}
+	}
+}
+
+// matmulBlock5 runs block 5 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 43-47
+func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:43")
+	}
+	runtime.Broadcast(r10, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 44: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:44")
+	}
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r12, m, u3)
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: setp.lt.s32
+				c4t := int32(u1) < int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: setp.lt.s32
+				c4t := int32(u1) < int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 47: mov.f32, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r13, m, u5)
+	_ = u3
+	_ = u5
+}
+
+// matmulBlock6 runs block 6 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 50-58
+func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 50: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:50")
+	}
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r15, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 52: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:52")
+	}
+	// PTX line 53: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r17, m, u4)
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: mul.lo.s32
+				v5 := uint64(uint32(r5[l]) * uint32(r10[l]))
+				r18[l] = v5
+				// 55: and.b32
+				v6 := uint64(uint32(r10[l]) & uint32(k0))
+				r19[l] = v6
+				// 56: setp.eq.s32
+				c7t := uint32(r10[l]) == uint32(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p4 = p4&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: mul.lo.s32
+				v5 := uint64(uint32(r5[l]) * uint32(r10[l]))
+				r18[l] = v5
+				// 55: and.b32
+				v6 := uint64(uint32(r10[l]) & uint32(k0))
+				r19[l] = v6
+				// 56: setp.eq.s32
+				c7t := uint32(r10[l]) == uint32(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p4 = p4&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+	// PTX line 57: mov.f32, warp-uniform
+	u8 := uint64(k1)
+	runtime.Broadcast(r13, m, u8)
+	// PTX line 58: mov.b32, warp-uniform
+	u9 := uint64(k1)
+	runtime.Broadcast(r20, m, u9)
+	_ = u2
+	_ = u4
+	_ = u8
+	_ = u9
+}
+
+// matmulBlock7 runs block 7 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 61-68
+func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x7ffffffe)
+	k1 := uint64(0x4)
+	k2 := uint64(0x1)
+	k3 := uint64(0x0)
+	// PTX lines 61, 62, 63, 64, 65: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				r21[l] = v1
+				// 62: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k1))))
+				// 63: add.s64
+				v3 := uint64(uint64(v2) + uint64(r17[l]))
+				// 64: add.s64
+				v4 := uint64(uint64(v3) + uint64(k1))
+				r24[l] = v4
+				// 65: shl.b32
+				v5 := uint64(uint32(r0[l]) << uint32(k2))
+				r25[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				r21[l] = v1
+				// 62: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k1))))
+				// 63: add.s64
+				v3 := uint64(uint64(v2) + uint64(r17[l]))
+				// 64: add.s64
+				v4 := uint64(uint64(v3) + uint64(k1))
+				r24[l] = v4
+				// 65: shl.b32
+				v5 := uint64(uint32(r0[l]) << uint32(k2))
+				r25[l] = v5
+			}
+		}
+	}
+	// PTX line 66: mov.f32, warp-uniform
+	u6 := uint64(k3)
+	runtime.Broadcast(r13, m, u6)
+	// PTX line 67: mov.b32, warp-uniform
+	u7 := uint64(k3)
+	runtime.Broadcast(r20, m, u7)
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u32
+				v8 := uint64(r9[l])
+				r26[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u32
+				v8 := uint64(r9[l])
+				r26[l] = v8
+			}
+		}
+	}
+	_ = u6
+	_ = u7
+}
+
+// matmulBlock9 runs block 9 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 91-99
+func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	k0 := uint64(0x4)
+	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(5)
+		v8aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
+				// 92: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				// 93: add.s64
+				v3 := uint64(uint64(r17[l]) + uint64(v2))
+				// 94: mad.lo.s32
+				v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
+				// 95: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 96: add.s64
+				v6 := uint64(uint64(r15[l]) + uint64(v5))
+				// 97: ld.global.f32
+				v7a := uint64(v3) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
+						continue
+					}
+					v7 = v7x
+				}
+				// 98: ld.global.f32
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
+						continue
+					}
+					v8 = v8x
+				}
+				// 99: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+				}
+				r13[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
+				// 92: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				// 93: add.s64
+				v3 := uint64(uint64(r17[l]) + uint64(v2))
+				// 94: mad.lo.s32
+				v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
+				// 95: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 96: add.s64
+				v6 := uint64(uint64(r15[l]) + uint64(v5))
+				// 97: ld.global.f32
+				v7a := uint64(v3) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
+						continue
+					}
+					v7 = v7x
+				}
+				// 98: ld.global.f32
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
+						continue
+					}
+					v8 = v8x
+				}
+				// 99: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+				}
+				r13[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // matmulTiledRun runs blocks of kernel matmul_tiled for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2467,187 +2506,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 128-141
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 128: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:128")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 129: ld.param.u32
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u2 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:129")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
-				}
-				// PTX lines 131, 132: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					tid1 := &w.Tid[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 132: mov.u32
-							v5 := uint64(uint64(tid1[l]))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 132: mov.u32
-							v5 := uint64(uint64(tid1[l]))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 133: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().Y))
-				// PTX line 134: shl.b32, warp-uniform
-				u7 := uint64(uint32(u6) << uint32(k0))
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: add.s32
-							v8 := uint64(uint32(u7) + uint32(r4[l]))
-							r7[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: add.s32
-							v8 := uint64(uint32(u7) + uint32(r4[l]))
-							r7[l] = v8
-						}
-					}
-				}
-				// PTX line 136: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX line 137: shl.b32, warp-uniform
-				u10 := uint64(uint32(u9) << uint32(k0))
-				// PTX lines 138, 139: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: add.s32
-							v11 := uint64(uint32(u10) + uint32(r3[l]))
-							r10[l] = v11
-							// 139: setp.lt.s32
-							c12t := int32(u1) < int32(k1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: add.s32
-							v11 := uint64(uint32(u10) + uint32(r3[l]))
-							r10[l] = v11
-							// 139: setp.lt.s32
-							c12t := int32(u1) < int32(k1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 140: mov.f32, warp-uniform
-				u13 := uint64(k2)
-				runtime.Broadcast(r11, m, u13)
-				// PTX lines 141: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: setp.lt.s32
-							c14t := int32(r7[l]) < int32(u3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p1 = p1&^(1<<l) | c14b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: setp.lt.s32
-							c14t := int32(r7[l]) < int32(u3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p1 = p1&^(1<<l) | c14b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-				_ = u2
-				_ = u13
-			}
+			matmulTiledBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2664,54 +2523,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_14), PTX lines 167-169
-			{
-				r0 := w.Reg(0)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				k0 := uint64(0x10)
-				k1 := uint64(0xfffffff0)
-				// PTX lines 167, 168, 169: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: add.s32
-							v1 := uint64(uint32(r27[l]) + uint32(k0))
-							r27[l] = v1
-							// 168: add.s32
-							v2 := uint64(uint32(r29[l]) + uint32(k1))
-							r29[l] = v2
-							// 169: setp.lt.s32
-							c3t := int32(v1) < int32(r0[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: add.s32
-							v1 := uint64(uint32(r27[l]) + uint32(k0))
-							r27[l] = v1
-							// 168: add.s32
-							v2 := uint64(uint32(r29[l]) + uint32(k1))
-							r29[l] = v2
-							// 169: setp.lt.s32
-							c3t := int32(v1) < int32(r0[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			matmulTiledBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2725,72 +2537,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b2 ($L__BB1_2), PTX lines 175-178; divergent, reconverges at block 5 (b4 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				// PTX lines 175, 176, 177, 178: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: add.s32
-							v1 := uint64(uint32(r27[l]) + uint32(r3[l]))
-							r30[l] = v1
-							// 176: setp.lt.s32
-							c2t := int32(v1) < int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-							// 177: and.pred
-							c3 := (p1>>l&1 != 0) && (c2)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 178: mov.f32
-							v4 := uint64(r28[l])
-							r31[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: add.s32
-							v1 := uint64(uint32(r27[l]) + uint32(r3[l]))
-							r30[l] = v1
-							// 176: setp.lt.s32
-							c2t := int32(v1) < int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-							// 177: and.pred
-							c3 := (p1>>l&1 != 0) && (c2)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 178: mov.f32
-							v4 := uint64(r28[l])
-							r31[l] = v4
-						}
-					}
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-			}
+			matmulTiledBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2804,132 +2551,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 182-185
-			{
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				k0 := uint64(0x4)
-				// PTX lines 182, 183, 184, 185: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: add.s32
-							v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
-							// 183: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 184: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(v2))
-							// 185: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
-									continue
-								}
-								v4 = v4x
-							}
-							r31[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: add.s32
-							v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
-							// 183: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 184: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(v2))
-							// 185: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
-									continue
-								}
-								v4 = v4x
-							}
-							r31[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b4 ($L__BB1_4), PTX lines 187-188; divergent, reconverges at block 6 (b5 ($L__BB1_7))
-			{
-				r21 := w.Reg(21)
-				r28 := w.Reg(28)
-				r31 := w.Reg(31)
-				r35 := w.Reg(35)
-				// PTX lines 187, 188: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.shared.f32
-							s1 := uint64(r21[l]) + 0x0
-							s1v := uint64(r31[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
-							}
-							// 188: mov.f32
-							v2 := uint64(r28[l])
-							r35[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.shared.f32
-							s1 := uint64(r21[l]) + 0x0
-							s1v := uint64(r31[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
-							}
-							// 188: mov.f32
-							v2 := uint64(r28[l])
-							r35[l] = v2
-						}
-					}
-				}
-			}
+			matmulTiledBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2943,87 +2572,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 6:
 			// b5 ($L__BB1_7), PTX lines 201-201; bar.sync at line 202
-			{
-				r24 := w.Reg(24)
-				r35 := w.Reg(35)
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: st.shared.f32
-							s1 := uint64(r24[l]) + 0x0
-							s1v := uint64(r35[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: st.shared.f32
-							s1 := uint64(r24[l]) + 0x0
-							s1v := uint64(r35[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b5 ($L__BB1_7), PTX lines 203-203
-			{
-				r0 := w.Reg(0)
-				r27 := w.Reg(27)
-				// PTX lines 203: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: setp.ge.s32
-							c1t := int32(r27[l]) >= int32(r0[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: setp.ge.s32
-							c1t := int32(r27[l]) >= int32(r0[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			matmulTiledBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3037,405 +2593,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 8:
 			// b6 ($L__BB1_10), PTX lines 218-233
-			{
-				r11 := w.Reg(11)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				k0 := uint64(0x4)
-				k1 := uint64(0x100)
-				k2 := uint64(0x10)
-				// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: ld.shared.f32
-							v1a := uint64(r44[l]) + 0xfffffffffffffff8
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
-									continue
-								}
-								v1 = v1x
-							}
-							// 219: ld.shared.f32
-							v2a := uint64(r45[l]) + 0xffffffffffffff80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
-									continue
-								}
-								v2 = v2x
-							}
-							// 220: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-							}
-							// 221: ld.shared.f32
-							v4a := uint64(r44[l]) + 0xfffffffffffffffc
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
-									continue
-								}
-								v4 = v4x
-							}
-							// 222: ld.shared.f32
-							v5a := uint64(r45[l]) + 0xffffffffffffffc0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
-									continue
-								}
-								v5 = v5x
-							}
-							// 223: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
-							}
-							// 224: ld.shared.f32
-							v7a := uint64(r44[l]) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
-									continue
-								}
-								v7 = v7x
-							}
-							// 225: ld.shared.f32
-							v8a := uint64(r45[l]) + 0x0
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
-									continue
-								}
-								v8 = v8x
-							}
-							// 226: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
-							}
-							// 227: ld.shared.f32
-							v10a := uint64(r44[l]) + 0x4
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
-									continue
-								}
-								v10 = v10x
-							}
-							// 228: ld.shared.f32
-							v11a := uint64(r45[l]) + 0x40
-							var v11 uint64
-							if v11a < shEnd4 && v11a&3 == 0 {
-								v11 = runtime.Load32(sh, v11a)
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-								if !v11ok {
-									flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
-									continue
-								}
-								v11 = v11x
-							}
-							// 229: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
-							}
-							r11[l] = v12
-							// 230: add.s32
-							v13 := uint64(uint32(r42[l]) + uint32(k0))
-							r42[l] = v13
-							// 231: add.s64
-							v14 := uint64(uint64(r45[l]) + uint64(k1))
-							r45[l] = v14
-							// 232: add.s64
-							v15 := uint64(uint64(r44[l]) + uint64(k2))
-							r44[l] = v15
-							// 233: setp.eq.s32
-							c16t := uint32(r43[l]) == uint32(v13)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p9 = p9&^(1<<l) | c16b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: ld.shared.f32
-							v1a := uint64(r44[l]) + 0xfffffffffffffff8
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
-									continue
-								}
-								v1 = v1x
-							}
-							// 219: ld.shared.f32
-							v2a := uint64(r45[l]) + 0xffffffffffffff80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
-									continue
-								}
-								v2 = v2x
-							}
-							// 220: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-							}
-							// 221: ld.shared.f32
-							v4a := uint64(r44[l]) + 0xfffffffffffffffc
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
-									continue
-								}
-								v4 = v4x
-							}
-							// 222: ld.shared.f32
-							v5a := uint64(r45[l]) + 0xffffffffffffffc0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
-									continue
-								}
-								v5 = v5x
-							}
-							// 223: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
-							}
-							// 224: ld.shared.f32
-							v7a := uint64(r44[l]) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
-									continue
-								}
-								v7 = v7x
-							}
-							// 225: ld.shared.f32
-							v8a := uint64(r45[l]) + 0x0
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
-									continue
-								}
-								v8 = v8x
-							}
-							// 226: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
-							}
-							// 227: ld.shared.f32
-							v10a := uint64(r44[l]) + 0x4
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
-									continue
-								}
-								v10 = v10x
-							}
-							// 228: ld.shared.f32
-							v11a := uint64(r45[l]) + 0x40
-							var v11 uint64
-							if v11a < shEnd4 && v11a&3 == 0 {
-								v11 = runtime.Load32(sh, v11a)
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-								if !v11ok {
-									flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
-									continue
-								}
-								v11 = v11x
-							}
-							// 229: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
-							}
-							r11[l] = v12
-							// 230: add.s32
-							v13 := uint64(uint32(r42[l]) + uint32(k0))
-							r42[l] = v13
-							// 231: add.s64
-							v14 := uint64(uint64(r45[l]) + uint64(k1))
-							r45[l] = v14
-							// 232: add.s64
-							v15 := uint64(uint64(r44[l]) + uint64(k2))
-							r44[l] = v15
-							// 233: setp.eq.s32
-							c16t := uint32(r43[l]) == uint32(v13)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p9 = p9&^(1<<l) | c16b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[9] = p9
-				}
-			}
+			matmulTiledBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3449,44 +2607,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 9:
 			// b7 ($L__BB1_11), PTX lines 237-238
-			{
-				r41 := w.Reg(41)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 237, 238: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: and.b32
-							v1 := uint64(uint32(r41[l]) & uint32(k0))
-							// 238: setp.eq.s32
-							c2t := uint32(v1) == uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p10 = p10&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: and.b32
-							v1 := uint64(uint32(r41[l]) & uint32(k0))
-							// 238: setp.eq.s32
-							c2t := uint32(v1) == uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p10 = p10&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			matmulTiledBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3500,153 +2621,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 10:
 			// b8 ($L__BB1_13), PTX lines 249-255
-			{
-				r11 := w.Reg(11)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				r62 := w.Reg(62)
-				k0 := uint64(0x4)
-				k1 := uint64(0x40)
-				k2 := uint64(0xffffffff)
-				k3 := uint64(0x0)
-				// PTX lines 249, 250, 251, 252, 253, 254, 255: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: ld.shared.f32
-							v1a := uint64(r60[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
-									continue
-								}
-								v1 = v1x
-							}
-							// 250: ld.shared.f32
-							v2a := uint64(r62[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
-									continue
-								}
-								v2 = v2x
-							}
-							// 251: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-							}
-							r11[l] = v3
-							// 252: add.s64
-							v4 := uint64(uint64(r60[l]) + uint64(k0))
-							r60[l] = v4
-							// 253: add.s64
-							v5 := uint64(uint64(r62[l]) + uint64(k1))
-							r62[l] = v5
-							// 254: add.s32
-							v6 := uint64(uint32(r58[l]) + uint32(k2))
-							r58[l] = v6
-							// 255: setp.ne.s32
-							c7t := uint32(v6) != uint32(k3)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p11 = p11&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: ld.shared.f32
-							v1a := uint64(r60[l]) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
-									continue
-								}
-								v1 = v1x
-							}
-							// 250: ld.shared.f32
-							v2a := uint64(r62[l]) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
-									continue
-								}
-								v2 = v2x
-							}
-							// 251: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
-							}
-							r11[l] = v3
-							// 252: add.s64
-							v4 := uint64(uint64(r60[l]) + uint64(k0))
-							r60[l] = v4
-							// 253: add.s64
-							v5 := uint64(uint64(r62[l]) + uint64(k1))
-							r62[l] = v5
-							// 254: add.s32
-							v6 := uint64(uint32(r58[l]) + uint32(k2))
-							r58[l] = v6
-							// 255: setp.ne.s32
-							c7t := uint32(v6) != uint32(k3)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p11 = p11&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[11] = p11
-				}
-			}
+			matmulTiledBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3660,56 +2635,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 11:
 			// b9 ($L__BB1_15), PTX lines 259-260; divergent, reconverges at block 13 (b11 ($L__BB1_17))
-			{
-				r1 := w.Reg(1)
-				r10 := w.Reg(10)
-				// PTX lines 259, 260: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p12 := w.P[12]
-					p13 := w.P[13]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: setp.lt.s32
-							c1t := int32(r10[l]) < int32(r1[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-							// 260: and.pred
-							c2 := (p1>>l&1 != 0) && (c1)
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p13 = p13&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: setp.lt.s32
-							c1t := int32(r10[l]) < int32(r1[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-							// 260: and.pred
-							c2 := (p1>>l&1 != 0) && (c1)
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p13 = p13&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[12] = p12
-					w.P[13] = p13
-				}
-			}
+			matmulTiledBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3723,80 +2649,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 12:
 			// b10 ($L__BB1_16), PTX lines 264-269
-			{
-				r1 := w.Reg(1)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 264: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
-				}
-				// PTX line 265: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: mad.lo.s32
-							v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
-							// 267: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-							// 268: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							// 269: st.global.f32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r11[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: mad.lo.s32
-							v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
-							// 267: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-							// 268: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							// 269: st.global.f32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r11[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3806,212 +2659,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 25
 		case 14:
 			// b12, PTX lines 144-163
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				k2 := uint64(0x40)
-				k3 := uint64(0x400)
-				k4 := uint64(0x80)
-				k5 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 144: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:144")
-				}
-				// PTX line 145: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r13, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 146: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:146")
-				}
-				// PTX line 147: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r15, m, u4)
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: mul.lo.s32
-							v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
-							r16[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: mul.lo.s32
-							v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
-							r16[l] = v5
-						}
-					}
-				}
-				// PTX line 149: mov.u64, warp-uniform
-				u6 := uint64(k0)
-				// PTX lines 150, 151, 152, 153: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-							r18[l] = v7
-							// 151: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-							r19[l] = v8
-							// 152: add.s64
-							v9 := uint64(uint64(u6) + uint64(v8))
-							r20[l] = v9
-							// 153: add.s64
-							v10 := uint64(uint64(v9) + uint64(v7))
-							r21[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-							r18[l] = v7
-							// 151: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-							r19[l] = v8
-							// 152: add.s64
-							v9 := uint64(uint64(u6) + uint64(v8))
-							r20[l] = v9
-							// 153: add.s64
-							v10 := uint64(uint64(v9) + uint64(v7))
-							r21[l] = v10
-						}
-					}
-				}
-				// PTX line 154: mov.u64, warp-uniform
-				u11 := uint64(k3)
-				// PTX lines 155, 156, 157, 158: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: add.s64
-							v12 := uint64(uint64(u11) + uint64(r18[l]))
-							r23[l] = v12
-							// 156: add.s64
-							v13 := uint64(uint64(v12) + uint64(r19[l]))
-							r24[l] = v13
-							// 157: add.s64
-							v14 := uint64(uint64(v12) + uint64(k4))
-							r25[l] = v14
-							// 158: add.s64
-							v15 := uint64(uint64(r20[l]) + uint64(k5))
-							r26[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: add.s64
-							v12 := uint64(uint64(u11) + uint64(r18[l]))
-							r23[l] = v12
-							// 156: add.s64
-							v13 := uint64(uint64(v12) + uint64(r19[l]))
-							r24[l] = v13
-							// 157: add.s64
-							v14 := uint64(uint64(v12) + uint64(k4))
-							r25[l] = v14
-							// 158: add.s64
-							v15 := uint64(uint64(r20[l]) + uint64(k5))
-							r26[l] = v15
-						}
-					}
-				}
-				// PTX line 159: mov.b32, warp-uniform
-				u16 := uint64(k0)
-				runtime.Broadcast(r27, m, u16)
-				// PTX line 160: mov.f32, warp-uniform
-				u17 := uint64(k0)
-				runtime.Broadcast(r28, m, u17)
-				// PTX lines 161, 162: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: setp.ge.s32
-							c18t := int32(r10[l]) >= int32(r1[l])
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p2 = p2&^(1<<l) | c18b0<<l
-							// 162: mov.u32
-							v19 := uint64(r0[l])
-							r29[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: setp.ge.s32
-							c18t := int32(r10[l]) >= int32(r1[l])
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p2 = p2&^(1<<l) | c18b0<<l
-							// 162: mov.u32
-							v19 := uint64(r0[l])
-							r29[l] = v19
-						}
-					}
-					w.P[2] = p2
-				}
-				// PTX line 163: mov.f32, warp-uniform
-				u20 := uint64(u17)
-				runtime.Broadcast(r11, m, u20)
-				_ = u2
-				_ = u4
-				_ = u16
-				_ = u20
-			}
+			matmulTiledBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4024,55 +2672,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 4
 		case 17:
 			// b15, PTX lines 191-193; divergent, reconverges at block 6 (b5 ($L__BB1_7))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				// PTX lines 191, 192, 193: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: add.s32
-							v1 := uint64(uint32(r27[l]) + uint32(r4[l]))
-							r36[l] = v1
-							// 192: setp.ge.s32
-							c2t := int32(v1) >= int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-							// 193: mov.f32
-							v3 := uint64(r28[l])
-							r35[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: add.s32
-							v1 := uint64(uint32(r27[l]) + uint32(r4[l]))
-							r36[l] = v1
-							// 192: setp.ge.s32
-							c2t := int32(v1) >= int32(r0[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-							// 193: mov.f32
-							v3 := uint64(r28[l])
-							r35[l] = v3
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			matmulTiledBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4086,135 +2686,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 18:
 			// b16, PTX lines 196-199
-			{
-				r1 := w.Reg(1)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				k0 := uint64(0x4)
-				// PTX lines 196, 197, 198, 199: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: mad.lo.s32
-							v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
-							// 197: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 198: add.s64
-							v3 := uint64(uint64(r13[l]) + uint64(v2))
-							// 199: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
-									continue
-								}
-								v4 = v4x
-							}
-							r35[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: mad.lo.s32
-							v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
-							// 197: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 198: add.s64
-							v3 := uint64(uint64(r13[l]) + uint64(v2))
-							// 199: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
-									continue
-								}
-								v4 = v4x
-							}
-							r35[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 19:
 			// b17, PTX lines 206-209
-			{
-				r29 := w.Reg(29)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				k0 := uint64(0x10)
-				k1 := uint64(0x1)
-				k2 := uint64(0x4)
-				k3 := uint64(0x0)
-				// PTX lines 206, 207, 208: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 206: min.s32
-							v1 := uint64(uint32(min(int32(r29[l]), int32(k0))))
-							// 207: max.s32
-							v2 := uint64(uint32(max(int32(v1), int32(k1))))
-							r41[l] = v2
-							// 208: setp.lt.s32
-							c3t := int32(r29[l]) < int32(k2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 206: min.s32
-							v1 := uint64(uint32(min(int32(r29[l]), int32(k0))))
-							// 207: max.s32
-							v2 := uint64(uint32(max(int32(v1), int32(k1))))
-							r41[l] = v2
-							// 208: setp.lt.s32
-							c3t := int32(r29[l]) < int32(k2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-				// PTX line 209: mov.b32, warp-uniform
-				u4 := uint64(k3)
-				runtime.Broadcast(r42, m, u4)
-				_ = u4
-			}
+			matmulTiledBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4228,61 +2707,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 20:
 			// b18, PTX lines 212-215
-			{
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				k0 := uint64(0x1c)
-				k1 := uint64(0x0)
-				// PTX lines 212: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: and.b32
-							v1 := uint64(uint32(r41[l]) & uint32(k0))
-							r43[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: and.b32
-							v1 := uint64(uint32(r41[l]) & uint32(k0))
-							r43[l] = v1
-						}
-					}
-				}
-				// PTX line 213: mov.b32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r42, m, u2)
-				// PTX lines 214, 215: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: mov.u64
-							v3 := uint64(r26[l])
-							r44[l] = v3
-							// 215: mov.u64
-							v4 := uint64(r25[l])
-							r45[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: mov.u64
-							v3 := uint64(r26[l])
-							r44[l] = v3
-							// 215: mov.u64
-							v4 := uint64(r25[l])
-							r45[l] = v4
-						}
-					}
-				}
-				_ = u2
-			}
+			matmulTiledBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4292,55 +2717,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 8
 		case 22:
 			// b20, PTX lines 241-245
-			{
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				r62 := w.Reg(62)
-				k0 := uint64(0x3)
-				k1 := uint64(0x4)
-				k2 := uint64(0x40)
-				// PTX lines 241, 242, 243, 244, 245: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: and.b32
-							v1 := uint64(uint32(r41[l]) & uint32(k0))
-							r58[l] = v1
-							// 242: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k1))))
-							// 243: add.s64
-							v3 := uint64(uint64(r20[l]) + uint64(v2))
-							r60[l] = v3
-							// 244: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k2))))
-							// 245: add.s64
-							v5 := uint64(uint64(r23[l]) + uint64(v4))
-							r62[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: and.b32
-							v1 := uint64(uint32(r41[l]) & uint32(k0))
-							r58[l] = v1
-							// 242: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k1))))
-							// 243: add.s64
-							v3 := uint64(uint64(r20[l]) + uint64(v2))
-							r60[l] = v3
-							// 244: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k2))))
-							// 245: add.s64
-							v5 := uint64(uint64(r23[l]) + uint64(v4))
-							r62[l] = v5
-						}
-					}
-				}
-			}
+			matmulTiledBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4358,5 +2735,1760 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// matmulTiledBlock0 runs block 0 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 128-141
+func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 128: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:128")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:129")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
+	}
+	// PTX lines 131, 132: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 132: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 132: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 133: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().Y))
+	// PTX line 134: shl.b32, warp-uniform
+	u7 := uint64(uint32(u6) << uint32(k0))
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: add.s32
+				v8 := uint64(uint32(u7) + uint32(r4[l]))
+				r7[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: add.s32
+				v8 := uint64(uint32(u7) + uint32(r4[l]))
+				r7[l] = v8
+			}
+		}
+	}
+	// PTX line 136: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 137: shl.b32, warp-uniform
+	u10 := uint64(uint32(u9) << uint32(k0))
+	// PTX lines 138, 139: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: add.s32
+				v11 := uint64(uint32(u10) + uint32(r3[l]))
+				r10[l] = v11
+				// 139: setp.lt.s32
+				c12t := int32(u1) < int32(k1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: add.s32
+				v11 := uint64(uint32(u10) + uint32(r3[l]))
+				r10[l] = v11
+				// 139: setp.lt.s32
+				c12t := int32(u1) < int32(k1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 140: mov.f32, warp-uniform
+	u13 := uint64(k2)
+	runtime.Broadcast(r11, m, u13)
+	// PTX lines 141: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: setp.lt.s32
+				c14t := int32(r7[l]) < int32(u3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1 = p1&^(1<<l) | c14b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: setp.lt.s32
+				c14t := int32(r7[l]) < int32(u3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1 = p1&^(1<<l) | c14b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+	_ = u2
+	_ = u13
+}
+
+// matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_14), PTX lines 167-169
+func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	k0 := uint64(0x10)
+	k1 := uint64(0xfffffff0)
+	// PTX lines 167, 168, 169: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: add.s32
+				v1 := uint64(uint32(r27[l]) + uint32(k0))
+				r27[l] = v1
+				// 168: add.s32
+				v2 := uint64(uint32(r29[l]) + uint32(k1))
+				r29[l] = v2
+				// 169: setp.lt.s32
+				c3t := int32(v1) < int32(r0[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: add.s32
+				v1 := uint64(uint32(r27[l]) + uint32(k0))
+				r27[l] = v1
+				// 168: add.s32
+				v2 := uint64(uint32(r29[l]) + uint32(k1))
+				r29[l] = v2
+				// 169: setp.lt.s32
+				c3t := int32(v1) < int32(r0[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 175-178; divergent, reconverges at block 5 (b4 ($L__BB1_4))
+func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	// PTX lines 175, 176, 177, 178: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: add.s32
+				v1 := uint64(uint32(r27[l]) + uint32(r3[l]))
+				r30[l] = v1
+				// 176: setp.lt.s32
+				c2t := int32(v1) < int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+				// 177: and.pred
+				c3 := (p1>>l&1 != 0) && (c2)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 178: mov.f32
+				v4 := uint64(r28[l])
+				r31[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: add.s32
+				v1 := uint64(uint32(r27[l]) + uint32(r3[l]))
+				r30[l] = v1
+				// 176: setp.lt.s32
+				c2t := int32(v1) < int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+				// 177: and.pred
+				c3 := (p1>>l&1 != 0) && (c2)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 178: mov.f32
+				v4 := uint64(r28[l])
+				r31[l] = v4
+			}
+		}
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+}
+
+// matmulTiledBlock4 runs block 4 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 182-185
+func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0x4)
+	// PTX lines 182, 183, 184, 185: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: add.s32
+				v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
+				// 183: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 184: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				// 185: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
+						continue
+					}
+					v4 = v4x
+				}
+				r31[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: add.s32
+				v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
+				// 183: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 184: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				// 185: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
+						continue
+					}
+					v4 = v4x
+				}
+				r31[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 187-188; divergent, reconverges at block 6 (b5 ($L__BB1_7))
+func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	r28 := w.Reg(28)
+	r31 := w.Reg(31)
+	r35 := w.Reg(35)
+	// PTX lines 187, 188: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.shared.f32
+				s1 := uint64(r21[l]) + 0x0
+				s1v := uint64(r31[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+				}
+				// 188: mov.f32
+				v2 := uint64(r28[l])
+				r35[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.shared.f32
+				s1 := uint64(r21[l]) + 0x0
+				s1v := uint64(r31[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+				}
+				// 188: mov.f32
+				v2 := uint64(r28[l])
+				r35[l] = v2
+			}
+		}
+	}
+}
+
+// matmulTiledBlock6 runs block 6 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_7), PTX lines 201-201; bar.sync at line 202
+func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
+	r24 := w.Reg(24)
+	r35 := w.Reg(35)
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.shared.f32
+				s1 := uint64(r24[l]) + 0x0
+				s1v := uint64(r35[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.shared.f32
+				s1 := uint64(r24[l]) + 0x0
+				s1v := uint64(r35[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock7 runs block 7 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_7), PTX lines 203-203
+func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r27 := w.Reg(27)
+	// PTX lines 203: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: setp.ge.s32
+				c1t := int32(r27[l]) >= int32(r0[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: setp.ge.s32
+				c1t := int32(r27[l]) >= int32(r0[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// matmulTiledBlock8 runs block 8 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_10), PTX lines 218-233
+func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0x4)
+	k1 := uint64(0x100)
+	k2 := uint64(0x10)
+	// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v3s [32]uint64
+				var v6s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 218: ld.shared.f32
+					v1a := uint64(r44[l]) + 0xfffffffffffffff8
+					var v1 uint64
+					if v1a < shEnd4 && v1a&3 == 0 {
+						v1 = runtime.Load32(shp, v1a)
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
+							continue
+						}
+						v1 = v1x
+					}
+					// 219: ld.shared.f32
+					v2a := uint64(r45[l]) + 0xffffffffffffff80
+					var v2 uint64
+					if v2a < shEnd4 && v2a&3 == 0 {
+						v2 = runtime.Load32(shp, v2a)
+					} else {
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
+							continue
+						}
+						v2 = v2x
+					}
+					// 220: fma.rn.f32
+					var v3 uint64
+					if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+						v3 = uint64(math.Float32bits(float32(v3f)))
+					} else {
+						v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+					}
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					// 221: ld.shared.f32
+					v4a := uint64(r44[l]) + 0xfffffffffffffffc
+					var v4 uint64
+					if v4a < shEnd4 && v4a&3 == 0 {
+						v4 = runtime.Load32(shp, v4a)
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
+							continue
+						}
+						v4 = v4x
+					}
+					// 222: ld.shared.f32
+					v5a := uint64(r45[l]) + 0xffffffffffffffc0
+					var v5 uint64
+					if v5a < shEnd4 && v5a&3 == 0 {
+						v5 = runtime.Load32(shp, v5a)
+					} else {
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
+							continue
+						}
+						v5 = v5x
+					}
+					// 223: fma.rn.f32
+					var v6 uint64
+					if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
+						v6 = uint64(math.Float32bits(float32(v6f)))
+					} else {
+						v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
+					}
+					v6s[l] = v6
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					// 224: ld.shared.f32
+					v7a := uint64(r44[l]) + 0x0
+					var v7 uint64
+					if v7a < shEnd4 && v7a&3 == 0 {
+						v7 = runtime.Load32(shp, v7a)
+					} else {
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
+							continue
+						}
+						v7 = v7x
+					}
+					// 225: ld.shared.f32
+					v8a := uint64(r45[l]) + 0x0
+					var v8 uint64
+					if v8a < shEnd4 && v8a&3 == 0 {
+						v8 = runtime.Load32(shp, v8a)
+					} else {
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
+							continue
+						}
+						v8 = v8x
+					}
+					// 226: fma.rn.f32
+					var v9 uint64
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+						v9 = uint64(math.Float32bits(float32(v9f)))
+					} else {
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+					}
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v9 := v9s[l]
+					// 227: ld.shared.f32
+					v10a := uint64(r44[l]) + 0x4
+					var v10 uint64
+					if v10a < shEnd4 && v10a&3 == 0 {
+						v10 = runtime.Load32(shp, v10a)
+					} else {
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
+							continue
+						}
+						v10 = v10x
+					}
+					// 228: ld.shared.f32
+					v11a := uint64(r45[l]) + 0x40
+					var v11 uint64
+					if v11a < shEnd4 && v11a&3 == 0 {
+						v11 = runtime.Load32(shp, v11a)
+					} else {
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+						if !v11ok {
+							flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
+							continue
+						}
+						v11 = v11x
+					}
+					// 229: fma.rn.f32
+					var v12 uint64
+					if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
+						v12 = uint64(math.Float32bits(float32(v12f)))
+					} else {
+						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
+					}
+					r11[l] = v12
+					// 230: add.s32
+					v13 := uint64(uint32(r42[l]) + uint32(k0))
+					r42[l] = v13
+					// 231: add.s64
+					v14 := uint64(uint64(r45[l]) + uint64(k1))
+					r45[l] = v14
+					// 232: add.s64
+					v15 := uint64(uint64(r44[l]) + uint64(k2))
+					r44[l] = v15
+					// 233: setp.eq.s32
+					c16t := uint32(r43[l]) == uint32(v13)
+					c16 := c16t
+					c16b0 := uint32(0)
+					if c16 {
+						c16b0 = 1
+					}
+					p9 = p9&^(1<<l) | c16b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: ld.shared.f32
+				v1a := uint64(r44[l]) + 0xfffffffffffffff8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
+						continue
+					}
+					v1 = v1x
+				}
+				// 219: ld.shared.f32
+				v2a := uint64(r45[l]) + 0xffffffffffffff80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
+						continue
+					}
+					v2 = v2x
+				}
+				// 220: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				// 221: ld.shared.f32
+				v4a := uint64(r44[l]) + 0xfffffffffffffffc
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(shp, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
+						continue
+					}
+					v4 = v4x
+				}
+				// 222: ld.shared.f32
+				v5a := uint64(r45[l]) + 0xffffffffffffffc0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
+						continue
+					}
+					v5 = v5x
+				}
+				// 223: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
+				}
+				// 224: ld.shared.f32
+				v7a := uint64(r44[l]) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
+						continue
+					}
+					v7 = v7x
+				}
+				// 225: ld.shared.f32
+				v8a := uint64(r45[l]) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
+						continue
+					}
+					v8 = v8x
+				}
+				// 226: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+				}
+				// 227: ld.shared.f32
+				v10a := uint64(r44[l]) + 0x4
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(shp, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
+						continue
+					}
+					v10 = v10x
+				}
+				// 228: ld.shared.f32
+				v11a := uint64(r45[l]) + 0x40
+				var v11 uint64
+				if v11a < shEnd4 && v11a&3 == 0 {
+					v11 = runtime.Load32(shp, v11a)
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+					if !v11ok {
+						flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
+						continue
+					}
+					v11 = v11x
+				}
+				// 229: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
+				}
+				r11[l] = v12
+				// 230: add.s32
+				v13 := uint64(uint32(r42[l]) + uint32(k0))
+				r42[l] = v13
+				// 231: add.s64
+				v14 := uint64(uint64(r45[l]) + uint64(k1))
+				r45[l] = v14
+				// 232: add.s64
+				v15 := uint64(uint64(r44[l]) + uint64(k2))
+				r44[l] = v15
+				// 233: setp.eq.s32
+				c16t := uint32(r43[l]) == uint32(v13)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p9 = p9&^(1<<l) | c16b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[9] = p9
+	}
+}
+
+// matmulTiledBlock9 runs block 9 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_11), PTX lines 237-238
+func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
+	r41 := w.Reg(41)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 237, 238: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: and.b32
+				v1 := uint64(uint32(r41[l]) & uint32(k0))
+				// 238: setp.eq.s32
+				c2t := uint32(v1) == uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p10 = p10&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: and.b32
+				v1 := uint64(uint32(r41[l]) & uint32(k0))
+				// 238: setp.eq.s32
+				c2t := uint32(v1) == uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p10 = p10&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// matmulTiledBlock10 runs block 10 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_13), PTX lines 249-255
+func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r62 := w.Reg(62)
+	k0 := uint64(0x4)
+	k1 := uint64(0x40)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x0)
+	// PTX lines 249, 250, 251, 252, 253, 254, 255: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: ld.shared.f32
+				v1a := uint64(r60[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
+						continue
+					}
+					v1 = v1x
+				}
+				// 250: ld.shared.f32
+				v2a := uint64(r62[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
+						continue
+					}
+					v2 = v2x
+				}
+				// 251: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				r11[l] = v3
+				// 252: add.s64
+				v4 := uint64(uint64(r60[l]) + uint64(k0))
+				r60[l] = v4
+				// 253: add.s64
+				v5 := uint64(uint64(r62[l]) + uint64(k1))
+				r62[l] = v5
+				// 254: add.s32
+				v6 := uint64(uint32(r58[l]) + uint32(k2))
+				r58[l] = v6
+				// 255: setp.ne.s32
+				c7t := uint32(v6) != uint32(k3)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p11 = p11&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: ld.shared.f32
+				v1a := uint64(r60[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
+						continue
+					}
+					v1 = v1x
+				}
+				// 250: ld.shared.f32
+				v2a := uint64(r62[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
+						continue
+					}
+					v2 = v2x
+				}
+				// 251: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				r11[l] = v3
+				// 252: add.s64
+				v4 := uint64(uint64(r60[l]) + uint64(k0))
+				r60[l] = v4
+				// 253: add.s64
+				v5 := uint64(uint64(r62[l]) + uint64(k1))
+				r62[l] = v5
+				// 254: add.s32
+				v6 := uint64(uint32(r58[l]) + uint32(k2))
+				r58[l] = v6
+				// 255: setp.ne.s32
+				c7t := uint32(v6) != uint32(k3)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p11 = p11&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[11] = p11
+	}
+}
+
+// matmulTiledBlock11 runs block 11 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_15), PTX lines 259-260; divergent, reconverges at block 13 (b11 ($L__BB1_17))
+func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r10 := w.Reg(10)
+	// PTX lines 259, 260: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p12 := w.P[12]
+		p13 := w.P[13]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: setp.lt.s32
+				c1t := int32(r10[l]) < int32(r1[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+				// 260: and.pred
+				c2 := (p1>>l&1 != 0) && (c1)
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13 = p13&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: setp.lt.s32
+				c1t := int32(r10[l]) < int32(r1[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+				// 260: and.pred
+				c2 := (p1>>l&1 != 0) && (c1)
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13 = p13&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[12] = p12
+		w.P[13] = p13
+	}
+}
+
+// matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_16), PTX lines 264-269
+func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 264: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
+	}
+	// PTX line 265: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: mad.lo.s32
+				v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
+				// 267: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+				// 268: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				// 269: st.global.f32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: mad.lo.s32
+				v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
+				// 267: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+				// 268: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				// 269: st.global.f32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock14 runs block 14 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 144-163
+func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x40)
+	k3 := uint64(0x400)
+	k4 := uint64(0x80)
+	k5 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 144: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:144")
+	}
+	// PTX line 145: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r13, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 146: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:146")
+	}
+	// PTX line 147: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r15, m, u4)
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: mul.lo.s32
+				v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
+				r16[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: mul.lo.s32
+				v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
+				r16[l] = v5
+			}
+		}
+	}
+	// PTX line 149: mov.u64, warp-uniform
+	u6 := uint64(k0)
+	// PTX lines 150, 151, 152, 153: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				r18[l] = v7
+				// 151: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				r19[l] = v8
+				// 152: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r20[l] = v9
+				// 153: add.s64
+				v10 := uint64(uint64(v9) + uint64(v7))
+				r21[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				r18[l] = v7
+				// 151: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				r19[l] = v8
+				// 152: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r20[l] = v9
+				// 153: add.s64
+				v10 := uint64(uint64(v9) + uint64(v7))
+				r21[l] = v10
+			}
+		}
+	}
+	// PTX line 154: mov.u64, warp-uniform
+	u11 := uint64(k3)
+	// PTX lines 155, 156, 157, 158: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: add.s64
+				v12 := uint64(uint64(u11) + uint64(r18[l]))
+				r23[l] = v12
+				// 156: add.s64
+				v13 := uint64(uint64(v12) + uint64(r19[l]))
+				r24[l] = v13
+				// 157: add.s64
+				v14 := uint64(uint64(v12) + uint64(k4))
+				r25[l] = v14
+				// 158: add.s64
+				v15 := uint64(uint64(r20[l]) + uint64(k5))
+				r26[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: add.s64
+				v12 := uint64(uint64(u11) + uint64(r18[l]))
+				r23[l] = v12
+				// 156: add.s64
+				v13 := uint64(uint64(v12) + uint64(r19[l]))
+				r24[l] = v13
+				// 157: add.s64
+				v14 := uint64(uint64(v12) + uint64(k4))
+				r25[l] = v14
+				// 158: add.s64
+				v15 := uint64(uint64(r20[l]) + uint64(k5))
+				r26[l] = v15
+			}
+		}
+	}
+	// PTX line 159: mov.b32, warp-uniform
+	u16 := uint64(k0)
+	runtime.Broadcast(r27, m, u16)
+	// PTX line 160: mov.f32, warp-uniform
+	u17 := uint64(k0)
+	runtime.Broadcast(r28, m, u17)
+	// PTX lines 161, 162: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: setp.ge.s32
+				c18t := int32(r10[l]) >= int32(r1[l])
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p2 = p2&^(1<<l) | c18b0<<l
+				// 162: mov.u32
+				v19 := uint64(r0[l])
+				r29[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: setp.ge.s32
+				c18t := int32(r10[l]) >= int32(r1[l])
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p2 = p2&^(1<<l) | c18b0<<l
+				// 162: mov.u32
+				v19 := uint64(r0[l])
+				r29[l] = v19
+			}
+		}
+		w.P[2] = p2
+	}
+	// PTX line 163: mov.f32, warp-uniform
+	u20 := uint64(u17)
+	runtime.Broadcast(r11, m, u20)
+	_ = u2
+	_ = u4
+	_ = u16
+	_ = u20
+}
+
+// matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 191-193; divergent, reconverges at block 6 (b5 ($L__BB1_7))
+func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	// PTX lines 191, 192, 193: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: add.s32
+				v1 := uint64(uint32(r27[l]) + uint32(r4[l]))
+				r36[l] = v1
+				// 192: setp.ge.s32
+				c2t := int32(v1) >= int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+				// 193: mov.f32
+				v3 := uint64(r28[l])
+				r35[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: add.s32
+				v1 := uint64(uint32(r27[l]) + uint32(r4[l]))
+				r36[l] = v1
+				// 192: setp.ge.s32
+				c2t := int32(v1) >= int32(r0[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+				// 193: mov.f32
+				v3 := uint64(r28[l])
+				r35[l] = v3
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// matmulTiledBlock18 runs block 18 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 196-199
+func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x4)
+	// PTX lines 196, 197, 198, 199: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: mad.lo.s32
+				v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
+				// 197: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 198: add.s64
+				v3 := uint64(uint64(r13[l]) + uint64(v2))
+				// 199: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
+						continue
+					}
+					v4 = v4x
+				}
+				r35[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: mad.lo.s32
+				v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
+				// 197: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 198: add.s64
+				v3 := uint64(uint64(r13[l]) + uint64(v2))
+				// 199: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
+						continue
+					}
+					v4 = v4x
+				}
+				r35[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock19 runs block 19 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 206-209
+func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
+	r29 := w.Reg(29)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	k0 := uint64(0x10)
+	k1 := uint64(0x1)
+	k2 := uint64(0x4)
+	k3 := uint64(0x0)
+	// PTX lines 206, 207, 208: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 206: min.s32
+				v1 := uint64(uint32(min(int32(r29[l]), int32(k0))))
+				// 207: max.s32
+				v2 := uint64(uint32(max(int32(v1), int32(k1))))
+				r41[l] = v2
+				// 208: setp.lt.s32
+				c3t := int32(r29[l]) < int32(k2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 206: min.s32
+				v1 := uint64(uint32(min(int32(r29[l]), int32(k0))))
+				// 207: max.s32
+				v2 := uint64(uint32(max(int32(v1), int32(k1))))
+				r41[l] = v2
+				// 208: setp.lt.s32
+				c3t := int32(r29[l]) < int32(k2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+	// PTX line 209: mov.b32, warp-uniform
+	u4 := uint64(k3)
+	runtime.Broadcast(r42, m, u4)
+	_ = u4
+}
+
+// matmulTiledBlock20 runs block 20 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 212-215
+func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0x1c)
+	k1 := uint64(0x0)
+	// PTX lines 212: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: and.b32
+				v1 := uint64(uint32(r41[l]) & uint32(k0))
+				r43[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: and.b32
+				v1 := uint64(uint32(r41[l]) & uint32(k0))
+				r43[l] = v1
+			}
+		}
+	}
+	// PTX line 213: mov.b32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r42, m, u2)
+	// PTX lines 214, 215: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: mov.u64
+				v3 := uint64(r26[l])
+				r44[l] = v3
+				// 215: mov.u64
+				v4 := uint64(r25[l])
+				r45[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: mov.u64
+				v3 := uint64(r26[l])
+				r44[l] = v3
+				// 215: mov.u64
+				v4 := uint64(r25[l])
+				r45[l] = v4
+			}
+		}
+	}
+	_ = u2
+}
+
+// matmulTiledBlock22 runs block 22 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 241-245
+func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r62 := w.Reg(62)
+	k0 := uint64(0x3)
+	k1 := uint64(0x4)
+	k2 := uint64(0x40)
+	// PTX lines 241, 242, 243, 244, 245: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: and.b32
+				v1 := uint64(uint32(r41[l]) & uint32(k0))
+				r58[l] = v1
+				// 242: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k1))))
+				// 243: add.s64
+				v3 := uint64(uint64(r20[l]) + uint64(v2))
+				r60[l] = v3
+				// 244: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k2))))
+				// 245: add.s64
+				v5 := uint64(uint64(r23[l]) + uint64(v4))
+				r62[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: and.b32
+				v1 := uint64(uint32(r41[l]) & uint32(k0))
+				r58[l] = v1
+				// 242: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k1))))
+				// 243: add.s64
+				v3 := uint64(uint64(r20[l]) + uint64(v2))
+				r60[l] = v3
+				// 244: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k2))))
+				// 245: add.s64
+				v5 := uint64(uint64(r23[l]) + uint64(v4))
+				r62[l] = v5
+			}
+		}
 	}
 }

@@ -1219,126 +1219,7 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:27")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:28")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/atomics.ptx:29")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/atomics.ptx:30")
-				}
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 31: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 32: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 33, 34, 35: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							r7[l] = v8
-							// 35: setp.ge.s32
-							c9t := int32(v8) >= int32(u3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							r7[l] = v8
-							// 35: setp.ge.s32
-							c9t := int32(v8) >= int32(u3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u4
-			}
+			histogramBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1355,106 +1236,7 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 38-46
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 39: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 41: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
-									continue
-								}
-								v4 = v4x
-							}
-							// 42: rem.u32
-							v5 := isa.Rem(v4, r3[l], 32, false)
-							// 43: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 44: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
-							// 45: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							r15[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 39: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 41: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
-									continue
-								}
-								v4 = v4x
-							}
-							// 42: rem.u32
-							v5 := isa.Rem(v4, r3[l], 32, false)
-							// 43: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 44: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
-							// 45: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							r15[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 46: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:46")
-			}
+			histogramBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1469,6 +1251,232 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// histogramBlock0 runs block 0 of kernel histogram for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:27")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:28")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/atomics.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/atomics.ptx:30")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 31: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				r7[l] = v8
+				// 35: setp.ge.s32
+				c9t := int32(v8) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				r7[l] = v8
+				// 35: setp.ge.s32
+				c9t := int32(v8) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u4
+}
+
+// histogramBlock2 runs block 2 of kernel histogram for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 38-46
+func histogramBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 39: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 41: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
+						continue
+					}
+					v4 = v4x
+				}
+				// 42: rem.u32
+				v5 := isa.Rem(v4, r3[l], 32, false)
+				// 43: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 44: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
+				// 45: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				r15[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 39: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 41: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:41")
+						continue
+					}
+					v4 = v4x
+				}
+				// 42: rem.u32
+				v5 := isa.Rem(v4, r3[l], 32, false)
+				// 43: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 44: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
+				// 45: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				r15[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 46: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:46")
+}
+
 // atomicSumRun runs blocks of kernel atomic_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1477,145 +1485,7 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 67-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 67: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:67")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 68: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:68")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/atomics.ptx:69")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/atomics.ptx:70")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 71: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/atomics.ptx:71")
-				}
-				// PTX line 72: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 73: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 74, 75, 76: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 75: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 76: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 75: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 76: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			atomicSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1632,179 +1502,7 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 79-89
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x4)
-				// PTX lines 79, 80, 81, 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 80: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							r10[l] = v2
-							// 81: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 82: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
-									continue
-								}
-								v4 = v4x
-							}
-							r12[l] = v4
-							// 83: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							r13[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 80: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							r10[l] = v2
-							// 81: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 82: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
-									continue
-								}
-								v4 = v4x
-							}
-							r12[l] = v4
-							// 83: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							r13[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 84: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r13, r12, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:84")
-				// PTX lines 85, 86, 87, 88: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 86: add.s64
-							v7 := uint64(uint64(v6) + uint64(r10[l]))
-							// 87: ld.global.f32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
-									continue
-								}
-								v8 = v8x
-							}
-							r17[l] = v8
-							// 88: cvta.to.global.u64
-							v9 := uint64(r1[l])
-							r18[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 86: add.s64
-							v7 := uint64(uint64(v6) + uint64(r10[l]))
-							// 87: ld.global.f32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
-									continue
-								}
-								v8 = v8x
-							}
-							r17[l] = v8
-							// 88: cvta.to.global.u64
-							v9 := uint64(r1[l])
-							r18[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 89: atom.global.add.f32
-				w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r18, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:89")
-			}
+			atomicSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1819,6 +1517,324 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// atomicSumBlock0 runs block 0 of kernel atomic_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 67-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:67")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 68: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:68")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/atomics.ptx:69")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/atomics.ptx:70")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/atomics.ptx:71")
+	}
+	// PTX line 72: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 73: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 75: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 76: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 75: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 76: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// atomicSumBlock2 runs block 2 of kernel atomic_sum for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 79-89
+func atomicSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x4)
+	// PTX lines 79, 80, 81, 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 80: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				r10[l] = v2
+				// 81: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 82: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
+						continue
+					}
+					v4 = v4x
+				}
+				r12[l] = v4
+				// 83: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				r13[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 80: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				r10[l] = v2
+				// 81: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 82: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:82")
+						continue
+					}
+					v4 = v4x
+				}
+				r12[l] = v4
+				// 83: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				r13[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 84: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r13, r12, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:84")
+	// PTX lines 85, 86, 87, 88: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 86: add.s64
+				v7 := uint64(uint64(v6) + uint64(r10[l]))
+				// 87: ld.global.f32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
+						continue
+					}
+					v8 = v8x
+				}
+				r17[l] = v8
+				// 88: cvta.to.global.u64
+				v9 := uint64(r1[l])
+				r18[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 86: add.s64
+				v7 := uint64(uint64(v6) + uint64(r10[l]))
+				// 87: ld.global.f32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/atomics.ptx:87")
+						continue
+					}
+					v8 = v8x
+				}
+				r17[l] = v8
+				// 88: cvta.to.global.u64
+				v9 := uint64(r1[l])
+				r18[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 89: atom.global.add.f32
+	w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r18, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:89")
+}
+
 // bucketMaxRun runs blocks of kernel bucket_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1827,145 +1843,7 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 109-118; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 109: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:109")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 110: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:110")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 111: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/atomics.ptx:111")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 112: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/atomics.ptx:112")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 113: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/atomics.ptx:113")
-				}
-				// PTX line 114: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 115: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 116, 117, 118: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 117: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 118: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 117: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 118: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			bucketMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1982,270 +1860,7 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 121-137
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				// PTX lines 121, 122, 123, 124, 125, 126, 127, 128, 129, 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(3)
-					v10aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 122: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 123: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r11[l] = v3
-							// 124: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
-									continue
-								}
-								v4 = v4x
-							}
-							// 125: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 126: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 127: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r15[l] = v7
-							// 128: cvta.to.global.u64
-							v8 := uint64(r3[l])
-							// 129: add.s64
-							v9 := uint64(uint64(v8) + uint64(v2))
-							r17[l] = v9
-							// 130: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
-									continue
-								}
-								v10 = v10x
-							}
-							r18[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 122: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 123: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r11[l] = v3
-							// 124: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
-									continue
-								}
-								v4 = v4x
-							}
-							// 125: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 126: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 127: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r15[l] = v7
-							// 128: cvta.to.global.u64
-							v8 := uint64(r3[l])
-							// 129: add.s64
-							v9 := uint64(uint64(v8) + uint64(v2))
-							r17[l] = v9
-							// 130: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
-									continue
-								}
-								v10 = v10x
-							}
-							r18[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 131: atom.global.max.s32
-				w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r19, r15, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:131")
-				// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(5)
-					v15aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: ld.global.u32
-							v11a := uint64(r11[l]) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
-									continue
-								}
-								v11 = v11x
-							}
-							// 133: cvta.to.global.u64
-							v12 := uint64(r1[l])
-							// 134: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 135: add.s64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r23[l] = v14
-							// 136: ld.global.u32
-							v15a := uint64(r17[l]) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
-									continue
-								}
-								v15 = v15x
-							}
-							r24[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: ld.global.u32
-							v11a := uint64(r11[l]) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
-									continue
-								}
-								v11 = v11x
-							}
-							// 133: cvta.to.global.u64
-							v12 := uint64(r1[l])
-							// 134: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 135: add.s64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r23[l] = v14
-							// 136: ld.global.u32
-							v15a := uint64(r17[l]) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
-									continue
-								}
-								v15 = v15x
-							}
-							r24[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 137: atom.global.min.s32
-				w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:137")
-			}
+			bucketMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2260,6 +1875,415 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// bucketMaxBlock0 runs block 0 of kernel bucket_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 109-118; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 109: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:109")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:110")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/atomics.ptx:111")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/atomics.ptx:112")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/atomics.ptx:113")
+	}
+	// PTX line 114: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 115: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 116, 117, 118: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 117: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 118: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 117: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 118: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// bucketMaxBlock2 runs block 2 of kernel bucket_max for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 121-137
+func bucketMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	// PTX lines 121, 122, 123, 124, 125, 126, 127, 128, 129, 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(3)
+		v10aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 122: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 123: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r11[l] = v3
+				// 124: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
+						continue
+					}
+					v4 = v4x
+				}
+				// 125: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 126: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 127: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r15[l] = v7
+				// 128: cvta.to.global.u64
+				v8 := uint64(r3[l])
+				// 129: add.s64
+				v9 := uint64(uint64(v8) + uint64(v2))
+				r17[l] = v9
+				// 130: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
+						continue
+					}
+					v10 = v10x
+				}
+				r18[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 122: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 123: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r11[l] = v3
+				// 124: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:124")
+						continue
+					}
+					v4 = v4x
+				}
+				// 125: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 126: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 127: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r15[l] = v7
+				// 128: cvta.to.global.u64
+				v8 := uint64(r3[l])
+				// 129: add.s64
+				v9 := uint64(uint64(v8) + uint64(v2))
+				r17[l] = v9
+				// 130: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/atomics.ptx:130")
+						continue
+					}
+					v10 = v10x
+				}
+				r18[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 131: atom.global.max.s32
+	w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r19, r15, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:131")
+	// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(5)
+		v15aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: ld.global.u32
+				v11a := uint64(r11[l]) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
+						continue
+					}
+					v11 = v11x
+				}
+				// 133: cvta.to.global.u64
+				v12 := uint64(r1[l])
+				// 134: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 135: add.s64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r23[l] = v14
+				// 136: ld.global.u32
+				v15a := uint64(r17[l]) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
+						continue
+					}
+					v15 = v15x
+				}
+				r24[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: ld.global.u32
+				v11a := uint64(r11[l]) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/atomics.ptx:132")
+						continue
+					}
+					v11 = v11x
+				}
+				// 133: cvta.to.global.u64
+				v12 := uint64(r1[l])
+				// 134: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 135: add.s64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r23[l] = v14
+				// 136: ld.global.u32
+				v15a := uint64(r17[l]) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/atomics.ptx:136")
+						continue
+					}
+					v15 = v15x
+				}
+				r24[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 137: atom.global.min.s32
+	w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:137")
+}
+
 // saturatingAddRun runs blocks of kernel saturating_add for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2268,128 +2292,7 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 156-165; divergent, reconverges at block 2 (b2 ($L__BB3_3))
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 156: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:156")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 157: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:157")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 158: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/atomics.ptx:158")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 159: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/atomics.ptx:159")
-				}
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 160: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u1)
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 161: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 162: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 163, 164, 165: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 164: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 165: setp.ge.s32
-							c10t := int32(v9) >= int32(u3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 164: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 165: setp.ge.s32
-							c10t := int32(v9) >= int32(u3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-				_ = u4
-				_ = u5
-			}
+			saturatingAddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2403,154 +2306,7 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB3_2), PTX lines 175-183; divergent, reconverges at block 4 (b4)
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				// PTX lines 175, 176, 177, 178, 179, 180: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: ld.global.s32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 176: cvt.s64.s32
-							v2 := uint64(uint64(int32(r10[l])))
-							// 177: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 178: setp.gt.s64
-							c4t := int64(v3) > int64(r13[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 179: cvt.u32.u64
-							v5 := uint64(uint32(uint64(v3)))
-							// 180: selp.b32
-							v6 := uint64(v5)
-							if c4 {
-								v6 = uint64(r3[l])
-							}
-							r18[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: ld.global.s32
-							v1a := uint64(r12[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 176: cvt.s64.s32
-							v2 := uint64(uint64(int32(r10[l])))
-							// 177: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 178: setp.gt.s64
-							c4t := int64(v3) > int64(r13[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 179: cvt.u32.u64
-							v5 := uint64(uint32(uint64(v3)))
-							// 180: selp.b32
-							v6 := uint64(v5)
-							if c4 {
-								v6 = uint64(r3[l])
-							}
-							r18[l] = v6
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 181: atom.global.cas.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r4, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:181")
-				// PTX lines 182, 183: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: setp.ne.s32
-							c7t := uint32(r19[l]) != uint32(r10[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-							// 183: mov.u32
-							v8 := uint64(r19[l])
-							r10[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: setp.ne.s32
-							c7t := uint32(r19[l]) != uint32(r10[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-							// 183: mov.u32
-							v8 := uint64(r19[l])
-							r10[l] = v8
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			saturatingAddBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2567,87 +2323,7 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 5
 		case 3:
 			// b3, PTX lines 168-172
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				// PTX lines 168, 169, 170, 171, 172: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v2aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 169: ld.global.u32
-							v2a := uint64(r4[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
-									continue
-								}
-								v2 = v2x
-							}
-							r10[l] = v2
-							// 170: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 171: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r12[l] = v4
-							// 172: cvt.s64.s32
-							v5 := uint64(uint64(int32(r3[l])))
-							r13[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 169: ld.global.u32
-							v2a := uint64(r4[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
-									continue
-								}
-								v2 = v2x
-							}
-							r10[l] = v2
-							// 170: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 171: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r12[l] = v4
-							// 172: cvt.s64.s32
-							v5 := uint64(uint64(int32(r3[l])))
-							r13[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			saturatingAddBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2665,6 +2341,366 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// saturatingAddBlock0 runs block 0 of kernel saturating_add for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 156-165; divergent, reconverges at block 2 (b2 ($L__BB3_3))
+func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 156: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:156")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 157: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:157")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 158: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/atomics.ptx:158")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 159: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/atomics.ptx:159")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 160: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u1)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 161: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 162: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 163, 164, 165: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 164: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 165: setp.ge.s32
+				c10t := int32(v9) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 164: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 165: setp.ge.s32
+				c10t := int32(v9) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+	_ = u4
+	_ = u5
+}
+
+// saturatingAddBlock1 runs block 1 of kernel saturating_add for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_2), PTX lines 175-183; divergent, reconverges at block 4 (b4)
+func saturatingAddBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	// PTX lines 175, 176, 177, 178, 179, 180: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: ld.global.s32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 176: cvt.s64.s32
+				v2 := uint64(uint64(int32(r10[l])))
+				// 177: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 178: setp.gt.s64
+				c4t := int64(v3) > int64(r13[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 179: cvt.u32.u64
+				v5 := uint64(uint32(uint64(v3)))
+				// 180: selp.b32
+				v6 := uint64(v5)
+				if c4 {
+					v6 = uint64(r3[l])
+				}
+				r18[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.global.s32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/atomics.ptx:175")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 176: cvt.s64.s32
+				v2 := uint64(uint64(int32(r10[l])))
+				// 177: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 178: setp.gt.s64
+				c4t := int64(v3) > int64(r13[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 179: cvt.u32.u64
+				v5 := uint64(uint32(uint64(v3)))
+				// 180: selp.b32
+				v6 := uint64(v5)
+				if c4 {
+					v6 = uint64(r3[l])
+				}
+				r18[l] = v6
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 181: atom.global.cas.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r4, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:181")
+	// PTX lines 182, 183: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: setp.ne.s32
+				c7t := uint32(r19[l]) != uint32(r10[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+				// 183: mov.u32
+				v8 := uint64(r19[l])
+				r10[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: setp.ne.s32
+				c7t := uint32(r19[l]) != uint32(r10[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+				// 183: mov.u32
+				v8 := uint64(r19[l])
+				r10[l] = v8
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// saturatingAddBlock3 runs block 3 of kernel saturating_add for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 168-172
+func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// PTX lines 168, 169, 170, 171, 172: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v2aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 169: ld.global.u32
+				v2a := uint64(r4[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
+						continue
+					}
+					v2 = v2x
+				}
+				r10[l] = v2
+				// 170: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 171: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r12[l] = v4
+				// 172: cvt.s64.s32
+				v5 := uint64(uint64(int32(r3[l])))
+				r13[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 169: ld.global.u32
+				v2a := uint64(r4[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/atomics.ptx:169")
+						continue
+					}
+					v2 = v2x
+				}
+				r10[l] = v2
+				// 170: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 171: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r12[l] = v4
+				// 172: cvt.s64.s32
+				v5 := uint64(uint64(int32(r3[l])))
+				r13[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // compactRun runs blocks of kernel compact for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2673,126 +2709,7 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 203-211; divergent, reconverges at block 1 (b1 ($L__BB4_3))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 203: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:203")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 204: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:204")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 205: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/atomics.ptx:205")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 206: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/atomics.ptx:206")
-				}
-				// PTX line 207: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 208: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 209, 210, 211: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 210: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 211: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 210: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 211: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			compactBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2809,94 +2726,7 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 4
 		case 2:
 			// b2, PTX lines 214-218; divergent, reconverges at block 1 (b1 ($L__BB4_3))
-			{
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX lines 214, 215, 216, 217, 218: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 215: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 216: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 217: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
-									continue
-								}
-								v4 = v4x
-							}
-							r11[l] = v4
-							// 218: setp.lt.s32
-							c5t := int32(v4) < int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 215: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 216: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 217: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
-									continue
-								}
-								v4 = v4x
-							}
-							r11[l] = v4
-							// 218: setp.lt.s32
-							c5t := int32(v4) < int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			compactBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2910,92 +2740,7 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 3:
 			// b3, PTX lines 221-226
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r12[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 222: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r13, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:222")
-				// PTX lines 223, 224, 225, 226: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 224: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r13[l])) * int64(int32(k0))))
-							// 225: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 226: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r11[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 224: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r13[l])) * int64(int32(k0))))
-							// 225: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 226: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r11[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
-							}
-						}
-					}
-				}
-			}
+			compactBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3010,6 +2755,309 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// compactBlock0 runs block 0 of kernel compact for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 203-211; divergent, reconverges at block 1 (b1 ($L__BB4_3))
+func compactBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 203: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:203")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 204: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:204")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 205: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/atomics.ptx:205")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 206: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/atomics.ptx:206")
+	}
+	// PTX line 207: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 208: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 209, 210, 211: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 210: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 211: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 210: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 211: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// compactBlock2 runs block 2 of kernel compact for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 214-218; divergent, reconverges at block 1 (b1 ($L__BB4_3))
+func compactBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX lines 214, 215, 216, 217, 218: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 215: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 216: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 217: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
+						continue
+					}
+					v4 = v4x
+				}
+				r11[l] = v4
+				// 218: setp.lt.s32
+				c5t := int32(v4) < int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 215: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 216: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 217: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/atomics.ptx:217")
+						continue
+					}
+					v4 = v4x
+				}
+				r11[l] = v4
+				// 218: setp.lt.s32
+				c5t := int32(v4) < int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// compactBlock3 runs block 3 of kernel compact for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 221-226
+func compactBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r12[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 222: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r13, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:222")
+	// PTX lines 223, 224, 225, 226: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 224: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r13[l])) * int64(int32(k0))))
+				// 225: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 226: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r11[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 224: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r13[l])) * int64(int32(k0))))
+				// 225: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 226: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r11[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/atomics.ptx:226")
+				}
+			}
+		}
+	}
+}
+
 // exchangeRun runs blocks of kernel exchange for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3018,107 +3066,7 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 244-251; divergent, reconverges at block 1 (b1 ($L__BB5_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 244: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:244")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 245: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:245")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 246: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/atomics.ptx:246")
-				}
-				// PTX line 247: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 248: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 249, 250, 251: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 250: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 251: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 250: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 251: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			exchangeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3135,99 +3083,7 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 254-260
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				// PTX lines 254, 255: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r7[l] = v1
-							// 255: add.s32
-							v2 := uint64(uint32(r6[l]) + uint32(k0))
-							r8[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r7[l] = v1
-							// 255: add.s32
-							v2 := uint64(uint32(r6[l]) + uint32(k0))
-							r8[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 256: atom.global.exch.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r9, r7, r8, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:256")
-				// PTX lines 257, 258, 259, 260: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: cvta.to.global.u64
-							v3 := uint64(r1[l])
-							// 258: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-							// 259: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							// 260: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r9[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: cvta.to.global.u64
-							v3 := uint64(r1[l])
-							// 258: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-							// 259: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							// 260: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r9[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
-							}
-						}
-					}
-				}
-			}
+			exchangeBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3239,6 +3095,206 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// exchangeBlock0 runs block 0 of kernel exchange for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 244-251; divergent, reconverges at block 1 (b1 ($L__BB5_2))
+func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 244: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/atomics.ptx:244")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 245: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/atomics.ptx:245")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 246: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/atomics.ptx:246")
+	}
+	// PTX line 247: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 248: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 249, 250, 251: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 250: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 251: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 250: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 251: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// exchangeBlock2 runs block 2 of kernel exchange for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 254-260
+func exchangeBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// PTX lines 254, 255: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+				// 255: add.s32
+				v2 := uint64(uint32(r6[l]) + uint32(k0))
+				r8[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+				// 255: add.s32
+				v2 := uint64(uint32(r6[l]) + uint32(k0))
+				r8[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 256: atom.global.exch.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r9, r7, r8, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/atomics.ptx:256")
+	// PTX lines 257, 258, 259, 260: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: cvta.to.global.u64
+				v3 := uint64(r1[l])
+				// 258: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
+				// 259: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				// 260: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r9[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: cvta.to.global.u64
+				v3 := uint64(r1[l])
+				// 258: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
+				// 259: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				// 260: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r9[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/atomics.ptx:260")
+				}
+			}
+		}
 	}
 }
 

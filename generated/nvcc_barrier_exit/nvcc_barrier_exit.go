@@ -916,101 +916,7 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:31")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:32")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:33")
-				}
-				runtime.Broadcast(r2, m, u3)
-				// PTX lines 34, 35: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 35: setp.ge.s32
-							c5t := int32(v4) >= int32(u3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 35: setp.ge.s32
-							c5t := int32(v4) >= int32(u3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			earlyReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1027,342 +933,14 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			next = 4
 		case 2:
 			// b2, PTX lines 38-48; bar.sync at line 49
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r4[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r4[l] = v1
-						}
-					}
-				}
-				// PTX line 39: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 40: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 41, 42, 43, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: mad.lo.s32
-							v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
-							// 42: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							r8[l] = v5
-							// 43: add.s64
-							v6 := uint64(uint64(r4[l]) + uint64(v5))
-							// 44: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
-									continue
-								}
-								v7 = v7x
-							}
-							r10[l] = v7
-							// 45: shl.b32
-							v8 := uint64(uint32(r3[l]) << uint32(k1))
-							r11[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: mad.lo.s32
-							v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
-							// 42: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							r8[l] = v5
-							// 43: add.s64
-							v6 := uint64(uint64(r4[l]) + uint64(v5))
-							// 44: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
-									continue
-								}
-								v7 = v7x
-							}
-							r10[l] = v7
-							// 45: shl.b32
-							v8 := uint64(uint32(r3[l]) << uint32(k1))
-							r11[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u9 := uint64(k2)
-				runtime.Broadcast(r12, m, u9)
-				// PTX lines 47, 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: add.s32
-							v10 := uint64(uint32(u9) + uint32(r11[l]))
-							// 48: st.shared.u32
-							s11 := uint64(uint64(uint32(v10))) + 0x0
-							s11v := uint64(r10[l])
-							if s11 < shEnd4 && s11&3 == 0 {
-								runtime.Store32(sh, s11, s11v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: add.s32
-							v10 := uint64(uint32(u9) + uint32(r11[l]))
-							// 48: st.shared.u32
-							s11 := uint64(uint64(uint32(v10))) + 0x0
-							s11v := uint64(r10[l])
-							if s11 < shEnd4 && s11&3 == 0 {
-								runtime.Store32(sh, s11, s11v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
-							}
-						}
-					}
-				}
-			}
+			earlyReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2, PTX lines 50-63
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 51: rem.s32
-							v2 := isa.Rem(v1, r2[l], 32, true)
-							// 52: shl.b32
-							v3 := uint64(uint32(v2) << uint32(k1))
-							// 53: add.s32
-							v4 := uint64(uint32(r12[l]) + uint32(v3))
-							// 54: not.b32
-							v5 := uint64(^uint32(r3[l]))
-							// 55: add.s32
-							v6 := uint64(uint32(v5) + uint32(r2[l]))
-							// 56: shl.b32
-							v7 := uint64(uint32(v6) << uint32(k1))
-							// 57: add.s32
-							v8 := uint64(uint32(r12[l]) + uint32(v7))
-							// 58: ld.shared.u32
-							v9a := uint64(uint64(uint32(v8))) + 0x0
-							var v9 uint64
-							if v9a < shEnd4 && v9a&3 == 0 {
-								v9 = runtime.Load32(sh, v9a)
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
-									continue
-								}
-								v9 = v9x
-							}
-							// 59: ld.shared.u32
-							v10a := uint64(uint64(uint32(v4))) + 0x0
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
-									continue
-								}
-								v10 = v10x
-							}
-							// 60: add.s32
-							v11 := uint64(uint32(v9) + uint32(v10))
-							r24[l] = v11
-							// 61: cvta.to.global.u64
-							v12 := uint64(r0[l])
-							// 62: add.s64
-							v13 := uint64(uint64(v12) + uint64(r8[l]))
-							r26[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 51: rem.s32
-							v2 := isa.Rem(v1, r2[l], 32, true)
-							// 52: shl.b32
-							v3 := uint64(uint32(v2) << uint32(k1))
-							// 53: add.s32
-							v4 := uint64(uint32(r12[l]) + uint32(v3))
-							// 54: not.b32
-							v5 := uint64(^uint32(r3[l]))
-							// 55: add.s32
-							v6 := uint64(uint32(v5) + uint32(r2[l]))
-							// 56: shl.b32
-							v7 := uint64(uint32(v6) << uint32(k1))
-							// 57: add.s32
-							v8 := uint64(uint32(r12[l]) + uint32(v7))
-							// 58: ld.shared.u32
-							v9a := uint64(uint64(uint32(v8))) + 0x0
-							var v9 uint64
-							if v9a < shEnd4 && v9a&3 == 0 {
-								v9 = runtime.Load32(sh, v9a)
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
-									continue
-								}
-								v9 = v9x
-							}
-							// 59: ld.shared.u32
-							v10a := uint64(uint64(uint32(v4))) + 0x0
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
-									continue
-								}
-								v10 = v10x
-							}
-							// 60: add.s32
-							v11 := uint64(uint32(v9) + uint32(v10))
-							r24[l] = v11
-							// 61: cvta.to.global.u64
-							v12 := uint64(r0[l])
-							// 62: add.s64
-							v13 := uint64(uint64(v12) + uint64(r8[l]))
-							r26[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u32
-							s14 := uint64(r26[l]) + 0x0
-							s14v := uint64(r24[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u32
-							s14 := uint64(r26[l]) + 0x0
-							s14v := uint64(r24[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
-							}
-						}
-					}
-				}
-			}
+			earlyReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1377,6 +955,442 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// earlyReturnBarrierBlock0 runs block 0 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:31")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:32")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:33")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 34, 35: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 35: setp.ge.s32
+				c5t := int32(v4) >= int32(u3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 35: setp.ge.s32
+				c5t := int32(v4) >= int32(u3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// earlyReturnBarrierBlock2 runs block 2 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 38-48; bar.sync at line 49
+func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r4[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r4[l] = v1
+			}
+		}
+	}
+	// PTX line 39: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 40: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: mad.lo.s32
+				v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
+				// 42: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r8[l] = v5
+				// 43: add.s64
+				v6 := uint64(uint64(r4[l]) + uint64(v5))
+				// 44: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+						continue
+					}
+					v7 = v7x
+				}
+				r10[l] = v7
+				// 45: shl.b32
+				v8 := uint64(uint32(r3[l]) << uint32(k1))
+				r11[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: mad.lo.s32
+				v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
+				// 42: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r8[l] = v5
+				// 43: add.s64
+				v6 := uint64(uint64(r4[l]) + uint64(v5))
+				// 44: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+						continue
+					}
+					v7 = v7x
+				}
+				r10[l] = v7
+				// 45: shl.b32
+				v8 := uint64(uint32(r3[l]) << uint32(k1))
+				r11[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u9 := uint64(k2)
+	runtime.Broadcast(r12, m, u9)
+	// PTX lines 47, 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: add.s32
+				v10 := uint64(uint32(u9) + uint32(r11[l]))
+				// 48: st.shared.u32
+				s11 := uint64(uint64(uint32(v10))) + 0x0
+				s11v := uint64(r10[l])
+				if s11 < shEnd4 && s11&3 == 0 {
+					runtime.Store32(shp, s11, s11v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: add.s32
+				v10 := uint64(uint32(u9) + uint32(r11[l]))
+				// 48: st.shared.u32
+				s11 := uint64(uint64(uint32(v10))) + 0x0
+				s11v := uint64(r10[l])
+				if s11 < shEnd4 && s11&3 == 0 {
+					runtime.Store32(shp, s11, s11v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+				}
+			}
+		}
+	}
+}
+
+// earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 50-63
+func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 51: rem.s32
+				v2 := isa.Rem(v1, r2[l], 32, true)
+				// 52: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
+				// 53: add.s32
+				v4 := uint64(uint32(r12[l]) + uint32(v3))
+				// 54: not.b32
+				v5 := uint64(^uint32(r3[l]))
+				// 55: add.s32
+				v6 := uint64(uint32(v5) + uint32(r2[l]))
+				// 56: shl.b32
+				v7 := uint64(uint32(v6) << uint32(k1))
+				// 57: add.s32
+				v8 := uint64(uint32(r12[l]) + uint32(v7))
+				// 58: ld.shared.u32
+				v9a := uint64(uint64(uint32(v8))) + 0x0
+				var v9 uint64
+				if v9a < shEnd4 && v9a&3 == 0 {
+					v9 = runtime.Load32(shp, v9a)
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
+						continue
+					}
+					v9 = v9x
+				}
+				// 59: ld.shared.u32
+				v10a := uint64(uint64(uint32(v4))) + 0x0
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(shp, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
+						continue
+					}
+					v10 = v10x
+				}
+				// 60: add.s32
+				v11 := uint64(uint32(v9) + uint32(v10))
+				r24[l] = v11
+				// 61: cvta.to.global.u64
+				v12 := uint64(r0[l])
+				// 62: add.s64
+				v13 := uint64(uint64(v12) + uint64(r8[l]))
+				r26[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 51: rem.s32
+				v2 := isa.Rem(v1, r2[l], 32, true)
+				// 52: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
+				// 53: add.s32
+				v4 := uint64(uint32(r12[l]) + uint32(v3))
+				// 54: not.b32
+				v5 := uint64(^uint32(r3[l]))
+				// 55: add.s32
+				v6 := uint64(uint32(v5) + uint32(r2[l]))
+				// 56: shl.b32
+				v7 := uint64(uint32(v6) << uint32(k1))
+				// 57: add.s32
+				v8 := uint64(uint32(r12[l]) + uint32(v7))
+				// 58: ld.shared.u32
+				v9a := uint64(uint64(uint32(v8))) + 0x0
+				var v9 uint64
+				if v9a < shEnd4 && v9a&3 == 0 {
+					v9 = runtime.Load32(shp, v9a)
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
+						continue
+					}
+					v9 = v9x
+				}
+				// 59: ld.shared.u32
+				v10a := uint64(uint64(uint32(v4))) + 0x0
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(shp, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
+						continue
+					}
+					v10 = v10x
+				}
+				// 60: add.s32
+				v11 := uint64(uint32(v9) + uint32(v10))
+				r24[l] = v11
+				// 61: cvta.to.global.u64
+				v12 := uint64(r0[l])
+				// 62: add.s64
+				v13 := uint64(uint64(v12) + uint64(r8[l]))
+				r26[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u32
+				s14 := uint64(r26[l]) + 0x0
+				s14v := uint64(r24[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u32
+				s14 := uint64(r26[l]) + 0x0
+				s14v := uint64(r24[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+				}
+			}
+		}
+	}
+}
+
 // interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1385,107 +1399,7 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 81-89; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x55555556)
-				k1 := uint64(0x1f)
-				k2 := uint64(0x3)
-				k3 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:81")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:82")
-				}
-				runtime.Broadcast(r1, m, u2)
-				// PTX lines 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 84: mul.hi.s32
-							v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
-							// 85: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 86: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							// 87: mul.lo.s32
-							v7 := uint64(uint32(v6) * uint32(k2))
-							// 88: sub.s32
-							v8 := uint64(uint32(v3) - uint32(v7))
-							// 89: setp.eq.s32
-							c9t := uint32(v8) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 84: mul.hi.s32
-							v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
-							// 85: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 86: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							// 87: mul.lo.s32
-							v7 := uint64(uint32(v6) * uint32(k2))
-							// 88: sub.s32
-							v8 := uint64(uint32(v3) - uint32(v7))
-							// 89: setp.eq.s32
-							c9t := uint32(v8) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			interleavedReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1502,476 +1416,28 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			next = 6
 		case 2:
 			// b2, PTX lines 92-102; bar.sync at line 103
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x1000)
-				// PTX line 92: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r8, m, u1)
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							r9[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							r9[l] = v2
-						}
-					}
-				}
-				// PTX line 94: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				// PTX lines 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: mad.lo.s32
-							v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
-							// 96: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							r12[l] = v5
-							// 97: add.s64
-							v6 := uint64(uint64(r9[l]) + uint64(v5))
-							r13[l] = v6
-							// 98: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
-									continue
-								}
-								v7 = v7x
-							}
-							r14[l] = v7
-							// 99: shl.b32
-							v8 := uint64(uint32(r2[l]) << uint32(k1))
-							r15[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: mad.lo.s32
-							v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
-							// 96: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							r12[l] = v5
-							// 97: add.s64
-							v6 := uint64(uint64(r9[l]) + uint64(v5))
-							r13[l] = v6
-							// 98: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
-									continue
-								}
-								v7 = v7x
-							}
-							r14[l] = v7
-							// 99: shl.b32
-							v8 := uint64(uint32(r2[l]) << uint32(k1))
-							r15[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 100: mov.u32, warp-uniform
-				u9 := uint64(k2)
-				runtime.Broadcast(r16, m, u9)
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: add.s32
-							v10 := uint64(uint32(u9) + uint32(r15[l]))
-							r17[l] = v10
-							// 102: st.shared.u32
-							s11 := uint64(uint64(uint32(v10))) + 0x0
-							s11v := uint64(r14[l])
-							if s11 < shEnd4 && s11&3 == 0 {
-								runtime.Store32(sh, s11, s11v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: add.s32
-							v10 := uint64(uint32(u9) + uint32(r15[l]))
-							r17[l] = v10
-							// 102: st.shared.u32
-							s11 := uint64(uint64(uint32(v10))) + 0x0
-							s11v := uint64(r14[l])
-							if s11 < shEnd4 && s11&3 == 0 {
-								runtime.Store32(sh, s11, s11v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2, PTX lines 104-109; bar.sync at line 110
-			{
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r16 := w.Reg(16)
-				r22 := w.Reg(22)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				// PTX lines 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 105: setp.lt.s32
-							c2t := int32(v1) < int32(r8[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 106: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 107: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k2))
-							// 108: add.s32
-							v5 := uint64(uint32(r16[l]) + uint32(v4))
-							// 109: ld.shared.u32
-							v6a := uint64(uint64(uint32(v5))) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
-									continue
-								}
-								v6 = v6x
-							}
-							r22[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 105: setp.lt.s32
-							c2t := int32(v1) < int32(r8[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 106: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 107: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k2))
-							// 108: add.s32
-							v5 := uint64(uint32(r16[l]) + uint32(v4))
-							// 109: ld.shared.u32
-							v6a := uint64(uint64(uint32(v5))) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
-									continue
-								}
-								v6 = v6x
-							}
-							r22[l] = v6
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			interleavedReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b2, PTX lines 111-112; bar.sync at line 113
-			{
-				r17 := w.Reg(17)
-				r22 := w.Reg(22)
-				k0 := uint64(0x3)
-				// PTX lines 111, 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: mul.lo.s32
-							v1 := uint64(uint32(r22[l]) * uint32(k0))
-							// 112: st.shared.u32
-							s2 := uint64(uint64(uint32(r17[l]))) + 0x0
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: mul.lo.s32
-							v1 := uint64(uint32(r22[l]) * uint32(k0))
-							// 112: st.shared.u32
-							s2 := uint64(uint64(uint32(r17[l]))) + 0x0
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b2, PTX lines 114-119
-			{
-				r0 := w.Reg(0)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				r26 := w.Reg(26)
-				r28 := w.Reg(28)
-				// PTX lines 114, 115, 116, 117, 118: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					v1aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: ld.global.u32
-							v1a := uint64(r13[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
-									continue
-								}
-								v1 = v1x
-							}
-							// 115: ld.shared.u32
-							v2a := uint64(uint64(uint32(r17[l]))) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
-									continue
-								}
-								v2 = v2x
-							}
-							// 116: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r26[l] = v3
-							// 117: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							// 118: add.s64
-							v5 := uint64(uint64(v4) + uint64(r12[l]))
-							r28[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: ld.global.u32
-							v1a := uint64(r13[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
-									continue
-								}
-								v1 = v1x
-							}
-							// 115: ld.shared.u32
-							v2a := uint64(uint64(uint32(r17[l]))) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
-									continue
-								}
-								v2 = v2x
-							}
-							// 116: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r26[l] = v3
-							// 117: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							// 118: add.s64
-							v5 := uint64(uint64(v4) + uint64(r12[l]))
-							r28[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.global.u32
-							s6 := uint64(r28[l]) + 0x0
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.global.u32
-							s6 := uint64(r28[l]) + 0x0
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1986,6 +1452,578 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 	}
 }
 
+// interleavedReturnBarrierBlock0 runs block 0 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-89; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x55555556)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x3)
+	k3 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:81")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:82")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX lines 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 84: mul.hi.s32
+				v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
+				// 85: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 86: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				// 87: mul.lo.s32
+				v7 := uint64(uint32(v6) * uint32(k2))
+				// 88: sub.s32
+				v8 := uint64(uint32(v3) - uint32(v7))
+				// 89: setp.eq.s32
+				c9t := uint32(v8) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 84: mul.hi.s32
+				v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
+				// 85: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 86: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				// 87: mul.lo.s32
+				v7 := uint64(uint32(v6) * uint32(k2))
+				// 88: sub.s32
+				v8 := uint64(uint32(v3) - uint32(v7))
+				// 89: setp.eq.s32
+				c9t := uint32(v8) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// interleavedReturnBarrierBlock2 runs block 2 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 92-102; bar.sync at line 103
+func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x1000)
+	// PTX line 92: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r8, m, u1)
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				r9[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				r9[l] = v2
+			}
+		}
+	}
+	// PTX line 94: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX lines 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: mad.lo.s32
+				v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
+				// 96: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r12[l] = v5
+				// 97: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v5))
+				r13[l] = v6
+				// 98: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+						continue
+					}
+					v7 = v7x
+				}
+				r14[l] = v7
+				// 99: shl.b32
+				v8 := uint64(uint32(r2[l]) << uint32(k1))
+				r15[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: mad.lo.s32
+				v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
+				// 96: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r12[l] = v5
+				// 97: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v5))
+				r13[l] = v6
+				// 98: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+						continue
+					}
+					v7 = v7x
+				}
+				r14[l] = v7
+				// 99: shl.b32
+				v8 := uint64(uint32(r2[l]) << uint32(k1))
+				r15[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 100: mov.u32, warp-uniform
+	u9 := uint64(k2)
+	runtime.Broadcast(r16, m, u9)
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: add.s32
+				v10 := uint64(uint32(u9) + uint32(r15[l]))
+				r17[l] = v10
+				// 102: st.shared.u32
+				s11 := uint64(uint64(uint32(v10))) + 0x0
+				s11v := uint64(r14[l])
+				if s11 < shEnd4 && s11&3 == 0 {
+					runtime.Store32(shp, s11, s11v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: add.s32
+				v10 := uint64(uint32(u9) + uint32(r15[l]))
+				r17[l] = v10
+				// 102: st.shared.u32
+				s11 := uint64(uint64(uint32(v10))) + 0x0
+				s11v := uint64(r14[l])
+				if s11 < shEnd4 && s11&3 == 0 {
+					runtime.Store32(shp, s11, s11v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+				}
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock3 runs block 3 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 104-109; bar.sync at line 110
+func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r16 := w.Reg(16)
+	r22 := w.Reg(22)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	// PTX lines 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 105: setp.lt.s32
+				c2t := int32(v1) < int32(r8[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 106: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 107: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k2))
+				// 108: add.s32
+				v5 := uint64(uint32(r16[l]) + uint32(v4))
+				// 109: ld.shared.u32
+				v6a := uint64(uint64(uint32(v5))) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
+						continue
+					}
+					v6 = v6x
+				}
+				r22[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 105: setp.lt.s32
+				c2t := int32(v1) < int32(r8[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 106: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 107: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k2))
+				// 108: add.s32
+				v5 := uint64(uint32(r16[l]) + uint32(v4))
+				// 109: ld.shared.u32
+				v6a := uint64(uint64(uint32(v5))) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
+						continue
+					}
+					v6 = v6x
+				}
+				r22[l] = v6
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 111-112; bar.sync at line 113
+func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	r17 := w.Reg(17)
+	r22 := w.Reg(22)
+	k0 := uint64(0x3)
+	// PTX lines 111, 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: mul.lo.s32
+				v1 := uint64(uint32(r22[l]) * uint32(k0))
+				// 112: st.shared.u32
+				s2 := uint64(uint64(uint32(r17[l]))) + 0x0
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: mul.lo.s32
+				v1 := uint64(uint32(r22[l]) * uint32(k0))
+				// 112: st.shared.u32
+				s2 := uint64(uint64(uint32(r17[l]))) + 0x0
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+				}
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 114-119
+func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	// PTX lines 114, 115, 116, 117, 118: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		v1aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: ld.global.u32
+				v1a := uint64(r13[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
+						continue
+					}
+					v1 = v1x
+				}
+				// 115: ld.shared.u32
+				v2a := uint64(uint64(uint32(r17[l]))) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
+						continue
+					}
+					v2 = v2x
+				}
+				// 116: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r26[l] = v3
+				// 117: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				// 118: add.s64
+				v5 := uint64(uint64(v4) + uint64(r12[l]))
+				r28[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: ld.global.u32
+				v1a := uint64(r13[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
+						continue
+					}
+					v1 = v1x
+				}
+				// 115: ld.shared.u32
+				v2a := uint64(uint64(uint32(r17[l]))) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
+						continue
+					}
+					v2 = v2x
+				}
+				// 116: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r26[l] = v3
+				// 117: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				// 118: add.s64
+				v5 := uint64(uint64(v4) + uint64(r12[l]))
+				r28[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.global.u32
+				s6 := uint64(r28[l]) + 0x0
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.global.u32
+				s6 := uint64(r28[l]) + 0x0
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+				}
+			}
+		}
+	}
+}
+
 // warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1994,75 +2032,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 138-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 138: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:138")
-				}
-				runtime.Broadcast(r0, m, u1)
-				// PTX line 139: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r1, m, u2)
-				// PTX line 140: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r2, m, u3)
-				// PTX lines 141, 142: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 142: setp.ne.s32
-							c5t := uint32(v4) != uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 142: setp.ne.s32
-							c5t := uint32(v4) != uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			warpHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2079,62 +2049,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 2:
 			// b1 ($L__BB2_2), PTX lines 150-154; divergent, reconverges at block 6 (b5 ($L__BB2_9))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				k0 := uint64(0x4)
-				k1 := uint64(0x20)
-				// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: mad.lo.s32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
-							// 151: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 152: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 153: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r8[l] = v4
-							// 154: setp.lt.s32
-							c5t := int32(r3[l]) < int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: mad.lo.s32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
-							// 151: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 152: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 153: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r8[l] = v4
-							// 154: setp.lt.s32
-							c5t := int32(r3[l]) < int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpHandoffBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2148,49 +2063,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b2 ($L__BB2_7), PTX lines 159-160; divergent, reconverges at block 9 (b8)
-			{
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 159: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:159")
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: setp.eq.s32
-							c2t := uint32(u1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: setp.eq.s32
-							c2t := uint32(u1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			warpHandoffBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2204,44 +2077,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b3 ($L__BB2_3), PTX lines 169-170; divergent, reconverges at block 5 (b4 ($L__BB2_5))
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				k0 := uint64(0xffffffe0)
-				// PTX lines 169, 170: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: add.s32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							// 170: setp.ne.s32
-							c2t := uint32(r3[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: add.s32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							// 170: setp.ne.s32
-							c2t := uint32(r3[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			warpHandoffBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2255,47 +2091,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 5:
 			// b4 ($L__BB2_5), PTX lines 181-181
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.global.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r3[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.global.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r3[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2305,25 +2101,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 11
 		case 7:
 			// b6, PTX lines 145-146
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				// PTX line 145: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r4, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 146: st.volatile.shared.u32
-				w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:146")
-				_ = u1
-			}
+			warpHandoffBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2333,123 +2111,14 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 4
 		case 9:
 			// b8, PTX lines 163-165
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 163: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
-				// PTX lines 164, 165: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: add.s32
-							v2 := uint64(uint32(u1) + uint32(r3[l]))
-							// 165: st.global.u32
-							s3 := uint64(r8[l]) + 0x0
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: add.s32
-							v2 := uint64(uint32(u1) + uint32(r3[l]))
-							// 165: st.global.u32
-							s3 := uint64(r8[l]) + 0x0
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 10:
 			// b9, PTX lines 173-178
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x1)
-				// PTX lines 173, 174: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: mad.lo.s32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
-							// 174: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r14[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: mad.lo.s32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
-							// 174: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r14[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 175: st.volatile.shared.u32
-				w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:175")
-				// PTX line 177: mov.u32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r15, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 178: st.volatile.shared.u32
-				w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:178")
-				_ = u3
-			}
+			warpHandoffBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2462,4 +2131,405 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// warpHandoffBlock0 runs block 0 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 138-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 138: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:138")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX line 139: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 140: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 141, 142: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 142: setp.ne.s32
+				c5t := uint32(v4) != uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 142: setp.ne.s32
+				c5t := uint32(v4) != uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// warpHandoffBlock2 runs block 2 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 150-154; divergent, reconverges at block 6 (b5 ($L__BB2_9))
+func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x20)
+	// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: mad.lo.s32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
+				// 151: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 152: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 153: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r8[l] = v4
+				// 154: setp.lt.s32
+				c5t := int32(r3[l]) < int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: mad.lo.s32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
+				// 151: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 152: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 153: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r8[l] = v4
+				// 154: setp.lt.s32
+				c5t := int32(r3[l]) < int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpHandoffBlock3 runs block 3 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_7), PTX lines 159-160; divergent, reconverges at block 9 (b8)
+func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 159: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:159")
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// warpHandoffBlock4 runs block 4 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_3), PTX lines 169-170; divergent, reconverges at block 5 (b4 ($L__BB2_5))
+func warpHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	k0 := uint64(0xffffffe0)
+	// PTX lines 169, 170: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: add.s32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				// 170: setp.ne.s32
+				c2t := uint32(r3[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: add.s32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				// 170: setp.ne.s32
+				c2t := uint32(r3[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_5), PTX lines 181-181
+func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.global.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r3[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.global.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r3[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+				}
+			}
+		}
+	}
+}
+
+// warpHandoffBlock7 runs block 7 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 145-146
+func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	// PTX line 145: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r4, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 146: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:146")
+	_ = u1
+}
+
+// warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 163-165
+func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 163: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
+	// PTX lines 164, 165: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: add.s32
+				v2 := uint64(uint32(u1) + uint32(r3[l]))
+				// 165: st.global.u32
+				s3 := uint64(r8[l]) + 0x0
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: add.s32
+				v2 := uint64(uint32(u1) + uint32(r3[l]))
+				// 165: st.global.u32
+				s3 := uint64(r8[l]) + 0x0
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+				}
+			}
+		}
+	}
+}
+
+// warpHandoffBlock10 runs block 10 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 173-178
+func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x1)
+	// PTX lines 173, 174: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: mad.lo.s32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
+				// 174: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r14[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: mad.lo.s32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
+				// 174: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r14[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 175: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:175")
+	// PTX line 177: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r15, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 178: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:178")
+	_ = u3
 }

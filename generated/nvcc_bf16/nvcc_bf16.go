@@ -324,183 +324,7 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bf16.ptx:32")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bf16.ptx:33")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/bf16.ptx:34")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/bf16.ptx:35")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/bf16.ptx:36")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/bf16.ptx:37")
-				}
-				runtime.Broadcast(r5, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/bf16.ptx:38")
-				}
-				// PTX line 39: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX line 40: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX lines 41, 42, 43: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 42: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 43: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 42: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 43: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-				_ = u6
-			}
+			bf16OpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -517,591 +341,7 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 46-102
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r30 := w.Reg(30)
-				r32 := w.Reg(32)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4)
-				k2 := uint64(0x3f80)
-				k3 := uint64(0x6)
-				k4 := uint64(0x0)
-				// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 73, 74, 75, 76, 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(0)
-					v8aw := w.Window(1)
-					v11aw := w.Window(2)
-					v19aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r11[l] = v1
-							// 47: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 48: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 50: ld.global.u16
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
-									continue
-								}
-								v5 = v5x
-							}
-							r15[l] = v5
-							// 51: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 52: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 53: ld.global.u16
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
-								v8 = runtime.Load16(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
-									continue
-								}
-								v8 = v8x
-							}
-							r18[l] = v8
-							// 54: cvta.to.global.u64
-							v9 := uint64(r4[l])
-							// 55: add.s64
-							v10 := uint64(uint64(v9) + uint64(v3))
-							// 56: ld.global.u16
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
-									continue
-								}
-								v11 = v11x
-							}
-							// 58: fma.rn.bf16
-							v12h0 := v5
-							v12h1 := v8
-							v12h2 := v11
-							v12 := uint64(isa.FmaBF16(uint16(v12h0), uint16(v12h1), uint16(v12h2)))
-							r22[l] = v12
-							// 62: min.bf16
-							v13h0 := v5
-							v13h1 := v8
-							v13 := uint64(isa.MinBF16(uint16(v13h0), uint16(v13h1), false, false))
-							r23[l] = v13
-							// 66: abs.bf16
-							v14h0 := v5
-							v14 := uint64(isa.AbsHalf(uint16(v14h0)))
-							r24[l] = v14
-							// 70: neg.bf16
-							v15h0 := v5
-							v15 := uint64(isa.NegHalf(uint16(v15h0)))
-							r25[l] = v15
-							// 73: cvta.to.global.u64
-							v16 := uint64(r5[l])
-							// 74: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							r27[l] = v17
-							// 75: add.s64
-							v18 := uint64(uint64(v16) + uint64(v17))
-							// 76: ld.global.f32
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
-									continue
-								}
-								v19 = v19x
-							}
-							// 78: cvt.rn.bf16.f32
-							v20s := v19
-							v20 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
-							r30[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r11[l] = v1
-							// 47: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 48: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 50: ld.global.u16
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
-									continue
-								}
-								v5 = v5x
-							}
-							r15[l] = v5
-							// 51: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 52: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 53: ld.global.u16
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
-								v8 = runtime.Load16(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
-									continue
-								}
-								v8 = v8x
-							}
-							r18[l] = v8
-							// 54: cvta.to.global.u64
-							v9 := uint64(r4[l])
-							// 55: add.s64
-							v10 := uint64(uint64(v9) + uint64(v3))
-							// 56: ld.global.u16
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
-									continue
-								}
-								v11 = v11x
-							}
-							// 58: fma.rn.bf16
-							v12h0 := v5
-							v12h1 := v8
-							v12h2 := v11
-							v12 := uint64(isa.FmaBF16(uint16(v12h0), uint16(v12h1), uint16(v12h2)))
-							r22[l] = v12
-							// 62: min.bf16
-							v13h0 := v5
-							v13h1 := v8
-							v13 := uint64(isa.MinBF16(uint16(v13h0), uint16(v13h1), false, false))
-							r23[l] = v13
-							// 66: abs.bf16
-							v14h0 := v5
-							v14 := uint64(isa.AbsHalf(uint16(v14h0)))
-							r24[l] = v14
-							// 70: neg.bf16
-							v15h0 := v5
-							v15 := uint64(isa.NegHalf(uint16(v15h0)))
-							r25[l] = v15
-							// 73: cvta.to.global.u64
-							v16 := uint64(r5[l])
-							// 74: mul.wide.s32
-							v17 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							r27[l] = v17
-							// 75: add.s64
-							v18 := uint64(uint64(v16) + uint64(v17))
-							// 76: ld.global.f32
-							v19a := uint64(v18) + 0x0
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
-									continue
-								}
-								v19 = v19x
-							}
-							// 78: cvt.rn.bf16.f32
-							v20s := v19
-							v20 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
-							r30[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 83: mov.b16, warp-uniform
-				u21 := uint64(k2)
-				// PTX lines 84, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: fma.rn.bf16
-							v22h0 := r15[l]
-							v22h1 := u21
-							v22h2 := r18[l]
-							v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
-							r32[l] = v22
-							// 87: mul.lo.s32
-							v23 := uint64(uint32(r10[l]) * uint32(k3))
-							// 88: cvta.to.global.u64
-							v24 := uint64(r0[l])
-							// 89: mul.wide.s32
-							v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
-							// 90: add.s64
-							v26 := uint64(uint64(v24) + uint64(v25))
-							r36[l] = v26
-							// 91: st.global.u16
-							s27 := uint64(v26) + 0x0
-							s27v := uint64(r22[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
-								runtime.Store16(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: fma.rn.bf16
-							v22h0 := r15[l]
-							v22h1 := u21
-							v22h2 := r18[l]
-							v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
-							r32[l] = v22
-							// 87: mul.lo.s32
-							v23 := uint64(uint32(r10[l]) * uint32(k3))
-							// 88: cvta.to.global.u64
-							v24 := uint64(r0[l])
-							// 89: mul.wide.s32
-							v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
-							// 90: add.s64
-							v26 := uint64(uint64(v24) + uint64(v25))
-							r36[l] = v26
-							// 91: st.global.u16
-							s27 := uint64(v26) + 0x0
-							s27v := uint64(r22[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
-								runtime.Store16(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
-							}
-						}
-					}
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.u16
-							s28 := uint64(r36[l]) + 0x2
-							s28v := uint64(r23[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&1 == 0 {
-								runtime.Store16(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.u16
-							s28 := uint64(r36[l]) + 0x2
-							s28v := uint64(r23[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&1 == 0 {
-								runtime.Store16(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s29w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.global.u16
-							s29 := uint64(r36[l]) + 0x4
-							s29v := uint64(r24[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
-								runtime.Store16(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.global.u16
-							s29 := uint64(r36[l]) + 0x4
-							s29v := uint64(r24[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
-								runtime.Store16(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
-							}
-						}
-					}
-				}
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.global.u16
-							s30 := uint64(r36[l]) + 0x6
-							s30v := uint64(r25[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
-								runtime.Store16(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.global.u16
-							s30 := uint64(r36[l]) + 0x6
-							s30v := uint64(r25[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
-								runtime.Store16(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
-							}
-						}
-					}
-				}
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.global.u16
-							s31 := uint64(r36[l]) + 0x8
-							s31v := uint64(r30[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
-								runtime.Store16(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.global.u16
-							s31 := uint64(r36[l]) + 0x8
-							s31v := uint64(r30[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
-								runtime.Store16(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
-							}
-						}
-					}
-				}
-				// PTX lines 96, 98, 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.u16
-							s32 := uint64(r36[l]) + 0xa
-							s32v := uint64(r32[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
-								runtime.Store16(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
-							}
-							// 98: mov.b32
-							v33 := uint64(uint16(k4)) | (uint64(uint16(r15[l])) << 16)
-							r37[l] = v33
-							// 101: add.s64
-							v34 := uint64(uint64(r11[l]) + uint64(r27[l]))
-							r38[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.u16
-							s32 := uint64(r36[l]) + 0xa
-							s32v := uint64(r32[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
-								runtime.Store16(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
-							}
-							// 98: mov.b32
-							v33 := uint64(uint16(k4)) | (uint64(uint16(r15[l])) << 16)
-							r37[l] = v33
-							// 101: add.s64
-							v34 := uint64(uint64(r11[l]) + uint64(r27[l]))
-							r38[l] = v34
-						}
-					}
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.global.f32
-							s35 := uint64(r38[l]) + 0x0
-							s35v := uint64(r37[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.global.f32
-							s35 := uint64(r38[l]) + 0x0
-							s35v := uint64(r37[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			bf16OpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1113,5 +353,773 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// bf16OpsBlock0 runs block 0 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bf16.ptx:32")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bf16.ptx:33")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/bf16.ptx:34")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/bf16.ptx:35")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/bf16.ptx:36")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/bf16.ptx:37")
+	}
+	runtime.Broadcast(r5, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/bf16.ptx:38")
+	}
+	// PTX line 39: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 40: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX lines 41, 42, 43: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 42: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 43: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 42: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 43: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+	_ = u6
+}
+
+// bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 46-102
+func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r30 := w.Reg(30)
+	r32 := w.Reg(32)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x3f80)
+	k3 := uint64(0x6)
+	k4 := uint64(0x0)
+	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 73, 74, 75, 76, 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(0)
+		v8aw := w.Window(1)
+		v11aw := w.Window(2)
+		v19aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r11[l] = v1
+				// 47: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 48: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 50: ld.global.u16
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
+						continue
+					}
+					v5 = v5x
+				}
+				r15[l] = v5
+				// 51: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 52: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 53: ld.global.u16
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+					v8 = runtime.Load16(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
+						continue
+					}
+					v8 = v8x
+				}
+				r18[l] = v8
+				// 54: cvta.to.global.u64
+				v9 := uint64(r4[l])
+				// 55: add.s64
+				v10 := uint64(uint64(v9) + uint64(v3))
+				// 56: ld.global.u16
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
+						continue
+					}
+					v11 = v11x
+				}
+				// 58: fma.rn.bf16
+				v12h0 := v5
+				v12h1 := v8
+				v12h2 := v11
+				v12 := uint64(isa.FmaBF16(uint16(v12h0), uint16(v12h1), uint16(v12h2)))
+				r22[l] = v12
+				// 62: min.bf16
+				v13h0 := v5
+				v13h1 := v8
+				v13 := uint64(isa.MinBF16(uint16(v13h0), uint16(v13h1), false, false))
+				r23[l] = v13
+				// 66: abs.bf16
+				v14h0 := v5
+				v14 := uint64(isa.AbsHalf(uint16(v14h0)))
+				r24[l] = v14
+				// 70: neg.bf16
+				v15h0 := v5
+				v15 := uint64(isa.NegHalf(uint16(v15h0)))
+				r25[l] = v15
+				// 73: cvta.to.global.u64
+				v16 := uint64(r5[l])
+				// 74: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				r27[l] = v17
+				// 75: add.s64
+				v18 := uint64(uint64(v16) + uint64(v17))
+				// 76: ld.global.f32
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
+						continue
+					}
+					v19 = v19x
+				}
+				// 78: cvt.rn.bf16.f32
+				v20s := v19
+				v20 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
+				r30[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r11[l] = v1
+				// 47: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 48: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 50: ld.global.u16
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/bf16.ptx:50")
+						continue
+					}
+					v5 = v5x
+				}
+				r15[l] = v5
+				// 51: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 52: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 53: ld.global.u16
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+					v8 = runtime.Load16(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/bf16.ptx:53")
+						continue
+					}
+					v8 = v8x
+				}
+				r18[l] = v8
+				// 54: cvta.to.global.u64
+				v9 := uint64(r4[l])
+				// 55: add.s64
+				v10 := uint64(uint64(v9) + uint64(v3))
+				// 56: ld.global.u16
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/bf16.ptx:56")
+						continue
+					}
+					v11 = v11x
+				}
+				// 58: fma.rn.bf16
+				v12h0 := v5
+				v12h1 := v8
+				v12h2 := v11
+				v12 := uint64(isa.FmaBF16(uint16(v12h0), uint16(v12h1), uint16(v12h2)))
+				r22[l] = v12
+				// 62: min.bf16
+				v13h0 := v5
+				v13h1 := v8
+				v13 := uint64(isa.MinBF16(uint16(v13h0), uint16(v13h1), false, false))
+				r23[l] = v13
+				// 66: abs.bf16
+				v14h0 := v5
+				v14 := uint64(isa.AbsHalf(uint16(v14h0)))
+				r24[l] = v14
+				// 70: neg.bf16
+				v15h0 := v5
+				v15 := uint64(isa.NegHalf(uint16(v15h0)))
+				r25[l] = v15
+				// 73: cvta.to.global.u64
+				v16 := uint64(r5[l])
+				// 74: mul.wide.s32
+				v17 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				r27[l] = v17
+				// 75: add.s64
+				v18 := uint64(uint64(v16) + uint64(v17))
+				// 76: ld.global.f32
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/bf16.ptx:76")
+						continue
+					}
+					v19 = v19x
+				}
+				// 78: cvt.rn.bf16.f32
+				v20s := v19
+				v20 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
+				r30[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 83: mov.b16, warp-uniform
+	u21 := uint64(k2)
+	// PTX lines 84, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: fma.rn.bf16
+				v22h0 := r15[l]
+				v22h1 := u21
+				v22h2 := r18[l]
+				v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
+				r32[l] = v22
+				// 87: mul.lo.s32
+				v23 := uint64(uint32(r10[l]) * uint32(k3))
+				// 88: cvta.to.global.u64
+				v24 := uint64(r0[l])
+				// 89: mul.wide.s32
+				v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+				// 90: add.s64
+				v26 := uint64(uint64(v24) + uint64(v25))
+				r36[l] = v26
+				// 91: st.global.u16
+				s27 := uint64(v26) + 0x0
+				s27v := uint64(r22[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
+					runtime.Store16(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: fma.rn.bf16
+				v22h0 := r15[l]
+				v22h1 := u21
+				v22h2 := r18[l]
+				v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
+				r32[l] = v22
+				// 87: mul.lo.s32
+				v23 := uint64(uint32(r10[l]) * uint32(k3))
+				// 88: cvta.to.global.u64
+				v24 := uint64(r0[l])
+				// 89: mul.wide.s32
+				v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+				// 90: add.s64
+				v26 := uint64(uint64(v24) + uint64(v25))
+				r36[l] = v26
+				// 91: st.global.u16
+				s27 := uint64(v26) + 0x0
+				s27v := uint64(r22[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
+					runtime.Store16(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 2, s27v, l, "testdata/ptx/nvcc/bf16.ptx:91")
+				}
+			}
+		}
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.u16
+				s28 := uint64(r36[l]) + 0x2
+				s28v := uint64(r23[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&1 == 0 {
+					runtime.Store16(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.u16
+				s28 := uint64(r36[l]) + 0x2
+				s28v := uint64(r23[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&1 == 0 {
+					runtime.Store16(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 2, s28v, l, "testdata/ptx/nvcc/bf16.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s29w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.global.u16
+				s29 := uint64(r36[l]) + 0x4
+				s29v := uint64(r24[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+					runtime.Store16(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.global.u16
+				s29 := uint64(r36[l]) + 0x4
+				s29v := uint64(r24[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+					runtime.Store16(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/bf16.ptx:93")
+				}
+			}
+		}
+	}
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.global.u16
+				s30 := uint64(r36[l]) + 0x6
+				s30v := uint64(r25[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+					runtime.Store16(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.global.u16
+				s30 := uint64(r36[l]) + 0x6
+				s30v := uint64(r25[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+					runtime.Store16(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/bf16.ptx:94")
+				}
+			}
+		}
+	}
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.global.u16
+				s31 := uint64(r36[l]) + 0x8
+				s31v := uint64(r30[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
+					runtime.Store16(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.global.u16
+				s31 := uint64(r36[l]) + 0x8
+				s31v := uint64(r30[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
+					runtime.Store16(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/bf16.ptx:95")
+				}
+			}
+		}
+	}
+	// PTX lines 96, 98, 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.u16
+				s32 := uint64(r36[l]) + 0xa
+				s32v := uint64(r32[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+					runtime.Store16(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
+				}
+				// 98: mov.b32
+				v33 := uint64(uint16(k4)) | (uint64(uint16(r15[l])) << 16)
+				r37[l] = v33
+				// 101: add.s64
+				v34 := uint64(uint64(r11[l]) + uint64(r27[l]))
+				r38[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.u16
+				s32 := uint64(r36[l]) + 0xa
+				s32v := uint64(r32[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+					runtime.Store16(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/bf16.ptx:96")
+				}
+				// 98: mov.b32
+				v33 := uint64(uint16(k4)) | (uint64(uint16(r15[l])) << 16)
+				r37[l] = v33
+				// 101: add.s64
+				v34 := uint64(uint64(r11[l]) + uint64(r27[l]))
+				r38[l] = v34
+			}
+		}
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.global.f32
+				s35 := uint64(r38[l]) + 0x0
+				s35v := uint64(r37[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.global.f32
+				s35 := uint64(r38[l]) + 0x0
+				s35v := uint64(r37[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/bf16.ptx:102")
+				}
+			}
+		}
 	}
 }

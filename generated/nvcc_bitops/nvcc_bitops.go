@@ -505,126 +505,7 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bitops.ptx:27")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bitops.ptx:28")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/bitops.ptx:29")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/bitops.ptx:30")
-				}
-				// PTX line 31: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 32: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 33, 34, 35: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 35: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 35: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			bitops32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -641,738 +522,7 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 38-82
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r34 := w.Reg(34)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				k2 := uint64(0xc)
-				k3 := uint64(0x1)
-				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(0)
-					v12aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 39: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 40: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 42: add.s64
-							v5 := uint64(uint64(v1) + uint64(v3))
-							r12[l] = v5
-							// 43: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
-									continue
-								}
-								v6 = v6x
-							}
-							// 44: and.b32
-							v7 := uint64(uint32(v6) & uint32(k1))
-							r14[l] = v7
-							// 45: mul.lo.s32
-							v8 := uint64(uint32(r7[l]) * uint32(k2))
-							// 46: cvta.to.global.u64
-							v9 := uint64(r0[l])
-							// 47: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 48: add.s64
-							v11 := uint64(uint64(v9) + uint64(v10))
-							r18[l] = v11
-							// 49: ld.global.u32
-							v12a := uint64(v4) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
-									continue
-								}
-								v12 = v12x
-							}
-							r19[l] = v12
-							// 50: popc.b32
-							v13 := uint64(bits.OnesCount64(uint64(uint32(v12))))
-							r20[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 39: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 40: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 42: add.s64
-							v5 := uint64(uint64(v1) + uint64(v3))
-							r12[l] = v5
-							// 43: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
-									continue
-								}
-								v6 = v6x
-							}
-							// 44: and.b32
-							v7 := uint64(uint32(v6) & uint32(k1))
-							r14[l] = v7
-							// 45: mul.lo.s32
-							v8 := uint64(uint32(r7[l]) * uint32(k2))
-							// 46: cvta.to.global.u64
-							v9 := uint64(r0[l])
-							// 47: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 48: add.s64
-							v11 := uint64(uint64(v9) + uint64(v10))
-							r18[l] = v11
-							// 49: ld.global.u32
-							v12a := uint64(v4) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
-									continue
-								}
-								v12 = v12x
-							}
-							r19[l] = v12
-							// 50: popc.b32
-							v13 := uint64(bits.OnesCount64(uint64(uint32(v12))))
-							r20[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.u32
-							s14 := uint64(r18[l]) + 0x0
-							s14v := uint64(r20[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
-							}
-							// 52: clz.b32
-							v15 := uint64(bits.LeadingZeros64(uint64(uint32(r19[l]))) - 32)
-							r21[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.u32
-							s14 := uint64(r18[l]) + 0x0
-							s14v := uint64(r20[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
-							}
-							// 52: clz.b32
-							v15 := uint64(bits.LeadingZeros64(uint64(uint32(r19[l]))) - 32)
-							r21[l] = v15
-						}
-					}
-				}
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s16 := uint64(r18[l]) + 0x4
-							s16v := uint64(r21[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
-							}
-							// 54: brev.b32
-							v17 := bits.Reverse64(r19[l]) >> 32
-							r22[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s16 := uint64(r18[l]) + 0x4
-							s16v := uint64(r21[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
-							}
-							// 54: brev.b32
-							v17 := bits.Reverse64(r19[l]) >> 32
-							r22[l] = v17
-						}
-					}
-				}
-				// PTX lines 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s18 := uint64(r18[l]) + 0x8
-							s18v := uint64(r22[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
-							}
-							// 56: shl.b32
-							v19 := uint64(uint32(r19[l]) << uint32(r14[l]))
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s18 := uint64(r18[l]) + 0x8
-							s18v := uint64(r22[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
-							}
-							// 56: shl.b32
-							v19 := uint64(uint32(r19[l]) << uint32(r14[l]))
-							r23[l] = v19
-						}
-					}
-				}
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u32
-							s20 := uint64(r18[l]) + 0xc
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
-							}
-							// 58: shr.u32
-							v21 := uint64(uint32(r19[l]) >> uint32(r14[l]))
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u32
-							s20 := uint64(r18[l]) + 0xc
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
-							}
-							// 58: shr.u32
-							v21 := uint64(uint32(r19[l]) >> uint32(r14[l]))
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s22 := uint64(r18[l]) + 0x10
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
-							}
-							// 60: shr.s32
-							v23 := uint64(uint32(int32(r19[l]) >> uint32(r14[l])))
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s22 := uint64(r18[l]) + 0x10
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
-							}
-							// 60: shr.s32
-							v23 := uint64(uint32(int32(r19[l]) >> uint32(r14[l])))
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 61, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.global.u32
-							s24 := uint64(r18[l]) + 0x14
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
-							}
-							// 63: shf.l.wrap.b32
-							v25 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), true, false))
-							r26[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.global.u32
-							s24 := uint64(r18[l]) + 0x14
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
-							}
-							// 63: shf.l.wrap.b32
-							v25 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), true, false))
-							r26[l] = v25
-						}
-					}
-				}
-				// PTX lines 65, 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u32
-							s26 := uint64(r18[l]) + 0x18
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
-							}
-							// 67: shf.r.wrap.b32
-							v27 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), false, false))
-							r27[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u32
-							s26 := uint64(r18[l]) + 0x18
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
-							}
-							// 67: shf.r.wrap.b32
-							v27 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), false, false))
-							r27[l] = v27
-						}
-					}
-				}
-				// PTX lines 69, 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.global.u32
-							s28 := uint64(r18[l]) + 0x1c
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
-							}
-							// 70: bfind.shiftamt.u32
-							v29 := uint64(isa.Bfind(r22[l], 32, false, true))
-							// 71: add.s32
-							v30 := uint64(uint32(v29) + uint32(k3))
-							r29[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.global.u32
-							s28 := uint64(r18[l]) + 0x1c
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
-							}
-							// 70: bfind.shiftamt.u32
-							v29 := uint64(isa.Bfind(r22[l], 32, false, true))
-							// 71: add.s32
-							v30 := uint64(uint32(v29) + uint32(k3))
-							r29[l] = v30
-						}
-					}
-				}
-				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.u32
-							s31 := uint64(r18[l]) + 0x20
-							s31v := uint64(r29[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
-							}
-							// 73: neg.s32
-							v32 := uint64(-uint32(r19[l]))
-							// 74: and.b32
-							v33 := uint64(uint32(r19[l]) & uint32(v32))
-							r31[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.u32
-							s31 := uint64(r18[l]) + 0x20
-							s31v := uint64(r29[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
-							}
-							// 73: neg.s32
-							v32 := uint64(-uint32(r19[l]))
-							// 74: and.b32
-							v33 := uint64(uint32(r19[l]) & uint32(v32))
-							r31[l] = v33
-						}
-					}
-				}
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.u32
-							s34 := uint64(r18[l]) + 0x24
-							s34v := uint64(r31[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
-							}
-							// 76: and.b32
-							v35 := uint64(uint32(r20[l]) & uint32(k3))
-							r32[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.u32
-							s34 := uint64(r18[l]) + 0x24
-							s34v := uint64(r31[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
-							}
-							// 76: and.b32
-							v35 := uint64(uint32(r20[l]) & uint32(k3))
-							r32[l] = v35
-						}
-					}
-				}
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.global.u32
-							s36 := uint64(r18[l]) + 0x28
-							s36v := uint64(r32[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.global.u32
-							s36 := uint64(r18[l]) + 0x28
-							s36v := uint64(r32[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
-							}
-						}
-					}
-				}
-				// PTX lines 78, 80: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v37aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: ld.global.u32
-							v37a := uint64(r12[l]) + 0x0
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
-									continue
-								}
-								v37 = v37x
-							}
-							// 80: shf.l.wrap.b32
-							v38 := uint64(isa.Shf(uint32(r19[l]), uint32(v37), uint32(r14[l]), true, false))
-							r34[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: ld.global.u32
-							v37a := uint64(r12[l]) + 0x0
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
-									continue
-								}
-								v37 = v37x
-							}
-							// 80: shf.l.wrap.b32
-							v38 := uint64(isa.Shf(uint32(r19[l]), uint32(v37), uint32(r14[l]), true, false))
-							r34[l] = v38
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s39w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u32
-							s39 := uint64(r18[l]) + 0x2c
-							s39v := uint64(r34[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u32
-							s39 := uint64(r18[l]) + 0x2c
-							s39v := uint64(r34[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
-							}
-						}
-					}
-				}
-			}
+			bitops32Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1387,6 +537,864 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bitops32Block0 runs block 0 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bitops.ptx:27")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bitops.ptx:28")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/bitops.ptx:29")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/bitops.ptx:30")
+	}
+	// PTX line 31: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 35: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 35: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 38-82
+func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	k2 := uint64(0xc)
+	k3 := uint64(0x1)
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(0)
+		v12aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 39: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 40: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 42: add.s64
+				v5 := uint64(uint64(v1) + uint64(v3))
+				r12[l] = v5
+				// 43: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
+						continue
+					}
+					v6 = v6x
+				}
+				// 44: and.b32
+				v7 := uint64(uint32(v6) & uint32(k1))
+				r14[l] = v7
+				// 45: mul.lo.s32
+				v8 := uint64(uint32(r7[l]) * uint32(k2))
+				// 46: cvta.to.global.u64
+				v9 := uint64(r0[l])
+				// 47: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 48: add.s64
+				v11 := uint64(uint64(v9) + uint64(v10))
+				r18[l] = v11
+				// 49: ld.global.u32
+				v12a := uint64(v4) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
+						continue
+					}
+					v12 = v12x
+				}
+				r19[l] = v12
+				// 50: popc.b32
+				v13 := uint64(bits.OnesCount64(uint64(uint32(v12))))
+				r20[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 39: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 40: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 42: add.s64
+				v5 := uint64(uint64(v1) + uint64(v3))
+				r12[l] = v5
+				// 43: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/bitops.ptx:43")
+						continue
+					}
+					v6 = v6x
+				}
+				// 44: and.b32
+				v7 := uint64(uint32(v6) & uint32(k1))
+				r14[l] = v7
+				// 45: mul.lo.s32
+				v8 := uint64(uint32(r7[l]) * uint32(k2))
+				// 46: cvta.to.global.u64
+				v9 := uint64(r0[l])
+				// 47: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 48: add.s64
+				v11 := uint64(uint64(v9) + uint64(v10))
+				r18[l] = v11
+				// 49: ld.global.u32
+				v12a := uint64(v4) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/bitops.ptx:49")
+						continue
+					}
+					v12 = v12x
+				}
+				r19[l] = v12
+				// 50: popc.b32
+				v13 := uint64(bits.OnesCount64(uint64(uint32(v12))))
+				r20[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u32
+				s14 := uint64(r18[l]) + 0x0
+				s14v := uint64(r20[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
+				}
+				// 52: clz.b32
+				v15 := uint64(bits.LeadingZeros64(uint64(uint32(r19[l]))) - 32)
+				r21[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u32
+				s14 := uint64(r18[l]) + 0x0
+				s14v := uint64(r20[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/bitops.ptx:51")
+				}
+				// 52: clz.b32
+				v15 := uint64(bits.LeadingZeros64(uint64(uint32(r19[l]))) - 32)
+				r21[l] = v15
+			}
+		}
+	}
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s16 := uint64(r18[l]) + 0x4
+				s16v := uint64(r21[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
+				}
+				// 54: brev.b32
+				v17 := bits.Reverse64(r19[l]) >> 32
+				r22[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s16 := uint64(r18[l]) + 0x4
+				s16v := uint64(r21[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/bitops.ptx:53")
+				}
+				// 54: brev.b32
+				v17 := bits.Reverse64(r19[l]) >> 32
+				r22[l] = v17
+			}
+		}
+	}
+	// PTX lines 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s18 := uint64(r18[l]) + 0x8
+				s18v := uint64(r22[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
+				}
+				// 56: shl.b32
+				v19 := uint64(uint32(r19[l]) << uint32(r14[l]))
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s18 := uint64(r18[l]) + 0x8
+				s18v := uint64(r22[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/bitops.ptx:55")
+				}
+				// 56: shl.b32
+				v19 := uint64(uint32(r19[l]) << uint32(r14[l]))
+				r23[l] = v19
+			}
+		}
+	}
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u32
+				s20 := uint64(r18[l]) + 0xc
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
+				}
+				// 58: shr.u32
+				v21 := uint64(uint32(r19[l]) >> uint32(r14[l]))
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u32
+				s20 := uint64(r18[l]) + 0xc
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/bitops.ptx:57")
+				}
+				// 58: shr.u32
+				v21 := uint64(uint32(r19[l]) >> uint32(r14[l]))
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s22 := uint64(r18[l]) + 0x10
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
+				}
+				// 60: shr.s32
+				v23 := uint64(uint32(int32(r19[l]) >> uint32(r14[l])))
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s22 := uint64(r18[l]) + 0x10
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/bitops.ptx:59")
+				}
+				// 60: shr.s32
+				v23 := uint64(uint32(int32(r19[l]) >> uint32(r14[l])))
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 61, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.global.u32
+				s24 := uint64(r18[l]) + 0x14
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
+				}
+				// 63: shf.l.wrap.b32
+				v25 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), true, false))
+				r26[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.global.u32
+				s24 := uint64(r18[l]) + 0x14
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/bitops.ptx:61")
+				}
+				// 63: shf.l.wrap.b32
+				v25 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), true, false))
+				r26[l] = v25
+			}
+		}
+	}
+	// PTX lines 65, 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u32
+				s26 := uint64(r18[l]) + 0x18
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
+				}
+				// 67: shf.r.wrap.b32
+				v27 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), false, false))
+				r27[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u32
+				s26 := uint64(r18[l]) + 0x18
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/bitops.ptx:65")
+				}
+				// 67: shf.r.wrap.b32
+				v27 := uint64(isa.Shf(uint32(r19[l]), uint32(r19[l]), uint32(r14[l]), false, false))
+				r27[l] = v27
+			}
+		}
+	}
+	// PTX lines 69, 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.global.u32
+				s28 := uint64(r18[l]) + 0x1c
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
+				}
+				// 70: bfind.shiftamt.u32
+				v29 := uint64(isa.Bfind(r22[l], 32, false, true))
+				// 71: add.s32
+				v30 := uint64(uint32(v29) + uint32(k3))
+				r29[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.global.u32
+				s28 := uint64(r18[l]) + 0x1c
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/bitops.ptx:69")
+				}
+				// 70: bfind.shiftamt.u32
+				v29 := uint64(isa.Bfind(r22[l], 32, false, true))
+				// 71: add.s32
+				v30 := uint64(uint32(v29) + uint32(k3))
+				r29[l] = v30
+			}
+		}
+	}
+	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.u32
+				s31 := uint64(r18[l]) + 0x20
+				s31v := uint64(r29[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
+				}
+				// 73: neg.s32
+				v32 := uint64(-uint32(r19[l]))
+				// 74: and.b32
+				v33 := uint64(uint32(r19[l]) & uint32(v32))
+				r31[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.u32
+				s31 := uint64(r18[l]) + 0x20
+				s31v := uint64(r29[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/bitops.ptx:72")
+				}
+				// 73: neg.s32
+				v32 := uint64(-uint32(r19[l]))
+				// 74: and.b32
+				v33 := uint64(uint32(r19[l]) & uint32(v32))
+				r31[l] = v33
+			}
+		}
+	}
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.u32
+				s34 := uint64(r18[l]) + 0x24
+				s34v := uint64(r31[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
+				}
+				// 76: and.b32
+				v35 := uint64(uint32(r20[l]) & uint32(k3))
+				r32[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.u32
+				s34 := uint64(r18[l]) + 0x24
+				s34v := uint64(r31[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/bitops.ptx:75")
+				}
+				// 76: and.b32
+				v35 := uint64(uint32(r20[l]) & uint32(k3))
+				r32[l] = v35
+			}
+		}
+	}
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.global.u32
+				s36 := uint64(r18[l]) + 0x28
+				s36v := uint64(r32[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.global.u32
+				s36 := uint64(r18[l]) + 0x28
+				s36v := uint64(r32[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/bitops.ptx:77")
+				}
+			}
+		}
+	}
+	// PTX lines 78, 80: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v37aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: ld.global.u32
+				v37a := uint64(r12[l]) + 0x0
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
+						continue
+					}
+					v37 = v37x
+				}
+				// 80: shf.l.wrap.b32
+				v38 := uint64(isa.Shf(uint32(r19[l]), uint32(v37), uint32(r14[l]), true, false))
+				r34[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: ld.global.u32
+				v37a := uint64(r12[l]) + 0x0
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGlobal, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v37a, 4, "testdata/ptx/nvcc/bitops.ptx:78")
+						continue
+					}
+					v37 = v37x
+				}
+				// 80: shf.l.wrap.b32
+				v38 := uint64(isa.Shf(uint32(r19[l]), uint32(v37), uint32(r14[l]), true, false))
+				r34[l] = v38
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s39w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u32
+				s39 := uint64(r18[l]) + 0x2c
+				s39v := uint64(r34[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u32
+				s39 := uint64(r18[l]) + 0x2c
+				s39v := uint64(r34[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/nvcc/bitops.ptx:82")
+				}
+			}
+		}
+	}
+}
+
 // bitops64Run runs blocks of kernel bitops64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1395,107 +1403,7 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 100-107; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 100: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bitops.ptx:100")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 101: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bitops.ptx:101")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 102: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/bitops.ptx:102")
-				}
-				// PTX line 103: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 104: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 106: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 107: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 106: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 107: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			bitops64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1512,318 +1420,7 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 110-137
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r26 := w.Reg(26)
-				k0 := uint64(0x8)
-				k1 := uint64(0x2)
-				k2 := uint64(0xffffffff)
-				k3 := uint64(0xd)
-				// PTX lines 110, 111, 112, 113, 114, 115, 116, 117, 118, 119: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 111: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 112: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 113: shl.b32
-							v4 := uint64(uint32(r6[l]) << uint32(k1))
-							// 114: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 115: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 116: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 117: ld.global.u64
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 118: popc.b64
-							v9 := uint64(bits.OnesCount64(uint64(uint64(v8))))
-							// 119: cvt.u64.u32
-							v10 := uint64(uint64(uint32(v9)))
-							r16[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 111: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 112: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 113: shl.b32
-							v4 := uint64(uint32(r6[l]) << uint32(k1))
-							// 114: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 115: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 116: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 117: ld.global.u64
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 118: popc.b64
-							v9 := uint64(bits.OnesCount64(uint64(uint64(v8))))
-							// 119: cvt.u64.u32
-							v10 := uint64(uint64(uint32(v9)))
-							r16[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 120, 121, 122: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: st.global.u64
-							s11 := uint64(r13[l]) + 0x0
-							s11v := uint64(r16[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
-							}
-							// 121: clz.b64
-							v12 := uint64(bits.LeadingZeros64(uint64(uint64(r14[l]))) - 0)
-							// 122: cvt.u64.u32
-							v13 := uint64(uint64(uint32(v12)))
-							r18[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: st.global.u64
-							s11 := uint64(r13[l]) + 0x0
-							s11v := uint64(r16[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
-							}
-							// 121: clz.b64
-							v12 := uint64(bits.LeadingZeros64(uint64(uint64(r14[l]))) - 0)
-							// 122: cvt.u64.u32
-							v13 := uint64(uint64(uint32(v12)))
-							r18[l] = v13
-						}
-					}
-				}
-				// PTX lines 123, 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.global.u64
-							s14 := uint64(r13[l]) + 0x8
-							s14v := uint64(r18[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
-							}
-							// 124: brev.b64
-							v15 := bits.Reverse64(r14[l]) >> 0
-							r19[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.global.u64
-							s14 := uint64(r13[l]) + 0x8
-							s14v := uint64(r18[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
-							}
-							// 124: brev.b64
-							v15 := bits.Reverse64(r14[l]) >> 0
-							r19[l] = v15
-						}
-					}
-				}
-				// PTX lines 125, 128, 132, 134, 135, 136: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.global.u64
-							s16 := uint64(r13[l]) + 0x10
-							s16v := uint64(r19[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
-							}
-							// 128: mov.b64
-							m17 := r14[l]
-							m17_0 := m17 >> 0 & k2
-							r20[l] = m17_0
-							m17_1 := m17 >> 32 & k2
-							r21[l] = m17_1
-							// 132: mov.b64
-							m18 := r14[l]
-							m18_0 := m18 >> 0 & k2
-							r23[l] = m18_0
-							m18_1 := m18 >> 32 & k2
-							r22[l] = m18_1
-							// 134: shf.l.wrap.b32
-							v19 := uint64(isa.Shf(uint32(r23[l]), uint32(r21[l]), uint32(k3), true, false))
-							// 135: shf.l.wrap.b32
-							v20 := uint64(isa.Shf(uint32(r21[l]), uint32(r23[l]), uint32(k3), true, false))
-							// 136: mov.b64
-							v21 := uint64(uint32(v20)) | (uint64(uint32(v19)) << 32)
-							r26[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.global.u64
-							s16 := uint64(r13[l]) + 0x10
-							s16v := uint64(r19[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
-							}
-							// 128: mov.b64
-							m17 := r14[l]
-							m17_0 := m17 >> 0 & k2
-							r20[l] = m17_0
-							m17_1 := m17 >> 32 & k2
-							r21[l] = m17_1
-							// 132: mov.b64
-							m18 := r14[l]
-							m18_0 := m18 >> 0 & k2
-							r23[l] = m18_0
-							m18_1 := m18 >> 32 & k2
-							r22[l] = m18_1
-							// 134: shf.l.wrap.b32
-							v19 := uint64(isa.Shf(uint32(r23[l]), uint32(r21[l]), uint32(k3), true, false))
-							// 135: shf.l.wrap.b32
-							v20 := uint64(isa.Shf(uint32(r21[l]), uint32(r23[l]), uint32(k3), true, false))
-							// 136: mov.b64
-							v21 := uint64(uint32(v20)) | (uint64(uint32(v19)) << 32)
-							r26[l] = v21
-						}
-					}
-				}
-				// PTX lines 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: st.global.u64
-							s22 := uint64(r13[l]) + 0x18
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: st.global.u64
-							s22 := uint64(r13[l]) + 0x18
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
-							}
-						}
-					}
-				}
-			}
+			bitops64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1835,5 +1432,424 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// bitops64Block0 runs block 0 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 100-107; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 100: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bitops.ptx:100")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 101: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bitops.ptx:101")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 102: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/bitops.ptx:102")
+	}
+	// PTX line 103: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 104: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 106: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 107: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 106: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 107: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 110-137
+func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r26 := w.Reg(26)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0xd)
+	// PTX lines 110, 111, 112, 113, 114, 115, 116, 117, 118, 119: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 111: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 112: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 113: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k1))
+				// 114: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 115: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 116: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 117: ld.global.u64
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 118: popc.b64
+				v9 := uint64(bits.OnesCount64(uint64(uint64(v8))))
+				// 119: cvt.u64.u32
+				v10 := uint64(uint64(uint32(v9)))
+				r16[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 111: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 112: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 113: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k1))
+				// 114: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 115: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 116: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 117: ld.global.u64
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/bitops.ptx:117")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 118: popc.b64
+				v9 := uint64(bits.OnesCount64(uint64(uint64(v8))))
+				// 119: cvt.u64.u32
+				v10 := uint64(uint64(uint32(v9)))
+				r16[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 120, 121, 122: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: st.global.u64
+				s11 := uint64(r13[l]) + 0x0
+				s11v := uint64(r16[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
+				}
+				// 121: clz.b64
+				v12 := uint64(bits.LeadingZeros64(uint64(uint64(r14[l]))) - 0)
+				// 122: cvt.u64.u32
+				v13 := uint64(uint64(uint32(v12)))
+				r18[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: st.global.u64
+				s11 := uint64(r13[l]) + 0x0
+				s11v := uint64(r16[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/bitops.ptx:120")
+				}
+				// 121: clz.b64
+				v12 := uint64(bits.LeadingZeros64(uint64(uint64(r14[l]))) - 0)
+				// 122: cvt.u64.u32
+				v13 := uint64(uint64(uint32(v12)))
+				r18[l] = v13
+			}
+		}
+	}
+	// PTX lines 123, 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.global.u64
+				s14 := uint64(r13[l]) + 0x8
+				s14v := uint64(r18[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
+				}
+				// 124: brev.b64
+				v15 := bits.Reverse64(r14[l]) >> 0
+				r19[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.global.u64
+				s14 := uint64(r13[l]) + 0x8
+				s14v := uint64(r18[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/bitops.ptx:123")
+				}
+				// 124: brev.b64
+				v15 := bits.Reverse64(r14[l]) >> 0
+				r19[l] = v15
+			}
+		}
+	}
+	// PTX lines 125, 128, 132, 134, 135, 136: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.global.u64
+				s16 := uint64(r13[l]) + 0x10
+				s16v := uint64(r19[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
+				}
+				// 128: mov.b64
+				m17 := r14[l]
+				m17_0 := m17 >> 0 & k2
+				r20[l] = m17_0
+				m17_1 := m17 >> 32 & k2
+				r21[l] = m17_1
+				// 132: mov.b64
+				m18 := r14[l]
+				m18_0 := m18 >> 0 & k2
+				r23[l] = m18_0
+				m18_1 := m18 >> 32 & k2
+				r22[l] = m18_1
+				// 134: shf.l.wrap.b32
+				v19 := uint64(isa.Shf(uint32(r23[l]), uint32(r21[l]), uint32(k3), true, false))
+				// 135: shf.l.wrap.b32
+				v20 := uint64(isa.Shf(uint32(r21[l]), uint32(r23[l]), uint32(k3), true, false))
+				// 136: mov.b64
+				v21 := uint64(uint32(v20)) | (uint64(uint32(v19)) << 32)
+				r26[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.global.u64
+				s16 := uint64(r13[l]) + 0x10
+				s16v := uint64(r19[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/bitops.ptx:125")
+				}
+				// 128: mov.b64
+				m17 := r14[l]
+				m17_0 := m17 >> 0 & k2
+				r20[l] = m17_0
+				m17_1 := m17 >> 32 & k2
+				r21[l] = m17_1
+				// 132: mov.b64
+				m18 := r14[l]
+				m18_0 := m18 >> 0 & k2
+				r23[l] = m18_0
+				m18_1 := m18 >> 32 & k2
+				r22[l] = m18_1
+				// 134: shf.l.wrap.b32
+				v19 := uint64(isa.Shf(uint32(r23[l]), uint32(r21[l]), uint32(k3), true, false))
+				// 135: shf.l.wrap.b32
+				v20 := uint64(isa.Shf(uint32(r21[l]), uint32(r23[l]), uint32(k3), true, false))
+				// 136: mov.b64
+				v21 := uint64(uint32(v20)) | (uint64(uint32(v19)) << 32)
+				r26[l] = v21
+			}
+		}
+	}
+	// PTX lines 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: st.global.u64
+				s22 := uint64(r13[l]) + 0x18
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: st.global.u64
+				s22 := uint64(r13[l]) + 0x18
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/bitops.ptx:137")
+				}
+			}
+		}
 	}
 }

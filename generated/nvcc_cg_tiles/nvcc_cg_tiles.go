@@ -3284,165 +3284,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:38")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:39")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:40")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 41: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:41")
-				}
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 48: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().Y))
-				runtime.Broadcast(r4, m, u5)
-				// PTX lines 49, 50, 53: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					tid2 := &w.Tid[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mov.u32
-							v6 := uint64(uint64(tid2[l]))
-							// 50: mov.u32
-							v7 := uint64(uint64(tid1[l]))
-							// 53: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-							r7[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mov.u32
-							v6 := uint64(uint64(tid2[l]))
-							// 50: mov.u32
-							v7 := uint64(uint64(tid1[l]))
-							// 53: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-							r7[l] = v8
-						}
-					}
-				}
-				// PTX line 55: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r8, m, u9)
-				// PTX lines 56, 58, 60: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							r9[l] = v10
-							// 58: mad.lo.s32
-							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 60: setp.gt.u32
-							c12t := uint32(v11) > uint32(k0)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							r9[l] = v10
-							// 58: mad.lo.s32
-							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 60: setp.gt.u32
-							c12t := uint32(v11) > uint32(k0)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			tileReduce64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3456,123 +3298,14 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				// PTX line 72: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r15, m, u1)
-				_ = u1
-			}
+			tileReduce64Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB0_2), PTX lines 84-100; divergent, reconverges at block 4 (b3 ($L__BB0_5))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x6)
-				k1 := uint64(0x3f)
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r16[l] = v1
-						}
-					}
-				}
-				// PTX line 90: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().Z))
-				// PTX lines 91, 93, 94: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: mul.lo.s32
-							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-							// 93: mad.lo.s32
-							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-							// 94: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k0))
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: mul.lo.s32
-							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-							// 93: mad.lo.s32
-							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-							// 94: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k0))
-							r20[l] = v5
-						}
-					}
-				}
-				// PTX line 96: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r21, m, u6)
-				// PTX lines 97, 99, 100: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-							r22[l] = v7
-							// 99: setp.ge.s32
-							c8t := int32(v7) >= int32(r3[l])
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 100: mov.u32
-							v9 := uint64(r15[l])
-							r23[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-							r22[l] = v7
-							// 99: setp.ge.s32
-							c8t := int32(v7) >= int32(r3[l])
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 100: mov.u32
-							v9 := uint64(r15[l])
-							r23[l] = v9
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			tileReduce64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3586,101 +3319,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 3:
 			// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
-			{
-				r3 := w.Reg(3)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x4)
-				// PTX lines 111, 112, 113, 114, 116, 118: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-							// 112: add.s64
-							v2 := uint64(uint64(r26[l]) + uint64(v1))
-							// 113: ld.global.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
-									continue
-								}
-								v3 = v3x
-							}
-							// 114: add.s32
-							v4 := uint64(uint32(v3) + uint32(r23[l]))
-							r23[l] = v4
-							// 116: add.s32
-							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
-							r27[l] = v5
-							// 118: setp.lt.s32
-							c6t := int32(v5) < int32(r3[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-							// 112: add.s64
-							v2 := uint64(uint64(r26[l]) + uint64(v1))
-							// 113: ld.global.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
-									continue
-								}
-								v3 = v3x
-							}
-							// 114: add.s32
-							v4 := uint64(uint32(v3) + uint32(r23[l]))
-							r23[l] = v4
-							// 116: add.s32
-							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
-							r27[l] = v5
-							// 118: setp.lt.s32
-							c6t := int32(v5) < int32(r3[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			tileReduce64Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3694,195 +3333,21 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 4:
 			// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
-			{
-				r10 := w.Reg(10)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				k0 := uint64(0x5)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				k3 := uint64(0x1)
-				k4 := uint64(0xffffffff)
-				// PTX lines 129, 131: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r31[l] = v1
-							// 131: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k1))
-							r32[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r31[l] = v1
-							// 131: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k1))
-							r32[l] = v2
-						}
-					}
-				}
-				// PTX line 132: mov.u32, warp-uniform
-				u3 := uint64(k2)
-				runtime.Broadcast(r33, m, u3)
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: add.s32
-							v4 := uint64(uint32(u3) + uint32(r32[l]))
-							r34[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: add.s32
-							v4 := uint64(uint32(u3) + uint32(r32[l]))
-							r34[l] = v4
-						}
-					}
-				}
-				// PTX line 141: mov.u32, warp-uniform
-				u5 := uint64(k3)
-				runtime.Broadcast(r35, m, u5)
-				// PTX line 142: mov.u32, warp-uniform
-				u6 := uint64(k4)
-				runtime.Broadcast(r36, m, u6)
-				_ = u5
-				_ = u6
-			}
+			tileReduce64Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b3 ($L__BB0_5), PTX lines 143-156; the lanes wait here for those bar.warp.sync at line 159 names
-			{
-				r10 := w.Reg(10)
-				r16 := w.Reg(16)
-				r31 := w.Reg(31)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r37 := w.Reg(37)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				k2 := uint64(0x1)
-				k3 := uint64(0x3)
-				// PTX line 143: redux.sync.add.s32
-				w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:143")
-				// PTX lines 145, 148, 149, 151, 154: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.shared.u32
-							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
-							s1v := uint64(r37[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
-							}
-							// 148: and.b32
-							v2 := uint64(uint32(r10[l]) & uint32(k0))
-							// 149: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 151: shl.b32
-							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
-							r39[l] = v4
-							// 154: shl.b32
-							v5 := uint64(uint32(r16[l]) << uint32(k2))
-							r40[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.shared.u32
-							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
-							s1v := uint64(r37[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
-							}
-							// 148: and.b32
-							v2 := uint64(uint32(r10[l]) & uint32(k0))
-							// 149: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 151: shl.b32
-							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
-							r39[l] = v4
-							// 154: shl.b32
-							v5 := uint64(uint32(r16[l]) << uint32(k2))
-							r40[l] = v5
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 155: mov.u32, warp-uniform
-				u6 := uint64(k3)
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: shl.b32
-							v7 := uint64(uint32(u6) << uint32(r40[l]))
-							r42[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: shl.b32
-							v7 := uint64(uint32(u6) << uint32(r40[l]))
-							r42[l] = v7
-						}
-					}
-				}
-			}
+			tileReduce64Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
-			{
-				// PTX line 159: bar.warp.sync
-				w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:159")
-			}
+			tileReduce64Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3896,70 +3361,14 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 7:
 			// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
-			{
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 171: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r43, m, u1)
-				// PTX line 172: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r44, m, u2)
-				_ = u1
-				_ = u2
-			}
+			tileReduce64Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b4 ($L__BB0_7), PTX lines 173-177; divergent, reconverges at block 13 (b8 ($L__BB0_13))
-			{
-				r39 := w.Reg(39)
-				r42 := w.Reg(42)
-				r45 := w.Reg(45)
-				// PTX line 173: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 45, 4, 15, 44, 43, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:173")
-				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: or.b32
-							v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
-							// 176: and.b32
-							v2 := uint64(uint32(v1) & uint32(r42[l]))
-							// 177: setp.eq.s32
-							c3t := uint32(v2) == uint32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: or.b32
-							v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
-							// 176: and.b32
-							v2 := uint64(uint32(v1) & uint32(r42[l]))
-							// 177: setp.eq.s32
-							c3t := uint32(v2) == uint32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			tileReduce64Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3973,44 +3382,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 9:
 			// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x1e)
-				k1 := uint64(0x0)
-				// PTX lines 185, 187: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 187: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 187: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			tileReduce64Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4027,10 +3399,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 11:
 			// b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
-			{
-				// PTX line 234: bar.warp.sync
-				w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:234")
-			}
+			tileReduce64Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4044,54 +3413,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 12:
 			// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
-			{
-				r39 := w.Reg(39)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 248: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:248")
-				// PTX lines 249, 250: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: and.b32
-							v2 := uint64(uint32(u1) & uint32(r39[l]))
-							// 250: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: and.b32
-							v2 := uint64(uint32(u1) & uint32(r39[l]))
-							// 250: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			tileReduce64Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4105,150 +3427,14 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 13:
 			// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
-			{
-				r34 := w.Reg(34)
-				r68 := w.Reg(68)
-				// PTX lines 256: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: ld.shared.u32
-							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
-									continue
-								}
-								v1 = v1x
-							}
-							r68[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: ld.shared.u32
-							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
-									continue
-								}
-								v1 = v1x
-							}
-							r68[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			tileReduce64Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 14:
 			// b8 ($L__BB0_13), PTX lines 260-270; divergent, reconverges at block 15 (b9 ($L__BB0_15))
-			{
-				r1 := w.Reg(1)
-				r10 := w.Reg(10)
-				r22 := w.Reg(22)
-				r68 := w.Reg(68)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3f)
-				k2 := uint64(0x0)
-				// PTX line 260: bar.warp.sync
-				w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:260")
-				// PTX lines 261, 263, 264, 265, 268, 270: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 263: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-							// 264: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 265: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r68[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
-							}
-							// 268: and.b32
-							v5 := uint64(uint32(r10[l]) & uint32(k1))
-							// 270: setp.ne.s32
-							c6t := uint32(v5) != uint32(k2)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p9 = p9&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 263: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-							// 264: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 265: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r68[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
-							}
-							// 268: and.b32
-							v5 := uint64(uint32(r10[l]) & uint32(k1))
-							// 270: setp.ne.s32
-							c6t := uint32(v5) != uint32(k2)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p9 = p9&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			tileReduce64Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4265,39 +3451,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 16:
 			// b9 ($L__BB0_15), PTX lines 286-286; divergent, reconverges at block 21 (b14 ($L__BB0_24))
-			{
-				r9 := w.Reg(9)
-				k0 := uint64(0x0)
-				// PTX lines 286: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: setp.ne.s32
-							c1t := uint32(r9[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: setp.ne.s32
-							c1t := uint32(r9[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			tileReduce64Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4311,225 +3465,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 17:
 			// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
-			{
-				r76 := w.Reg(76)
-				r79 := w.Reg(79)
-				r80 := w.Reg(80)
-				r81 := w.Reg(81)
-				k0 := uint64(0x4)
-				k1 := uint64(0x10)
-				k2 := uint64(0xfffffffc)
-				k3 := uint64(0x0)
-				// PTX lines 306, 307, 308, 309, 310, 311, 312, 313, 315, 317, 318, 319: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 306: ld.shared.u32
-							v1a := uint64(uint64(uint32(r81[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
-									continue
-								}
-								v1 = v1x
-							}
-							// 307: add.s32
-							v2 := uint64(uint32(v1) + uint32(r76[l]))
-							// 308: ld.shared.u32
-							v3a := uint64(uint64(uint32(r81[l]))) + 0x4
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
-									continue
-								}
-								v3 = v3x
-							}
-							// 309: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 310: ld.shared.u32
-							v5a := uint64(uint64(uint32(r81[l]))) + 0x8
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
-									continue
-								}
-								v5 = v5x
-							}
-							// 311: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 312: ld.shared.u32
-							v7a := uint64(uint64(uint32(r81[l]))) + 0xc
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
-									continue
-								}
-								v7 = v7x
-							}
-							// 313: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r76[l] = v8
-							// 315: add.s32
-							v9 := uint64(uint32(r79[l]) + uint32(k0))
-							r79[l] = v9
-							// 317: add.s32
-							v10 := uint64(uint32(r81[l]) + uint32(k1))
-							r81[l] = v10
-							// 318: add.s32
-							v11 := uint64(uint32(r80[l]) + uint32(k2))
-							r80[l] = v11
-							// 319: setp.ne.s32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p13 = p13&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 306: ld.shared.u32
-							v1a := uint64(uint64(uint32(r81[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
-									continue
-								}
-								v1 = v1x
-							}
-							// 307: add.s32
-							v2 := uint64(uint32(v1) + uint32(r76[l]))
-							// 308: ld.shared.u32
-							v3a := uint64(uint64(uint32(r81[l]))) + 0x4
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
-									continue
-								}
-								v3 = v3x
-							}
-							// 309: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 310: ld.shared.u32
-							v5a := uint64(uint64(uint32(r81[l]))) + 0x8
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
-									continue
-								}
-								v5 = v5x
-							}
-							// 311: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 312: ld.shared.u32
-							v7a := uint64(uint64(uint32(r81[l]))) + 0xc
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
-									continue
-								}
-								v7 = v7x
-							}
-							// 313: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r76[l] = v8
-							// 315: add.s32
-							v9 := uint64(uint32(r79[l]) + uint32(k0))
-							r79[l] = v9
-							// 317: add.s32
-							v10 := uint64(uint32(r81[l]) + uint32(k1))
-							r81[l] = v10
-							// 318: add.s32
-							v11 := uint64(uint32(r80[l]) + uint32(k2))
-							r80[l] = v11
-							// 319: setp.ne.s32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p13 = p13&^(1<<l) | c12b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[13] = p13
-				}
-			}
+			tileReduce64Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4543,39 +3479,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 18:
 			// b11 ($L__BB0_20), PTX lines 323-323
-			{
-				r78 := w.Reg(78)
-				k0 := uint64(0x0)
-				// PTX lines 323: lane-local, one loop over the lanes
-				{
-					p14 := w.P[14]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 323: setp.eq.s32
-							c1t := uint32(r78[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p14 = p14&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 323: setp.eq.s32
-							c1t := uint32(r78[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p14 = p14&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[14] = p14
-				}
-			}
+			tileReduce64Block18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4589,100 +3493,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 19:
 			// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
-			{
-				r76 := w.Reg(76)
-				r78 := w.Reg(78)
-				r91 := w.Reg(91)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 333, 334, 336, 337, 338: lane-local, one loop over the lanes
-				{
-					p15 := w.P[15]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 333: ld.shared.u32
-							v1a := uint64(uint64(uint32(r91[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
-									continue
-								}
-								v1 = v1x
-							}
-							// 334: add.s32
-							v2 := uint64(uint32(v1) + uint32(r76[l]))
-							r76[l] = v2
-							// 336: add.s32
-							v3 := uint64(uint32(r91[l]) + uint32(k0))
-							r91[l] = v3
-							// 337: add.s32
-							v4 := uint64(uint32(r78[l]) + uint32(k1))
-							r78[l] = v4
-							// 338: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p15 = p15&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 333: ld.shared.u32
-							v1a := uint64(uint64(uint32(r91[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
-									continue
-								}
-								v1 = v1x
-							}
-							// 334: add.s32
-							v2 := uint64(uint32(v1) + uint32(r76[l]))
-							r76[l] = v2
-							// 336: add.s32
-							v3 := uint64(uint32(r91[l]) + uint32(k0))
-							r91[l] = v3
-							// 337: add.s32
-							v4 := uint64(uint32(r78[l]) + uint32(k1))
-							r78[l] = v4
-							// 338: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p15 = p15&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[15] = p15
-				}
-			}
+			tileReduce64Block19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4696,61 +3507,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 20:
 			// b13 ($L__BB0_23), PTX lines 343-347
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r76 := w.Reg(76)
-				k0 := uint64(0x4)
-				// PTX lines 343, 345, 346, 347: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 343: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 345: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-							// 346: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 347: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r76[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 343: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 345: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-							// 346: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 347: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r76[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
-							}
-						}
-					}
-				}
-			}
+			tileReduce64Block20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4760,134 +3517,14 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 38
 		case 22:
 			// b15, PTX lines 64-68
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: shl.b32
-							v1 := uint64(uint32(r10[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: shl.b32
-							v1 := uint64(uint32(r10[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-				// PTX line 65: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-						}
-					}
-				}
-				// PTX line 67: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.shared.u32
-							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s5v := uint64(u4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.shared.u32
-							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s5v := uint64(u4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
-							}
-						}
-					}
-				}
-			}
+			tileReduce64Block22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 23:
 			// b16, PTX lines 104-107
-			{
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				// PTX line 104: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.NCTAID().X))
-				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: mul.lo.s32
-							v2 := uint64(uint32(u1) * uint32(r8[l]))
-							r25[l] = v2
-							// 106: cvta.to.global.u64
-							v3 := uint64(r2[l])
-							r26[l] = v3
-							// 107: mov.u32
-							v4 := uint64(r22[l])
-							r27[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: mul.lo.s32
-							v2 := uint64(uint32(u1) * uint32(r8[l]))
-							r25[l] = v2
-							// 106: cvta.to.global.u64
-							v3 := uint64(r2[l])
-							r26[l] = v3
-							// 107: mov.u32
-							v4 := uint64(r22[l])
-							r27[l] = v4
-						}
-					}
-				}
-			}
+			tileReduce64Block23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4897,22 +3534,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 4
 		case 25:
 			// b18, PTX lines 165-165
-			{
-				r15 := w.Reg(15)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 165: atom.shared.or.b32
-				w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r33, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:165")
-			}
+			tileReduce64Block25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4922,247 +3544,21 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 12
 		case 27:
 			// b20, PTX lines 192-222; the lanes wait here for those shfl.sync.bfly.b32 at line 223 names
-			{
-				r10 := w.Reg(10)
-				r33 := w.Reg(33)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				k0 := uint64(0x1)
-				k1 := uint64(0xffffffc0)
-				k2 := uint64(0x5)
-				k3 := uint64(0x2)
-				k4 := uint64(0xfffffffe)
-				k5 := uint64(0x3)
-				k6 := uint64(0x1e1f)
-				// PTX lines 192: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							r49[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							r49[l] = v1
-						}
-					}
-				}
-				// PTX line 193: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r50, m, u2)
-				// PTX lines 196, 197, 198, 200, 201, 207, 213, 216: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: and.b32
-							v3 := uint64(uint32(r10[l]) & uint32(k1))
-							// 197: shr.u32
-							v4 := uint64(uint32(v3) >> uint32(k2))
-							// 198: or.b32
-							v5 := uint64(uint32(v4) | uint32(r49[l]))
-							// 200: shl.b32
-							v6 := uint64(uint32(v5) << uint32(k3))
-							// 201: add.s32
-							v7 := uint64(uint32(r33[l]) + uint32(v6))
-							r55[l] = v7
-							// 207: ld.shared.u32
-							v8a := uint64(uint64(uint32(v7))) + 0x20
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
-									continue
-								}
-								v8 = v8x
-							}
-							r56[l] = v8
-							// 213: mov.u32
-							v9 := uint64(uint64(l))
-							// 216: and.b32
-							v10 := uint64(uint32(v9) & uint32(k4))
-							r58[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: and.b32
-							v3 := uint64(uint32(r10[l]) & uint32(k1))
-							// 197: shr.u32
-							v4 := uint64(uint32(v3) >> uint32(k2))
-							// 198: or.b32
-							v5 := uint64(uint32(v4) | uint32(r49[l]))
-							// 200: shl.b32
-							v6 := uint64(uint32(v5) << uint32(k3))
-							// 201: add.s32
-							v7 := uint64(uint32(r33[l]) + uint32(v6))
-							r55[l] = v7
-							// 207: ld.shared.u32
-							v8a := uint64(uint64(uint32(v7))) + 0x20
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
-									continue
-								}
-								v8 = v8x
-							}
-							r56[l] = v8
-							// 213: mov.u32
-							v9 := uint64(uint64(l))
-							// 216: and.b32
-							v10 := uint64(uint32(v9) & uint32(k4))
-							r58[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 217: mov.u32, warp-uniform
-				u11 := uint64(k5)
-				// PTX lines 218: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: shl.b32
-							v12 := uint64(uint32(u11) << uint32(r58[l]))
-							r60[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: shl.b32
-							v12 := uint64(uint32(u11) << uint32(r58[l]))
-							r60[l] = v12
-						}
-					}
-				}
-				// PTX line 222: mov.u32, warp-uniform
-				u13 := uint64(k6)
-				runtime.Broadcast(r61, m, u13)
-				_ = u2
-				_ = u13
-			}
+			tileReduce64Block27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 28:
 			// b20, PTX lines 223-228
-			{
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r62 := w.Reg(62)
-				// PTX line 223: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 62, 7, 56, 50, 61, 60, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:223")
-				// PTX lines 226, 228: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: add.s32
-							v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
-							// 228: st.shared.u32
-							s2 := uint64(uint64(uint32(r55[l]))) + 0x20
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: add.s32
-							v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
-							// 228: st.shared.u32
-							s2 := uint64(uint64(uint32(r55[l]))) + 0x20
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
-							}
-						}
-					}
-				}
-			}
+			tileReduce64Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 29:
 			// b21, PTX lines 240-243
-			{
-				r33 := w.Reg(33)
-				r42 := w.Reg(42)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				// PTX lines 240: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: not.b32
-							v1 := uint64(^uint32(r42[l]))
-							r64[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: not.b32
-							v1 := uint64(^uint32(r42[l]))
-							r64[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 243: atom.shared.and.b32
-				w.AtomLanes(runtime.SpaceShared, atomAnd32, r65, r33, r64, r64, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:243")
-			}
+			tileReduce64Block29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5172,118 +3568,14 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 12
 		case 31:
 			// b23, PTX lines 274-277
-			{
-				r16 := w.Reg(16)
-				r68 := w.Reg(68)
-				r73 := w.Reg(73)
-				k0 := uint64(0x2)
-				k1 := uint64(0x40)
-				// PTX lines 274: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 274: shl.b32
-							v1 := uint64(uint32(r16[l]) << uint32(k0))
-							r73[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 274: shl.b32
-							v1 := uint64(uint32(r16[l]) << uint32(k0))
-							r73[l] = v1
-						}
-					}
-				}
-				// PTX line 275: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 276, 277: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: add.s32
-							v3 := uint64(uint32(u2) + uint32(r73[l]))
-							// 277: st.shared.u32
-							s4 := uint64(uint64(uint32(v3))) + 0x0
-							s4v := uint64(r68[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: add.s32
-							v3 := uint64(uint32(u2) + uint32(r73[l]))
-							// 277: st.shared.u32
-							s4 := uint64(uint64(uint32(v3))) + 0x0
-							s4v := uint64(r68[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
-							}
-						}
-					}
-				}
-			}
+			tileReduce64Block31(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 32:
 			// b24, PTX lines 290-291
-			{
-				r20 := w.Reg(20)
-				r76 := w.Reg(76)
-				k0 := uint64(0x0)
-				// PTX lines 290: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 290: setp.eq.s32
-							c1t := uint32(r20[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 290: setp.eq.s32
-							c1t := uint32(r20[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[11] = p11
-				}
-				// PTX line 291: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r76, m, u2)
-				_ = u2
-			}
+			tileReduce64Block32(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5297,61 +3589,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 33:
 			// b25, PTX lines 294-298
-			{
-				r20 := w.Reg(20)
-				r76 := w.Reg(76)
-				r78 := w.Reg(78)
-				r79 := w.Reg(79)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 294, 295, 296: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 294: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(k0))
-							// 295: and.b32
-							v2 := uint64(uint32(r20[l]) & uint32(k1))
-							r78[l] = v2
-							// 296: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 294: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(k0))
-							// 295: and.b32
-							v2 := uint64(uint32(r20[l]) & uint32(k1))
-							r78[l] = v2
-							// 296: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[12] = p12
-				}
-				// PTX line 297: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r79, m, u4)
-				// PTX line 298: mov.u32, warp-uniform
-				u5 := uint64(u4)
-				runtime.Broadcast(r76, m, u5)
-				_ = u5
-			}
+			tileReduce64Block33(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5365,34 +3603,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 34:
 			// b26, PTX lines 301-302
-			{
-				r20 := w.Reg(20)
-				r78 := w.Reg(78)
-				r80 := w.Reg(80)
-				r81 := w.Reg(81)
-				k0 := uint64(0x40)
-				// PTX lines 301: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 301: sub.s32
-							v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
-							r80[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 301: sub.s32
-							v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
-							r80[l] = v1
-						}
-					}
-				}
-				// PTX line 302: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r81, m, u2)
-				_ = u2
-			}
+			tileReduce64Block34(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5402,49 +3613,7 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 18
 		case 36:
 			// b28, PTX lines 326-328
-			{
-				r79 := w.Reg(79)
-				r89 := w.Reg(89)
-				r91 := w.Reg(91)
-				k0 := uint64(0x2)
-				k1 := uint64(0x40)
-				// PTX lines 326: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 326: shl.b32
-							v1 := uint64(uint32(r79[l]) << uint32(k0))
-							r89[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 326: shl.b32
-							v1 := uint64(uint32(r79[l]) << uint32(k0))
-							r89[l] = v1
-						}
-					}
-				}
-				// PTX line 327: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 328: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 328: add.s32
-							v3 := uint64(uint32(u2) + uint32(r89[l]))
-							r91[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 328: add.s32
-							v3 := uint64(uint32(u2) + uint32(r89[l]))
-							r91[l] = v3
-						}
-					}
-				}
-			}
+			tileReduce64Block36(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5462,6 +3631,1965 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// tileReduce64Block0 runs block 0 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func tileReduce64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:38")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:39")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:40")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:41")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 48: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().Y))
+	runtime.Broadcast(r4, m, u5)
+	// PTX lines 49, 50, 53: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v6 := uint64(uint64(tid2[l]))
+				// 50: mov.u32
+				v7 := uint64(uint64(tid1[l]))
+				// 53: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+				r7[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v6 := uint64(uint64(tid2[l]))
+				// 50: mov.u32
+				v7 := uint64(uint64(tid1[l]))
+				// 53: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+				r7[l] = v8
+			}
+		}
+	}
+	// PTX line 55: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r8, m, u9)
+	// PTX lines 56, 58, 60: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				r9[l] = v10
+				// 58: mad.lo.s32
+				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 60: setp.gt.u32
+				c12t := uint32(v11) > uint32(k0)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				r9[l] = v10
+				// 58: mad.lo.s32
+				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 60: setp.gt.u32
+				c12t := uint32(v11) > uint32(k0)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// tileReduce64Block1 runs block 1 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
+func tileReduce64Block1(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	// PTX line 72: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r15, m, u1)
+	_ = u1
+}
+
+// tileReduce64Block2 runs block 2 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 84-100; divergent, reconverges at block 4 (b3 ($L__BB0_5))
+func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x6)
+	k1 := uint64(0x3f)
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
+			}
+		}
+	}
+	// PTX line 90: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().Z))
+	// PTX lines 91, 93, 94: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: mul.lo.s32
+				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+				// 93: mad.lo.s32
+				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+				// 94: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k0))
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: mul.lo.s32
+				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+				// 93: mad.lo.s32
+				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+				// 94: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k0))
+				r20[l] = v5
+			}
+		}
+	}
+	// PTX line 96: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r21, m, u6)
+	// PTX lines 97, 99, 100: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+				r22[l] = v7
+				// 99: setp.ge.s32
+				c8t := int32(v7) >= int32(r3[l])
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 100: mov.u32
+				v9 := uint64(r15[l])
+				r23[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+				r22[l] = v7
+				// 99: setp.ge.s32
+				c8t := int32(v7) >= int32(r3[l])
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 100: mov.u32
+				v9 := uint64(r15[l])
+				r23[l] = v9
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// tileReduce64Block3 runs block 3 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
+func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	// PTX lines 111, 112, 113, 114, 116, 118: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+				// 112: add.s64
+				v2 := uint64(uint64(r26[l]) + uint64(v1))
+				// 113: ld.global.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
+						continue
+					}
+					v3 = v3x
+				}
+				// 114: add.s32
+				v4 := uint64(uint32(v3) + uint32(r23[l]))
+				r23[l] = v4
+				// 116: add.s32
+				v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+				r27[l] = v5
+				// 118: setp.lt.s32
+				c6t := int32(v5) < int32(r3[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+				// 112: add.s64
+				v2 := uint64(uint64(r26[l]) + uint64(v1))
+				// 113: ld.global.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
+						continue
+					}
+					v3 = v3x
+				}
+				// 114: add.s32
+				v4 := uint64(uint32(v3) + uint32(r23[l]))
+				r23[l] = v4
+				// 116: add.s32
+				v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+				r27[l] = v5
+				// 118: setp.lt.s32
+				c6t := int32(v5) < int32(r3[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// tileReduce64Block4 runs block 4 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
+func tileReduce64Block4(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x5)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	k3 := uint64(0x1)
+	k4 := uint64(0xffffffff)
+	// PTX lines 129, 131: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r31[l] = v1
+				// 131: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k1))
+				r32[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r31[l] = v1
+				// 131: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k1))
+				r32[l] = v2
+			}
+		}
+	}
+	// PTX line 132: mov.u32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r33, m, u3)
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: add.s32
+				v4 := uint64(uint32(u3) + uint32(r32[l]))
+				r34[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: add.s32
+				v4 := uint64(uint32(u3) + uint32(r32[l]))
+				r34[l] = v4
+			}
+		}
+	}
+	// PTX line 141: mov.u32, warp-uniform
+	u5 := uint64(k3)
+	runtime.Broadcast(r35, m, u5)
+	// PTX line 142: mov.u32, warp-uniform
+	u6 := uint64(k4)
+	runtime.Broadcast(r36, m, u6)
+	_ = u5
+	_ = u6
+}
+
+// tileReduce64Block5 runs block 5 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_5), PTX lines 143-156; the lanes wait here for those bar.warp.sync at line 159 names
+func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r16 := w.Reg(16)
+	r31 := w.Reg(31)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	k3 := uint64(0x3)
+	// PTX line 143: redux.sync.add.s32
+	w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:143")
+	// PTX lines 145, 148, 149, 151, 154: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.shared.u32
+				s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+				s1v := uint64(r37[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+				}
+				// 148: and.b32
+				v2 := uint64(uint32(r10[l]) & uint32(k0))
+				// 149: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 151: shl.b32
+				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+				r39[l] = v4
+				// 154: shl.b32
+				v5 := uint64(uint32(r16[l]) << uint32(k2))
+				r40[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.shared.u32
+				s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+				s1v := uint64(r37[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+				}
+				// 148: and.b32
+				v2 := uint64(uint32(r10[l]) & uint32(k0))
+				// 149: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 151: shl.b32
+				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+				r39[l] = v4
+				// 154: shl.b32
+				v5 := uint64(uint32(r16[l]) << uint32(k2))
+				r40[l] = v5
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 155: mov.u32, warp-uniform
+	u6 := uint64(k3)
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: shl.b32
+				v7 := uint64(uint32(u6) << uint32(r40[l]))
+				r42[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: shl.b32
+				v7 := uint64(uint32(u6) << uint32(r40[l]))
+				r42[l] = v7
+			}
+		}
+	}
+}
+
+// tileReduce64Block6 runs block 6 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
+func tileReduce64Block6(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 159: bar.warp.sync
+	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:159")
+}
+
+// tileReduce64Block7 runs block 7 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
+func tileReduce64Block7(w *runtime.Warp, m uint32, budget int) {
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 171: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r43, m, u1)
+	// PTX line 172: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r44, m, u2)
+	_ = u1
+	_ = u2
+}
+
+// tileReduce64Block8 runs block 8 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_7), PTX lines 173-177; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+func tileReduce64Block8(w *runtime.Warp, m uint32, budget int) {
+	r39 := w.Reg(39)
+	r42 := w.Reg(42)
+	r45 := w.Reg(45)
+	// PTX line 173: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 45, 4, 15, 44, 43, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:173")
+	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: or.b32
+				v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
+				// 176: and.b32
+				v2 := uint64(uint32(v1) & uint32(r42[l]))
+				// 177: setp.eq.s32
+				c3t := uint32(v2) == uint32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: or.b32
+				v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
+				// 176: and.b32
+				v2 := uint64(uint32(v1) & uint32(r42[l]))
+				// 177: setp.eq.s32
+				c3t := uint32(v2) == uint32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// tileReduce64Block9 runs block 9 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
+func tileReduce64Block9(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x1e)
+	k1 := uint64(0x0)
+	// PTX lines 185, 187: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 187: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 187: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// tileReduce64Block11 runs block 11 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+func tileReduce64Block11(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 234: bar.warp.sync
+	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:234")
+}
+
+// tileReduce64Block12 runs block 12 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+func tileReduce64Block12(w *runtime.Warp, m uint32, budget int) {
+	r39 := w.Reg(39)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 248: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:248")
+	// PTX lines 249, 250: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: and.b32
+				v2 := uint64(uint32(u1) & uint32(r39[l]))
+				// 250: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: and.b32
+				v2 := uint64(uint32(u1) & uint32(r39[l]))
+				// 250: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// tileReduce64Block13 runs block 13 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
+func tileReduce64Block13(w *runtime.Warp, m uint32, budget int) {
+	r34 := w.Reg(34)
+	r68 := w.Reg(68)
+	// PTX lines 256: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: ld.shared.u32
+				v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
+						continue
+					}
+					v1 = v1x
+				}
+				r68[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: ld.shared.u32
+				v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
+						continue
+					}
+					v1 = v1x
+				}
+				r68[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// tileReduce64Block14 runs block 14 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_13), PTX lines 260-270; divergent, reconverges at block 15 (b9 ($L__BB0_15))
+func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r10 := w.Reg(10)
+	r22 := w.Reg(22)
+	r68 := w.Reg(68)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3f)
+	k2 := uint64(0x0)
+	// PTX line 260: bar.warp.sync
+	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:260")
+	// PTX lines 261, 263, 264, 265, 268, 270: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 263: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+				// 264: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 265: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r68[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+				}
+				// 268: and.b32
+				v5 := uint64(uint32(r10[l]) & uint32(k1))
+				// 270: setp.ne.s32
+				c6t := uint32(v5) != uint32(k2)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p9 = p9&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 263: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+				// 264: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 265: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r68[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+				}
+				// 268: and.b32
+				v5 := uint64(uint32(r10[l]) & uint32(k1))
+				// 270: setp.ne.s32
+				c6t := uint32(v5) != uint32(k2)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p9 = p9&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// tileReduce64Block16 runs block 16 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_15), PTX lines 286-286; divergent, reconverges at block 21 (b14 ($L__BB0_24))
+func tileReduce64Block16(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	k0 := uint64(0x0)
+	// PTX lines 286: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: setp.ne.s32
+				c1t := uint32(r9[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: setp.ne.s32
+				c1t := uint32(r9[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// tileReduce64Block17 runs block 17 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
+func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
+	r76 := w.Reg(76)
+	r79 := w.Reg(79)
+	r80 := w.Reg(80)
+	r81 := w.Reg(81)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// PTX lines 306, 307, 308, 309, 310, 311, 312, 313, 315, 317, 318, 319: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 306: ld.shared.u32
+				v1a := uint64(uint64(uint32(r81[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
+						continue
+					}
+					v1 = v1x
+				}
+				// 307: add.s32
+				v2 := uint64(uint32(v1) + uint32(r76[l]))
+				// 308: ld.shared.u32
+				v3a := uint64(uint64(uint32(r81[l]))) + 0x4
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
+						continue
+					}
+					v3 = v3x
+				}
+				// 309: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 310: ld.shared.u32
+				v5a := uint64(uint64(uint32(r81[l]))) + 0x8
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
+						continue
+					}
+					v5 = v5x
+				}
+				// 311: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 312: ld.shared.u32
+				v7a := uint64(uint64(uint32(r81[l]))) + 0xc
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
+						continue
+					}
+					v7 = v7x
+				}
+				// 313: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r76[l] = v8
+				// 315: add.s32
+				v9 := uint64(uint32(r79[l]) + uint32(k0))
+				r79[l] = v9
+				// 317: add.s32
+				v10 := uint64(uint32(r81[l]) + uint32(k1))
+				r81[l] = v10
+				// 318: add.s32
+				v11 := uint64(uint32(r80[l]) + uint32(k2))
+				r80[l] = v11
+				// 319: setp.ne.s32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p13 = p13&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 306: ld.shared.u32
+				v1a := uint64(uint64(uint32(r81[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
+						continue
+					}
+					v1 = v1x
+				}
+				// 307: add.s32
+				v2 := uint64(uint32(v1) + uint32(r76[l]))
+				// 308: ld.shared.u32
+				v3a := uint64(uint64(uint32(r81[l]))) + 0x4
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
+						continue
+					}
+					v3 = v3x
+				}
+				// 309: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 310: ld.shared.u32
+				v5a := uint64(uint64(uint32(r81[l]))) + 0x8
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
+						continue
+					}
+					v5 = v5x
+				}
+				// 311: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 312: ld.shared.u32
+				v7a := uint64(uint64(uint32(r81[l]))) + 0xc
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
+						continue
+					}
+					v7 = v7x
+				}
+				// 313: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r76[l] = v8
+				// 315: add.s32
+				v9 := uint64(uint32(r79[l]) + uint32(k0))
+				r79[l] = v9
+				// 317: add.s32
+				v10 := uint64(uint32(r81[l]) + uint32(k1))
+				r81[l] = v10
+				// 318: add.s32
+				v11 := uint64(uint32(r80[l]) + uint32(k2))
+				r80[l] = v11
+				// 319: setp.ne.s32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p13 = p13&^(1<<l) | c12b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[13] = p13
+	}
+}
+
+// tileReduce64Block18 runs block 18 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB0_20), PTX lines 323-323
+func tileReduce64Block18(w *runtime.Warp, m uint32, budget int) {
+	r78 := w.Reg(78)
+	k0 := uint64(0x0)
+	// PTX lines 323: lane-local, one loop over the lanes
+	{
+		p14 := w.P[14]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 323: setp.eq.s32
+				c1t := uint32(r78[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p14 = p14&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 323: setp.eq.s32
+				c1t := uint32(r78[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p14 = p14&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[14] = p14
+	}
+}
+
+// tileReduce64Block19 runs block 19 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
+func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
+	r76 := w.Reg(76)
+	r78 := w.Reg(78)
+	r91 := w.Reg(91)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 333, 334, 336, 337, 338: lane-local, one loop over the lanes
+	{
+		p15 := w.P[15]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 333: ld.shared.u32
+				v1a := uint64(uint64(uint32(r91[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
+						continue
+					}
+					v1 = v1x
+				}
+				// 334: add.s32
+				v2 := uint64(uint32(v1) + uint32(r76[l]))
+				r76[l] = v2
+				// 336: add.s32
+				v3 := uint64(uint32(r91[l]) + uint32(k0))
+				r91[l] = v3
+				// 337: add.s32
+				v4 := uint64(uint32(r78[l]) + uint32(k1))
+				r78[l] = v4
+				// 338: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p15 = p15&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 333: ld.shared.u32
+				v1a := uint64(uint64(uint32(r91[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
+						continue
+					}
+					v1 = v1x
+				}
+				// 334: add.s32
+				v2 := uint64(uint32(v1) + uint32(r76[l]))
+				r76[l] = v2
+				// 336: add.s32
+				v3 := uint64(uint32(r91[l]) + uint32(k0))
+				r91[l] = v3
+				// 337: add.s32
+				v4 := uint64(uint32(r78[l]) + uint32(k1))
+				r78[l] = v4
+				// 338: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p15 = p15&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[15] = p15
+	}
+}
+
+// tileReduce64Block20 runs block 20 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB0_23), PTX lines 343-347
+func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r76 := w.Reg(76)
+	k0 := uint64(0x4)
+	// PTX lines 343, 345, 346, 347: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 343: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 345: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+				// 346: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 347: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r76[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 343: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 345: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+				// 346: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 347: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r76[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce64Block22 runs block 22 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 64-68
+func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+	// PTX line 65: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+			}
+		}
+	}
+	// PTX line 67: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.shared.u32
+				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5v := uint64(u4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.shared.u32
+				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5v := uint64(u4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce64Block23 runs block 23 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 104-107
+func tileReduce64Block23(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	// PTX line 104: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: mul.lo.s32
+				v2 := uint64(uint32(u1) * uint32(r8[l]))
+				r25[l] = v2
+				// 106: cvta.to.global.u64
+				v3 := uint64(r2[l])
+				r26[l] = v3
+				// 107: mov.u32
+				v4 := uint64(r22[l])
+				r27[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: mul.lo.s32
+				v2 := uint64(uint32(u1) * uint32(r8[l]))
+				r25[l] = v2
+				// 106: cvta.to.global.u64
+				v3 := uint64(r2[l])
+				r26[l] = v3
+				// 107: mov.u32
+				v4 := uint64(r22[l])
+				r27[l] = v4
+			}
+		}
+	}
+}
+
+// tileReduce64Block25 runs block 25 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 165-165
+func tileReduce64Block25(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 165: atom.shared.or.b32
+	w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r33, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:165")
+}
+
+// tileReduce64Block27 runs block 27 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 192-222; the lanes wait here for those shfl.sync.bfly.b32 at line 223 names
+func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r33 := w.Reg(33)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	k0 := uint64(0x1)
+	k1 := uint64(0xffffffc0)
+	k2 := uint64(0x5)
+	k3 := uint64(0x2)
+	k4 := uint64(0xfffffffe)
+	k5 := uint64(0x3)
+	k6 := uint64(0x1e1f)
+	// PTX lines 192: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				r49[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				r49[l] = v1
+			}
+		}
+	}
+	// PTX line 193: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r50, m, u2)
+	// PTX lines 196, 197, 198, 200, 201, 207, 213, 216: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: and.b32
+				v3 := uint64(uint32(r10[l]) & uint32(k1))
+				// 197: shr.u32
+				v4 := uint64(uint32(v3) >> uint32(k2))
+				// 198: or.b32
+				v5 := uint64(uint32(v4) | uint32(r49[l]))
+				// 200: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k3))
+				// 201: add.s32
+				v7 := uint64(uint32(r33[l]) + uint32(v6))
+				r55[l] = v7
+				// 207: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x20
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
+						continue
+					}
+					v8 = v8x
+				}
+				r56[l] = v8
+				// 213: mov.u32
+				v9 := uint64(uint64(l))
+				// 216: and.b32
+				v10 := uint64(uint32(v9) & uint32(k4))
+				r58[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: and.b32
+				v3 := uint64(uint32(r10[l]) & uint32(k1))
+				// 197: shr.u32
+				v4 := uint64(uint32(v3) >> uint32(k2))
+				// 198: or.b32
+				v5 := uint64(uint32(v4) | uint32(r49[l]))
+				// 200: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k3))
+				// 201: add.s32
+				v7 := uint64(uint32(r33[l]) + uint32(v6))
+				r55[l] = v7
+				// 207: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x20
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
+						continue
+					}
+					v8 = v8x
+				}
+				r56[l] = v8
+				// 213: mov.u32
+				v9 := uint64(uint64(l))
+				// 216: and.b32
+				v10 := uint64(uint32(v9) & uint32(k4))
+				r58[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 217: mov.u32, warp-uniform
+	u11 := uint64(k5)
+	// PTX lines 218: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: shl.b32
+				v12 := uint64(uint32(u11) << uint32(r58[l]))
+				r60[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: shl.b32
+				v12 := uint64(uint32(u11) << uint32(r58[l]))
+				r60[l] = v12
+			}
+		}
+	}
+	// PTX line 222: mov.u32, warp-uniform
+	u13 := uint64(k6)
+	runtime.Broadcast(r61, m, u13)
+	_ = u2
+	_ = u13
+}
+
+// tileReduce64Block28 runs block 28 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 223-228
+func tileReduce64Block28(w *runtime.Warp, m uint32, budget int) {
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r62 := w.Reg(62)
+	// PTX line 223: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 62, 7, 56, 50, 61, 60, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:223")
+	// PTX lines 226, 228: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: add.s32
+				v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
+				// 228: st.shared.u32
+				s2 := uint64(uint64(uint32(r55[l]))) + 0x20
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: add.s32
+				v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
+				// 228: st.shared.u32
+				s2 := uint64(uint64(uint32(r55[l]))) + 0x20
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce64Block29 runs block 29 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 240-243
+func tileReduce64Block29(w *runtime.Warp, m uint32, budget int) {
+	r33 := w.Reg(33)
+	r42 := w.Reg(42)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	// PTX lines 240: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: not.b32
+				v1 := uint64(^uint32(r42[l]))
+				r64[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: not.b32
+				v1 := uint64(^uint32(r42[l]))
+				r64[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 243: atom.shared.and.b32
+	w.AtomLanes(runtime.SpaceShared, atomAnd32, r65, r33, r64, r64, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:243")
+}
+
+// tileReduce64Block31 runs block 31 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 274-277
+func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r68 := w.Reg(68)
+	r73 := w.Reg(73)
+	k0 := uint64(0x2)
+	k1 := uint64(0x40)
+	// PTX lines 274: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 274: shl.b32
+				v1 := uint64(uint32(r16[l]) << uint32(k0))
+				r73[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 274: shl.b32
+				v1 := uint64(uint32(r16[l]) << uint32(k0))
+				r73[l] = v1
+			}
+		}
+	}
+	// PTX line 275: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 276, 277: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: add.s32
+				v3 := uint64(uint32(u2) + uint32(r73[l]))
+				// 277: st.shared.u32
+				s4 := uint64(uint64(uint32(v3))) + 0x0
+				s4v := uint64(r68[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: add.s32
+				v3 := uint64(uint32(u2) + uint32(r73[l]))
+				// 277: st.shared.u32
+				s4 := uint64(uint64(uint32(v3))) + 0x0
+				s4v := uint64(r68[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce64Block32 runs block 32 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b24, PTX lines 290-291
+func tileReduce64Block32(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r76 := w.Reg(76)
+	k0 := uint64(0x0)
+	// PTX lines 290: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 290: setp.eq.s32
+				c1t := uint32(r20[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 290: setp.eq.s32
+				c1t := uint32(r20[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[11] = p11
+	}
+	// PTX line 291: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r76, m, u2)
+	_ = u2
+}
+
+// tileReduce64Block33 runs block 33 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b25, PTX lines 294-298
+func tileReduce64Block33(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r76 := w.Reg(76)
+	r78 := w.Reg(78)
+	r79 := w.Reg(79)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 294, 295, 296: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 294: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(k0))
+				// 295: and.b32
+				v2 := uint64(uint32(r20[l]) & uint32(k1))
+				r78[l] = v2
+				// 296: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 294: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(k0))
+				// 295: and.b32
+				v2 := uint64(uint32(r20[l]) & uint32(k1))
+				r78[l] = v2
+				// 296: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[12] = p12
+	}
+	// PTX line 297: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r79, m, u4)
+	// PTX line 298: mov.u32, warp-uniform
+	u5 := uint64(u4)
+	runtime.Broadcast(r76, m, u5)
+	_ = u5
+}
+
+// tileReduce64Block34 runs block 34 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b26, PTX lines 301-302
+func tileReduce64Block34(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r78 := w.Reg(78)
+	r80 := w.Reg(80)
+	r81 := w.Reg(81)
+	k0 := uint64(0x40)
+	// PTX lines 301: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 301: sub.s32
+				v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
+				r80[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 301: sub.s32
+				v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
+				r80[l] = v1
+			}
+		}
+	}
+	// PTX line 302: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r81, m, u2)
+	_ = u2
+}
+
+// tileReduce64Block36 runs block 36 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
+// b28, PTX lines 326-328
+func tileReduce64Block36(w *runtime.Warp, m uint32, budget int) {
+	r79 := w.Reg(79)
+	r89 := w.Reg(89)
+	r91 := w.Reg(91)
+	k0 := uint64(0x2)
+	k1 := uint64(0x40)
+	// PTX lines 326: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 326: shl.b32
+				v1 := uint64(uint32(r79[l]) << uint32(k0))
+				r89[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 326: shl.b32
+				v1 := uint64(uint32(r79[l]) << uint32(k0))
+				r89[l] = v1
+			}
+		}
+	}
+	// PTX line 327: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 328: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 328: add.s32
+				v3 := uint64(uint32(u2) + uint32(r89[l]))
+				r91[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 328: add.s32
+				v3 := uint64(uint32(u2) + uint32(r89[l]))
+				r91[l] = v3
+			}
+		}
+	}
+}
+
 // tileReduce128Run runs blocks of kernel tile_reduce128 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -5470,165 +5598,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 371: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:371")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 372: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:372")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 373: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:373")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 374: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:374")
-				}
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 381: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().Y))
-				runtime.Broadcast(r4, m, u5)
-				// PTX lines 382, 383, 386: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					tid2 := &w.Tid[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 382: mov.u32
-							v6 := uint64(uint64(tid2[l]))
-							// 383: mov.u32
-							v7 := uint64(uint64(tid1[l]))
-							// 386: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-							r7[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 382: mov.u32
-							v6 := uint64(uint64(tid2[l]))
-							// 383: mov.u32
-							v7 := uint64(uint64(tid1[l]))
-							// 386: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-							r7[l] = v8
-						}
-					}
-				}
-				// PTX line 388: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r8, m, u9)
-				// PTX lines 389, 391, 393: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 389: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							r9[l] = v10
-							// 391: mad.lo.s32
-							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 393: setp.gt.u32
-							c12t := uint32(v11) > uint32(k0)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 389: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							r9[l] = v10
-							// 391: mad.lo.s32
-							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 393: setp.gt.u32
-							c12t := uint32(v11) > uint32(k0)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			tileReduce128Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5642,123 +5612,14 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				// PTX line 405: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r15, m, u1)
-				_ = u1
-			}
+			tileReduce128Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_2), PTX lines 417-433; divergent, reconverges at block 4 (b3 ($L__BB1_5))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x7)
-				k1 := uint64(0x7f)
-				// PTX lines 417: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 417: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 417: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r16[l] = v1
-						}
-					}
-				}
-				// PTX line 423: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().Z))
-				// PTX lines 424, 426, 427: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 424: mul.lo.s32
-							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-							// 426: mad.lo.s32
-							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-							// 427: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k0))
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 424: mul.lo.s32
-							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-							// 426: mad.lo.s32
-							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-							// 427: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k0))
-							r20[l] = v5
-						}
-					}
-				}
-				// PTX line 429: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r21, m, u6)
-				// PTX lines 430, 432, 433: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 430: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-							r22[l] = v7
-							// 432: setp.ge.s32
-							c8t := int32(v7) >= int32(r3[l])
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 433: mov.u32
-							v9 := uint64(r15[l])
-							r23[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 430: mad.lo.s32
-							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-							r22[l] = v7
-							// 432: setp.ge.s32
-							c8t := int32(v7) >= int32(r3[l])
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 433: mov.u32
-							v9 := uint64(r15[l])
-							r23[l] = v9
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			tileReduce128Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5772,101 +5633,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 3:
 			// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
-			{
-				r3 := w.Reg(3)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x4)
-				// PTX lines 444, 445, 446, 447, 449, 451: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 444: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-							// 445: add.s64
-							v2 := uint64(uint64(r26[l]) + uint64(v1))
-							// 446: ld.global.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
-									continue
-								}
-								v3 = v3x
-							}
-							// 447: add.s32
-							v4 := uint64(uint32(v3) + uint32(r23[l]))
-							r23[l] = v4
-							// 449: add.s32
-							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
-							r27[l] = v5
-							// 451: setp.lt.s32
-							c6t := int32(v5) < int32(r3[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 444: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-							// 445: add.s64
-							v2 := uint64(uint64(r26[l]) + uint64(v1))
-							// 446: ld.global.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
-									continue
-								}
-								v3 = v3x
-							}
-							// 447: add.s32
-							v4 := uint64(uint32(v3) + uint32(r23[l]))
-							r23[l] = v4
-							// 449: add.s32
-							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
-							r27[l] = v5
-							// 451: setp.lt.s32
-							c6t := int32(v5) < int32(r3[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			tileReduce128Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5880,195 +5647,21 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 4:
 			// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
-			{
-				r10 := w.Reg(10)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				k0 := uint64(0x5)
-				k1 := uint64(0x2)
-				k2 := uint64(0x50)
-				k3 := uint64(0x1)
-				k4 := uint64(0xffffffff)
-				// PTX lines 462, 464: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 462: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r31[l] = v1
-							// 464: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k1))
-							r32[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 462: shr.u32
-							v1 := uint64(uint32(r10[l]) >> uint32(k0))
-							r31[l] = v1
-							// 464: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k1))
-							r32[l] = v2
-						}
-					}
-				}
-				// PTX line 465: mov.u32, warp-uniform
-				u3 := uint64(k2)
-				runtime.Broadcast(r33, m, u3)
-				// PTX lines 466: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 466: add.s32
-							v4 := uint64(uint32(u3) + uint32(r32[l]))
-							r34[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 466: add.s32
-							v4 := uint64(uint32(u3) + uint32(r32[l]))
-							r34[l] = v4
-						}
-					}
-				}
-				// PTX line 474: mov.u32, warp-uniform
-				u5 := uint64(k3)
-				runtime.Broadcast(r35, m, u5)
-				// PTX line 475: mov.u32, warp-uniform
-				u6 := uint64(k4)
-				runtime.Broadcast(r36, m, u6)
-				_ = u5
-				_ = u6
-			}
+			tileReduce128Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b3 ($L__BB1_5), PTX lines 476-489; the lanes wait here for those bar.warp.sync at line 492 names
-			{
-				r10 := w.Reg(10)
-				r16 := w.Reg(16)
-				r31 := w.Reg(31)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r37 := w.Reg(37)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				k2 := uint64(0x2)
-				k3 := uint64(0xf)
-				// PTX line 476: redux.sync.add.s32
-				w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:476")
-				// PTX lines 478, 481, 482, 484, 487: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 478: st.shared.u32
-							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
-							s1v := uint64(r37[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
-							}
-							// 481: and.b32
-							v2 := uint64(uint32(r10[l]) & uint32(k0))
-							// 482: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 484: shl.b32
-							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
-							r39[l] = v4
-							// 487: shl.b32
-							v5 := uint64(uint32(r16[l]) << uint32(k2))
-							r40[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 478: st.shared.u32
-							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
-							s1v := uint64(r37[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
-							}
-							// 481: and.b32
-							v2 := uint64(uint32(r10[l]) & uint32(k0))
-							// 482: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 484: shl.b32
-							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
-							r39[l] = v4
-							// 487: shl.b32
-							v5 := uint64(uint32(r16[l]) << uint32(k2))
-							r40[l] = v5
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 488: mov.u32, warp-uniform
-				u6 := uint64(k3)
-				// PTX lines 489: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 489: shl.b32
-							v7 := uint64(uint32(u6) << uint32(r40[l]))
-							r42[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 489: shl.b32
-							v7 := uint64(uint32(u6) << uint32(r40[l]))
-							r42[l] = v7
-						}
-					}
-				}
-			}
+			tileReduce128Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
-			{
-				// PTX line 492: bar.warp.sync
-				w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:492")
-			}
+			tileReduce128Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6082,70 +5675,14 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 7:
 			// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
-			{
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 505: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r44, m, u1)
-				// PTX line 506: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r45, m, u2)
-				_ = u1
-				_ = u2
-			}
+			tileReduce128Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b4 ($L__BB1_7), PTX lines 507-511; divergent, reconverges at block 13 (b8 ($L__BB1_13))
-			{
-				r39 := w.Reg(39)
-				r42 := w.Reg(42)
-				r46 := w.Reg(46)
-				// PTX line 507: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 46, 4, 15, 45, 44, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:507")
-				// PTX lines 509, 510, 511: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 509: or.b32
-							v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
-							// 510: and.b32
-							v2 := uint64(uint32(v1) & uint32(r42[l]))
-							// 511: setp.eq.s32
-							c3t := uint32(v2) == uint32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 509: or.b32
-							v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
-							// 510: and.b32
-							v2 := uint64(uint32(v1) & uint32(r42[l]))
-							// 511: setp.eq.s32
-							c3t := uint32(v2) == uint32(r42[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			tileReduce128Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6159,44 +5696,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 9:
 			// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x1c)
-				k1 := uint64(0x0)
-				// PTX lines 519, 521: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 519: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 521: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 519: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 521: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			tileReduce128Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6213,10 +5713,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		case 11:
 			// b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
-			{
-				// PTX line 580: bar.warp.sync
-				w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:580")
-			}
+			tileReduce128Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6230,54 +5727,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 12:
 			// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
-			{
-				r39 := w.Reg(39)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 595: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x54, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:595")
-				// PTX lines 596, 597: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 596: and.b32
-							v2 := uint64(uint32(u1) & uint32(r39[l]))
-							// 597: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 596: and.b32
-							v2 := uint64(uint32(u1) & uint32(r39[l]))
-							// 597: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			tileReduce128Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6291,150 +5741,14 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 13:
 			// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
-			{
-				r34 := w.Reg(34)
-				r76 := w.Reg(76)
-				// PTX lines 603: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 603: ld.shared.u32
-							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
-									continue
-								}
-								v1 = v1x
-							}
-							r76[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 603: ld.shared.u32
-							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
-									continue
-								}
-								v1 = v1x
-							}
-							r76[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			tileReduce128Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 14:
 			// b8 ($L__BB1_13), PTX lines 607-617; divergent, reconverges at block 15 (b9 ($L__BB1_15))
-			{
-				r1 := w.Reg(1)
-				r10 := w.Reg(10)
-				r22 := w.Reg(22)
-				r76 := w.Reg(76)
-				k0 := uint64(0x4)
-				k1 := uint64(0x7f)
-				k2 := uint64(0x0)
-				// PTX line 607: bar.warp.sync
-				w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:607")
-				// PTX lines 608, 610, 611, 612, 615, 617: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 608: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 610: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-							// 611: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 612: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r76[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
-							}
-							// 615: and.b32
-							v5 := uint64(uint32(r10[l]) & uint32(k1))
-							// 617: setp.ne.s32
-							c6t := uint32(v5) != uint32(k2)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p10 = p10&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 608: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 610: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-							// 611: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 612: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r76[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
-							}
-							// 615: and.b32
-							v5 := uint64(uint32(r10[l]) & uint32(k1))
-							// 617: setp.ne.s32
-							c6t := uint32(v5) != uint32(k2)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p10 = p10&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			tileReduce128Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6451,39 +5765,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		case 16:
 			// b9 ($L__BB1_15), PTX lines 632-632; divergent, reconverges at block 21 (b14 ($L__BB1_24))
-			{
-				r9 := w.Reg(9)
-				k0 := uint64(0x0)
-				// PTX lines 632: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 632: setp.ne.s32
-							c1t := uint32(r9[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 632: setp.ne.s32
-							c1t := uint32(r9[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[11] = p11
-				}
-			}
+			tileReduce128Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6497,225 +5779,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 17:
 			// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
-			{
-				r83 := w.Reg(83)
-				r86 := w.Reg(86)
-				r87 := w.Reg(87)
-				r88 := w.Reg(88)
-				k0 := uint64(0x4)
-				k1 := uint64(0x10)
-				k2 := uint64(0xfffffffc)
-				k3 := uint64(0x0)
-				// PTX lines 652, 653, 654, 655, 656, 657, 658, 659, 661, 663, 664, 665: lane-local, one loop over the lanes
-				{
-					p14 := w.P[14]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 652: ld.shared.u32
-							v1a := uint64(uint64(uint32(r88[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
-									continue
-								}
-								v1 = v1x
-							}
-							// 653: add.s32
-							v2 := uint64(uint32(v1) + uint32(r83[l]))
-							// 654: ld.shared.u32
-							v3a := uint64(uint64(uint32(r88[l]))) + 0x4
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
-									continue
-								}
-								v3 = v3x
-							}
-							// 655: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 656: ld.shared.u32
-							v5a := uint64(uint64(uint32(r88[l]))) + 0x8
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
-									continue
-								}
-								v5 = v5x
-							}
-							// 657: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 658: ld.shared.u32
-							v7a := uint64(uint64(uint32(r88[l]))) + 0xc
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
-									continue
-								}
-								v7 = v7x
-							}
-							// 659: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r83[l] = v8
-							// 661: add.s32
-							v9 := uint64(uint32(r86[l]) + uint32(k0))
-							r86[l] = v9
-							// 663: add.s32
-							v10 := uint64(uint32(r88[l]) + uint32(k1))
-							r88[l] = v10
-							// 664: add.s32
-							v11 := uint64(uint32(r87[l]) + uint32(k2))
-							r87[l] = v11
-							// 665: setp.ne.s32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p14 = p14&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 652: ld.shared.u32
-							v1a := uint64(uint64(uint32(r88[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
-									continue
-								}
-								v1 = v1x
-							}
-							// 653: add.s32
-							v2 := uint64(uint32(v1) + uint32(r83[l]))
-							// 654: ld.shared.u32
-							v3a := uint64(uint64(uint32(r88[l]))) + 0x4
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
-									continue
-								}
-								v3 = v3x
-							}
-							// 655: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 656: ld.shared.u32
-							v5a := uint64(uint64(uint32(r88[l]))) + 0x8
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
-									continue
-								}
-								v5 = v5x
-							}
-							// 657: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 658: ld.shared.u32
-							v7a := uint64(uint64(uint32(r88[l]))) + 0xc
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
-									continue
-								}
-								v7 = v7x
-							}
-							// 659: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r83[l] = v8
-							// 661: add.s32
-							v9 := uint64(uint32(r86[l]) + uint32(k0))
-							r86[l] = v9
-							// 663: add.s32
-							v10 := uint64(uint32(r88[l]) + uint32(k1))
-							r88[l] = v10
-							// 664: add.s32
-							v11 := uint64(uint32(r87[l]) + uint32(k2))
-							r87[l] = v11
-							// 665: setp.ne.s32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p14 = p14&^(1<<l) | c12b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[14] = p14
-				}
-			}
+			tileReduce128Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6729,39 +5793,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 18:
 			// b11 ($L__BB1_20), PTX lines 669-669
-			{
-				r85 := w.Reg(85)
-				k0 := uint64(0x0)
-				// PTX lines 669: lane-local, one loop over the lanes
-				{
-					p15 := w.P[15]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 669: setp.eq.s32
-							c1t := uint32(r85[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p15 = p15&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 669: setp.eq.s32
-							c1t := uint32(r85[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p15 = p15&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[15] = p15
-				}
-			}
+			tileReduce128Block18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6775,100 +5807,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 19:
 			// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
-			{
-				r83 := w.Reg(83)
-				r85 := w.Reg(85)
-				r98 := w.Reg(98)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 679, 680, 682, 683, 684: lane-local, one loop over the lanes
-				{
-					p16 := w.P[16]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 679: ld.shared.u32
-							v1a := uint64(uint64(uint32(r98[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
-									continue
-								}
-								v1 = v1x
-							}
-							// 680: add.s32
-							v2 := uint64(uint32(v1) + uint32(r83[l]))
-							r83[l] = v2
-							// 682: add.s32
-							v3 := uint64(uint32(r98[l]) + uint32(k0))
-							r98[l] = v3
-							// 683: add.s32
-							v4 := uint64(uint32(r85[l]) + uint32(k1))
-							r85[l] = v4
-							// 684: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p16 = p16&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 679: ld.shared.u32
-							v1a := uint64(uint64(uint32(r98[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
-									continue
-								}
-								v1 = v1x
-							}
-							// 680: add.s32
-							v2 := uint64(uint32(v1) + uint32(r83[l]))
-							r83[l] = v2
-							// 682: add.s32
-							v3 := uint64(uint32(r98[l]) + uint32(k0))
-							r98[l] = v3
-							// 683: add.s32
-							v4 := uint64(uint32(r85[l]) + uint32(k1))
-							r85[l] = v4
-							// 684: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p16 = p16&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[16] = p16
-				}
-			}
+			tileReduce128Block19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6882,61 +5821,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 20:
 			// b13 ($L__BB1_23), PTX lines 689-693
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r83 := w.Reg(83)
-				k0 := uint64(0x4)
-				// PTX lines 689, 691, 692, 693: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 689: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 691: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-							// 692: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 693: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r83[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 689: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 691: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-							// 692: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 693: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r83[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
-							}
-						}
-					}
-				}
-			}
+			tileReduce128Block20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6946,135 +5831,14 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 39
 		case 22:
 			// b15, PTX lines 397-401
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				k1 := uint64(0x50)
-				k2 := uint64(0x0)
-				// PTX lines 397: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 397: shl.b32
-							v1 := uint64(uint32(r10[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 397: shl.b32
-							v1 := uint64(uint32(r10[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-				// PTX line 398: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 399: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 399: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 399: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-						}
-					}
-				}
-				// PTX line 400: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				// PTX lines 401: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 401: st.shared.u32
-							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s5v := uint64(u4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 401: st.shared.u32
-							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s5v := uint64(u4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
-							}
-						}
-					}
-				}
-			}
+			tileReduce128Block22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 23:
 			// b16, PTX lines 437-440
-			{
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				// PTX line 437: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.NCTAID().X))
-				// PTX lines 438, 439, 440: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 438: mul.lo.s32
-							v2 := uint64(uint32(u1) * uint32(r8[l]))
-							r25[l] = v2
-							// 439: cvta.to.global.u64
-							v3 := uint64(r2[l])
-							r26[l] = v3
-							// 440: mov.u32
-							v4 := uint64(r22[l])
-							r27[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 438: mul.lo.s32
-							v2 := uint64(uint32(u1) * uint32(r8[l]))
-							r25[l] = v2
-							// 439: cvta.to.global.u64
-							v3 := uint64(r2[l])
-							r26[l] = v3
-							// 440: mov.u32
-							v4 := uint64(r22[l])
-							r27[l] = v4
-						}
-					}
-				}
-			}
+			tileReduce128Block23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7084,41 +5848,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 4
 		case 25:
 			// b18, PTX lines 498-499
-			{
-				r15 := w.Reg(15)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				r43 := w.Reg(43)
-				k0 := uint64(0x4)
-				// PTX lines 498: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 498: add.s32
-							v1 := uint64(uint32(r33[l]) + uint32(k0))
-							r43[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 498: add.s32
-							v1 := uint64(uint32(r33[l]) + uint32(k0))
-							r43[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 499: atom.shared.or.b32
-				w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r43, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:499")
-			}
+			tileReduce128Block25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7128,310 +5858,28 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 12
 		case 27:
 			// b20, PTX lines 526-556; the lanes wait here for those shfl.sync.bfly.b32 at line 557 names
-			{
-				r10 := w.Reg(10)
-				r33 := w.Reg(33)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r57 := w.Reg(57)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				k0 := uint64(0x3)
-				k1 := uint64(0xffffff80)
-				k2 := uint64(0x5)
-				k3 := uint64(0x2)
-				k4 := uint64(0xfffffffc)
-				k5 := uint64(0xf)
-				k6 := uint64(0x1c1f)
-				// PTX lines 526, 529, 530, 531, 533: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 526: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 529: and.b32
-							v2 := uint64(uint32(r10[l]) & uint32(k1))
-							// 530: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k2))
-							// 531: or.b32
-							v4 := uint64(uint32(v3) | uint32(v1))
-							// 533: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k3))
-							r54[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 526: and.b32
-							v1 := uint64(uint32(r10[l]) & uint32(k0))
-							// 529: and.b32
-							v2 := uint64(uint32(r10[l]) & uint32(k1))
-							// 530: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k2))
-							// 531: or.b32
-							v4 := uint64(uint32(v3) | uint32(v1))
-							// 533: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k3))
-							r54[l] = v5
-						}
-					}
-				}
-				// PTX line 534: mov.u32, warp-uniform
-				u6 := uint64(k3)
-				runtime.Broadcast(r55, m, u6)
-				// PTX lines 535, 541, 547, 550: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 535: add.s32
-							v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
-							r56[l] = v7
-							// 541: ld.shared.u32
-							v8a := uint64(uint64(uint32(v7))) + 0x20
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
-									continue
-								}
-								v8 = v8x
-							}
-							r57[l] = v8
-							// 547: mov.u32
-							v9 := uint64(uint64(l))
-							// 550: and.b32
-							v10 := uint64(uint32(v9) & uint32(k4))
-							r59[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 535: add.s32
-							v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
-							r56[l] = v7
-							// 541: ld.shared.u32
-							v8a := uint64(uint64(uint32(v7))) + 0x20
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
-									continue
-								}
-								v8 = v8x
-							}
-							r57[l] = v8
-							// 547: mov.u32
-							v9 := uint64(uint64(l))
-							// 550: and.b32
-							v10 := uint64(uint32(v9) & uint32(k4))
-							r59[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 551: mov.u32, warp-uniform
-				u11 := uint64(k5)
-				runtime.Broadcast(r60, m, u11)
-				// PTX lines 552: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 552: shl.b32
-							v12 := uint64(uint32(u11) << uint32(r59[l]))
-							r61[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 552: shl.b32
-							v12 := uint64(uint32(u11) << uint32(r59[l]))
-							r61[l] = v12
-						}
-					}
-				}
-				// PTX line 556: mov.u32, warp-uniform
-				u13 := uint64(k6)
-				runtime.Broadcast(r62, m, u13)
-				_ = u6
-				_ = u13
-			}
+			tileReduce128Block27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 28:
 			// b20, PTX lines 557-569; the lanes wait here for those shfl.sync.bfly.b32 at line 570 names
-			{
-				r57 := w.Reg(57)
-				r60 := w.Reg(60)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r67 := w.Reg(67)
-				r68 := w.Reg(68)
-				k0 := uint64(0xfffffffc)
-				k1 := uint64(0x1)
-				// PTX line 557: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 63, 7, 57, 55, 62, 61, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:557")
-				// PTX lines 560, 563, 566, 567: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 560: add.s32
-							v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
-							r64[l] = v1
-							// 563: mov.u32
-							v2 := uint64(uint64(l))
-							// 566: and.b32
-							v3 := uint64(uint32(v2) & uint32(k0))
-							// 567: shl.b32
-							v4 := uint64(uint32(r60[l]) << uint32(v3))
-							r67[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 560: add.s32
-							v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
-							r64[l] = v1
-							// 563: mov.u32
-							v2 := uint64(uint64(l))
-							// 566: and.b32
-							v3 := uint64(uint32(v2) & uint32(k0))
-							// 567: shl.b32
-							v4 := uint64(uint32(r60[l]) << uint32(v3))
-							r67[l] = v4
-						}
-					}
-				}
-				// PTX line 569: mov.u32, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r68, m, u5)
-				_ = u5
-			}
+			tileReduce128Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 29:
 			// b20, PTX lines 570-574
-			{
-				r56 := w.Reg(56)
-				r64 := w.Reg(64)
-				r69 := w.Reg(69)
-				// PTX line 570: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 69, 8, 64, 68, 62, 67, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:570")
-				// PTX lines 572, 574: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 572: add.s32
-							v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
-							// 574: st.shared.u32
-							s2 := uint64(uint64(uint32(r56[l]))) + 0x20
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 572: add.s32
-							v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
-							// 574: st.shared.u32
-							s2 := uint64(uint64(uint32(r56[l]))) + 0x20
-							s2v := uint64(v1)
-							if s2 < shEnd4 && s2&3 == 0 {
-								runtime.Store32(sh, s2, s2v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
-							}
-						}
-					}
-				}
-			}
+			tileReduce128Block29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 30:
 			// b21, PTX lines 586-590
-			{
-				r33 := w.Reg(33)
-				r42 := w.Reg(42)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				k0 := uint64(0x4)
-				// PTX lines 586, 589: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 586: not.b32
-							v1 := uint64(^uint32(r42[l]))
-							r71[l] = v1
-							// 589: add.s32
-							v2 := uint64(uint32(r33[l]) + uint32(k0))
-							r72[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 586: not.b32
-							v1 := uint64(^uint32(r42[l]))
-							r71[l] = v1
-							// 589: add.s32
-							v2 := uint64(uint32(r33[l]) + uint32(k0))
-							r72[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 590: atom.shared.and.b32
-				w.AtomLanes(runtime.SpaceShared, atomAnd32, r73, r72, r71, r71, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:590")
-			}
+			tileReduce128Block30(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7441,99 +5889,14 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 12
 		case 32:
 			// b23, PTX lines 621-623
-			{
-				r40 := w.Reg(40)
-				r76 := w.Reg(76)
-				k0 := uint64(0x90)
-				// PTX line 621: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 622, 623: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 622: add.s32
-							v2 := uint64(uint32(u1) + uint32(r40[l]))
-							// 623: st.shared.u32
-							s3 := uint64(uint64(uint32(v2))) + 0x0
-							s3v := uint64(r76[l])
-							if s3 < shEnd4 && s3&3 == 0 {
-								runtime.Store32(sh, s3, s3v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 622: add.s32
-							v2 := uint64(uint32(u1) + uint32(r40[l]))
-							// 623: st.shared.u32
-							s3 := uint64(uint64(uint32(v2))) + 0x0
-							s3v := uint64(r76[l])
-							if s3 < shEnd4 && s3&3 == 0 {
-								runtime.Store32(sh, s3, s3v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
-							}
-						}
-					}
-				}
-			}
+			tileReduce128Block32(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 33:
 			// b24, PTX lines 636-637
-			{
-				r20 := w.Reg(20)
-				r83 := w.Reg(83)
-				k0 := uint64(0x0)
-				// PTX lines 636: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 636: setp.eq.s32
-							c1t := uint32(r20[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 636: setp.eq.s32
-							c1t := uint32(r20[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[12] = p12
-				}
-				// PTX line 637: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r83, m, u2)
-				_ = u2
-			}
+			tileReduce128Block33(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7547,61 +5910,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 34:
 			// b25, PTX lines 640-644
-			{
-				r20 := w.Reg(20)
-				r83 := w.Reg(83)
-				r85 := w.Reg(85)
-				r86 := w.Reg(86)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 640, 641, 642: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 640: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(k0))
-							// 641: and.b32
-							v2 := uint64(uint32(r20[l]) & uint32(k1))
-							r85[l] = v2
-							// 642: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p13 = p13&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 640: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(k0))
-							// 641: and.b32
-							v2 := uint64(uint32(r20[l]) & uint32(k1))
-							r85[l] = v2
-							// 642: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p13 = p13&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[13] = p13
-				}
-				// PTX line 643: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r86, m, u4)
-				// PTX line 644: mov.u32, warp-uniform
-				u5 := uint64(u4)
-				runtime.Broadcast(r83, m, u5)
-				_ = u5
-			}
+			tileReduce128Block34(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7615,34 +5924,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 35:
 			// b26, PTX lines 647-648
-			{
-				r20 := w.Reg(20)
-				r85 := w.Reg(85)
-				r87 := w.Reg(87)
-				r88 := w.Reg(88)
-				k0 := uint64(0x90)
-				// PTX lines 647: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 647: sub.s32
-							v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
-							r87[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 647: sub.s32
-							v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
-							r87[l] = v1
-						}
-					}
-				}
-				// PTX line 648: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r88, m, u2)
-				_ = u2
-			}
+			tileReduce128Block35(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7652,49 +5934,7 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 18
 		case 37:
 			// b28, PTX lines 672-674
-			{
-				r86 := w.Reg(86)
-				r96 := w.Reg(96)
-				r98 := w.Reg(98)
-				k0 := uint64(0x2)
-				k1 := uint64(0x90)
-				// PTX lines 672: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 672: shl.b32
-							v1 := uint64(uint32(r86[l]) << uint32(k0))
-							r96[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 672: shl.b32
-							v1 := uint64(uint32(r86[l]) << uint32(k0))
-							r96[l] = v1
-						}
-					}
-				}
-				// PTX line 673: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 674: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 674: add.s32
-							v3 := uint64(uint32(u2) + uint32(r96[l]))
-							r98[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 674: add.s32
-							v3 := uint64(uint32(u2) + uint32(r96[l]))
-							r98[l] = v3
-						}
-					}
-				}
-			}
+			tileReduce128Block37(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7712,6 +5952,2026 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// tileReduce128Block0 runs block 0 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func tileReduce128Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 371: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:371")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 372: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:372")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 373: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:373")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 374: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:374")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 381: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().Y))
+	runtime.Broadcast(r4, m, u5)
+	// PTX lines 382, 383, 386: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 382: mov.u32
+				v6 := uint64(uint64(tid2[l]))
+				// 383: mov.u32
+				v7 := uint64(uint64(tid1[l]))
+				// 386: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+				r7[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 382: mov.u32
+				v6 := uint64(uint64(tid2[l]))
+				// 383: mov.u32
+				v7 := uint64(uint64(tid1[l]))
+				// 386: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+				r7[l] = v8
+			}
+		}
+	}
+	// PTX line 388: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r8, m, u9)
+	// PTX lines 389, 391, 393: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 389: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				r9[l] = v10
+				// 391: mad.lo.s32
+				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 393: setp.gt.u32
+				c12t := uint32(v11) > uint32(k0)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 389: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				r9[l] = v10
+				// 391: mad.lo.s32
+				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 393: setp.gt.u32
+				c12t := uint32(v11) > uint32(k0)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// tileReduce128Block1 runs block 1 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
+func tileReduce128Block1(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	// PTX line 405: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r15, m, u1)
+	_ = u1
+}
+
+// tileReduce128Block2 runs block 2 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 417-433; divergent, reconverges at block 4 (b3 ($L__BB1_5))
+func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x7)
+	k1 := uint64(0x7f)
+	// PTX lines 417: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 417: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 417: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
+			}
+		}
+	}
+	// PTX line 423: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().Z))
+	// PTX lines 424, 426, 427: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 424: mul.lo.s32
+				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+				// 426: mad.lo.s32
+				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+				// 427: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k0))
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 424: mul.lo.s32
+				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+				// 426: mad.lo.s32
+				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+				// 427: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k0))
+				r20[l] = v5
+			}
+		}
+	}
+	// PTX line 429: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r21, m, u6)
+	// PTX lines 430, 432, 433: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 430: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+				r22[l] = v7
+				// 432: setp.ge.s32
+				c8t := int32(v7) >= int32(r3[l])
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 433: mov.u32
+				v9 := uint64(r15[l])
+				r23[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 430: mad.lo.s32
+				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+				r22[l] = v7
+				// 432: setp.ge.s32
+				c8t := int32(v7) >= int32(r3[l])
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 433: mov.u32
+				v9 := uint64(r15[l])
+				r23[l] = v9
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// tileReduce128Block3 runs block 3 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
+func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	// PTX lines 444, 445, 446, 447, 449, 451: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 444: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+				// 445: add.s64
+				v2 := uint64(uint64(r26[l]) + uint64(v1))
+				// 446: ld.global.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
+						continue
+					}
+					v3 = v3x
+				}
+				// 447: add.s32
+				v4 := uint64(uint32(v3) + uint32(r23[l]))
+				r23[l] = v4
+				// 449: add.s32
+				v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+				r27[l] = v5
+				// 451: setp.lt.s32
+				c6t := int32(v5) < int32(r3[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 444: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+				// 445: add.s64
+				v2 := uint64(uint64(r26[l]) + uint64(v1))
+				// 446: ld.global.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
+						continue
+					}
+					v3 = v3x
+				}
+				// 447: add.s32
+				v4 := uint64(uint32(v3) + uint32(r23[l]))
+				r23[l] = v4
+				// 449: add.s32
+				v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+				r27[l] = v5
+				// 451: setp.lt.s32
+				c6t := int32(v5) < int32(r3[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// tileReduce128Block4 runs block 4 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
+func tileReduce128Block4(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	k0 := uint64(0x5)
+	k1 := uint64(0x2)
+	k2 := uint64(0x50)
+	k3 := uint64(0x1)
+	k4 := uint64(0xffffffff)
+	// PTX lines 462, 464: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 462: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r31[l] = v1
+				// 464: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k1))
+				r32[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 462: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r31[l] = v1
+				// 464: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k1))
+				r32[l] = v2
+			}
+		}
+	}
+	// PTX line 465: mov.u32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r33, m, u3)
+	// PTX lines 466: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 466: add.s32
+				v4 := uint64(uint32(u3) + uint32(r32[l]))
+				r34[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 466: add.s32
+				v4 := uint64(uint32(u3) + uint32(r32[l]))
+				r34[l] = v4
+			}
+		}
+	}
+	// PTX line 474: mov.u32, warp-uniform
+	u5 := uint64(k3)
+	runtime.Broadcast(r35, m, u5)
+	// PTX line 475: mov.u32, warp-uniform
+	u6 := uint64(k4)
+	runtime.Broadcast(r36, m, u6)
+	_ = u5
+	_ = u6
+}
+
+// tileReduce128Block5 runs block 5 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_5), PTX lines 476-489; the lanes wait here for those bar.warp.sync at line 492 names
+func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r16 := w.Reg(16)
+	r31 := w.Reg(31)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	k2 := uint64(0x2)
+	k3 := uint64(0xf)
+	// PTX line 476: redux.sync.add.s32
+	w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:476")
+	// PTX lines 478, 481, 482, 484, 487: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 478: st.shared.u32
+				s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+				s1v := uint64(r37[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+				}
+				// 481: and.b32
+				v2 := uint64(uint32(r10[l]) & uint32(k0))
+				// 482: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 484: shl.b32
+				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+				r39[l] = v4
+				// 487: shl.b32
+				v5 := uint64(uint32(r16[l]) << uint32(k2))
+				r40[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 478: st.shared.u32
+				s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+				s1v := uint64(r37[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+				}
+				// 481: and.b32
+				v2 := uint64(uint32(r10[l]) & uint32(k0))
+				// 482: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 484: shl.b32
+				v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+				r39[l] = v4
+				// 487: shl.b32
+				v5 := uint64(uint32(r16[l]) << uint32(k2))
+				r40[l] = v5
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 488: mov.u32, warp-uniform
+	u6 := uint64(k3)
+	// PTX lines 489: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 489: shl.b32
+				v7 := uint64(uint32(u6) << uint32(r40[l]))
+				r42[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 489: shl.b32
+				v7 := uint64(uint32(u6) << uint32(r40[l]))
+				r42[l] = v7
+			}
+		}
+	}
+}
+
+// tileReduce128Block6 runs block 6 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
+func tileReduce128Block6(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 492: bar.warp.sync
+	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:492")
+}
+
+// tileReduce128Block7 runs block 7 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
+func tileReduce128Block7(w *runtime.Warp, m uint32, budget int) {
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 505: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r44, m, u1)
+	// PTX line 506: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r45, m, u2)
+	_ = u1
+	_ = u2
+}
+
+// tileReduce128Block8 runs block 8 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_7), PTX lines 507-511; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+func tileReduce128Block8(w *runtime.Warp, m uint32, budget int) {
+	r39 := w.Reg(39)
+	r42 := w.Reg(42)
+	r46 := w.Reg(46)
+	// PTX line 507: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 46, 4, 15, 45, 44, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:507")
+	// PTX lines 509, 510, 511: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 509: or.b32
+				v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
+				// 510: and.b32
+				v2 := uint64(uint32(v1) & uint32(r42[l]))
+				// 511: setp.eq.s32
+				c3t := uint32(v2) == uint32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 509: or.b32
+				v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
+				// 510: and.b32
+				v2 := uint64(uint32(v1) & uint32(r42[l]))
+				// 511: setp.eq.s32
+				c3t := uint32(v2) == uint32(r42[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// tileReduce128Block9 runs block 9 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
+func tileReduce128Block9(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x1c)
+	k1 := uint64(0x0)
+	// PTX lines 519, 521: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 519: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 521: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 519: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 521: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// tileReduce128Block11 runs block 11 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+func tileReduce128Block11(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 580: bar.warp.sync
+	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:580")
+}
+
+// tileReduce128Block12 runs block 12 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+func tileReduce128Block12(w *runtime.Warp, m uint32, budget int) {
+	r39 := w.Reg(39)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 595: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x54, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:595")
+	// PTX lines 596, 597: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 596: and.b32
+				v2 := uint64(uint32(u1) & uint32(r39[l]))
+				// 597: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 596: and.b32
+				v2 := uint64(uint32(u1) & uint32(r39[l]))
+				// 597: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// tileReduce128Block13 runs block 13 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
+func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
+	r34 := w.Reg(34)
+	r76 := w.Reg(76)
+	// PTX lines 603: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 603: ld.shared.u32
+				v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
+						continue
+					}
+					v1 = v1x
+				}
+				r76[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 603: ld.shared.u32
+				v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
+						continue
+					}
+					v1 = v1x
+				}
+				r76[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// tileReduce128Block14 runs block 14 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_13), PTX lines 607-617; divergent, reconverges at block 15 (b9 ($L__BB1_15))
+func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r10 := w.Reg(10)
+	r22 := w.Reg(22)
+	r76 := w.Reg(76)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7f)
+	k2 := uint64(0x0)
+	// PTX line 607: bar.warp.sync
+	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:607")
+	// PTX lines 608, 610, 611, 612, 615, 617: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 608: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 610: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+				// 611: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 612: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r76[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+				}
+				// 615: and.b32
+				v5 := uint64(uint32(r10[l]) & uint32(k1))
+				// 617: setp.ne.s32
+				c6t := uint32(v5) != uint32(k2)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p10 = p10&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 608: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 610: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+				// 611: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 612: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r76[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+				}
+				// 615: and.b32
+				v5 := uint64(uint32(r10[l]) & uint32(k1))
+				// 617: setp.ne.s32
+				c6t := uint32(v5) != uint32(k2)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p10 = p10&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// tileReduce128Block16 runs block 16 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_15), PTX lines 632-632; divergent, reconverges at block 21 (b14 ($L__BB1_24))
+func tileReduce128Block16(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	k0 := uint64(0x0)
+	// PTX lines 632: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 632: setp.ne.s32
+				c1t := uint32(r9[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 632: setp.ne.s32
+				c1t := uint32(r9[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[11] = p11
+	}
+}
+
+// tileReduce128Block17 runs block 17 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
+func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
+	r83 := w.Reg(83)
+	r86 := w.Reg(86)
+	r87 := w.Reg(87)
+	r88 := w.Reg(88)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// PTX lines 652, 653, 654, 655, 656, 657, 658, 659, 661, 663, 664, 665: lane-local, one loop over the lanes
+	{
+		p14 := w.P[14]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 652: ld.shared.u32
+				v1a := uint64(uint64(uint32(r88[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
+						continue
+					}
+					v1 = v1x
+				}
+				// 653: add.s32
+				v2 := uint64(uint32(v1) + uint32(r83[l]))
+				// 654: ld.shared.u32
+				v3a := uint64(uint64(uint32(r88[l]))) + 0x4
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
+						continue
+					}
+					v3 = v3x
+				}
+				// 655: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 656: ld.shared.u32
+				v5a := uint64(uint64(uint32(r88[l]))) + 0x8
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
+						continue
+					}
+					v5 = v5x
+				}
+				// 657: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 658: ld.shared.u32
+				v7a := uint64(uint64(uint32(r88[l]))) + 0xc
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
+						continue
+					}
+					v7 = v7x
+				}
+				// 659: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r83[l] = v8
+				// 661: add.s32
+				v9 := uint64(uint32(r86[l]) + uint32(k0))
+				r86[l] = v9
+				// 663: add.s32
+				v10 := uint64(uint32(r88[l]) + uint32(k1))
+				r88[l] = v10
+				// 664: add.s32
+				v11 := uint64(uint32(r87[l]) + uint32(k2))
+				r87[l] = v11
+				// 665: setp.ne.s32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p14 = p14&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 652: ld.shared.u32
+				v1a := uint64(uint64(uint32(r88[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
+						continue
+					}
+					v1 = v1x
+				}
+				// 653: add.s32
+				v2 := uint64(uint32(v1) + uint32(r83[l]))
+				// 654: ld.shared.u32
+				v3a := uint64(uint64(uint32(r88[l]))) + 0x4
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
+						continue
+					}
+					v3 = v3x
+				}
+				// 655: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 656: ld.shared.u32
+				v5a := uint64(uint64(uint32(r88[l]))) + 0x8
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
+						continue
+					}
+					v5 = v5x
+				}
+				// 657: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 658: ld.shared.u32
+				v7a := uint64(uint64(uint32(r88[l]))) + 0xc
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
+						continue
+					}
+					v7 = v7x
+				}
+				// 659: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r83[l] = v8
+				// 661: add.s32
+				v9 := uint64(uint32(r86[l]) + uint32(k0))
+				r86[l] = v9
+				// 663: add.s32
+				v10 := uint64(uint32(r88[l]) + uint32(k1))
+				r88[l] = v10
+				// 664: add.s32
+				v11 := uint64(uint32(r87[l]) + uint32(k2))
+				r87[l] = v11
+				// 665: setp.ne.s32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p14 = p14&^(1<<l) | c12b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[14] = p14
+	}
+}
+
+// tileReduce128Block18 runs block 18 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB1_20), PTX lines 669-669
+func tileReduce128Block18(w *runtime.Warp, m uint32, budget int) {
+	r85 := w.Reg(85)
+	k0 := uint64(0x0)
+	// PTX lines 669: lane-local, one loop over the lanes
+	{
+		p15 := w.P[15]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 669: setp.eq.s32
+				c1t := uint32(r85[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p15 = p15&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 669: setp.eq.s32
+				c1t := uint32(r85[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p15 = p15&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[15] = p15
+	}
+}
+
+// tileReduce128Block19 runs block 19 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
+func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
+	r83 := w.Reg(83)
+	r85 := w.Reg(85)
+	r98 := w.Reg(98)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 679, 680, 682, 683, 684: lane-local, one loop over the lanes
+	{
+		p16 := w.P[16]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 679: ld.shared.u32
+				v1a := uint64(uint64(uint32(r98[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
+						continue
+					}
+					v1 = v1x
+				}
+				// 680: add.s32
+				v2 := uint64(uint32(v1) + uint32(r83[l]))
+				r83[l] = v2
+				// 682: add.s32
+				v3 := uint64(uint32(r98[l]) + uint32(k0))
+				r98[l] = v3
+				// 683: add.s32
+				v4 := uint64(uint32(r85[l]) + uint32(k1))
+				r85[l] = v4
+				// 684: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p16 = p16&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 679: ld.shared.u32
+				v1a := uint64(uint64(uint32(r98[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
+						continue
+					}
+					v1 = v1x
+				}
+				// 680: add.s32
+				v2 := uint64(uint32(v1) + uint32(r83[l]))
+				r83[l] = v2
+				// 682: add.s32
+				v3 := uint64(uint32(r98[l]) + uint32(k0))
+				r98[l] = v3
+				// 683: add.s32
+				v4 := uint64(uint32(r85[l]) + uint32(k1))
+				r85[l] = v4
+				// 684: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p16 = p16&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[16] = p16
+	}
+}
+
+// tileReduce128Block20 runs block 20 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_23), PTX lines 689-693
+func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r83 := w.Reg(83)
+	k0 := uint64(0x4)
+	// PTX lines 689, 691, 692, 693: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 689: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 691: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+				// 692: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 693: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r83[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 689: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 691: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+				// 692: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 693: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r83[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce128Block22 runs block 22 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 397-401
+func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x50)
+	k2 := uint64(0x0)
+	// PTX lines 397: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 397: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 397: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+	// PTX line 398: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 399: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 399: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 399: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+			}
+		}
+	}
+	// PTX line 400: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	// PTX lines 401: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 401: st.shared.u32
+				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5v := uint64(u4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 401: st.shared.u32
+				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5v := uint64(u4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce128Block23 runs block 23 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 437-440
+func tileReduce128Block23(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	// PTX line 437: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 438, 439, 440: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 438: mul.lo.s32
+				v2 := uint64(uint32(u1) * uint32(r8[l]))
+				r25[l] = v2
+				// 439: cvta.to.global.u64
+				v3 := uint64(r2[l])
+				r26[l] = v3
+				// 440: mov.u32
+				v4 := uint64(r22[l])
+				r27[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 438: mul.lo.s32
+				v2 := uint64(uint32(u1) * uint32(r8[l]))
+				r25[l] = v2
+				// 439: cvta.to.global.u64
+				v3 := uint64(r2[l])
+				r26[l] = v3
+				// 440: mov.u32
+				v4 := uint64(r22[l])
+				r27[l] = v4
+			}
+		}
+	}
+}
+
+// tileReduce128Block25 runs block 25 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 498-499
+func tileReduce128Block25(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	r43 := w.Reg(43)
+	k0 := uint64(0x4)
+	// PTX lines 498: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 498: add.s32
+				v1 := uint64(uint32(r33[l]) + uint32(k0))
+				r43[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 498: add.s32
+				v1 := uint64(uint32(r33[l]) + uint32(k0))
+				r43[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 499: atom.shared.or.b32
+	w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r43, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:499")
+}
+
+// tileReduce128Block27 runs block 27 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 526-556; the lanes wait here for those shfl.sync.bfly.b32 at line 557 names
+func tileReduce128Block27(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r33 := w.Reg(33)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r57 := w.Reg(57)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	k0 := uint64(0x3)
+	k1 := uint64(0xffffff80)
+	k2 := uint64(0x5)
+	k3 := uint64(0x2)
+	k4 := uint64(0xfffffffc)
+	k5 := uint64(0xf)
+	k6 := uint64(0x1c1f)
+	// PTX lines 526, 529, 530, 531, 533: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 526: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 529: and.b32
+				v2 := uint64(uint32(r10[l]) & uint32(k1))
+				// 530: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k2))
+				// 531: or.b32
+				v4 := uint64(uint32(v3) | uint32(v1))
+				// 533: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k3))
+				r54[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 526: and.b32
+				v1 := uint64(uint32(r10[l]) & uint32(k0))
+				// 529: and.b32
+				v2 := uint64(uint32(r10[l]) & uint32(k1))
+				// 530: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k2))
+				// 531: or.b32
+				v4 := uint64(uint32(v3) | uint32(v1))
+				// 533: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k3))
+				r54[l] = v5
+			}
+		}
+	}
+	// PTX line 534: mov.u32, warp-uniform
+	u6 := uint64(k3)
+	runtime.Broadcast(r55, m, u6)
+	// PTX lines 535, 541, 547, 550: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 535: add.s32
+				v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
+				r56[l] = v7
+				// 541: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x20
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
+						continue
+					}
+					v8 = v8x
+				}
+				r57[l] = v8
+				// 547: mov.u32
+				v9 := uint64(uint64(l))
+				// 550: and.b32
+				v10 := uint64(uint32(v9) & uint32(k4))
+				r59[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 535: add.s32
+				v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
+				r56[l] = v7
+				// 541: ld.shared.u32
+				v8a := uint64(uint64(uint32(v7))) + 0x20
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
+						continue
+					}
+					v8 = v8x
+				}
+				r57[l] = v8
+				// 547: mov.u32
+				v9 := uint64(uint64(l))
+				// 550: and.b32
+				v10 := uint64(uint32(v9) & uint32(k4))
+				r59[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 551: mov.u32, warp-uniform
+	u11 := uint64(k5)
+	runtime.Broadcast(r60, m, u11)
+	// PTX lines 552: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 552: shl.b32
+				v12 := uint64(uint32(u11) << uint32(r59[l]))
+				r61[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 552: shl.b32
+				v12 := uint64(uint32(u11) << uint32(r59[l]))
+				r61[l] = v12
+			}
+		}
+	}
+	// PTX line 556: mov.u32, warp-uniform
+	u13 := uint64(k6)
+	runtime.Broadcast(r62, m, u13)
+	_ = u6
+	_ = u13
+}
+
+// tileReduce128Block28 runs block 28 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 557-569; the lanes wait here for those shfl.sync.bfly.b32 at line 570 names
+func tileReduce128Block28(w *runtime.Warp, m uint32, budget int) {
+	r57 := w.Reg(57)
+	r60 := w.Reg(60)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	r68 := w.Reg(68)
+	k0 := uint64(0xfffffffc)
+	k1 := uint64(0x1)
+	// PTX line 557: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 63, 7, 57, 55, 62, 61, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:557")
+	// PTX lines 560, 563, 566, 567: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 560: add.s32
+				v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
+				r64[l] = v1
+				// 563: mov.u32
+				v2 := uint64(uint64(l))
+				// 566: and.b32
+				v3 := uint64(uint32(v2) & uint32(k0))
+				// 567: shl.b32
+				v4 := uint64(uint32(r60[l]) << uint32(v3))
+				r67[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 560: add.s32
+				v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
+				r64[l] = v1
+				// 563: mov.u32
+				v2 := uint64(uint64(l))
+				// 566: and.b32
+				v3 := uint64(uint32(v2) & uint32(k0))
+				// 567: shl.b32
+				v4 := uint64(uint32(r60[l]) << uint32(v3))
+				r67[l] = v4
+			}
+		}
+	}
+	// PTX line 569: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r68, m, u5)
+	_ = u5
+}
+
+// tileReduce128Block29 runs block 29 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 570-574
+func tileReduce128Block29(w *runtime.Warp, m uint32, budget int) {
+	r56 := w.Reg(56)
+	r64 := w.Reg(64)
+	r69 := w.Reg(69)
+	// PTX line 570: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 69, 8, 64, 68, 62, 67, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:570")
+	// PTX lines 572, 574: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 572: add.s32
+				v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
+				// 574: st.shared.u32
+				s2 := uint64(uint64(uint32(r56[l]))) + 0x20
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 572: add.s32
+				v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
+				// 574: st.shared.u32
+				s2 := uint64(uint64(uint32(r56[l]))) + 0x20
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(shp, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce128Block30 runs block 30 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 586-590
+func tileReduce128Block30(w *runtime.Warp, m uint32, budget int) {
+	r33 := w.Reg(33)
+	r42 := w.Reg(42)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	k0 := uint64(0x4)
+	// PTX lines 586, 589: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 586: not.b32
+				v1 := uint64(^uint32(r42[l]))
+				r71[l] = v1
+				// 589: add.s32
+				v2 := uint64(uint32(r33[l]) + uint32(k0))
+				r72[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 586: not.b32
+				v1 := uint64(^uint32(r42[l]))
+				r71[l] = v1
+				// 589: add.s32
+				v2 := uint64(uint32(r33[l]) + uint32(k0))
+				r72[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 590: atom.shared.and.b32
+	w.AtomLanes(runtime.SpaceShared, atomAnd32, r73, r72, r71, r71, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:590")
+}
+
+// tileReduce128Block32 runs block 32 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 621-623
+func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
+	r40 := w.Reg(40)
+	r76 := w.Reg(76)
+	k0 := uint64(0x90)
+	// PTX line 621: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 622, 623: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 622: add.s32
+				v2 := uint64(uint32(u1) + uint32(r40[l]))
+				// 623: st.shared.u32
+				s3 := uint64(uint64(uint32(v2))) + 0x0
+				s3v := uint64(r76[l])
+				if s3 < shEnd4 && s3&3 == 0 {
+					runtime.Store32(shp, s3, s3v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 622: add.s32
+				v2 := uint64(uint32(u1) + uint32(r40[l]))
+				// 623: st.shared.u32
+				s3 := uint64(uint64(uint32(v2))) + 0x0
+				s3v := uint64(r76[l])
+				if s3 < shEnd4 && s3&3 == 0 {
+					runtime.Store32(shp, s3, s3v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+				}
+			}
+		}
+	}
+}
+
+// tileReduce128Block33 runs block 33 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b24, PTX lines 636-637
+func tileReduce128Block33(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r83 := w.Reg(83)
+	k0 := uint64(0x0)
+	// PTX lines 636: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 636: setp.eq.s32
+				c1t := uint32(r20[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 636: setp.eq.s32
+				c1t := uint32(r20[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[12] = p12
+	}
+	// PTX line 637: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r83, m, u2)
+	_ = u2
+}
+
+// tileReduce128Block34 runs block 34 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b25, PTX lines 640-644
+func tileReduce128Block34(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r83 := w.Reg(83)
+	r85 := w.Reg(85)
+	r86 := w.Reg(86)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 640, 641, 642: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 640: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(k0))
+				// 641: and.b32
+				v2 := uint64(uint32(r20[l]) & uint32(k1))
+				r85[l] = v2
+				// 642: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p13 = p13&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 640: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(k0))
+				// 641: and.b32
+				v2 := uint64(uint32(r20[l]) & uint32(k1))
+				r85[l] = v2
+				// 642: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p13 = p13&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[13] = p13
+	}
+	// PTX line 643: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r86, m, u4)
+	// PTX line 644: mov.u32, warp-uniform
+	u5 := uint64(u4)
+	runtime.Broadcast(r83, m, u5)
+	_ = u5
+}
+
+// tileReduce128Block35 runs block 35 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b26, PTX lines 647-648
+func tileReduce128Block35(w *runtime.Warp, m uint32, budget int) {
+	r20 := w.Reg(20)
+	r85 := w.Reg(85)
+	r87 := w.Reg(87)
+	r88 := w.Reg(88)
+	k0 := uint64(0x90)
+	// PTX lines 647: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 647: sub.s32
+				v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
+				r87[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 647: sub.s32
+				v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
+				r87[l] = v1
+			}
+		}
+	}
+	// PTX line 648: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r88, m, u2)
+	_ = u2
+}
+
+// tileReduce128Block37 runs block 37 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b28, PTX lines 672-674
+func tileReduce128Block37(w *runtime.Warp, m uint32, budget int) {
+	r86 := w.Reg(86)
+	r96 := w.Reg(96)
+	r98 := w.Reg(98)
+	k0 := uint64(0x2)
+	k1 := uint64(0x90)
+	// PTX lines 672: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 672: shl.b32
+				v1 := uint64(uint32(r86[l]) << uint32(k0))
+				r96[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 672: shl.b32
+				v1 := uint64(uint32(r86[l]) << uint32(k0))
+				r96[l] = v1
+			}
+		}
+	}
+	// PTX line 673: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 674: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 674: add.s32
+				v3 := uint64(uint32(u2) + uint32(r96[l]))
+				r98[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 674: add.s32
+				v3 := uint64(uint32(u2) + uint32(r96[l]))
+				r98[l] = v3
+			}
+		}
+	}
+}
+
 // tileShuffleRun runs blocks of kernel tile_shuffle for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7720,144 +7980,7 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 716: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:716")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 717: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:717")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 718: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:718")
-				}
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 724: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().Y))
-				// PTX lines 725, 726, 729: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					tid2 := &w.Tid[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 725: mov.u32
-							v5 := uint64(uint64(tid2[l]))
-							// 726: mov.u32
-							v6 := uint64(uint64(tid1[l]))
-							// 729: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
-							r6[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 725: mov.u32
-							v5 := uint64(uint64(tid2[l]))
-							// 726: mov.u32
-							v6 := uint64(uint64(tid1[l]))
-							// 729: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
-							r6[l] = v7
-						}
-					}
-				}
-				// PTX line 731: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r7, m, u8)
-				// PTX lines 732, 734, 736: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 732: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							r8[l] = v9
-							// 734: mad.lo.s32
-							v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
-							r9[l] = v10
-							// 736: setp.gt.u32
-							c11t := uint32(v10) > uint32(k0)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 732: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							r8[l] = v9
-							// 734: mad.lo.s32
-							v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
-							r9[l] = v10
-							// 736: setp.gt.u32
-							c11t := uint32(v10) > uint32(k0)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			tileShuffleBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7874,244 +7997,14 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 2:
 			// b1 ($L__BB2_2), PTX lines 753-790; the lanes wait here for those bar.warp.sync at line 793 names
-			{
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r16 := w.Reg(16)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0xd8)
-				k3 := uint64(0x1f)
-				k4 := uint64(0x0)
-				k5 := uint64(0x5)
-				k6 := uint64(0x1)
-				k7 := uint64(0x6)
-				k8 := uint64(0x3)
-				// PTX line 753: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX lines 754, 756, 760, 762, 763, 764, 765: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 754: mad.lo.s32
-							v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
-							// 756: cvt.s64.s32
-							v3 := uint64(uint64(int32(v2)))
-							r16[l] = v3
-							// 760: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 762: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
-							// 763: add.s64
-							v6 := uint64(uint64(v4) + uint64(v5))
-							// 764: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
-									continue
-								}
-								v7 = v7x
-							}
-							r20[l] = v7
-							// 765: shl.b32
-							v8 := uint64(uint32(r8[l]) << uint32(k1))
-							r21[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 754: mad.lo.s32
-							v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
-							// 756: cvt.s64.s32
-							v3 := uint64(uint64(int32(v2)))
-							r16[l] = v3
-							// 760: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 762: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
-							// 763: add.s64
-							v6 := uint64(uint64(v4) + uint64(v5))
-							// 764: ld.global.u32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
-									continue
-								}
-								v7 = v7x
-							}
-							r20[l] = v7
-							// 765: shl.b32
-							v8 := uint64(uint32(r8[l]) << uint32(k1))
-							r21[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 766: mov.u32, warp-uniform
-				u9 := uint64(k2)
-				runtime.Broadcast(r22, m, u9)
-				// PTX lines 767, 768, 772, 773, 775: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 767: add.s32
-							v10 := uint64(uint32(u9) + uint32(r21[l]))
-							// 768: st.shared.u32
-							s11 := uint64(uint64(uint32(v10))) + 0x0
-							s11v := uint64(r20[l])
-							if s11 < shEnd4 && s11&3 == 0 {
-								runtime.Store32(sh, s11, s11v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
-							}
-							// 772: and.b32
-							v12 := uint64(uint32(r9[l]) & uint32(k3))
-							// 773: setp.ne.s32
-							c13t := uint32(v12) != uint32(k4)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p1 = p1&^(1<<l) | c13b0<<l
-							// 775: shr.u32
-							v14 := uint64(uint32(r9[l]) >> uint32(k5))
-							r25[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 767: add.s32
-							v10 := uint64(uint32(u9) + uint32(r21[l]))
-							// 768: st.shared.u32
-							s11 := uint64(uint64(uint32(v10))) + 0x0
-							s11v := uint64(r20[l])
-							if s11 < shEnd4 && s11&3 == 0 {
-								runtime.Store32(sh, s11, s11v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
-							}
-							// 772: and.b32
-							v12 := uint64(uint32(r9[l]) & uint32(k3))
-							// 773: setp.ne.s32
-							c13t := uint32(v12) != uint32(k4)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p1 = p1&^(1<<l) | c13b0<<l
-							// 775: shr.u32
-							v14 := uint64(uint32(r9[l]) >> uint32(k5))
-							r25[l] = v14
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 777: mov.u32, warp-uniform
-				u15 := uint64(k6)
-				// PTX lines 778, 785, 788: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 778: shl.b32
-							v16 := uint64(uint32(u15) << uint32(r25[l]))
-							r27[l] = v16
-							// 785: shr.u32
-							v17 := uint64(uint32(r9[l]) >> uint32(k7))
-							r28[l] = v17
-							// 788: shl.b32
-							v18 := uint64(uint32(v17) << uint32(k6))
-							r29[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 778: shl.b32
-							v16 := uint64(uint32(u15) << uint32(r25[l]))
-							r27[l] = v16
-							// 785: shr.u32
-							v17 := uint64(uint32(r9[l]) >> uint32(k7))
-							r28[l] = v17
-							// 788: shl.b32
-							v18 := uint64(uint32(v17) << uint32(k6))
-							r29[l] = v18
-						}
-					}
-				}
-				// PTX line 789: mov.u32, warp-uniform
-				u19 := uint64(k8)
-				// PTX lines 790: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 790: shl.b32
-							v20 := uint64(uint32(u19) << uint32(r29[l]))
-							r31[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 790: shl.b32
-							v20 := uint64(uint32(u19) << uint32(r29[l]))
-							r31[l] = v20
-						}
-					}
-				}
-			}
+			tileShuffleBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
-			{
-				// PTX line 793: bar.warp.sync
-				w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:793")
-			}
+			tileShuffleBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8125,94 +8018,14 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b2 ($L__BB2_6), PTX lines 810-813
-			{
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				// PTX lines 810: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 810: not.b32
-							v1 := uint64(^uint32(r31[l]))
-							r36[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 810: not.b32
-							v1 := uint64(^uint32(r31[l]))
-							r36[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 813: atom.shared.and.b32
-				w.AtomLanes(runtime.SpaceShared, atomAnd32, r37, r32, r36, r36, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:813")
-			}
+			tileShuffleBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b3 ($L__BB2_5), PTX lines 818-820; divergent, reconverges at block 6 (b4 ($L__BB2_7))
-			{
-				r27 := w.Reg(27)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 818: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x98, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:818")
-				// PTX lines 819, 820: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 819: and.b32
-							v2 := uint64(uint32(u1) & uint32(r27[l]))
-							// 820: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 819: and.b32
-							v2 := uint64(uint32(u1) & uint32(r27[l]))
-							// 820: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			tileShuffleBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8229,372 +8042,21 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 7:
 			// b4 ($L__BB2_7), PTX lines 827-854; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r9 := w.Reg(9)
-				r16 := w.Reg(16)
-				r22 := w.Reg(22)
-				r28 := w.Reg(28)
-				r46 := w.Reg(46)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r52 := w.Reg(52)
-				r54 := w.Reg(54)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3f)
-				k2 := uint64(0x3fffffc0)
-				k3 := uint64(0x2)
-				k4 := uint64(0x2104)
-				k5 := uint64(0x400000)
-				// PTX line 827: bar.warp.sync
-				w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:827")
-				// PTX lines 829, 830, 832, 834, 835, 836, 837, 839, 841, 842: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 829: add.s32
-							v1 := uint64(uint32(r9[l]) + uint32(k0))
-							// 830: and.b32
-							v2 := uint64(uint32(v1) & uint32(k1))
-							// 832: and.b32
-							v3 := uint64(uint32(r9[l]) & uint32(k2))
-							// 834: or.b32
-							v4 := uint64(uint32(v2) | uint32(v3))
-							// 835: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k3))
-							// 836: add.s32
-							v6 := uint64(uint32(r22[l]) + uint32(v5))
-							// 837: ld.shared.u32
-							v7a := uint64(uint64(uint32(v6))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
-									continue
-								}
-								v7 = v7x
-							}
-							r46[l] = v7
-							// 839: cvta.to.global.u64
-							v8 := uint64(r0[l])
-							// 841: shl.b64
-							v9 := uint64(uint64(r16[l]) << uint32(k3))
-							r48[l] = v9
-							// 842: add.s64
-							v10 := uint64(uint64(v8) + uint64(v9))
-							r49[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 829: add.s32
-							v1 := uint64(uint32(r9[l]) + uint32(k0))
-							// 830: and.b32
-							v2 := uint64(uint32(v1) & uint32(k1))
-							// 832: and.b32
-							v3 := uint64(uint32(r9[l]) & uint32(k2))
-							// 834: or.b32
-							v4 := uint64(uint32(v2) | uint32(v3))
-							// 835: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k3))
-							// 836: add.s32
-							v6 := uint64(uint32(r22[l]) + uint32(v5))
-							// 837: ld.shared.u32
-							v7a := uint64(uint64(uint32(v6))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
-									continue
-								}
-								v7 = v7x
-							}
-							r46[l] = v7
-							// 839: cvta.to.global.u64
-							v8 := uint64(r0[l])
-							// 841: shl.b64
-							v9 := uint64(uint64(r16[l]) << uint32(k3))
-							r48[l] = v9
-							// 842: add.s64
-							v10 := uint64(uint64(v8) + uint64(v9))
-							r49[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 843, 846, 848, 849, 851, 853: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 843: st.global.u32
-							s11 := uint64(r49[l]) + 0x0
-							s11v := uint64(r46[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
-							}
-							// 846: and.b32
-							v12 := uint64(uint32(r9[l]) & uint32(k1))
-							// 848: prmt.b32
-							v13 := uint64(isa.Prmt(uint32(r28[l]), uint32(v12), uint32(k4), isa.PrmtGeneric))
-							// 849: or.b32
-							v14 := uint64(uint32(v13) | uint32(k5))
-							r52[l] = v14
-							// 851: cvta.to.global.u64
-							v15 := uint64(r1[l])
-							// 853: add.s64
-							v16 := uint64(uint64(v15) + uint64(r48[l]))
-							r54[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 843: st.global.u32
-							s11 := uint64(r49[l]) + 0x0
-							s11v := uint64(r46[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
-							}
-							// 846: and.b32
-							v12 := uint64(uint32(r9[l]) & uint32(k1))
-							// 848: prmt.b32
-							v13 := uint64(isa.Prmt(uint32(r28[l]), uint32(v12), uint32(k4), isa.PrmtGeneric))
-							// 849: or.b32
-							v14 := uint64(uint32(v13) | uint32(k5))
-							r52[l] = v14
-							// 851: cvta.to.global.u64
-							v15 := uint64(r1[l])
-							// 853: add.s64
-							v16 := uint64(uint64(v15) + uint64(r48[l]))
-							r54[l] = v16
-						}
-					}
-				}
-				// PTX lines 854: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 854: st.global.u32
-							s17 := uint64(r54[l]) + 0x0
-							s17v := uint64(r52[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 854: st.global.u32
-							s17 := uint64(r54[l]) + 0x0
-							s17v := uint64(r52[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
-							}
-						}
-					}
-				}
-			}
+			tileShuffleBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 12
 		case 8:
 			// b5, PTX lines 740-744
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				k0 := uint64(0x2)
-				k1 := uint64(0x98)
-				k2 := uint64(0x0)
-				// PTX lines 740: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 740: shl.b32
-							v1 := uint64(uint32(r9[l]) << uint32(k0))
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 740: shl.b32
-							v1 := uint64(uint32(r9[l]) << uint32(k0))
-							r10[l] = v1
-						}
-					}
-				}
-				// PTX line 741: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 742: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 742: add.s32
-							v3 := uint64(uint32(u2) + uint32(r10[l]))
-							r12[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 742: add.s32
-							v3 := uint64(uint32(u2) + uint32(r10[l]))
-							r12[l] = v3
-						}
-					}
-				}
-				// PTX line 743: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				// PTX lines 744: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 744: st.shared.u32
-							s5 := uint64(uint64(uint32(r12[l]))) + 0x0
-							s5v := uint64(u4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 744: st.shared.u32
-							s5 := uint64(uint64(uint32(r12[l]))) + 0x0
-							s5v := uint64(u4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
-							}
-						}
-					}
-				}
-			}
+			tileShuffleBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 9:
 			// b6, PTX lines 799-804; divergent, reconverges at block 6 (b4 ($L__BB2_7))
-			{
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x98)
-				// PTX line 799: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r32, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 800: atom.shared.or.b32
-				w.AtomLanes(runtime.SpaceShared, atomOr32, r33, r32, r27, r27, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:800")
-				// PTX lines 802, 803, 804: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 802: or.b32
-							v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
-							// 803: and.b32
-							v3 := uint64(uint32(v2) & uint32(r31[l]))
-							// 804: setp.eq.s32
-							c4t := uint32(v3) == uint32(r31[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 802: or.b32
-							v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
-							// 803: and.b32
-							v3 := uint64(uint32(v2) & uint32(r31[l]))
-							// 804: setp.eq.s32
-							c4t := uint32(v3) == uint32(r31[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				_ = u1
-			}
+			tileShuffleBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8622,6 +8084,839 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// tileShuffleBlock0 runs block 0 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func tileShuffleBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 716: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:716")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 717: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:717")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 718: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:718")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 724: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().Y))
+	// PTX lines 725, 726, 729: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 725: mov.u32
+				v5 := uint64(uint64(tid2[l]))
+				// 726: mov.u32
+				v6 := uint64(uint64(tid1[l]))
+				// 729: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
+				r6[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 725: mov.u32
+				v5 := uint64(uint64(tid2[l]))
+				// 726: mov.u32
+				v6 := uint64(uint64(tid1[l]))
+				// 729: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
+				r6[l] = v7
+			}
+		}
+	}
+	// PTX line 731: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r7, m, u8)
+	// PTX lines 732, 734, 736: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 732: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				r8[l] = v9
+				// 734: mad.lo.s32
+				v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
+				r9[l] = v10
+				// 736: setp.gt.u32
+				c11t := uint32(v10) > uint32(k0)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 732: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				r8[l] = v9
+				// 734: mad.lo.s32
+				v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
+				r9[l] = v10
+				// 736: setp.gt.u32
+				c11t := uint32(v10) > uint32(k0)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// tileShuffleBlock2 runs block 2 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 753-790; the lanes wait here for those bar.warp.sync at line 793 names
+func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0xd8)
+	k3 := uint64(0x1f)
+	k4 := uint64(0x0)
+	k5 := uint64(0x5)
+	k6 := uint64(0x1)
+	k7 := uint64(0x6)
+	k8 := uint64(0x3)
+	// PTX line 753: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX lines 754, 756, 760, 762, 763, 764, 765: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 754: mad.lo.s32
+				v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
+				// 756: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				r16[l] = v3
+				// 760: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 762: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
+				// 763: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				// 764: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
+						continue
+					}
+					v7 = v7x
+				}
+				r20[l] = v7
+				// 765: shl.b32
+				v8 := uint64(uint32(r8[l]) << uint32(k1))
+				r21[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 754: mad.lo.s32
+				v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
+				// 756: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				r16[l] = v3
+				// 760: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 762: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
+				// 763: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				// 764: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
+						continue
+					}
+					v7 = v7x
+				}
+				r20[l] = v7
+				// 765: shl.b32
+				v8 := uint64(uint32(r8[l]) << uint32(k1))
+				r21[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 766: mov.u32, warp-uniform
+	u9 := uint64(k2)
+	runtime.Broadcast(r22, m, u9)
+	// PTX lines 767, 768, 772, 773, 775: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 767: add.s32
+				v10 := uint64(uint32(u9) + uint32(r21[l]))
+				// 768: st.shared.u32
+				s11 := uint64(uint64(uint32(v10))) + 0x0
+				s11v := uint64(r20[l])
+				if s11 < shEnd4 && s11&3 == 0 {
+					runtime.Store32(shp, s11, s11v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+				}
+				// 772: and.b32
+				v12 := uint64(uint32(r9[l]) & uint32(k3))
+				// 773: setp.ne.s32
+				c13t := uint32(v12) != uint32(k4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p1 = p1&^(1<<l) | c13b0<<l
+				// 775: shr.u32
+				v14 := uint64(uint32(r9[l]) >> uint32(k5))
+				r25[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 767: add.s32
+				v10 := uint64(uint32(u9) + uint32(r21[l]))
+				// 768: st.shared.u32
+				s11 := uint64(uint64(uint32(v10))) + 0x0
+				s11v := uint64(r20[l])
+				if s11 < shEnd4 && s11&3 == 0 {
+					runtime.Store32(shp, s11, s11v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+				}
+				// 772: and.b32
+				v12 := uint64(uint32(r9[l]) & uint32(k3))
+				// 773: setp.ne.s32
+				c13t := uint32(v12) != uint32(k4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p1 = p1&^(1<<l) | c13b0<<l
+				// 775: shr.u32
+				v14 := uint64(uint32(r9[l]) >> uint32(k5))
+				r25[l] = v14
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 777: mov.u32, warp-uniform
+	u15 := uint64(k6)
+	// PTX lines 778, 785, 788: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 778: shl.b32
+				v16 := uint64(uint32(u15) << uint32(r25[l]))
+				r27[l] = v16
+				// 785: shr.u32
+				v17 := uint64(uint32(r9[l]) >> uint32(k7))
+				r28[l] = v17
+				// 788: shl.b32
+				v18 := uint64(uint32(v17) << uint32(k6))
+				r29[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 778: shl.b32
+				v16 := uint64(uint32(u15) << uint32(r25[l]))
+				r27[l] = v16
+				// 785: shr.u32
+				v17 := uint64(uint32(r9[l]) >> uint32(k7))
+				r28[l] = v17
+				// 788: shl.b32
+				v18 := uint64(uint32(v17) << uint32(k6))
+				r29[l] = v18
+			}
+		}
+	}
+	// PTX line 789: mov.u32, warp-uniform
+	u19 := uint64(k8)
+	// PTX lines 790: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 790: shl.b32
+				v20 := uint64(uint32(u19) << uint32(r29[l]))
+				r31[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 790: shl.b32
+				v20 := uint64(uint32(u19) << uint32(r29[l]))
+				r31[l] = v20
+			}
+		}
+	}
+}
+
+// tileShuffleBlock3 runs block 3 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+func tileShuffleBlock3(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 793: bar.warp.sync
+	w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:793")
+}
+
+// tileShuffleBlock4 runs block 4 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_6), PTX lines 810-813
+func tileShuffleBlock4(w *runtime.Warp, m uint32, budget int) {
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	// PTX lines 810: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 810: not.b32
+				v1 := uint64(^uint32(r31[l]))
+				r36[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 810: not.b32
+				v1 := uint64(^uint32(r31[l]))
+				r36[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 813: atom.shared.and.b32
+	w.AtomLanes(runtime.SpaceShared, atomAnd32, r37, r32, r36, r36, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:813")
+}
+
+// tileShuffleBlock5 runs block 5 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_5), PTX lines 818-820; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+func tileShuffleBlock5(w *runtime.Warp, m uint32, budget int) {
+	r27 := w.Reg(27)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 818: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x98, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:818")
+	// PTX lines 819, 820: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 819: and.b32
+				v2 := uint64(uint32(u1) & uint32(r27[l]))
+				// 820: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 819: and.b32
+				v2 := uint64(uint32(u1) & uint32(r27[l]))
+				// 820: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// tileShuffleBlock7 runs block 7 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_7), PTX lines 827-854; ret
+func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r9 := w.Reg(9)
+	r16 := w.Reg(16)
+	r22 := w.Reg(22)
+	r28 := w.Reg(28)
+	r46 := w.Reg(46)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r52 := w.Reg(52)
+	r54 := w.Reg(54)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3f)
+	k2 := uint64(0x3fffffc0)
+	k3 := uint64(0x2)
+	k4 := uint64(0x2104)
+	k5 := uint64(0x400000)
+	// PTX line 827: bar.warp.sync
+	w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:827")
+	// PTX lines 829, 830, 832, 834, 835, 836, 837, 839, 841, 842: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 829: add.s32
+				v1 := uint64(uint32(r9[l]) + uint32(k0))
+				// 830: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 832: and.b32
+				v3 := uint64(uint32(r9[l]) & uint32(k2))
+				// 834: or.b32
+				v4 := uint64(uint32(v2) | uint32(v3))
+				// 835: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k3))
+				// 836: add.s32
+				v6 := uint64(uint32(r22[l]) + uint32(v5))
+				// 837: ld.shared.u32
+				v7a := uint64(uint64(uint32(v6))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
+						continue
+					}
+					v7 = v7x
+				}
+				r46[l] = v7
+				// 839: cvta.to.global.u64
+				v8 := uint64(r0[l])
+				// 841: shl.b64
+				v9 := uint64(uint64(r16[l]) << uint32(k3))
+				r48[l] = v9
+				// 842: add.s64
+				v10 := uint64(uint64(v8) + uint64(v9))
+				r49[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 829: add.s32
+				v1 := uint64(uint32(r9[l]) + uint32(k0))
+				// 830: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 832: and.b32
+				v3 := uint64(uint32(r9[l]) & uint32(k2))
+				// 834: or.b32
+				v4 := uint64(uint32(v2) | uint32(v3))
+				// 835: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k3))
+				// 836: add.s32
+				v6 := uint64(uint32(r22[l]) + uint32(v5))
+				// 837: ld.shared.u32
+				v7a := uint64(uint64(uint32(v6))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
+						continue
+					}
+					v7 = v7x
+				}
+				r46[l] = v7
+				// 839: cvta.to.global.u64
+				v8 := uint64(r0[l])
+				// 841: shl.b64
+				v9 := uint64(uint64(r16[l]) << uint32(k3))
+				r48[l] = v9
+				// 842: add.s64
+				v10 := uint64(uint64(v8) + uint64(v9))
+				r49[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 843, 846, 848, 849, 851, 853: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 843: st.global.u32
+				s11 := uint64(r49[l]) + 0x0
+				s11v := uint64(r46[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+				}
+				// 846: and.b32
+				v12 := uint64(uint32(r9[l]) & uint32(k1))
+				// 848: prmt.b32
+				v13 := uint64(isa.Prmt(uint32(r28[l]), uint32(v12), uint32(k4), isa.PrmtGeneric))
+				// 849: or.b32
+				v14 := uint64(uint32(v13) | uint32(k5))
+				r52[l] = v14
+				// 851: cvta.to.global.u64
+				v15 := uint64(r1[l])
+				// 853: add.s64
+				v16 := uint64(uint64(v15) + uint64(r48[l]))
+				r54[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 843: st.global.u32
+				s11 := uint64(r49[l]) + 0x0
+				s11v := uint64(r46[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+				}
+				// 846: and.b32
+				v12 := uint64(uint32(r9[l]) & uint32(k1))
+				// 848: prmt.b32
+				v13 := uint64(isa.Prmt(uint32(r28[l]), uint32(v12), uint32(k4), isa.PrmtGeneric))
+				// 849: or.b32
+				v14 := uint64(uint32(v13) | uint32(k5))
+				r52[l] = v14
+				// 851: cvta.to.global.u64
+				v15 := uint64(r1[l])
+				// 853: add.s64
+				v16 := uint64(uint64(v15) + uint64(r48[l]))
+				r54[l] = v16
+			}
+		}
+	}
+	// PTX lines 854: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 854: st.global.u32
+				s17 := uint64(r54[l]) + 0x0
+				s17v := uint64(r52[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 854: st.global.u32
+				s17 := uint64(r54[l]) + 0x0
+				s17v := uint64(r52[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+				}
+			}
+		}
+	}
+}
+
+// tileShuffleBlock8 runs block 8 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 740-744
+func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	k1 := uint64(0x98)
+	k2 := uint64(0x0)
+	// PTX lines 740: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 740: shl.b32
+				v1 := uint64(uint32(r9[l]) << uint32(k0))
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 740: shl.b32
+				v1 := uint64(uint32(r9[l]) << uint32(k0))
+				r10[l] = v1
+			}
+		}
+	}
+	// PTX line 741: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 742: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 742: add.s32
+				v3 := uint64(uint32(u2) + uint32(r10[l]))
+				r12[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 742: add.s32
+				v3 := uint64(uint32(u2) + uint32(r10[l]))
+				r12[l] = v3
+			}
+		}
+	}
+	// PTX line 743: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	// PTX lines 744: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 744: st.shared.u32
+				s5 := uint64(uint64(uint32(r12[l]))) + 0x0
+				s5v := uint64(u4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 744: st.shared.u32
+				s5 := uint64(uint64(uint32(r12[l]))) + 0x0
+				s5v := uint64(u4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+				}
+			}
+		}
+	}
+}
+
+// tileShuffleBlock9 runs block 9 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 799-804; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+func tileShuffleBlock9(w *runtime.Warp, m uint32, budget int) {
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x98)
+	// PTX line 799: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r32, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 800: atom.shared.or.b32
+	w.AtomLanes(runtime.SpaceShared, atomOr32, r33, r32, r27, r27, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:800")
+	// PTX lines 802, 803, 804: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 802: or.b32
+				v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
+				// 803: and.b32
+				v3 := uint64(uint32(v2) & uint32(r31[l]))
+				// 804: setp.eq.s32
+				c4t := uint32(v3) == uint32(r31[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 802: or.b32
+				v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
+				// 803: and.b32
+				v3 := uint64(uint32(v2) & uint32(r31[l]))
+				// 804: setp.eq.s32
+				c4t := uint32(v3) == uint32(r31[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	_ = u1
+}
+
 // warpSizeRun runs blocks of kernel warp_size for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpSizeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -8630,127 +8925,7 @@ func warpSizeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 869-885; ret
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x20)
-				k1 := uint64(0x3e8)
-				k2 := uint64(0x64)
-				k3 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 869: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:869")
-				}
-				// PTX line 871: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 872: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.CTAID().X))
-				// PTX line 873: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX lines 874, 875: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 874: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 875: mad.lo.s32
-							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-							r5[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 874: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 875: mad.lo.s32
-							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-							r5[l] = v6
-						}
-					}
-				}
-				// PTX line 877: mov.u32, warp-uniform
-				u7 := uint64(k0)
-				// PTX lines 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 878: div.u32
-							v8 := isa.Div(r4[l], u7, 32, false)
-							// 879: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(u7))
-							// 880: sub.s32
-							v10 := uint64(uint32(r4[l]) - uint32(v9))
-							// 881: mad.lo.s32
-							v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
-							// 882: mad.lo.s32
-							v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
-							// 883: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
-							// 884: add.s64
-							v14 := uint64(uint64(u2) + uint64(v13))
-							// 885: st.global.u32
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(v12)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 878: div.u32
-							v8 := isa.Div(r4[l], u7, 32, false)
-							// 879: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(u7))
-							// 880: sub.s32
-							v10 := uint64(uint32(r4[l]) - uint32(v9))
-							// 881: mad.lo.s32
-							v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
-							// 882: mad.lo.s32
-							v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
-							// 883: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
-							// 884: add.s64
-							v14 := uint64(uint64(u2) + uint64(v13))
-							// 885: st.global.u32
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(v12)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
-							}
-						}
-					}
-				}
-			}
+			warpSizeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8762,6 +8937,130 @@ func warpSizeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpSizeBlock0 runs block 0 of kernel warp_size for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 869-885; ret
+func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x20)
+	k1 := uint64(0x3e8)
+	k2 := uint64(0x64)
+	k3 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 869: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:869")
+	}
+	// PTX line 871: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 872: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX line 873: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX lines 874, 875: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 874: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 875: mad.lo.s32
+				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 874: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 875: mad.lo.s32
+				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				r5[l] = v6
+			}
+		}
+	}
+	// PTX line 877: mov.u32, warp-uniform
+	u7 := uint64(k0)
+	// PTX lines 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 878: div.u32
+				v8 := isa.Div(r4[l], u7, 32, false)
+				// 879: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(u7))
+				// 880: sub.s32
+				v10 := uint64(uint32(r4[l]) - uint32(v9))
+				// 881: mad.lo.s32
+				v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
+				// 882: mad.lo.s32
+				v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
+				// 883: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+				// 884: add.s64
+				v14 := uint64(uint64(u2) + uint64(v13))
+				// 885: st.global.u32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(v12)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 878: div.u32
+				v8 := isa.Div(r4[l], u7, 32, false)
+				// 879: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(u7))
+				// 880: sub.s32
+				v10 := uint64(uint32(r4[l]) - uint32(v9))
+				// 881: mad.lo.s32
+				v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
+				// 882: mad.lo.s32
+				v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
+				// 883: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+				// 884: add.s64
+				v14 := uint64(uint64(u2) + uint64(v13))
+				// 885: st.global.u32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(v12)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+				}
+			}
+		}
 	}
 }
 

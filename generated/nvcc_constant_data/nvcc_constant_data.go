@@ -451,107 +451,7 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:30")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:31")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:32")
-				}
-				// PTX line 33: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 34: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 37: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 37: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			polyEvalBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -568,411 +468,7 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 40-61
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				k0 := uint64(0x4)
-				// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r7[l] = v1
-							// 41: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 42: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r9[l] = v3
-							// 43: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r10[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r7[l] = v1
-							// 41: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 42: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r9[l] = v3
-							// 43: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r10[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 44: ld.const.f32
-				u5 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/nvcc/constant_data.ptx:44")
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: ld.global.f32
-							v6a := uint64(r10[l]) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
-									continue
-								}
-								v6 = v6x
-							}
-							r12[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: ld.global.f32
-							v6a := uint64(r10[l]) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
-									continue
-								}
-								v6 = v6x
-							}
-							r12[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 46: ld.const.f32
-				u7 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/nvcc/constant_data.ptx:46")
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
-							}
-							r14[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
-							}
-							r14[l] = v8
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 48: ld.const.f32
-				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/nvcc/constant_data.ptx:48")
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: fma.rn.f32
-							var v10 uint64
-							if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-								v10 = uint64(math.Float32bits(float32(v10f)))
-							} else {
-								v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
-							}
-							r16[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: fma.rn.f32
-							var v10 uint64
-							if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
-								v10 = uint64(math.Float32bits(float32(v10f)))
-							} else {
-								v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
-							}
-							r16[l] = v10
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 50: ld.const.f32
-				u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:50")
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
-							}
-							r18[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
-							}
-							r18[l] = v12
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 52: ld.const.f32
-				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/nvcc/constant_data.ptx:52")
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: fma.rn.f32
-							var v14 uint64
-							if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-								v14 = uint64(math.Float32bits(float32(v14f)))
-							} else {
-								v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
-							}
-							r20[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: fma.rn.f32
-							var v14 uint64
-							if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
-								v14 = uint64(math.Float32bits(float32(v14f)))
-							} else {
-								v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
-							}
-							r20[l] = v14
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 54: ld.const.f32
-				u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/nvcc/constant_data.ptx:54")
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
-							}
-							r22[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
-							}
-							r22[l] = v16
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 56: ld.const.f32
-				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:56")
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: fma.rn.f32
-							var v18 uint64
-							if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-								v18 = uint64(math.Float32bits(float32(v18f)))
-							} else {
-								v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
-							}
-							r24[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: fma.rn.f32
-							var v18 uint64
-							if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
-								v18 = uint64(math.Float32bits(float32(v18f)))
-							} else {
-								v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
-							}
-							r24[l] = v18
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 58: ld.const.f32
-				u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:58")
-				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: fma.rn.f32
-							var v20 uint64
-							if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-								v20 = uint64(math.Float32bits(float32(v20f)))
-							} else {
-								v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
-							}
-							// 60: add.s64
-							v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
-							// 61: st.global.f32
-							s22 := uint64(v21) + 0x0
-							s22v := uint64(v20)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: fma.rn.f32
-							var v20 uint64
-							if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
-								v20 = uint64(math.Float32bits(float32(v20f)))
-							} else {
-								v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
-							}
-							// 60: add.s64
-							v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
-							// 61: st.global.f32
-							s22 := uint64(v21) + 0x0
-							s22v := uint64(v20)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
-							}
-						}
-					}
-				}
-			}
+			polyEvalBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -987,6 +483,518 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// polyEvalBlock0 runs block 0 of kernel poly_eval for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:30")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:31")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:32")
+	}
+	// PTX line 33: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 37: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 37: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// polyEvalBlock2 runs block 2 of kernel poly_eval for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 40-61
+func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	k0 := uint64(0x4)
+	// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+				// 41: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 42: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r9[l] = v3
+				// 43: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r10[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+				// 41: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 42: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r9[l] = v3
+				// 43: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r10[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 44: ld.const.f32
+	u5 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/nvcc/constant_data.ptx:44")
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: ld.global.f32
+				v6a := uint64(r10[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
+						continue
+					}
+					v6 = v6x
+				}
+				r12[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: ld.global.f32
+				v6a := uint64(r10[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
+						continue
+					}
+					v6 = v6x
+				}
+				r12[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 46: ld.const.f32
+	u7 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/nvcc/constant_data.ptx:46")
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+				}
+				r14[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+				}
+				r14[l] = v8
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 48: ld.const.f32
+	u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/nvcc/constant_data.ptx:48")
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: fma.rn.f32
+				var v10 uint64
+				if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+					v10 = uint64(math.Float32bits(float32(v10f)))
+				} else {
+					v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+				}
+				r16[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: fma.rn.f32
+				var v10 uint64
+				if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+					v10 = uint64(math.Float32bits(float32(v10f)))
+				} else {
+					v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+				}
+				r16[l] = v10
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 50: ld.const.f32
+	u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:50")
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+				}
+				r18[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+				}
+				r18[l] = v12
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 52: ld.const.f32
+	u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/nvcc/constant_data.ptx:52")
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: fma.rn.f32
+				var v14 uint64
+				if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+					v14 = uint64(math.Float32bits(float32(v14f)))
+				} else {
+					v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+				}
+				r20[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: fma.rn.f32
+				var v14 uint64
+				if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+					v14 = uint64(math.Float32bits(float32(v14f)))
+				} else {
+					v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+				}
+				r20[l] = v14
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 54: ld.const.f32
+	u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/nvcc/constant_data.ptx:54")
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+				}
+				r22[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+				}
+				r22[l] = v16
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 56: ld.const.f32
+	u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:56")
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: fma.rn.f32
+				var v18 uint64
+				if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+					v18 = uint64(math.Float32bits(float32(v18f)))
+				} else {
+					v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+				}
+				r24[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: fma.rn.f32
+				var v18 uint64
+				if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+					v18 = uint64(math.Float32bits(float32(v18f)))
+				} else {
+					v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+				}
+				r24[l] = v18
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 58: ld.const.f32
+	u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:58")
+	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: fma.rn.f32
+				var v20 uint64
+				if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+					v20 = uint64(math.Float32bits(float32(v20f)))
+				} else {
+					v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+				}
+				// 60: add.s64
+				v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
+				// 61: st.global.f32
+				s22 := uint64(v21) + 0x0
+				s22v := uint64(v20)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: fma.rn.f32
+				var v20 uint64
+				if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+					v20 = uint64(math.Float32bits(float32(v20f)))
+				} else {
+					v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+				}
+				// 60: add.s64
+				v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
+				// 61: st.global.f32
+				s22 := uint64(v21) + 0x0
+				s22v := uint64(v20)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+				}
+			}
+		}
+	}
+}
+
 // lutLookupRun runs blocks of kernel lut_lookup for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -995,107 +1003,7 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 80-87; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 80: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:80")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:81")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:82")
-				}
-				// PTX line 83: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 84: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 86: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 87: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 86: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 87: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			lutLookupBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1112,248 +1020,7 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 90-107
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x3c)
-				k3 := uint64(0x0)
-				// PTX lines 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 91: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r8[l] = v2
-							// 92: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 93: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
-									continue
-								}
-								v4 = v4x
-							}
-							// 94: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k1))
-							// 95: and.b64
-							v6 := uint64(uint64(v5) & uint64(k2))
-							r12[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 91: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r8[l] = v2
-							// 92: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 93: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
-									continue
-								}
-								v4 = v4x
-							}
-							// 94: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k1))
-							// 95: and.b64
-							v6 := uint64(uint64(v5) & uint64(k2))
-							r12[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 96: mov.u64, warp-uniform
-				u7 := uint64((w.GlobalVar(1) + k3))
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: add.s64
-							v8 := uint64(uint64(u7) + uint64(r12[l]))
-							r14[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: add.s64
-							v8 := uint64(uint64(u7) + uint64(r12[l]))
-							r14[l] = v8
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 98: ld.const.u32
-				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:98")
-				// PTX lines 99, 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemConst,
-						}, m)
-					}
-					v10aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: ld.const.u32
-							v10a := uint64(r14[l]) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
-									continue
-								}
-								v10 = v10x
-							}
-							r16[l] = v10
-							// 100: cvt.rn.f32.s32
-							v11 := uint64(math.Float32bits(float32(int32(r6[l]))))
-							r17[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: ld.const.u32
-							v10a := uint64(r14[l]) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
-									continue
-								}
-								v10 = v10x
-							}
-							r16[l] = v10
-							// 100: cvt.rn.f32.s32
-							v11 := uint64(math.Float32bits(float32(int32(r6[l]))))
-							r17[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 101: ld.const.f32
-				u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:101")
-				// PTX lines 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: mul.f32
-							v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
-							// 103: cvt.rzi.s32.f32
-							v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
-							// 104: mad.lo.s32
-							v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
-							// 105: cvta.to.global.u64
-							v16 := uint64(r0[l])
-							// 106: add.s64
-							v17 := uint64(uint64(v16) + uint64(r8[l]))
-							// 107: st.global.u32
-							s18 := uint64(v17) + 0x0
-							s18v := uint64(v15)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: mul.f32
-							v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
-							// 103: cvt.rzi.s32.f32
-							v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
-							// 104: mad.lo.s32
-							v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
-							// 105: cvta.to.global.u64
-							v16 := uint64(r0[l])
-							// 106: add.s64
-							v17 := uint64(uint64(v16) + uint64(r8[l]))
-							// 107: st.global.u32
-							s18 := uint64(v17) + 0x0
-							s18v := uint64(v15)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
-							}
-						}
-					}
-				}
-			}
+			lutLookupBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1365,5 +1032,354 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// lutLookupBlock0 runs block 0 of kernel lut_lookup for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 80-87; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:80")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:81")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:82")
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 84: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 86: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 87: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 86: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 87: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// lutLookupBlock2 runs block 2 of kernel lut_lookup for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 90-107
+func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x3c)
+	k3 := uint64(0x0)
+	// PTX lines 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 91: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v2
+				// 92: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 93: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
+						continue
+					}
+					v4 = v4x
+				}
+				// 94: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 95: and.b64
+				v6 := uint64(uint64(v5) & uint64(k2))
+				r12[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 91: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v2
+				// 92: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 93: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
+						continue
+					}
+					v4 = v4x
+				}
+				// 94: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 95: and.b64
+				v6 := uint64(uint64(v5) & uint64(k2))
+				r12[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 96: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(1) + k3))
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: add.s64
+				v8 := uint64(uint64(u7) + uint64(r12[l]))
+				r14[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: add.s64
+				v8 := uint64(uint64(u7) + uint64(r12[l]))
+				r14[l] = v8
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 98: ld.const.u32
+	u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:98")
+	// PTX lines 99, 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemConst,
+			}, m)
+		}
+		v10aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: ld.const.u32
+				v10a := uint64(r14[l]) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
+						continue
+					}
+					v10 = v10x
+				}
+				r16[l] = v10
+				// 100: cvt.rn.f32.s32
+				v11 := uint64(math.Float32bits(float32(int32(r6[l]))))
+				r17[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: ld.const.u32
+				v10a := uint64(r14[l]) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
+						continue
+					}
+					v10 = v10x
+				}
+				r16[l] = v10
+				// 100: cvt.rn.f32.s32
+				v11 := uint64(math.Float32bits(float32(int32(r6[l]))))
+				r17[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 101: ld.const.f32
+	u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:101")
+	// PTX lines 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: mul.f32
+				v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
+				// 103: cvt.rzi.s32.f32
+				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
+				// 104: mad.lo.s32
+				v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
+				// 105: cvta.to.global.u64
+				v16 := uint64(r0[l])
+				// 106: add.s64
+				v17 := uint64(uint64(v16) + uint64(r8[l]))
+				// 107: st.global.u32
+				s18 := uint64(v17) + 0x0
+				s18v := uint64(v15)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: mul.f32
+				v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
+				// 103: cvt.rzi.s32.f32
+				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
+				// 104: mad.lo.s32
+				v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
+				// 105: cvta.to.global.u64
+				v16 := uint64(r0[l])
+				// 106: add.s64
+				v17 := uint64(uint64(v16) + uint64(r8[l]))
+				// 107: st.global.u32
+				s18 := uint64(v17) + 0x0
+				s18v := uint64(v15)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+				}
+			}
+		}
 	}
 }

@@ -629,107 +629,7 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-34; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/convert.ptx:27")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/convert.ptx:28")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/convert.ptx:29")
-				}
-				// PTX line 30: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 31: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 32, 33, 34: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 33: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 34: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 33: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 34: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			toIntBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -746,324 +646,7 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 37-56
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				k0 := uint64(0x4)
-				k1 := uint64(0x5)
-				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 38: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 40: mul.lo.s32
-							v4 := uint64(uint32(r6[l]) * uint32(k1))
-							// 41: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 42: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 43: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 44: ld.global.f32
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 45: cvt.rzi.s32.f32
-							v9 := isa.FloatToInt(float64(math.Float32frombits(uint32(v8))), isa.RZ, 32, true)
-							r15[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 38: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 40: mul.lo.s32
-							v4 := uint64(uint32(r6[l]) * uint32(k1))
-							// 41: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 42: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 43: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 44: ld.global.f32
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 45: cvt.rzi.s32.f32
-							v9 := isa.FloatToInt(float64(math.Float32frombits(uint32(v8))), isa.RZ, 32, true)
-							r15[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 46, 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.u32
-							s10 := uint64(r13[l]) + 0x0
-							s10v := uint64(r15[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
-							}
-							// 47: cvt.rni.s32.f32
-							v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RN, 32, true)
-							r16[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.u32
-							s10 := uint64(r13[l]) + 0x0
-							s10v := uint64(r15[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
-							}
-							// 47: cvt.rni.s32.f32
-							v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RN, 32, true)
-							r16[l] = v11
-						}
-					}
-				}
-				// PTX lines 48, 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.global.u32
-							s12 := uint64(r13[l]) + 0x4
-							s12v := uint64(r16[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
-							}
-							// 49: cvt.rmi.s32.f32
-							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RM, 32, true)
-							r17[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.global.u32
-							s12 := uint64(r13[l]) + 0x4
-							s12v := uint64(r16[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
-							}
-							// 49: cvt.rmi.s32.f32
-							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RM, 32, true)
-							r17[l] = v13
-						}
-					}
-				}
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.global.u32
-							s14 := uint64(r13[l]) + 0x8
-							s14v := uint64(r17[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
-							}
-							// 51: cvt.rpi.f32.f32
-							v15 := isa.CvtFloat(r14[l], 32, 32, isa.RP, true, false, false)
-							// 52: cvt.rzi.s32.f32
-							v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
-							r19[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.global.u32
-							s14 := uint64(r13[l]) + 0x8
-							s14v := uint64(r17[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
-							}
-							// 51: cvt.rpi.f32.f32
-							v15 := isa.CvtFloat(r14[l], 32, 32, isa.RP, true, false, false)
-							// 52: cvt.rzi.s32.f32
-							v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
-							r19[l] = v16
-						}
-					}
-				}
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s17 := uint64(r13[l]) + 0xc
-							s17v := uint64(r19[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
-							}
-							// 54: abs.f32
-							v18 := uint64(isa.AbsF32(uint32(r14[l])))
-							// 55: cvt.rzi.u32.f32
-							v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(v18))), isa.RZ, 32, false)
-							r21[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s17 := uint64(r13[l]) + 0xc
-							s17v := uint64(r19[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
-							}
-							// 54: abs.f32
-							v18 := uint64(isa.AbsF32(uint32(r14[l])))
-							// 55: cvt.rzi.u32.f32
-							v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(v18))), isa.RZ, 32, false)
-							r21[l] = v19
-						}
-					}
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.u32
-							s20 := uint64(r13[l]) + 0x10
-							s20v := uint64(r21[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.u32
-							s20 := uint64(r13[l]) + 0x10
-							s20v := uint64(r21[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
-							}
-						}
-					}
-				}
-			}
+			toIntBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1078,6 +661,431 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// toIntBlock0 runs block 0 of kernel to_int for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-34; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/convert.ptx:27")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/convert.ptx:28")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/convert.ptx:29")
+	}
+	// PTX line 30: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 31: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 32, 33, 34: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 33: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 34: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 33: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 34: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 37-56
+func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	k0 := uint64(0x4)
+	k1 := uint64(0x5)
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 38: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 40: mul.lo.s32
+				v4 := uint64(uint32(r6[l]) * uint32(k1))
+				// 41: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 42: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 43: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 44: ld.global.f32
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 45: cvt.rzi.s32.f32
+				v9 := isa.FloatToInt(float64(math.Float32frombits(uint32(v8))), isa.RZ, 32, true)
+				r15[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 38: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 40: mul.lo.s32
+				v4 := uint64(uint32(r6[l]) * uint32(k1))
+				// 41: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 42: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 43: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 44: ld.global.f32
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/convert.ptx:44")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 45: cvt.rzi.s32.f32
+				v9 := isa.FloatToInt(float64(math.Float32frombits(uint32(v8))), isa.RZ, 32, true)
+				r15[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 46, 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.u32
+				s10 := uint64(r13[l]) + 0x0
+				s10v := uint64(r15[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
+				}
+				// 47: cvt.rni.s32.f32
+				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RN, 32, true)
+				r16[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.u32
+				s10 := uint64(r13[l]) + 0x0
+				s10v := uint64(r15[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/convert.ptx:46")
+				}
+				// 47: cvt.rni.s32.f32
+				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RN, 32, true)
+				r16[l] = v11
+			}
+		}
+	}
+	// PTX lines 48, 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.global.u32
+				s12 := uint64(r13[l]) + 0x4
+				s12v := uint64(r16[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
+				}
+				// 49: cvt.rmi.s32.f32
+				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RM, 32, true)
+				r17[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.global.u32
+				s12 := uint64(r13[l]) + 0x4
+				s12v := uint64(r16[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/convert.ptx:48")
+				}
+				// 49: cvt.rmi.s32.f32
+				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r14[l]))), isa.RM, 32, true)
+				r17[l] = v13
+			}
+		}
+	}
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.global.u32
+				s14 := uint64(r13[l]) + 0x8
+				s14v := uint64(r17[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
+				}
+				// 51: cvt.rpi.f32.f32
+				v15 := isa.CvtFloat(r14[l], 32, 32, isa.RP, true, false, false)
+				// 52: cvt.rzi.s32.f32
+				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
+				r19[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.global.u32
+				s14 := uint64(r13[l]) + 0x8
+				s14v := uint64(r17[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/convert.ptx:50")
+				}
+				// 51: cvt.rpi.f32.f32
+				v15 := isa.CvtFloat(r14[l], 32, 32, isa.RP, true, false, false)
+				// 52: cvt.rzi.s32.f32
+				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
+				r19[l] = v16
+			}
+		}
+	}
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s17 := uint64(r13[l]) + 0xc
+				s17v := uint64(r19[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
+				}
+				// 54: abs.f32
+				v18 := uint64(isa.AbsF32(uint32(r14[l])))
+				// 55: cvt.rzi.u32.f32
+				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(v18))), isa.RZ, 32, false)
+				r21[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s17 := uint64(r13[l]) + 0xc
+				s17v := uint64(r19[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:53")
+				}
+				// 54: abs.f32
+				v18 := uint64(isa.AbsF32(uint32(r14[l])))
+				// 55: cvt.rzi.u32.f32
+				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(v18))), isa.RZ, 32, false)
+				r21[l] = v19
+			}
+		}
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.u32
+				s20 := uint64(r13[l]) + 0x10
+				s20v := uint64(r21[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.u32
+				s20 := uint64(r13[l]) + 0x10
+				s20v := uint64(r21[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/convert.ptx:56")
+				}
+			}
+		}
+	}
+}
+
 // toFloatRun runs blocks of kernel to_float for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1086,107 +1094,7 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 75-82; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 75: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/convert.ptx:75")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 76: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/convert.ptx:76")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 77: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/convert.ptx:77")
-				}
-				// PTX line 78: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 79: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 80, 81, 82: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 81: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 82: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 81: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 82: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			toFloatBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1203,324 +1111,7 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 85-103
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0x8)
-				k1 := uint64(0x5)
-				k2 := uint64(0x4)
-				// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 86: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 87: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 88: mul.lo.s32
-							v4 := uint64(uint32(r6[l]) * uint32(k1))
-							// 89: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 90: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k2))))
-							// 91: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 92: ld.global.u64
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 93: cvt.u32.u64
-							v9 := uint64(uint32(uint64(v8)))
-							r15[l] = v9
-							// 94: cvt.rn.f32.s32
-							v10 := uint64(math.Float32bits(float32(int32(v9))))
-							r16[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 86: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 87: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 88: mul.lo.s32
-							v4 := uint64(uint32(r6[l]) * uint32(k1))
-							// 89: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 90: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k2))))
-							// 91: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 92: ld.global.u64
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 93: cvt.u32.u64
-							v9 := uint64(uint32(uint64(v8)))
-							r15[l] = v9
-							// 94: cvt.rn.f32.s32
-							v10 := uint64(math.Float32bits(float32(int32(v9))))
-							r16[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.global.f32
-							s11 := uint64(r13[l]) + 0x0
-							s11v := uint64(r16[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
-							}
-							// 96: cvt.rn.f32.u32
-							v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
-							r17[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.global.f32
-							s11 := uint64(r13[l]) + 0x0
-							s11v := uint64(r16[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
-							}
-							// 96: cvt.rn.f32.u32
-							v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
-							r17[l] = v12
-						}
-					}
-				}
-				// PTX lines 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.global.f32
-							s13 := uint64(r13[l]) + 0x4
-							s13v := uint64(r17[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
-							}
-							// 98: cvt.rn.f32.s64
-							v14 := uint64(math.Float32bits(float32(int64(r14[l]))))
-							r18[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.global.f32
-							s13 := uint64(r13[l]) + 0x4
-							s13v := uint64(r17[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
-							}
-							// 98: cvt.rn.f32.s64
-							v14 := uint64(math.Float32bits(float32(int64(r14[l]))))
-							r18[l] = v14
-						}
-					}
-				}
-				// PTX lines 99, 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.global.f32
-							s15 := uint64(r13[l]) + 0x8
-							s15v := uint64(r18[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
-							}
-							// 100: cvt.rn.f32.u64
-							v16 := isa.IntToFloat(0, uint64(uint64(r14[l])), false, 32, isa.RN)
-							r19[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.global.f32
-							s15 := uint64(r13[l]) + 0x8
-							s15v := uint64(r18[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
-							}
-							// 100: cvt.rn.f32.u64
-							v16 := isa.IntToFloat(0, uint64(uint64(r14[l])), false, 32, isa.RN)
-							r19[l] = v16
-						}
-					}
-				}
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.global.f32
-							s17 := uint64(r13[l]) + 0xc
-							s17v := uint64(r19[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
-							}
-							// 102: cvt.rz.f32.s32
-							v18 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
-							r20[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.global.f32
-							s17 := uint64(r13[l]) + 0xc
-							s17v := uint64(r19[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
-							}
-							// 102: cvt.rz.f32.s32
-							v18 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
-							r20[l] = v18
-						}
-					}
-				}
-				// PTX lines 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.global.f32
-							s19 := uint64(r13[l]) + 0x10
-							s19v := uint64(r20[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.global.f32
-							s19 := uint64(r13[l]) + 0x10
-							s19v := uint64(r20[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
-							}
-						}
-					}
-				}
-			}
+			toFloatBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1535,6 +1126,431 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// toFloatBlock0 runs block 0 of kernel to_float for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 75-82; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/convert.ptx:75")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/convert.ptx:76")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/convert.ptx:77")
+	}
+	// PTX line 78: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 79: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 80, 81, 82: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 81: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 82: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 81: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 82: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 85-103
+func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x8)
+	k1 := uint64(0x5)
+	k2 := uint64(0x4)
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 86: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 87: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 88: mul.lo.s32
+				v4 := uint64(uint32(r6[l]) * uint32(k1))
+				// 89: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 90: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k2))))
+				// 91: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 92: ld.global.u64
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 93: cvt.u32.u64
+				v9 := uint64(uint32(uint64(v8)))
+				r15[l] = v9
+				// 94: cvt.rn.f32.s32
+				v10 := uint64(math.Float32bits(float32(int32(v9))))
+				r16[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 86: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 87: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 88: mul.lo.s32
+				v4 := uint64(uint32(r6[l]) * uint32(k1))
+				// 89: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 90: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k2))))
+				// 91: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 92: ld.global.u64
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:92")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 93: cvt.u32.u64
+				v9 := uint64(uint32(uint64(v8)))
+				r15[l] = v9
+				// 94: cvt.rn.f32.s32
+				v10 := uint64(math.Float32bits(float32(int32(v9))))
+				r16[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.global.f32
+				s11 := uint64(r13[l]) + 0x0
+				s11v := uint64(r16[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
+				}
+				// 96: cvt.rn.f32.u32
+				v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
+				r17[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.global.f32
+				s11 := uint64(r13[l]) + 0x0
+				s11v := uint64(r16[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/convert.ptx:95")
+				}
+				// 96: cvt.rn.f32.u32
+				v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
+				r17[l] = v12
+			}
+		}
+	}
+	// PTX lines 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.global.f32
+				s13 := uint64(r13[l]) + 0x4
+				s13v := uint64(r17[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
+				}
+				// 98: cvt.rn.f32.s64
+				v14 := uint64(math.Float32bits(float32(int64(r14[l]))))
+				r18[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.global.f32
+				s13 := uint64(r13[l]) + 0x4
+				s13v := uint64(r17[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/convert.ptx:97")
+				}
+				// 98: cvt.rn.f32.s64
+				v14 := uint64(math.Float32bits(float32(int64(r14[l]))))
+				r18[l] = v14
+			}
+		}
+	}
+	// PTX lines 99, 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.global.f32
+				s15 := uint64(r13[l]) + 0x8
+				s15v := uint64(r18[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
+				}
+				// 100: cvt.rn.f32.u64
+				v16 := isa.IntToFloat(0, uint64(uint64(r14[l])), false, 32, isa.RN)
+				r19[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.global.f32
+				s15 := uint64(r13[l]) + 0x8
+				s15v := uint64(r18[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/convert.ptx:99")
+				}
+				// 100: cvt.rn.f32.u64
+				v16 := isa.IntToFloat(0, uint64(uint64(r14[l])), false, 32, isa.RN)
+				r19[l] = v16
+			}
+		}
+	}
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.global.f32
+				s17 := uint64(r13[l]) + 0xc
+				s17v := uint64(r19[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
+				}
+				// 102: cvt.rz.f32.s32
+				v18 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
+				r20[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.global.f32
+				s17 := uint64(r13[l]) + 0xc
+				s17v := uint64(r19[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/convert.ptx:101")
+				}
+				// 102: cvt.rz.f32.s32
+				v18 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
+				r20[l] = v18
+			}
+		}
+	}
+	// PTX lines 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.global.f32
+				s19 := uint64(r13[l]) + 0x10
+				s19v := uint64(r20[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.global.f32
+				s19 := uint64(r13[l]) + 0x10
+				s19v := uint64(r20[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/convert.ptx:103")
+				}
+			}
+		}
+	}
+}
+
 // f64RoundtripRun runs blocks of kernel f64_roundtrip for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1543,107 +1559,7 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 124-131; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/convert.ptx:124")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 125: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/convert.ptx:125")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 126: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/convert.ptx:126")
-				}
-				// PTX line 127: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 128: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 129, 130, 131: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 130: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 131: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 130: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 131: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			f64RoundtripBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1660,292 +1576,7 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 3
 		case 2:
 			// b2, PTX lines 134-154
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				k0 := uint64(0x8)
-				k1 := uint64(0x2)
-				// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 135: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 136: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 137: shl.b32
-							v4 := uint64(uint32(r6[l]) << uint32(k1))
-							// 138: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 139: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 140: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 141: ld.global.f64
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 142: cvt.rn.f32.f64
-							v9 := isa.CvtFloat(v8, 32, 64, isa.RN, false, false, false)
-							// 143: cvt.f64.f32
-							v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
-							r16[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 135: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 136: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 137: shl.b32
-							v4 := uint64(uint32(r6[l]) << uint32(k1))
-							// 138: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 139: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 140: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r13[l] = v7
-							// 141: ld.global.f64
-							v8a := uint64(v3) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
-									continue
-								}
-								v8 = v8x
-							}
-							r14[l] = v8
-							// 142: cvt.rn.f32.f64
-							v9 := isa.CvtFloat(v8, 32, 64, isa.RN, false, false, false)
-							// 143: cvt.f64.f32
-							v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
-							r16[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 144, 145, 146: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.global.f64
-							s11 := uint64(r13[l]) + 0x0
-							s11v := uint64(r16[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
-							}
-							// 145: cvt.rz.f32.f64
-							v12 := isa.CvtFloat(r14[l], 32, 64, isa.RZ, false, false, false)
-							// 146: cvt.f64.f32
-							v13 := isa.CvtFloat(v12, 64, 32, isa.RN, false, false, false)
-							r18[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.global.f64
-							s11 := uint64(r13[l]) + 0x0
-							s11v := uint64(r16[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
-							}
-							// 145: cvt.rz.f32.f64
-							v12 := isa.CvtFloat(r14[l], 32, 64, isa.RZ, false, false, false)
-							// 146: cvt.f64.f32
-							v13 := isa.CvtFloat(v12, 64, 32, isa.RN, false, false, false)
-							r18[l] = v13
-						}
-					}
-				}
-				// PTX lines 147, 148, 149: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.global.f64
-							s14 := uint64(r13[l]) + 0x8
-							s14v := uint64(r18[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
-							}
-							// 148: cvt.rzi.s64.f64
-							v15 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, true)
-							// 149: cvt.rn.f64.s64
-							v16 := math.Float64bits(float64(int64(v15)))
-							r20[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.global.f64
-							s14 := uint64(r13[l]) + 0x8
-							s14v := uint64(r18[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
-							}
-							// 148: cvt.rzi.s64.f64
-							v15 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, true)
-							// 149: cvt.rn.f64.s64
-							v16 := math.Float64bits(float64(int64(v15)))
-							r20[l] = v16
-						}
-					}
-				}
-				// PTX lines 150, 151, 152, 153: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.global.f64
-							s17 := uint64(r13[l]) + 0x10
-							s17v := uint64(r20[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
-							}
-							// 151: cvt.rzi.s32.f64
-							v18 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 32, true)
-							// 152: cvt.u16.u32
-							v19 := uint64(uint16(uint32(v18)))
-							// 153: cvt.rn.f64.s16
-							v20 := isa.IntToFloat(int64(int16(v19)), 0, true, 64, isa.RN)
-							r23[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.global.f64
-							s17 := uint64(r13[l]) + 0x10
-							s17v := uint64(r20[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
-							}
-							// 151: cvt.rzi.s32.f64
-							v18 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 32, true)
-							// 152: cvt.u16.u32
-							v19 := uint64(uint16(uint32(v18)))
-							// 153: cvt.rn.f64.s16
-							v20 := isa.IntToFloat(int64(int16(v19)), 0, true, 64, isa.RN)
-							r23[l] = v20
-						}
-					}
-				}
-				// PTX lines 154: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: st.global.f64
-							s21 := uint64(r13[l]) + 0x18
-							s21v := uint64(r23[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: st.global.f64
-							s21 := uint64(r13[l]) + 0x18
-							s21v := uint64(r23[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
-							}
-						}
-					}
-				}
-			}
+			f64RoundtripBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1957,5 +1588,398 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// f64RoundtripBlock0 runs block 0 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 124-131; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/convert.ptx:124")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 125: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/convert.ptx:125")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 126: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/convert.ptx:126")
+	}
+	// PTX line 127: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 128: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 129, 130, 131: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 130: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 131: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 130: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 131: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 134-154
+func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 135: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 136: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 137: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k1))
+				// 138: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 139: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 140: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 141: ld.global.f64
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 142: cvt.rn.f32.f64
+				v9 := isa.CvtFloat(v8, 32, 64, isa.RN, false, false, false)
+				// 143: cvt.f64.f32
+				v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
+				r16[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 135: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 136: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 137: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k1))
+				// 138: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 139: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 140: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r13[l] = v7
+				// 141: ld.global.f64
+				v8a := uint64(v3) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/convert.ptx:141")
+						continue
+					}
+					v8 = v8x
+				}
+				r14[l] = v8
+				// 142: cvt.rn.f32.f64
+				v9 := isa.CvtFloat(v8, 32, 64, isa.RN, false, false, false)
+				// 143: cvt.f64.f32
+				v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
+				r16[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 144, 145, 146: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.global.f64
+				s11 := uint64(r13[l]) + 0x0
+				s11v := uint64(r16[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
+				}
+				// 145: cvt.rz.f32.f64
+				v12 := isa.CvtFloat(r14[l], 32, 64, isa.RZ, false, false, false)
+				// 146: cvt.f64.f32
+				v13 := isa.CvtFloat(v12, 64, 32, isa.RN, false, false, false)
+				r18[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.global.f64
+				s11 := uint64(r13[l]) + 0x0
+				s11v := uint64(r16[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 8, s11v, l, "testdata/ptx/nvcc/convert.ptx:144")
+				}
+				// 145: cvt.rz.f32.f64
+				v12 := isa.CvtFloat(r14[l], 32, 64, isa.RZ, false, false, false)
+				// 146: cvt.f64.f32
+				v13 := isa.CvtFloat(v12, 64, 32, isa.RN, false, false, false)
+				r18[l] = v13
+			}
+		}
+	}
+	// PTX lines 147, 148, 149: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.global.f64
+				s14 := uint64(r13[l]) + 0x8
+				s14v := uint64(r18[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
+				}
+				// 148: cvt.rzi.s64.f64
+				v15 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, true)
+				// 149: cvt.rn.f64.s64
+				v16 := math.Float64bits(float64(int64(v15)))
+				r20[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.global.f64
+				s14 := uint64(r13[l]) + 0x8
+				s14v := uint64(r18[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 8, s14v, l, "testdata/ptx/nvcc/convert.ptx:147")
+				}
+				// 148: cvt.rzi.s64.f64
+				v15 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, true)
+				// 149: cvt.rn.f64.s64
+				v16 := math.Float64bits(float64(int64(v15)))
+				r20[l] = v16
+			}
+		}
+	}
+	// PTX lines 150, 151, 152, 153: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.global.f64
+				s17 := uint64(r13[l]) + 0x10
+				s17v := uint64(r20[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
+				}
+				// 151: cvt.rzi.s32.f64
+				v18 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 32, true)
+				// 152: cvt.u16.u32
+				v19 := uint64(uint16(uint32(v18)))
+				// 153: cvt.rn.f64.s16
+				v20 := isa.IntToFloat(int64(int16(v19)), 0, true, 64, isa.RN)
+				r23[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.global.f64
+				s17 := uint64(r13[l]) + 0x10
+				s17v := uint64(r20[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/nvcc/convert.ptx:150")
+				}
+				// 151: cvt.rzi.s32.f64
+				v18 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 32, true)
+				// 152: cvt.u16.u32
+				v19 := uint64(uint16(uint32(v18)))
+				// 153: cvt.rn.f64.s16
+				v20 := isa.IntToFloat(int64(int16(v19)), 0, true, 64, isa.RN)
+				r23[l] = v20
+			}
+		}
+	}
+	// PTX lines 154: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: st.global.f64
+				s21 := uint64(r13[l]) + 0x18
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: st.global.f64
+				s21 := uint64(r13[l]) + 0x18
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/convert.ptx:154")
+				}
+			}
+		}
 	}
 }

@@ -797,126 +797,7 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:29")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:30")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:31")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cvt_round.ptx:32")
-				}
-				// PTX line 33: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 34: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 37: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 37: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			f2iModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -933,888 +814,7 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 40-92
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r14 := w.Reg(14)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				k0 := uint64(0x4)
-				k1 := uint64(0x8)
-				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(0)
-					v12aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 44: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k1))))
-							// 45: add.s64
-							v6 := uint64(uint64(v4) + uint64(v5))
-							// 46: ld.global.f64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
-									continue
-								}
-								v7 = v7x
-							}
-							r14[l] = v7
-							// 47: shl.b32
-							v8 := uint64(uint32(r7[l]) << uint32(k0))
-							// 48: cvta.to.global.u64
-							v9 := uint64(r0[l])
-							// 49: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-							// 50: add.s64
-							v11 := uint64(uint64(v9) + uint64(v10))
-							r18[l] = v11
-							// 51: ld.global.f32
-							v12a := uint64(v3) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
-									continue
-								}
-								v12 = v12x
-							}
-							r19[l] = v12
-							// 52: cvt.rni.s32.f32
-							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
-							// 53: cvt.s64.s32
-							v14 := uint64(uint64(int32(v13)))
-							r21[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 44: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k1))))
-							// 45: add.s64
-							v6 := uint64(uint64(v4) + uint64(v5))
-							// 46: ld.global.f64
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
-									continue
-								}
-								v7 = v7x
-							}
-							r14[l] = v7
-							// 47: shl.b32
-							v8 := uint64(uint32(r7[l]) << uint32(k0))
-							// 48: cvta.to.global.u64
-							v9 := uint64(r0[l])
-							// 49: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-							// 50: add.s64
-							v11 := uint64(uint64(v9) + uint64(v10))
-							r18[l] = v11
-							// 51: ld.global.f32
-							v12a := uint64(v3) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
-									continue
-								}
-								v12 = v12x
-							}
-							r19[l] = v12
-							// 52: cvt.rni.s32.f32
-							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
-							// 53: cvt.s64.s32
-							v14 := uint64(uint64(int32(v13)))
-							r21[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u64
-							s15 := uint64(r18[l]) + 0x0
-							s15v := uint64(r21[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
-							}
-							// 55: cvt.rzi.s32.f32
-							v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, true)
-							// 56: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							r23[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u64
-							s15 := uint64(r18[l]) + 0x0
-							s15v := uint64(r21[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
-							}
-							// 55: cvt.rzi.s32.f32
-							v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, true)
-							// 56: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							r23[l] = v17
-						}
-					}
-				}
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u64
-							s18 := uint64(r18[l]) + 0x8
-							s18v := uint64(r23[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
-							}
-							// 58: cvt.rpi.s32.f32
-							v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, true)
-							// 59: cvt.s64.s32
-							v20 := uint64(uint64(int32(v19)))
-							r25[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u64
-							s18 := uint64(r18[l]) + 0x8
-							s18v := uint64(r23[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
-							}
-							// 58: cvt.rpi.s32.f32
-							v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, true)
-							// 59: cvt.s64.s32
-							v20 := uint64(uint64(int32(v19)))
-							r25[l] = v20
-						}
-					}
-				}
-				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.global.u64
-							s21 := uint64(r18[l]) + 0x10
-							s21v := uint64(r25[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
-							}
-							// 61: cvt.rmi.s32.f32
-							v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, true)
-							// 62: cvt.s64.s32
-							v23 := uint64(uint64(int32(v22)))
-							r27[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.global.u64
-							s21 := uint64(r18[l]) + 0x10
-							s21v := uint64(r25[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
-							}
-							// 61: cvt.rmi.s32.f32
-							v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, true)
-							// 62: cvt.s64.s32
-							v23 := uint64(uint64(int32(v22)))
-							r27[l] = v23
-						}
-					}
-				}
-				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u64
-							s24 := uint64(r18[l]) + 0x18
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
-							}
-							// 64: cvt.rzi.u32.f32
-							v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, false)
-							// 65: cvt.u64.u32
-							v26 := uint64(uint64(uint32(v25)))
-							r29[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u64
-							s24 := uint64(r18[l]) + 0x18
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
-							}
-							// 64: cvt.rzi.u32.f32
-							v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, false)
-							// 65: cvt.u64.u32
-							v26 := uint64(uint64(uint32(v25)))
-							r29[l] = v26
-						}
-					}
-				}
-				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.global.u64
-							s27 := uint64(r18[l]) + 0x20
-							s27v := uint64(r29[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
-							}
-							// 67: cvt.rpi.u32.f32
-							v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, false)
-							// 68: cvt.u64.u32
-							v29 := uint64(uint64(uint32(v28)))
-							r31[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.global.u64
-							s27 := uint64(r18[l]) + 0x20
-							s27v := uint64(r29[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
-							}
-							// 67: cvt.rpi.u32.f32
-							v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, false)
-							// 68: cvt.u64.u32
-							v29 := uint64(uint64(uint32(v28)))
-							r31[l] = v29
-						}
-					}
-				}
-				// PTX lines 69, 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.global.u64
-							s30 := uint64(r18[l]) + 0x28
-							s30v := uint64(r31[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
-							}
-							// 70: cvt.rmi.u32.f32
-							v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, false)
-							// 71: cvt.u64.u32
-							v32 := uint64(uint64(uint32(v31)))
-							r33[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.global.u64
-							s30 := uint64(r18[l]) + 0x28
-							s30v := uint64(r31[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
-							}
-							// 70: cvt.rmi.u32.f32
-							v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, false)
-							// 71: cvt.u64.u32
-							v32 := uint64(uint64(uint32(v31)))
-							r33[l] = v32
-						}
-					}
-				}
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s33w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.u64
-							s33 := uint64(r18[l]) + 0x30
-							s33v := uint64(r33[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
-							}
-							// 73: cvt.rni.s64.f32
-							v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RN, 64, true)
-							r34[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.u64
-							s33 := uint64(r18[l]) + 0x30
-							s33v := uint64(r33[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
-							}
-							// 73: cvt.rni.s64.f32
-							v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RN, 64, true)
-							r34[l] = v34
-						}
-					}
-				}
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u64
-							s35 := uint64(r18[l]) + 0x38
-							s35v := uint64(r34[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
-								runtime.Store64(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
-							}
-							// 75: cvt.rzi.s64.f32
-							v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 64, true)
-							r35[l] = v36
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u64
-							s35 := uint64(r18[l]) + 0x38
-							s35v := uint64(r34[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
-								runtime.Store64(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
-							}
-							// 75: cvt.rzi.s64.f32
-							v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 64, true)
-							r35[l] = v36
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s37w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.u64
-							s37 := uint64(r18[l]) + 0x40
-							s37v := uint64(r35[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
-								runtime.Store64(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
-							}
-							// 77: cvt.rpi.s64.f32
-							v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 64, true)
-							r36[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.u64
-							s37 := uint64(r18[l]) + 0x40
-							s37v := uint64(r35[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
-								runtime.Store64(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
-							}
-							// 77: cvt.rpi.s64.f32
-							v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 64, true)
-							r36[l] = v38
-						}
-					}
-				}
-				// PTX lines 78, 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s39w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.u64
-							s39 := uint64(r18[l]) + 0x48
-							s39v := uint64(r36[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&7 == 0 {
-								runtime.Store64(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
-							}
-							// 79: cvt.rmi.s64.f32
-							v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, true)
-							r37[l] = v40
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.u64
-							s39 := uint64(r18[l]) + 0x48
-							s39v := uint64(r36[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&7 == 0 {
-								runtime.Store64(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
-							}
-							// 79: cvt.rmi.s64.f32
-							v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, true)
-							r37[l] = v40
-						}
-					}
-				}
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s41w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.global.u64
-							s41 := uint64(r18[l]) + 0x50
-							s41v := uint64(r37[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
-								runtime.Store64(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
-							}
-							// 81: cvt.rmi.u64.f32
-							v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, false)
-							r38[l] = v42
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.global.u64
-							s41 := uint64(r18[l]) + 0x50
-							s41v := uint64(r37[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
-								runtime.Store64(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
-							}
-							// 81: cvt.rmi.u64.f32
-							v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, false)
-							r38[l] = v42
-						}
-					}
-				}
-				// PTX lines 82, 83, 84: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s43w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u64
-							s43 := uint64(r18[l]) + 0x58
-							s43v := uint64(r38[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
-								runtime.Store64(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
-							}
-							// 83: cvt.rni.s32.f64
-							v44 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RN, 32, true)
-							// 84: cvt.s64.s32
-							v45 := uint64(uint64(int32(v44)))
-							r40[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u64
-							s43 := uint64(r18[l]) + 0x58
-							s43v := uint64(r38[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
-								runtime.Store64(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
-							}
-							// 83: cvt.rni.s32.f64
-							v44 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RN, 32, true)
-							// 84: cvt.s64.s32
-							v45 := uint64(uint64(int32(v44)))
-							r40[l] = v45
-						}
-					}
-				}
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.global.u64
-							s46 := uint64(r18[l]) + 0x60
-							s46v := uint64(r40[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
-							}
-							// 86: cvt.rpi.u32.f64
-							v47 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RP, 32, false)
-							// 87: cvt.u64.u32
-							v48 := uint64(uint64(uint32(v47)))
-							r42[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.global.u64
-							s46 := uint64(r18[l]) + 0x60
-							s46v := uint64(r40[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
-							}
-							// 86: cvt.rpi.u32.f64
-							v47 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RP, 32, false)
-							// 87: cvt.u64.u32
-							v48 := uint64(uint64(uint32(v47)))
-							r42[l] = v48
-						}
-					}
-				}
-				// PTX lines 88, 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s49w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.u64
-							s49 := uint64(r18[l]) + 0x68
-							s49v := uint64(r42[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-								runtime.Store64(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
-							}
-							// 89: cvt.rmi.s64.f64
-							v50 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RM, 64, true)
-							r43[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.u64
-							s49 := uint64(r18[l]) + 0x68
-							s49v := uint64(r42[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-								runtime.Store64(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
-							}
-							// 89: cvt.rmi.s64.f64
-							v50 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RM, 64, true)
-							r43[l] = v50
-						}
-					}
-				}
-				// PTX lines 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s51w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.u64
-							s51 := uint64(r18[l]) + 0x70
-							s51v := uint64(r43[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
-								runtime.Store64(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
-							}
-							// 91: cvt.rzi.u64.f64
-							v52 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, false)
-							r44[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.u64
-							s51 := uint64(r18[l]) + 0x70
-							s51v := uint64(r43[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
-								runtime.Store64(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
-							}
-							// 91: cvt.rzi.u64.f64
-							v52 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, false)
-							r44[l] = v52
-						}
-					}
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s53w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.u64
-							s53 := uint64(r18[l]) + 0x78
-							s53v := uint64(r44[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&7 == 0 {
-								runtime.Store64(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.u64
-							s53 := uint64(r18[l]) + 0x78
-							s53v := uint64(r44[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&7 == 0 {
-								runtime.Store64(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
-							}
-						}
-					}
-				}
-			}
+			f2iModesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1829,6 +829,1014 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// f2iModesBlock0 runs block 0 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:29")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:30")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:31")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cvt_round.ptx:32")
+	}
+	// PTX line 33: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 37: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 37: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// f2iModesBlock2 runs block 2 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 40-92
+func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(0)
+		v12aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 44: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k1))))
+				// 45: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				// 46: ld.global.f64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
+						continue
+					}
+					v7 = v7x
+				}
+				r14[l] = v7
+				// 47: shl.b32
+				v8 := uint64(uint32(r7[l]) << uint32(k0))
+				// 48: cvta.to.global.u64
+				v9 := uint64(r0[l])
+				// 49: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+				// 50: add.s64
+				v11 := uint64(uint64(v9) + uint64(v10))
+				r18[l] = v11
+				// 51: ld.global.f32
+				v12a := uint64(v3) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
+						continue
+					}
+					v12 = v12x
+				}
+				r19[l] = v12
+				// 52: cvt.rni.s32.f32
+				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
+				// 53: cvt.s64.s32
+				v14 := uint64(uint64(int32(v13)))
+				r21[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 44: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k1))))
+				// 45: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				// 46: ld.global.f64
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/cvt_round.ptx:46")
+						continue
+					}
+					v7 = v7x
+				}
+				r14[l] = v7
+				// 47: shl.b32
+				v8 := uint64(uint32(r7[l]) << uint32(k0))
+				// 48: cvta.to.global.u64
+				v9 := uint64(r0[l])
+				// 49: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+				// 50: add.s64
+				v11 := uint64(uint64(v9) + uint64(v10))
+				r18[l] = v11
+				// 51: ld.global.f32
+				v12a := uint64(v3) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/cvt_round.ptx:51")
+						continue
+					}
+					v12 = v12x
+				}
+				r19[l] = v12
+				// 52: cvt.rni.s32.f32
+				v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
+				// 53: cvt.s64.s32
+				v14 := uint64(uint64(int32(v13)))
+				r21[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u64
+				s15 := uint64(r18[l]) + 0x0
+				s15v := uint64(r21[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
+				}
+				// 55: cvt.rzi.s32.f32
+				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, true)
+				// 56: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				r23[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u64
+				s15 := uint64(r18[l]) + 0x0
+				s15v := uint64(r21[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/cvt_round.ptx:54")
+				}
+				// 55: cvt.rzi.s32.f32
+				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, true)
+				// 56: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				r23[l] = v17
+			}
+		}
+	}
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u64
+				s18 := uint64(r18[l]) + 0x8
+				s18v := uint64(r23[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
+				}
+				// 58: cvt.rpi.s32.f32
+				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, true)
+				// 59: cvt.s64.s32
+				v20 := uint64(uint64(int32(v19)))
+				r25[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u64
+				s18 := uint64(r18[l]) + 0x8
+				s18v := uint64(r23[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:57")
+				}
+				// 58: cvt.rpi.s32.f32
+				v19 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, true)
+				// 59: cvt.s64.s32
+				v20 := uint64(uint64(int32(v19)))
+				r25[l] = v20
+			}
+		}
+	}
+	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.global.u64
+				s21 := uint64(r18[l]) + 0x10
+				s21v := uint64(r25[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
+				}
+				// 61: cvt.rmi.s32.f32
+				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, true)
+				// 62: cvt.s64.s32
+				v23 := uint64(uint64(int32(v22)))
+				r27[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.global.u64
+				s21 := uint64(r18[l]) + 0x10
+				s21v := uint64(r25[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/cvt_round.ptx:60")
+				}
+				// 61: cvt.rmi.s32.f32
+				v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, true)
+				// 62: cvt.s64.s32
+				v23 := uint64(uint64(int32(v22)))
+				r27[l] = v23
+			}
+		}
+	}
+	// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u64
+				s24 := uint64(r18[l]) + 0x18
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
+				}
+				// 64: cvt.rzi.u32.f32
+				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, false)
+				// 65: cvt.u64.u32
+				v26 := uint64(uint64(uint32(v25)))
+				r29[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u64
+				s24 := uint64(r18[l]) + 0x18
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:63")
+				}
+				// 64: cvt.rzi.u32.f32
+				v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 32, false)
+				// 65: cvt.u64.u32
+				v26 := uint64(uint64(uint32(v25)))
+				r29[l] = v26
+			}
+		}
+	}
+	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.global.u64
+				s27 := uint64(r18[l]) + 0x20
+				s27v := uint64(r29[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
+				}
+				// 67: cvt.rpi.u32.f32
+				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, false)
+				// 68: cvt.u64.u32
+				v29 := uint64(uint64(uint32(v28)))
+				r31[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.global.u64
+				s27 := uint64(r18[l]) + 0x20
+				s27v := uint64(r29[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 8, s27v, l, "testdata/ptx/nvcc/cvt_round.ptx:66")
+				}
+				// 67: cvt.rpi.u32.f32
+				v28 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 32, false)
+				// 68: cvt.u64.u32
+				v29 := uint64(uint64(uint32(v28)))
+				r31[l] = v29
+			}
+		}
+	}
+	// PTX lines 69, 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.global.u64
+				s30 := uint64(r18[l]) + 0x28
+				s30v := uint64(r31[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
+				}
+				// 70: cvt.rmi.u32.f32
+				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, false)
+				// 71: cvt.u64.u32
+				v32 := uint64(uint64(uint32(v31)))
+				r33[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.global.u64
+				s30 := uint64(r18[l]) + 0x28
+				s30v := uint64(r31[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/cvt_round.ptx:69")
+				}
+				// 70: cvt.rmi.u32.f32
+				v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 32, false)
+				// 71: cvt.u64.u32
+				v32 := uint64(uint64(uint32(v31)))
+				r33[l] = v32
+			}
+		}
+	}
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.u64
+				s33 := uint64(r18[l]) + 0x30
+				s33v := uint64(r33[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
+				}
+				// 73: cvt.rni.s64.f32
+				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RN, 64, true)
+				r34[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.u64
+				s33 := uint64(r18[l]) + 0x30
+				s33v := uint64(r33[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 8, s33v, l, "testdata/ptx/nvcc/cvt_round.ptx:72")
+				}
+				// 73: cvt.rni.s64.f32
+				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RN, 64, true)
+				r34[l] = v34
+			}
+		}
+	}
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u64
+				s35 := uint64(r18[l]) + 0x38
+				s35v := uint64(r34[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+					runtime.Store64(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
+				}
+				// 75: cvt.rzi.s64.f32
+				v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 64, true)
+				r35[l] = v36
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u64
+				s35 := uint64(r18[l]) + 0x38
+				s35v := uint64(r34[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+					runtime.Store64(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 8, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:74")
+				}
+				// 75: cvt.rzi.s64.f32
+				v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RZ, 64, true)
+				r35[l] = v36
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s37w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.u64
+				s37 := uint64(r18[l]) + 0x40
+				s37v := uint64(r35[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
+					runtime.Store64(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
+				}
+				// 77: cvt.rpi.s64.f32
+				v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 64, true)
+				r36[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.u64
+				s37 := uint64(r18[l]) + 0x40
+				s37v := uint64(r35[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
+					runtime.Store64(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 8, s37v, l, "testdata/ptx/nvcc/cvt_round.ptx:76")
+				}
+				// 77: cvt.rpi.s64.f32
+				v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RP, 64, true)
+				r36[l] = v38
+			}
+		}
+	}
+	// PTX lines 78, 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s39w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.u64
+				s39 := uint64(r18[l]) + 0x48
+				s39v := uint64(r36[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&7 == 0 {
+					runtime.Store64(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
+				}
+				// 79: cvt.rmi.s64.f32
+				v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, true)
+				r37[l] = v40
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.u64
+				s39 := uint64(r18[l]) + 0x48
+				s39v := uint64(r36[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&7 == 0 {
+					runtime.Store64(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGlobal, s39, 8, s39v, l, "testdata/ptx/nvcc/cvt_round.ptx:78")
+				}
+				// 79: cvt.rmi.s64.f32
+				v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, true)
+				r37[l] = v40
+			}
+		}
+	}
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s41w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.global.u64
+				s41 := uint64(r18[l]) + 0x50
+				s41v := uint64(r37[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
+					runtime.Store64(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
+				}
+				// 81: cvt.rmi.u64.f32
+				v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, false)
+				r38[l] = v42
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.global.u64
+				s41 := uint64(r18[l]) + 0x50
+				s41v := uint64(r37[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
+					runtime.Store64(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/nvcc/cvt_round.ptx:80")
+				}
+				// 81: cvt.rmi.u64.f32
+				v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(r19[l]))), isa.RM, 64, false)
+				r38[l] = v42
+			}
+		}
+	}
+	// PTX lines 82, 83, 84: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s43w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u64
+				s43 := uint64(r18[l]) + 0x58
+				s43v := uint64(r38[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
+					runtime.Store64(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
+				}
+				// 83: cvt.rni.s32.f64
+				v44 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RN, 32, true)
+				// 84: cvt.s64.s32
+				v45 := uint64(uint64(int32(v44)))
+				r40[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u64
+				s43 := uint64(r18[l]) + 0x58
+				s43v := uint64(r38[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
+					runtime.Store64(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/nvcc/cvt_round.ptx:82")
+				}
+				// 83: cvt.rni.s32.f64
+				v44 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RN, 32, true)
+				// 84: cvt.s64.s32
+				v45 := uint64(uint64(int32(v44)))
+				r40[l] = v45
+			}
+		}
+	}
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.global.u64
+				s46 := uint64(r18[l]) + 0x60
+				s46v := uint64(r40[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
+				}
+				// 86: cvt.rpi.u32.f64
+				v47 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RP, 32, false)
+				// 87: cvt.u64.u32
+				v48 := uint64(uint64(uint32(v47)))
+				r42[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.global.u64
+				s46 := uint64(r18[l]) + 0x60
+				s46v := uint64(r40[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/cvt_round.ptx:85")
+				}
+				// 86: cvt.rpi.u32.f64
+				v47 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RP, 32, false)
+				// 87: cvt.u64.u32
+				v48 := uint64(uint64(uint32(v47)))
+				r42[l] = v48
+			}
+		}
+	}
+	// PTX lines 88, 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s49w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.global.u64
+				s49 := uint64(r18[l]) + 0x68
+				s49v := uint64(r42[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
+					runtime.Store64(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
+				}
+				// 89: cvt.rmi.s64.f64
+				v50 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RM, 64, true)
+				r43[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.u64
+				s49 := uint64(r18[l]) + 0x68
+				s49v := uint64(r42[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
+					runtime.Store64(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/nvcc/cvt_round.ptx:88")
+				}
+				// 89: cvt.rmi.s64.f64
+				v50 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RM, 64, true)
+				r43[l] = v50
+			}
+		}
+	}
+	// PTX lines 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s51w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.u64
+				s51 := uint64(r18[l]) + 0x70
+				s51v := uint64(r43[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+					runtime.Store64(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
+				}
+				// 91: cvt.rzi.u64.f64
+				v52 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, false)
+				r44[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.u64
+				s51 := uint64(r18[l]) + 0x70
+				s51v := uint64(r43[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+					runtime.Store64(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGlobal, s51, 8, s51v, l, "testdata/ptx/nvcc/cvt_round.ptx:90")
+				}
+				// 91: cvt.rzi.u64.f64
+				v52 := isa.FloatToInt(math.Float64frombits(r14[l]), isa.RZ, 64, false)
+				r44[l] = v52
+			}
+		}
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s53w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.u64
+				s53 := uint64(r18[l]) + 0x78
+				s53v := uint64(r44[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&7 == 0 {
+					runtime.Store64(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.u64
+				s53 := uint64(r18[l]) + 0x78
+				s53v := uint64(r44[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&7 == 0 {
+					runtime.Store64(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGlobal, s53, 8, s53v, l, "testdata/ptx/nvcc/cvt_round.ptx:92")
+				}
+			}
+		}
+	}
+}
+
 // i2fModesRun runs blocks of kernel i2f_modes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1837,126 +1845,7 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 113-121; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 113: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:113")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 114: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:114")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 115: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:115")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 116: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cvt_round.ptx:116")
-				}
-				// PTX line 117: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 118: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 120: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 121: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 120: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 121: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			i2fModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1973,604 +1862,7 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 124-158
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				k0 := uint64(0x8)
-				k1 := uint64(0xa)
-				k2 := uint64(0x4)
-				// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(18)
-					v11aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 125: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 126: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 127: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 128: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 129: ld.global.f64
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-							// 130: mul.lo.s32
-							v7 := uint64(uint32(r7[l]) * uint32(k1))
-							// 131: cvta.to.global.u64
-							v8 := uint64(r0[l])
-							// 132: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
-							// 133: add.s64
-							v10 := uint64(uint64(v8) + uint64(v9))
-							r17[l] = v10
-							// 134: ld.global.u64
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
-									continue
-								}
-								v11 = v11x
-							}
-							r18[l] = v11
-							// 135: cvt.u32.u64
-							v12 := uint64(uint32(uint64(v11)))
-							r19[l] = v12
-							// 136: cvt.rp.f32.s32
-							v13 := isa.IntToFloat(int64(int32(v12)), 0, true, 32, isa.RP)
-							r20[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 125: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 126: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 127: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 128: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 129: ld.global.f64
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-							// 130: mul.lo.s32
-							v7 := uint64(uint32(r7[l]) * uint32(k1))
-							// 131: cvta.to.global.u64
-							v8 := uint64(r0[l])
-							// 132: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
-							// 133: add.s64
-							v10 := uint64(uint64(v8) + uint64(v9))
-							r17[l] = v10
-							// 134: ld.global.u64
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
-									continue
-								}
-								v11 = v11x
-							}
-							r18[l] = v11
-							// 135: cvt.u32.u64
-							v12 := uint64(uint32(uint64(v11)))
-							r19[l] = v12
-							// 136: cvt.rp.f32.s32
-							v13 := isa.IntToFloat(int64(int32(v12)), 0, true, 32, isa.RP)
-							r20[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 137, 138: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: st.global.f32
-							s14 := uint64(r17[l]) + 0x0
-							s14v := uint64(r20[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
-							}
-							// 138: cvt.rm.f32.s32
-							v15 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
-							r21[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: st.global.f32
-							s14 := uint64(r17[l]) + 0x0
-							s14v := uint64(r20[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
-							}
-							// 138: cvt.rm.f32.s32
-							v15 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
-							r21[l] = v15
-						}
-					}
-				}
-				// PTX lines 139, 140: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: st.global.f32
-							s16 := uint64(r17[l]) + 0x4
-							s16v := uint64(r21[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
-							}
-							// 140: cvt.rp.f32.u32
-							v17 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
-							r22[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: st.global.f32
-							s16 := uint64(r17[l]) + 0x4
-							s16v := uint64(r21[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
-							}
-							// 140: cvt.rp.f32.u32
-							v17 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
-							r22[l] = v17
-						}
-					}
-				}
-				// PTX lines 141, 142: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: st.global.f32
-							s18 := uint64(r17[l]) + 0x8
-							s18v := uint64(r22[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
-							}
-							// 142: cvt.rm.f32.u32
-							v19 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: st.global.f32
-							s18 := uint64(r17[l]) + 0x8
-							s18v := uint64(r22[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
-							}
-							// 142: cvt.rm.f32.u32
-							v19 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
-							r23[l] = v19
-						}
-					}
-				}
-				// PTX lines 143, 144: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.global.f32
-							s20 := uint64(r17[l]) + 0xc
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
-							}
-							// 144: cvt.rp.f32.s64
-							v21 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RP)
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.global.f32
-							s20 := uint64(r17[l]) + 0xc
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
-							}
-							// 144: cvt.rp.f32.s64
-							v21 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RP)
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 145, 146: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.global.f32
-							s22 := uint64(r17[l]) + 0x10
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
-							}
-							// 146: cvt.rm.f32.s64
-							v23 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RM)
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.global.f32
-							s22 := uint64(r17[l]) + 0x10
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
-							}
-							// 146: cvt.rm.f32.s64
-							v23 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RM)
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.global.f32
-							s24 := uint64(r17[l]) + 0x14
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
-							}
-							// 148: cvt.rp.f32.f64
-							v25 := isa.CvtFloat(r13[l], 32, 64, isa.RP, false, false, false)
-							r26[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.global.f32
-							s24 := uint64(r17[l]) + 0x14
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
-							}
-							// 148: cvt.rp.f32.f64
-							v25 := isa.CvtFloat(r13[l], 32, 64, isa.RP, false, false, false)
-							r26[l] = v25
-						}
-					}
-				}
-				// PTX lines 149, 150: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.global.f32
-							s26 := uint64(r17[l]) + 0x18
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
-							}
-							// 150: cvt.rm.f32.f64
-							v27 := isa.CvtFloat(r13[l], 32, 64, isa.RM, false, false, false)
-							r27[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.global.f32
-							s26 := uint64(r17[l]) + 0x18
-							s26v := uint64(r26[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
-							}
-							// 150: cvt.rm.f32.f64
-							v27 := isa.CvtFloat(r13[l], 32, 64, isa.RM, false, false, false)
-							r27[l] = v27
-						}
-					}
-				}
-				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: st.global.f32
-							s28 := uint64(r17[l]) + 0x1c
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
-							}
-							// 152: cvt.rp.f64.s64
-							v29 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RP)
-							// 153: cvt.rn.f32.f64
-							v30 := isa.CvtFloat(v29, 32, 64, isa.RN, false, false, false)
-							r29[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: st.global.f32
-							s28 := uint64(r17[l]) + 0x1c
-							s28v := uint64(r27[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
-							}
-							// 152: cvt.rp.f64.s64
-							v29 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RP)
-							// 153: cvt.rn.f32.f64
-							v30 := isa.CvtFloat(v29, 32, 64, isa.RN, false, false, false)
-							r29[l] = v30
-						}
-					}
-				}
-				// PTX lines 154, 155, 156, 157: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: st.global.f32
-							s31 := uint64(r17[l]) + 0x20
-							s31v := uint64(r29[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
-							}
-							// 155: cvt.rm.f64.s64
-							v32 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RM)
-							// 156: cvt.rn.f32.f64
-							v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
-							// 157: sub.f32
-							v34 := uint64(isa.SubF32RN(uint32(v33), uint32(r29[l])))
-							r32[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: st.global.f32
-							s31 := uint64(r17[l]) + 0x20
-							s31v := uint64(r29[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
-							}
-							// 155: cvt.rm.f64.s64
-							v32 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RM)
-							// 156: cvt.rn.f32.f64
-							v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
-							// 157: sub.f32
-							v34 := uint64(isa.SubF32RN(uint32(v33), uint32(r29[l])))
-							r32[l] = v34
-						}
-					}
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.global.f32
-							s35 := uint64(r17[l]) + 0x24
-							s35v := uint64(r32[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.global.f32
-							s35 := uint64(r17[l]) + 0x24
-							s35v := uint64(r32[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
-							}
-						}
-					}
-				}
-			}
+			i2fModesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2585,6 +1877,730 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// i2fModesBlock0 runs block 0 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 113-121; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:113")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:114")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 115: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:115")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 116: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cvt_round.ptx:116")
+	}
+	// PTX line 117: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 118: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 120: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 121: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 120: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 121: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// i2fModesBlock2 runs block 2 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 124-158
+func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	k0 := uint64(0x8)
+	k1 := uint64(0xa)
+	k2 := uint64(0x4)
+	// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(18)
+		v11aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 125: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 126: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 127: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 128: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 129: ld.global.f64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+				// 130: mul.lo.s32
+				v7 := uint64(uint32(r7[l]) * uint32(k1))
+				// 131: cvta.to.global.u64
+				v8 := uint64(r0[l])
+				// 132: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
+				// 133: add.s64
+				v10 := uint64(uint64(v8) + uint64(v9))
+				r17[l] = v10
+				// 134: ld.global.u64
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
+						continue
+					}
+					v11 = v11x
+				}
+				r18[l] = v11
+				// 135: cvt.u32.u64
+				v12 := uint64(uint32(uint64(v11)))
+				r19[l] = v12
+				// 136: cvt.rp.f32.s32
+				v13 := isa.IntToFloat(int64(int32(v12)), 0, true, 32, isa.RP)
+				r20[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 125: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 126: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 127: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 128: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 129: ld.global.f64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/cvt_round.ptx:129")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+				// 130: mul.lo.s32
+				v7 := uint64(uint32(r7[l]) * uint32(k1))
+				// 131: cvta.to.global.u64
+				v8 := uint64(r0[l])
+				// 132: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
+				// 133: add.s64
+				v10 := uint64(uint64(v8) + uint64(v9))
+				r17[l] = v10
+				// 134: ld.global.u64
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/nvcc/cvt_round.ptx:134")
+						continue
+					}
+					v11 = v11x
+				}
+				r18[l] = v11
+				// 135: cvt.u32.u64
+				v12 := uint64(uint32(uint64(v11)))
+				r19[l] = v12
+				// 136: cvt.rp.f32.s32
+				v13 := isa.IntToFloat(int64(int32(v12)), 0, true, 32, isa.RP)
+				r20[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 137, 138: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: st.global.f32
+				s14 := uint64(r17[l]) + 0x0
+				s14v := uint64(r20[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
+				}
+				// 138: cvt.rm.f32.s32
+				v15 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
+				r21[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: st.global.f32
+				s14 := uint64(r17[l]) + 0x0
+				s14v := uint64(r20[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/cvt_round.ptx:137")
+				}
+				// 138: cvt.rm.f32.s32
+				v15 := isa.IntToFloat(int64(int32(r19[l])), 0, true, 32, isa.RM)
+				r21[l] = v15
+			}
+		}
+	}
+	// PTX lines 139, 140: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: st.global.f32
+				s16 := uint64(r17[l]) + 0x4
+				s16v := uint64(r21[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
+				}
+				// 140: cvt.rp.f32.u32
+				v17 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
+				r22[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: st.global.f32
+				s16 := uint64(r17[l]) + 0x4
+				s16v := uint64(r21[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/cvt_round.ptx:139")
+				}
+				// 140: cvt.rp.f32.u32
+				v17 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RP)
+				r22[l] = v17
+			}
+		}
+	}
+	// PTX lines 141, 142: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: st.global.f32
+				s18 := uint64(r17[l]) + 0x8
+				s18v := uint64(r22[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
+				}
+				// 142: cvt.rm.f32.u32
+				v19 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: st.global.f32
+				s18 := uint64(r17[l]) + 0x8
+				s18v := uint64(r22[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/cvt_round.ptx:141")
+				}
+				// 142: cvt.rm.f32.u32
+				v19 := isa.IntToFloat(0, uint64(uint32(r19[l])), false, 32, isa.RM)
+				r23[l] = v19
+			}
+		}
+	}
+	// PTX lines 143, 144: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.global.f32
+				s20 := uint64(r17[l]) + 0xc
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
+				}
+				// 144: cvt.rp.f32.s64
+				v21 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RP)
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.global.f32
+				s20 := uint64(r17[l]) + 0xc
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/cvt_round.ptx:143")
+				}
+				// 144: cvt.rp.f32.s64
+				v21 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RP)
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 145, 146: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.global.f32
+				s22 := uint64(r17[l]) + 0x10
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
+				}
+				// 146: cvt.rm.f32.s64
+				v23 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RM)
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.global.f32
+				s22 := uint64(r17[l]) + 0x10
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/cvt_round.ptx:145")
+				}
+				// 146: cvt.rm.f32.s64
+				v23 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 32, isa.RM)
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.global.f32
+				s24 := uint64(r17[l]) + 0x14
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
+				}
+				// 148: cvt.rp.f32.f64
+				v25 := isa.CvtFloat(r13[l], 32, 64, isa.RP, false, false, false)
+				r26[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.global.f32
+				s24 := uint64(r17[l]) + 0x14
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/cvt_round.ptx:147")
+				}
+				// 148: cvt.rp.f32.f64
+				v25 := isa.CvtFloat(r13[l], 32, 64, isa.RP, false, false, false)
+				r26[l] = v25
+			}
+		}
+	}
+	// PTX lines 149, 150: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.global.f32
+				s26 := uint64(r17[l]) + 0x18
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
+				}
+				// 150: cvt.rm.f32.f64
+				v27 := isa.CvtFloat(r13[l], 32, 64, isa.RM, false, false, false)
+				r27[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.global.f32
+				s26 := uint64(r17[l]) + 0x18
+				s26v := uint64(r26[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/cvt_round.ptx:149")
+				}
+				// 150: cvt.rm.f32.f64
+				v27 := isa.CvtFloat(r13[l], 32, 64, isa.RM, false, false, false)
+				r27[l] = v27
+			}
+		}
+	}
+	// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: st.global.f32
+				s28 := uint64(r17[l]) + 0x1c
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
+				}
+				// 152: cvt.rp.f64.s64
+				v29 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RP)
+				// 153: cvt.rn.f32.f64
+				v30 := isa.CvtFloat(v29, 32, 64, isa.RN, false, false, false)
+				r29[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: st.global.f32
+				s28 := uint64(r17[l]) + 0x1c
+				s28v := uint64(r27[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/cvt_round.ptx:151")
+				}
+				// 152: cvt.rp.f64.s64
+				v29 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RP)
+				// 153: cvt.rn.f32.f64
+				v30 := isa.CvtFloat(v29, 32, 64, isa.RN, false, false, false)
+				r29[l] = v30
+			}
+		}
+	}
+	// PTX lines 154, 155, 156, 157: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: st.global.f32
+				s31 := uint64(r17[l]) + 0x20
+				s31v := uint64(r29[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
+				}
+				// 155: cvt.rm.f64.s64
+				v32 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RM)
+				// 156: cvt.rn.f32.f64
+				v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
+				// 157: sub.f32
+				v34 := uint64(isa.SubF32RN(uint32(v33), uint32(r29[l])))
+				r32[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: st.global.f32
+				s31 := uint64(r17[l]) + 0x20
+				s31v := uint64(r29[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/nvcc/cvt_round.ptx:154")
+				}
+				// 155: cvt.rm.f64.s64
+				v32 := isa.IntToFloat(int64(int64(r18[l])), 0, true, 64, isa.RM)
+				// 156: cvt.rn.f32.f64
+				v33 := isa.CvtFloat(v32, 32, 64, isa.RN, false, false, false)
+				// 157: sub.f32
+				v34 := uint64(isa.SubF32RN(uint32(v33), uint32(r29[l])))
+				r32[l] = v34
+			}
+		}
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.global.f32
+				s35 := uint64(r17[l]) + 0x24
+				s35v := uint64(r32[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.global.f32
+				s35 := uint64(r17[l]) + 0x24
+				s35v := uint64(r32[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/cvt_round.ptx:158")
+				}
+			}
+		}
+	}
+}
+
 // saturateRun runs blocks of kernel saturate for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2593,126 +2609,7 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 179-187; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 179: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:179")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 180: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:180")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 181: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:181")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 182: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cvt_round.ptx:182")
-				}
-				// PTX line 183: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 184: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 185, 186, 187: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 186: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 187: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 186: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 187: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			saturateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2729,251 +2626,7 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 190-208
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x8)
-				// PTX lines 190, 191, 192, 193, 194, 195, 196, 197, 198: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 191: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 192: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 193: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
-									continue
-								}
-								v4 = v4x
-							}
-							// 194: cvt.sat.f32.f32
-							v5 := isa.CvtFloat(v4, 32, 32, isa.RN, false, false, true)
-							r12[l] = v5
-							// 195: shl.b32
-							v6 := uint64(uint32(r7[l]) << uint32(k1))
-							// 196: cvta.to.global.u64
-							v7 := uint64(r0[l])
-							// 197: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
-							// 198: add.s64
-							v9 := uint64(uint64(v7) + uint64(v8))
-							r16[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 191: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 192: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 193: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
-									continue
-								}
-								v4 = v4x
-							}
-							// 194: cvt.sat.f32.f32
-							v5 := isa.CvtFloat(v4, 32, 32, isa.RN, false, false, true)
-							r12[l] = v5
-							// 195: shl.b32
-							v6 := uint64(uint32(r7[l]) << uint32(k1))
-							// 196: cvta.to.global.u64
-							v7 := uint64(r0[l])
-							// 197: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
-							// 198: add.s64
-							v9 := uint64(uint64(v7) + uint64(v8))
-							r16[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 199, 200, 201, 202: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: st.global.f32
-							s10 := uint64(r16[l]) + 0x0
-							s10v := uint64(r12[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
-							}
-							// 200: cvta.to.global.u64
-							v11 := uint64(r2[l])
-							// 201: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k2))))
-							// 202: add.s64
-							v13 := uint64(uint64(v11) + uint64(v12))
-							r19[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: st.global.f32
-							s10 := uint64(r16[l]) + 0x0
-							s10v := uint64(r12[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
-							}
-							// 200: cvta.to.global.u64
-							v11 := uint64(r2[l])
-							// 201: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k2))))
-							// 202: add.s64
-							v13 := uint64(uint64(v11) + uint64(v12))
-							r19[l] = v13
-						}
-					}
-				}
-				// PTX lines 203, 205, 207: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v14aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: ld.global.f64
-							v14a := uint64(r19[l]) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
-									continue
-								}
-								v14 = v14x
-							}
-							// 205: cvt.sat.f64.f64
-							v15 := isa.CvtFloat(v14, 64, 64, isa.RN, false, false, true)
-							// 207: cvt.rn.f32.f64
-							v16 := isa.CvtFloat(v15, 32, 64, isa.RN, false, false, false)
-							r22[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: ld.global.f64
-							v14a := uint64(r19[l]) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
-									continue
-								}
-								v14 = v14x
-							}
-							// 205: cvt.sat.f64.f64
-							v15 := isa.CvtFloat(v14, 64, 64, isa.RN, false, false, true)
-							// 207: cvt.rn.f32.f64
-							v16 := isa.CvtFloat(v15, 32, 64, isa.RN, false, false, false)
-							r22[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.global.f32
-							s17 := uint64(r16[l]) + 0x4
-							s17v := uint64(r22[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.global.f32
-							s17 := uint64(r16[l]) + 0x4
-							s17v := uint64(r22[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
-							}
-						}
-					}
-				}
-			}
+			saturateBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2985,5 +2638,376 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// saturateBlock0 runs block 0 of kernel saturate for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 179-187; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 179: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:179")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 180: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:180")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 181: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cvt_round.ptx:181")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 182: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cvt_round.ptx:182")
+	}
+	// PTX line 183: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 184: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 185, 186, 187: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 186: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 187: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 186: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 187: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// saturateBlock2 runs block 2 of kernel saturate for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 190-208
+func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x8)
+	// PTX lines 190, 191, 192, 193, 194, 195, 196, 197, 198: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 191: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 192: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 193: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
+						continue
+					}
+					v4 = v4x
+				}
+				// 194: cvt.sat.f32.f32
+				v5 := isa.CvtFloat(v4, 32, 32, isa.RN, false, false, true)
+				r12[l] = v5
+				// 195: shl.b32
+				v6 := uint64(uint32(r7[l]) << uint32(k1))
+				// 196: cvta.to.global.u64
+				v7 := uint64(r0[l])
+				// 197: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				// 198: add.s64
+				v9 := uint64(uint64(v7) + uint64(v8))
+				r16[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 191: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 192: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 193: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/cvt_round.ptx:193")
+						continue
+					}
+					v4 = v4x
+				}
+				// 194: cvt.sat.f32.f32
+				v5 := isa.CvtFloat(v4, 32, 32, isa.RN, false, false, true)
+				r12[l] = v5
+				// 195: shl.b32
+				v6 := uint64(uint32(r7[l]) << uint32(k1))
+				// 196: cvta.to.global.u64
+				v7 := uint64(r0[l])
+				// 197: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				// 198: add.s64
+				v9 := uint64(uint64(v7) + uint64(v8))
+				r16[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 199, 200, 201, 202: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: st.global.f32
+				s10 := uint64(r16[l]) + 0x0
+				s10v := uint64(r12[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
+				}
+				// 200: cvta.to.global.u64
+				v11 := uint64(r2[l])
+				// 201: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k2))))
+				// 202: add.s64
+				v13 := uint64(uint64(v11) + uint64(v12))
+				r19[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: st.global.f32
+				s10 := uint64(r16[l]) + 0x0
+				s10v := uint64(r12[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/cvt_round.ptx:199")
+				}
+				// 200: cvta.to.global.u64
+				v11 := uint64(r2[l])
+				// 201: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k2))))
+				// 202: add.s64
+				v13 := uint64(uint64(v11) + uint64(v12))
+				r19[l] = v13
+			}
+		}
+	}
+	// PTX lines 203, 205, 207: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: ld.global.f64
+				v14a := uint64(r19[l]) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
+						continue
+					}
+					v14 = v14x
+				}
+				// 205: cvt.sat.f64.f64
+				v15 := isa.CvtFloat(v14, 64, 64, isa.RN, false, false, true)
+				// 207: cvt.rn.f32.f64
+				v16 := isa.CvtFloat(v15, 32, 64, isa.RN, false, false, false)
+				r22[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: ld.global.f64
+				v14a := uint64(r19[l]) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/cvt_round.ptx:203")
+						continue
+					}
+					v14 = v14x
+				}
+				// 205: cvt.sat.f64.f64
+				v15 := isa.CvtFloat(v14, 64, 64, isa.RN, false, false, true)
+				// 207: cvt.rn.f32.f64
+				v16 := isa.CvtFloat(v15, 32, 64, isa.RN, false, false, false)
+				r22[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.global.f32
+				s17 := uint64(r16[l]) + 0x4
+				s17v := uint64(r22[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.global.f32
+				s17 := uint64(r16[l]) + 0x4
+				s17v := uint64(r22[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cvt_round.ptx:208")
+				}
+			}
+		}
 	}
 }

@@ -452,99 +452,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 47-55; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 47: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 48: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 49: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_assert.ptx:49")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 50: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_assert.ptx:50")
-				}
-				// PTX line 51: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 52: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 54: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 55: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 54: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 55: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-				_ = u3
-			}
+			checkPositiveBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -558,39 +466,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 88-88; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x0)
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: setp.gt.s32
-							c1t := int32(r11[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: setp.gt.s32
-							c1t := int32(r11[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			checkPositiveBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -607,97 +483,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 10
 		case 3:
 			// b3, PTX lines 58-62; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			{
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX lines 58, 59, 60, 61, 62: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 59: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 60: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r10[l] = v3
-							// 61: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
-									continue
-								}
-								v4 = v4x
-							}
-							r11[l] = v4
-							// 62: setp.gt.s32
-							c5t := int32(v4) > int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 59: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 60: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r10[l] = v3
-							// 61: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
-									continue
-								}
-								v4 = v4x
-							}
-							r11[l] = v4
-							// 62: setp.gt.s32
-							c5t := int32(v4) > int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			checkPositiveBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -711,131 +497,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 4:
 			// b4, PTX lines 65-75; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				// PTX lines 65, 66: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: add.u64
-							v1 := uint64(uint64(r0[l]) + uint64(k0))
-							r12[l] = v1
-							// 66: add.u64
-							v2 := uint64(uint64(r1[l]) + uint64(k0))
-							r13[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: add.u64
-							v1 := uint64(uint64(r0[l]) + uint64(k0))
-							r12[l] = v1
-							// 66: add.u64
-							v2 := uint64(uint64(r1[l]) + uint64(k0))
-							r13[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 67: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r7, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_assert.ptx:67")
-				// PTX line 68: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(1) + k0))
-				// PTX line 69: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(u4)
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(u4)
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.param.b64
-							s6 := uint64(0x8)
-							s6v := uint64(r12[l])
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.param.b64
-							s6 := uint64(0x8)
-							s6v := uint64(r12[l])
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
-							}
-						}
-					}
-				}
-			}
+			checkPositiveBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -845,323 +507,14 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		case 6:
 			// b5, PTX lines 83-85
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				// PTX lines 83, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
-									continue
-								}
-								v1 = v1x
-							}
-							_ = v1
-							// 85: ld.global.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							r11[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
-									continue
-								}
-								v1 = v1x
-							}
-							_ = v1
-							// 85: ld.global.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							r11[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			checkPositiveBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 7:
 			// b6, PTX lines 91-110; code before the call
-			{
-				k0 := uint64(0x0)
-				k1 := uint64(0x9)
-				k2 := uint64(0x1)
-				// PTX line 91: mov.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(2) + k0))
-				// PTX line 92: cvta.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 93: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(3) + k0))
-				// PTX line 94: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 95: mov.u64, warp-uniform
-				u5 := uint64((w.GlobalVar(0) + k0))
-				// PTX line 96: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 97: mov.u32, warp-uniform
-				u7 := uint64(k1)
-				// PTX line 98: mov.u64, warp-uniform
-				u8 := uint64(k2)
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.param.b64
-							s9 := uint64(0x18)
-							s9v := uint64(u2)
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.param.b64
-							s9 := uint64(0x18)
-							s9v := uint64(u2)
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
-							}
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.param.b64
-							s10 := uint64(0x20)
-							s10v := uint64(u4)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.param.b64
-							s10 := uint64(0x20)
-							s10v := uint64(u4)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.param.b32
-							s11 := uint64(0x28)
-							s11v := uint64(u7)
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.param.b32
-							s11 := uint64(0x28)
-							s11v := uint64(u7)
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.param.b64
-							s12 := uint64(0x30)
-							s12v := uint64(u6)
-							if s12 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.param.b64
-							s12 := uint64(0x30)
-							s12v := uint64(u6)
-							if s12 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.param.b64
-							s13 := uint64(0x38)
-							s13v := uint64(u8)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.param.b64
-							s13 := uint64(0x38)
-							s13v := uint64(u8)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
-							}
-						}
-					}
-				}
-			}
+			checkPositiveBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1179,5 +532,676 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// checkPositiveBlock0 runs block 0 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-55; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 47: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 48: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_assert.ptx:49")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 50: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_assert.ptx:50")
+	}
+	// PTX line 51: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 52: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 54: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 55: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 54: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 55: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+	_ = u3
+}
+
+// checkPositiveBlock1 runs block 1 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_3), PTX lines 88-88; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x0)
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: setp.gt.s32
+				c1t := int32(r11[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: setp.gt.s32
+				c1t := int32(r11[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// checkPositiveBlock3 runs block 3 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 58-62; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX lines 58, 59, 60, 61, 62: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 59: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 60: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r10[l] = v3
+				// 61: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
+						continue
+					}
+					v4 = v4x
+				}
+				r11[l] = v4
+				// 62: setp.gt.s32
+				c5t := int32(v4) > int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 59: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 60: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r10[l] = v3
+				// 61: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
+						continue
+					}
+					v4 = v4x
+				}
+				r11[l] = v4
+				// 62: setp.gt.s32
+				c5t := int32(v4) > int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// checkPositiveBlock4 runs block 4 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 65-75; code before the call
+func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	// PTX lines 65, 66: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: add.u64
+				v1 := uint64(uint64(r0[l]) + uint64(k0))
+				r12[l] = v1
+				// 66: add.u64
+				v2 := uint64(uint64(r1[l]) + uint64(k0))
+				r13[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: add.u64
+				v1 := uint64(uint64(r0[l]) + uint64(k0))
+				r12[l] = v1
+				// 66: add.u64
+				v2 := uint64(uint64(r1[l]) + uint64(k0))
+				r13[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 67: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r7, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_assert.ptx:67")
+	// PTX line 68: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(1) + k0))
+	// PTX line 69: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(u4)
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(u4)
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.param.b64
+				s6 := uint64(0x8)
+				s6v := uint64(r12[l])
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.param.b64
+				s6 := uint64(0x8)
+				s6v := uint64(r12[l])
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+				}
+			}
+		}
+	}
+}
+
+// checkPositiveBlock6 runs block 6 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 83-85
+func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	// PTX lines 83, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
+						continue
+					}
+					v1 = v1x
+				}
+				_ = v1
+				// 85: ld.global.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				r11[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
+						continue
+					}
+					v1 = v1x
+				}
+				_ = v1
+				// 85: ld.global.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				r11[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// checkPositiveBlock7 runs block 7 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 91-110; code before the call
+func checkPositiveBlock7(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	k1 := uint64(0x9)
+	k2 := uint64(0x1)
+	// PTX line 91: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(2) + k0))
+	// PTX line 92: cvta.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 93: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(3) + k0))
+	// PTX line 94: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 95: mov.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 96: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 97: mov.u32, warp-uniform
+	u7 := uint64(k1)
+	// PTX line 98: mov.u64, warp-uniform
+	u8 := uint64(k2)
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.param.b64
+				s9 := uint64(0x18)
+				s9v := uint64(u2)
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.param.b64
+				s9 := uint64(0x18)
+				s9v := uint64(u2)
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+				}
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.param.b64
+				s10 := uint64(0x20)
+				s10v := uint64(u4)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.param.b64
+				s10 := uint64(0x20)
+				s10v := uint64(u4)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.param.b32
+				s11 := uint64(0x28)
+				s11v := uint64(u7)
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.param.b32
+				s11 := uint64(0x28)
+				s11v := uint64(u7)
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.param.b64
+				s12 := uint64(0x30)
+				s12v := uint64(u6)
+				if s12 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.param.b64
+				s12 := uint64(0x30)
+				s12v := uint64(u6)
+				if s12 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.param.b64
+				s13 := uint64(0x38)
+				s13v := uint64(u8)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.param.b64
+				s13 := uint64(0x38)
+				s13v := uint64(u8)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+				}
+			}
+		}
 	}
 }

@@ -1424,133 +1424,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 37-46; divergent, reconverges at block 11 (b10 ($L__BB0_17))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:37")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:38")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:39")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:40")
-				}
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 41: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 42: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 43: mul.lo.s32, warp-uniform
-				u7 := uint64(uint32(u6) * uint32(u5))
-				runtime.Broadcast(r6, m, u7)
-				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							r7[l] = v8
-							// 45: add.s32
-							v9 := uint64(uint32(u7) + uint32(v8))
-							r8[l] = v9
-							// 46: setp.ge.s32
-							c10t := int32(v9) >= int32(u3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							r7[l] = v8
-							// 45: add.s32
-							v9 := uint64(uint32(u7) + uint32(v8))
-							r8[l] = v9
-							// 46: setp.ge.s32
-							c10t := int32(v9) >= int32(u3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u4
-			}
+			mallocSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1564,213 +1438,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
-			{
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				k0 := uint64(0x10)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.u32
-							s1 := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r24[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.u32
-							s1 := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r24[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
-							}
-						}
-					}
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.u32
-							s2 := uint64(r34[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r23[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.u32
-							s2 := uint64(r34[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r23[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
-							}
-						}
-					}
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.u32
-							s3 := uint64(r34[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r29[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.u32
-							s3 := uint64(r34[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r29[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
-							}
-						}
-					}
-				}
-				// PTX lines 99, 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					s4w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.u32
-							s4 := uint64(r34[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r32[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
-							}
-							// 100: add.s64
-							v5 := uint64(uint64(r34[l]) + uint64(k0))
-							r34[l] = v5
-							// 101: add.s32
-							v6 := uint64(uint32(r23[l]) + uint32(r25[l]))
-							r23[l] = v6
-							// 102: add.s32
-							v7 := uint64(uint32(r29[l]) + uint32(r25[l]))
-							r29[l] = v7
-							// 103: add.s32
-							v8 := uint64(uint32(r32[l]) + uint32(r25[l]))
-							r32[l] = v8
-							// 104: add.s32
-							v9 := uint64(uint32(r24[l]) + uint32(r25[l]))
-							r24[l] = v9
-							// 105: add.s32
-							v10 := uint64(uint32(r22[l]) + uint32(k1))
-							r22[l] = v10
-							// 106: add.s32
-							v11 := uint64(uint32(r33[l]) + uint32(v10))
-							// 107: setp.ne.s32
-							c12t := uint32(v11) != uint32(k2)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p4 = p4&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.u32
-							s4 := uint64(r34[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r32[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
-							}
-							// 100: add.s64
-							v5 := uint64(uint64(r34[l]) + uint64(k0))
-							r34[l] = v5
-							// 101: add.s32
-							v6 := uint64(uint32(r23[l]) + uint32(r25[l]))
-							r23[l] = v6
-							// 102: add.s32
-							v7 := uint64(uint32(r29[l]) + uint32(r25[l]))
-							r29[l] = v7
-							// 103: add.s32
-							v8 := uint64(uint32(r32[l]) + uint32(r25[l]))
-							r32[l] = v8
-							// 104: add.s32
-							v9 := uint64(uint32(r24[l]) + uint32(r25[l]))
-							r24[l] = v9
-							// 105: add.s32
-							v10 := uint64(uint32(r22[l]) + uint32(k1))
-							r22[l] = v10
-							// 106: add.s32
-							v11 := uint64(uint32(r33[l]) + uint32(v10))
-							// 107: setp.ne.s32
-							c12t := uint32(v11) != uint32(k2)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p4 = p4&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			mallocSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1784,39 +1452,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 2:
 			// b2 ($L__BB0_6), PTX lines 111-111
-			{
-				r21 := w.Reg(21)
-				k0 := uint64(0x0)
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: setp.eq.s32
-							c1t := uint32(r21[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: setp.eq.s32
-							c1t := uint32(r21[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			mallocSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1830,85 +1466,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 3:
 			// b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
-			{
-				r8 := w.Reg(8)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 121, 122, 123, 124, 125: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					s1w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.u32
-							s1 := uint64(r37[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r38[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
-							}
-							// 122: add.s64
-							v2 := uint64(uint64(r37[l]) + uint64(k0))
-							r37[l] = v2
-							// 123: add.s32
-							v3 := uint64(uint32(r38[l]) + uint32(r8[l]))
-							r38[l] = v3
-							// 124: add.s32
-							v4 := uint64(uint32(r39[l]) + uint32(k1))
-							r39[l] = v4
-							// 125: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p6 = p6&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.u32
-							s1 := uint64(r37[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r38[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
-							}
-							// 122: add.s64
-							v2 := uint64(uint64(r37[l]) + uint64(k0))
-							r37[l] = v2
-							// 123: add.s32
-							v3 := uint64(uint32(r38[l]) + uint32(r8[l]))
-							r38[l] = v3
-							// 124: add.s32
-							v4 := uint64(uint32(r39[l]) + uint32(k1))
-							r39[l] = v4
-							// 125: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p6 = p6&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			mallocSumBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1922,18 +1480,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 4:
 			// b4 ($L__BB0_9), PTX lines 129-130
-			{
-				r19 := w.Reg(19)
-				r40 := w.Reg(40)
-				k0 := uint64(0x0)
-				// PTX line 129: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r40, m, u1)
-				// PTX line 130: mov.u32, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r19, m, u2)
-				_ = u2
-			}
+			mallocSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1947,215 +1494,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 5:
 			// b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
-			{
-				r19 := w.Reg(19)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				k0 := uint64(0x4)
-				k1 := uint64(0x10)
-				k2 := uint64(0xfffffffc)
-				k3 := uint64(0x0)
-				// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					v1aw := w.Window(5)
-					v3aw := w.Window(6)
-					v5aw := w.Window(7)
-					v7aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.u32
-							v1a := uint64(r42[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
-									continue
-								}
-								v1 = v1x
-							}
-							// 138: add.s32
-							v2 := uint64(uint32(v1) + uint32(r19[l]))
-							// 139: ld.u32
-							v3a := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
-									continue
-								}
-								v3 = v3x
-							}
-							// 140: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 141: ld.u32
-							v5a := uint64(r42[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
-									continue
-								}
-								v5 = v5x
-							}
-							// 142: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 143: ld.u32
-							v7a := uint64(r42[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
-									continue
-								}
-								v7 = v7x
-							}
-							// 144: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r19[l] = v8
-							// 145: add.s32
-							v9 := uint64(uint32(r40[l]) + uint32(k0))
-							r40[l] = v9
-							// 146: add.s64
-							v10 := uint64(uint64(r42[l]) + uint64(k1))
-							r42[l] = v10
-							// 147: add.s32
-							v11 := uint64(uint32(r41[l]) + uint32(k2))
-							r41[l] = v11
-							// 148: setp.ne.s32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p7 = p7&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.u32
-							v1a := uint64(r42[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
-									continue
-								}
-								v1 = v1x
-							}
-							// 138: add.s32
-							v2 := uint64(uint32(v1) + uint32(r19[l]))
-							// 139: ld.u32
-							v3a := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
-									continue
-								}
-								v3 = v3x
-							}
-							// 140: add.s32
-							v4 := uint64(uint32(v3) + uint32(v2))
-							// 141: ld.u32
-							v5a := uint64(r42[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
-									continue
-								}
-								v5 = v5x
-							}
-							// 142: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 143: ld.u32
-							v7a := uint64(r42[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
-									continue
-								}
-								v7 = v7x
-							}
-							// 144: add.s32
-							v8 := uint64(uint32(v7) + uint32(v6))
-							r19[l] = v8
-							// 145: add.s32
-							v9 := uint64(uint32(r40[l]) + uint32(k0))
-							r40[l] = v9
-							// 146: add.s64
-							v10 := uint64(uint64(r42[l]) + uint64(k1))
-							r42[l] = v10
-							// 147: add.s32
-							v11 := uint64(uint32(r41[l]) + uint32(k2))
-							r41[l] = v11
-							// 148: setp.ne.s32
-							c12t := uint32(v11) != uint32(k3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p7 = p7&^(1<<l) | c12b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[7] = p7
-				}
-			}
+			mallocSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2179,96 +1518,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
-			{
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r51 := w.Reg(51)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 159, 160, 161, 162, 163: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					v1aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: ld.u32
-							v1a := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
-									continue
-								}
-								v1 = v1x
-							}
-							// 160: add.s32
-							v2 := uint64(uint32(v1) + uint32(r19[l]))
-							r19[l] = v2
-							// 161: add.s64
-							v3 := uint64(uint64(r51[l]) + uint64(k0))
-							r51[l] = v3
-							// 162: add.s32
-							v4 := uint64(uint32(r21[l]) + uint32(k1))
-							r21[l] = v4
-							// 163: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p8 = p8&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: ld.u32
-							v1a := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
-									continue
-								}
-								v1 = v1x
-							}
-							// 160: add.s32
-							v2 := uint64(uint32(v1) + uint32(r19[l]))
-							r19[l] = v2
-							// 161: add.s64
-							v3 := uint64(uint64(r51[l]) + uint64(k0))
-							r51[l] = v3
-							// 162: add.s32
-							v4 := uint64(uint32(r21[l]) + uint32(k1))
-							r21[l] = v4
-							// 163: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p8 = p8&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[8] = p8
-				}
-			}
+			mallocSumBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2282,87 +1532,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 8:
 			// b8 ($L__BB0_15), PTX lines 167-171; code before the call
-			{
-				r13 := w.Reg(13)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.global.u32
-							s1 := uint64(r18[l]) + 0x0
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.global.u32
-							s1 := uint64(r18[l]) + 0x0
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 171: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: st.param.b64
-							s2 := uint64(0x10)
-							s2v := uint64(r13[l])
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: st.param.b64
-							s2 := uint64(0x10)
-							s2v := uint64(r13[l])
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2372,49 +1542,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b9 ($L__BB0_16), PTX lines 181-182
-			{
-				r18 := w.Reg(18)
-				k0 := uint64(0xffffffff)
-				// PTX line 181: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.global.u32
-							s2 := uint64(r18[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.global.u32
-							s2 := uint64(r18[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2424,61 +1552,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 26
 		case 12:
 			// b11, PTX lines 49-54; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r9 := w.Reg(9)
-				k0 := uint64(0x4)
-				// PTX lines 49, 50, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r9[l] = v1
-							// 50: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-							// 54: st.param.b64
-							s3 := uint64(0x0)
-							s3v := uint64(v2)
-							if s3 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r9[l] = v1
-							// 50: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-							// 54: st.param.b64
-							s3 := uint64(0x0)
-							s3v := uint64(v2)
-							if s3 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2488,149 +1562,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b12, PTX lines 61-69; divergent, reconverges at block 11 (b10 ($L__BB0_17))
-			{
-				r1 := w.Reg(1)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				k2 := uint64(0x4)
-				// PTX lines 61, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							r13[l] = v1
-							// 63: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 64: add.s64
-							v3 := uint64(uint64(r9[l]) + uint64(v2))
-							r15[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							r13[l] = v1
-							// 63: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 64: add.s64
-							v3 := uint64(uint64(r9[l]) + uint64(v2))
-							r15[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u64
-							s4 := uint64(r15[l]) + 0x0
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
-							}
-							// 66: setp.eq.s64
-							c5t := uint64(r13[l]) == uint64(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-							// 67: cvta.to.global.u64
-							v6 := uint64(r1[l])
-							// 68: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
-							// 69: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							r18[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u64
-							s4 := uint64(r15[l]) + 0x0
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
-							}
-							// 66: setp.eq.s64
-							c5t := uint64(r13[l]) == uint64(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-							// 67: cvta.to.global.u64
-							v6 := uint64(r1[l])
-							// 68: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
-							// 69: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							r18[l] = v8
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			mallocSumBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2644,45 +1576,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 15:
 			// b13, PTX lines 72-73
-			{
-				r3 := w.Reg(3)
-				r19 := w.Reg(19)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: setp.lt.s32
-							c1t := int32(r3[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: setp.lt.s32
-							c1t := int32(r3[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				// PTX line 73: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r19, m, u2)
-				_ = u2
-			}
+			mallocSumBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2696,57 +1590,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 16:
 			// b14, PTX lines 76-79
-			{
-				r3 := w.Reg(3)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 77: and.b32
-							v2 := uint64(uint32(r3[l]) & uint32(k1))
-							r21[l] = v2
-							// 78: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 77: and.b32
-							v2 := uint64(uint32(r3[l]) & uint32(k1))
-							r21[l] = v2
-							// 78: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 79: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r22, m, u4)
-				_ = u4
-			}
+			mallocSumBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2760,106 +1604,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 17:
 			// b15, PTX lines 82-93
-			{
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				k2 := uint64(0x3)
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: add.s32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r23[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: add.s32
-							v1 := uint64(uint32(r8[l]) + uint32(k0))
-							r23[l] = v1
-						}
-					}
-				}
-				// PTX line 83: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r24, m, u2)
-				// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: shl.b32
-							v3 := uint64(uint32(r8[l]) << uint32(k1))
-							r25[l] = v3
-							// 85: shl.b32
-							v4 := uint64(uint32(r7[l]) << uint32(k0))
-							// 86: shl.b32
-							v5 := uint64(uint32(r6[l]) << uint32(k0))
-							// 87: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 88: or.b32
-							v7 := uint64(uint32(v6) | uint32(k0))
-							r29[l] = v7
-							// 89: mul.lo.s32
-							v8 := uint64(uint32(r7[l]) * uint32(k2))
-							// 90: mad.lo.s32
-							v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
-							// 91: add.s32
-							v10 := uint64(uint32(v9) + uint32(k0))
-							r32[l] = v10
-							// 92: sub.s32
-							v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
-							r33[l] = v11
-							// 93: mov.u64
-							v12 := uint64(r13[l])
-							r34[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: shl.b32
-							v3 := uint64(uint32(r8[l]) << uint32(k1))
-							r25[l] = v3
-							// 85: shl.b32
-							v4 := uint64(uint32(r7[l]) << uint32(k0))
-							// 86: shl.b32
-							v5 := uint64(uint32(r6[l]) << uint32(k0))
-							// 87: add.s32
-							v6 := uint64(uint32(v5) + uint32(v4))
-							// 88: or.b32
-							v7 := uint64(uint32(v6) | uint32(k0))
-							r29[l] = v7
-							// 89: mul.lo.s32
-							v8 := uint64(uint32(r7[l]) * uint32(k2))
-							// 90: mad.lo.s32
-							v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
-							// 91: add.s32
-							v10 := uint64(uint32(v9) + uint32(k0))
-							r32[l] = v10
-							// 92: sub.s32
-							v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
-							r33[l] = v11
-							// 93: mov.u64
-							v12 := uint64(r13[l])
-							r34[l] = v12
-						}
-					}
-				}
-				_ = u2
-			}
+			mallocSumBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2869,50 +1614,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 2
 		case 19:
 			// b17, PTX lines 114-117
-			{
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX lines 114, 115, 116, 117: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
-							// 115: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(v1))
-							r37[l] = v2
-							// 116: mad.lo.s32
-							v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
-							r38[l] = v3
-							// 117: mov.u32
-							v4 := uint64(r21[l])
-							r39[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
-							// 115: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(v1))
-							r37[l] = v2
-							// 116: mad.lo.s32
-							v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
-							r38[l] = v3
-							// 117: mov.u32
-							v4 := uint64(r21[l])
-							r39[l] = v4
-						}
-					}
-				}
-			}
+			mallocSumBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2922,36 +1624,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 4
 		case 21:
 			// b19, PTX lines 133-134
-			{
-				r3 := w.Reg(3)
-				r13 := w.Reg(13)
-				r21 := w.Reg(21)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				// PTX lines 133, 134: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: sub.s32
-							v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
-							r41[l] = v1
-							// 134: mov.u64
-							v2 := uint64(r13[l])
-							r42[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: sub.s32
-							v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
-							r41[l] = v1
-							// 134: mov.u64
-							v2 := uint64(r13[l])
-							r42[l] = v2
-						}
-					}
-				}
-			}
+			mallocSumBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2961,33 +1634,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 6
 		case 23:
 			// b21, PTX lines 154-155
-			{
-				r13 := w.Reg(13)
-				r40 := w.Reg(40)
-				r51 := w.Reg(51)
-				k0 := uint64(0x4)
-				// PTX lines 154, 155: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
-							// 155: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(v1))
-							r51[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
-							// 155: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(v1))
-							r51[l] = v2
-						}
-					}
-				}
-			}
+			mallocSumBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3008,6 +1655,1427 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// mallocSumBlock0 runs block 0 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 37-46; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:37")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:38")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:40")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 41: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 43: mul.lo.s32, warp-uniform
+	u7 := uint64(uint32(u6) * uint32(u5))
+	runtime.Broadcast(r6, m, u7)
+	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 45: add.s32
+				v9 := uint64(uint32(u7) + uint32(v8))
+				r8[l] = v9
+				// 46: setp.ge.s32
+				c10t := int32(v9) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 45: add.s32
+				v9 := uint64(uint32(u7) + uint32(v8))
+				r8[l] = v9
+				// 46: setp.ge.s32
+				c10t := int32(v9) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u4
+}
+
+// mallocSumBlock1 runs block 1 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
+func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	k0 := uint64(0x10)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.u32
+				s1 := uint64(r34[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r24[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.u32
+				s1 := uint64(r34[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r24[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+				}
+			}
+		}
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.u32
+				s2 := uint64(r34[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.u32
+				s2 := uint64(r34[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+				}
+			}
+		}
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.u32
+				s3 := uint64(r34[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r29[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.u32
+				s3 := uint64(r34[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r29[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+				}
+			}
+		}
+	}
+	// PTX lines 99, 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		s4w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.u32
+				s4 := uint64(r34[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r32[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+				}
+				// 100: add.s64
+				v5 := uint64(uint64(r34[l]) + uint64(k0))
+				r34[l] = v5
+				// 101: add.s32
+				v6 := uint64(uint32(r23[l]) + uint32(r25[l]))
+				r23[l] = v6
+				// 102: add.s32
+				v7 := uint64(uint32(r29[l]) + uint32(r25[l]))
+				r29[l] = v7
+				// 103: add.s32
+				v8 := uint64(uint32(r32[l]) + uint32(r25[l]))
+				r32[l] = v8
+				// 104: add.s32
+				v9 := uint64(uint32(r24[l]) + uint32(r25[l]))
+				r24[l] = v9
+				// 105: add.s32
+				v10 := uint64(uint32(r22[l]) + uint32(k1))
+				r22[l] = v10
+				// 106: add.s32
+				v11 := uint64(uint32(r33[l]) + uint32(v10))
+				// 107: setp.ne.s32
+				c12t := uint32(v11) != uint32(k2)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p4 = p4&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.u32
+				s4 := uint64(r34[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r32[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+				}
+				// 100: add.s64
+				v5 := uint64(uint64(r34[l]) + uint64(k0))
+				r34[l] = v5
+				// 101: add.s32
+				v6 := uint64(uint32(r23[l]) + uint32(r25[l]))
+				r23[l] = v6
+				// 102: add.s32
+				v7 := uint64(uint32(r29[l]) + uint32(r25[l]))
+				r29[l] = v7
+				// 103: add.s32
+				v8 := uint64(uint32(r32[l]) + uint32(r25[l]))
+				r32[l] = v8
+				// 104: add.s32
+				v9 := uint64(uint32(r24[l]) + uint32(r25[l]))
+				r24[l] = v9
+				// 105: add.s32
+				v10 := uint64(uint32(r22[l]) + uint32(k1))
+				r22[l] = v10
+				// 106: add.s32
+				v11 := uint64(uint32(r33[l]) + uint32(v10))
+				// 107: setp.ne.s32
+				c12t := uint32(v11) != uint32(k2)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p4 = p4&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// mallocSumBlock2 runs block 2 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_6), PTX lines 111-111
+func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	k0 := uint64(0x0)
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: setp.eq.s32
+				c1t := uint32(r21[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: setp.eq.s32
+				c1t := uint32(r21[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// mallocSumBlock3 runs block 3 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
+func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 121, 122, 123, 124, 125: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		s1w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.u32
+				s1 := uint64(r37[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r38[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+				}
+				// 122: add.s64
+				v2 := uint64(uint64(r37[l]) + uint64(k0))
+				r37[l] = v2
+				// 123: add.s32
+				v3 := uint64(uint32(r38[l]) + uint32(r8[l]))
+				r38[l] = v3
+				// 124: add.s32
+				v4 := uint64(uint32(r39[l]) + uint32(k1))
+				r39[l] = v4
+				// 125: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p6 = p6&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.u32
+				s1 := uint64(r37[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r38[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+				}
+				// 122: add.s64
+				v2 := uint64(uint64(r37[l]) + uint64(k0))
+				r37[l] = v2
+				// 123: add.s32
+				v3 := uint64(uint32(r38[l]) + uint32(r8[l]))
+				r38[l] = v3
+				// 124: add.s32
+				v4 := uint64(uint32(r39[l]) + uint32(k1))
+				r39[l] = v4
+				// 125: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p6 = p6&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// mallocSumBlock4 runs block 4 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_9), PTX lines 129-130
+func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	r40 := w.Reg(40)
+	k0 := uint64(0x0)
+	// PTX line 129: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r40, m, u1)
+	// PTX line 130: mov.u32, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r19, m, u2)
+	_ = u2
+}
+
+// mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
+func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		v1aw := w.Window(5)
+		v3aw := w.Window(6)
+		v5aw := w.Window(7)
+		v7aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.u32
+				v1a := uint64(r42[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
+						continue
+					}
+					v1 = v1x
+				}
+				// 138: add.s32
+				v2 := uint64(uint32(v1) + uint32(r19[l]))
+				// 139: ld.u32
+				v3a := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
+						continue
+					}
+					v3 = v3x
+				}
+				// 140: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 141: ld.u32
+				v5a := uint64(r42[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
+						continue
+					}
+					v5 = v5x
+				}
+				// 142: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 143: ld.u32
+				v7a := uint64(r42[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
+						continue
+					}
+					v7 = v7x
+				}
+				// 144: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r19[l] = v8
+				// 145: add.s32
+				v9 := uint64(uint32(r40[l]) + uint32(k0))
+				r40[l] = v9
+				// 146: add.s64
+				v10 := uint64(uint64(r42[l]) + uint64(k1))
+				r42[l] = v10
+				// 147: add.s32
+				v11 := uint64(uint32(r41[l]) + uint32(k2))
+				r41[l] = v11
+				// 148: setp.ne.s32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p7 = p7&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.u32
+				v1a := uint64(r42[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
+						continue
+					}
+					v1 = v1x
+				}
+				// 138: add.s32
+				v2 := uint64(uint32(v1) + uint32(r19[l]))
+				// 139: ld.u32
+				v3a := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
+						continue
+					}
+					v3 = v3x
+				}
+				// 140: add.s32
+				v4 := uint64(uint32(v3) + uint32(v2))
+				// 141: ld.u32
+				v5a := uint64(r42[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
+						continue
+					}
+					v5 = v5x
+				}
+				// 142: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 143: ld.u32
+				v7a := uint64(r42[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
+						continue
+					}
+					v7 = v7x
+				}
+				// 144: add.s32
+				v8 := uint64(uint32(v7) + uint32(v6))
+				r19[l] = v8
+				// 145: add.s32
+				v9 := uint64(uint32(r40[l]) + uint32(k0))
+				r40[l] = v9
+				// 146: add.s64
+				v10 := uint64(uint64(r42[l]) + uint64(k1))
+				r42[l] = v10
+				// 147: add.s32
+				v11 := uint64(uint32(r41[l]) + uint32(k2))
+				r41[l] = v11
+				// 148: setp.ne.s32
+				c12t := uint32(v11) != uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p7 = p7&^(1<<l) | c12b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[7] = p7
+	}
+}
+
+// mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
+func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r51 := w.Reg(51)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 159, 160, 161, 162, 163: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		v1aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: ld.u32
+				v1a := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
+						continue
+					}
+					v1 = v1x
+				}
+				// 160: add.s32
+				v2 := uint64(uint32(v1) + uint32(r19[l]))
+				r19[l] = v2
+				// 161: add.s64
+				v3 := uint64(uint64(r51[l]) + uint64(k0))
+				r51[l] = v3
+				// 162: add.s32
+				v4 := uint64(uint32(r21[l]) + uint32(k1))
+				r21[l] = v4
+				// 163: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p8 = p8&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: ld.u32
+				v1a := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
+						continue
+					}
+					v1 = v1x
+				}
+				// 160: add.s32
+				v2 := uint64(uint32(v1) + uint32(r19[l]))
+				r19[l] = v2
+				// 161: add.s64
+				v3 := uint64(uint64(r51[l]) + uint64(k0))
+				r51[l] = v3
+				// 162: add.s32
+				v4 := uint64(uint32(r21[l]) + uint32(k1))
+				r21[l] = v4
+				// 163: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p8 = p8&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[8] = p8
+	}
+}
+
+// mallocSumBlock8 runs block 8 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_15), PTX lines 167-171; code before the call
+func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.global.u32
+				s1 := uint64(r18[l]) + 0x0
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.global.u32
+				s1 := uint64(r18[l]) + 0x0
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 171: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: st.param.b64
+				s2 := uint64(0x10)
+				s2v := uint64(r13[l])
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: st.param.b64
+				s2 := uint64(0x10)
+				s2v := uint64(r13[l])
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_16), PTX lines 181-182
+func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	k0 := uint64(0xffffffff)
+	// PTX line 181: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.global.u32
+				s2 := uint64(r18[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.global.u32
+				s2 := uint64(r18[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock12 runs block 12 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 49-54; code before the call
+func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	// PTX lines 49, 50, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r9[l] = v1
+				// 50: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+				// 54: st.param.b64
+				s3 := uint64(0x0)
+				s3v := uint64(v2)
+				if s3 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r9[l] = v1
+				// 50: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+				// 54: st.param.b64
+				s3 := uint64(0x0)
+				s3v := uint64(v2)
+				if s3 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock14 runs block 14 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 61-69; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	k2 := uint64(0x4)
+	// PTX lines 61, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				r13[l] = v1
+				// 63: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 64: add.s64
+				v3 := uint64(uint64(r9[l]) + uint64(v2))
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				r13[l] = v1
+				// 63: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 64: add.s64
+				v3 := uint64(uint64(r9[l]) + uint64(v2))
+				r15[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u64
+				s4 := uint64(r15[l]) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+				}
+				// 66: setp.eq.s64
+				c5t := uint64(r13[l]) == uint64(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+				// 67: cvta.to.global.u64
+				v6 := uint64(r1[l])
+				// 68: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
+				// 69: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				r18[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u64
+				s4 := uint64(r15[l]) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+				}
+				// 66: setp.eq.s64
+				c5t := uint64(r13[l]) == uint64(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+				// 67: cvta.to.global.u64
+				v6 := uint64(r1[l])
+				// 68: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
+				// 69: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				r18[l] = v8
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// mallocSumBlock15 runs block 15 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 72-73
+func mallocSumBlock15(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r19 := w.Reg(19)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: setp.lt.s32
+				c1t := int32(r3[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: setp.lt.s32
+				c1t := int32(r3[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	// PTX line 73: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r19, m, u2)
+	_ = u2
+}
+
+// mallocSumBlock16 runs block 16 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 76-79
+func mallocSumBlock16(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 77: and.b32
+				v2 := uint64(uint32(r3[l]) & uint32(k1))
+				r21[l] = v2
+				// 78: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 77: and.b32
+				v2 := uint64(uint32(r3[l]) & uint32(k1))
+				r21[l] = v2
+				// 78: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 79: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r22, m, u4)
+	_ = u4
+}
+
+// mallocSumBlock17 runs block 17 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 82-93
+func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	k2 := uint64(0x3)
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: add.s32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r23[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: add.s32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				r23[l] = v1
+			}
+		}
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r24, m, u2)
+	// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: shl.b32
+				v3 := uint64(uint32(r8[l]) << uint32(k1))
+				r25[l] = v3
+				// 85: shl.b32
+				v4 := uint64(uint32(r7[l]) << uint32(k0))
+				// 86: shl.b32
+				v5 := uint64(uint32(r6[l]) << uint32(k0))
+				// 87: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 88: or.b32
+				v7 := uint64(uint32(v6) | uint32(k0))
+				r29[l] = v7
+				// 89: mul.lo.s32
+				v8 := uint64(uint32(r7[l]) * uint32(k2))
+				// 90: mad.lo.s32
+				v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
+				// 91: add.s32
+				v10 := uint64(uint32(v9) + uint32(k0))
+				r32[l] = v10
+				// 92: sub.s32
+				v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
+				r33[l] = v11
+				// 93: mov.u64
+				v12 := uint64(r13[l])
+				r34[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: shl.b32
+				v3 := uint64(uint32(r8[l]) << uint32(k1))
+				r25[l] = v3
+				// 85: shl.b32
+				v4 := uint64(uint32(r7[l]) << uint32(k0))
+				// 86: shl.b32
+				v5 := uint64(uint32(r6[l]) << uint32(k0))
+				// 87: add.s32
+				v6 := uint64(uint32(v5) + uint32(v4))
+				// 88: or.b32
+				v7 := uint64(uint32(v6) | uint32(k0))
+				r29[l] = v7
+				// 89: mul.lo.s32
+				v8 := uint64(uint32(r7[l]) * uint32(k2))
+				// 90: mad.lo.s32
+				v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
+				// 91: add.s32
+				v10 := uint64(uint32(v9) + uint32(k0))
+				r32[l] = v10
+				// 92: sub.s32
+				v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
+				r33[l] = v11
+				// 93: mov.u64
+				v12 := uint64(r13[l])
+				r34[l] = v12
+			}
+		}
+	}
+	_ = u2
+}
+
+// mallocSumBlock19 runs block 19 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 114-117
+func mallocSumBlock19(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX lines 114, 115, 116, 117: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
+				// 115: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(v1))
+				r37[l] = v2
+				// 116: mad.lo.s32
+				v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
+				r38[l] = v3
+				// 117: mov.u32
+				v4 := uint64(r21[l])
+				r39[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
+				// 115: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(v1))
+				r37[l] = v2
+				// 116: mad.lo.s32
+				v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
+				r38[l] = v3
+				// 117: mov.u32
+				v4 := uint64(r21[l])
+				r39[l] = v4
+			}
+		}
+	}
+}
+
+// mallocSumBlock21 runs block 21 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 133-134
+func mallocSumBlock21(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r13 := w.Reg(13)
+	r21 := w.Reg(21)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	// PTX lines 133, 134: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: sub.s32
+				v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
+				r41[l] = v1
+				// 134: mov.u64
+				v2 := uint64(r13[l])
+				r42[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: sub.s32
+				v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
+				r41[l] = v1
+				// 134: mov.u64
+				v2 := uint64(r13[l])
+				r42[l] = v2
+			}
+		}
+	}
+}
+
+// mallocSumBlock23 runs block 23 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 154-155
+func mallocSumBlock23(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r40 := w.Reg(40)
+	r51 := w.Reg(51)
+	k0 := uint64(0x4)
+	// PTX lines 154, 155: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
+				// 155: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(v1))
+				r51[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
+				// 155: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(v1))
+				r51[l] = v2
+			}
+		}
+	}
+}
+
 // mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3016,107 +3084,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 200-207; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 200: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:200")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 201: ld.param.u32
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:201")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 202: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:202")
-				}
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 203: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 204: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 205, 206, 207: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 206: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 207: setp.ge.s32
-							c8t := int32(v7) >= int32(u2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 206: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 207: setp.ge.s32
-							c8t := int32(v7) >= int32(u2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u3
-			}
+			mallocKeepBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3130,61 +3098,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 228-231
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				k0 := uint64(0x8)
-				// PTX lines 228, 229, 230, 231: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 228: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 229: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 230: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 231: st.global.u64
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r9[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 228: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 229: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 230: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 231: st.global.u64
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r9[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3194,48 +3108,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 7
 		case 3:
 			// b3, PTX lines 213-213; code before the call
-			{
-				r2 := w.Reg(2)
-				// PTX lines 213: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: st.param.b64
-							s1 := uint64(0x0)
-							s1v := uint64(r2[l])
-							if s1 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: st.param.b64
-							s1 := uint64(0x0)
-							s1v := uint64(r2[l])
-							if s1 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3245,81 +3118,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 5:
 			// b4, PTX lines 220-222; divergent, reconverges at block 1 (b1 ($L__BB1_3))
-			{
-				r9 := w.Reg(9)
-				k0 := uint64(0x0)
-				// PTX lines 220, 222: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 220: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
-									continue
-								}
-								v1 = v1x
-							}
-							r9[l] = v1
-							// 222: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 220: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
-									continue
-								}
-								v1 = v1x
-							}
-							r9[l] = v1
-							// 222: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			mallocKeepBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3333,44 +3132,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 6:
 			// b5, PTX lines 225-225
-			{
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				// PTX lines 225: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: st.u32
-							s1 := uint64(r9[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: st.u32
-							s1 := uint64(r9[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3385,6 +3147,332 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// mallocKeepBlock0 runs block 0 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 200-207; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 200: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:200")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:202")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 203: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 204: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 206: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 207: setp.ge.s32
+				c8t := int32(v7) >= int32(u2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 206: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 207: setp.ge.s32
+				c8t := int32(v7) >= int32(u2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u3
+}
+
+// mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 228-231
+func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	k0 := uint64(0x8)
+	// PTX lines 228, 229, 230, 231: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 228: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 229: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 230: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 231: st.global.u64
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r9[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 228: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 229: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 230: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 231: st.global.u64
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r9[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+				}
+			}
+		}
+	}
+}
+
+// mallocKeepBlock3 runs block 3 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 213-213; code before the call
+func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 213: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: st.param.b64
+				s1 := uint64(0x0)
+				s1v := uint64(r2[l])
+				if s1 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: st.param.b64
+				s1 := uint64(0x0)
+				s1v := uint64(r2[l])
+				if s1 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+				}
+			}
+		}
+	}
+}
+
+// mallocKeepBlock5 runs block 5 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 220-222; divergent, reconverges at block 1 (b1 ($L__BB1_3))
+func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	k0 := uint64(0x0)
+	// PTX lines 220, 222: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 220: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				r9[l] = v1
+				// 222: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 220: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				r9[l] = v1
+				// 222: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 225-225
+func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	// PTX lines 225: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: st.u32
+				s1 := uint64(r9[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: st.u32
+				s1 := uint64(r9[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+				}
+			}
+		}
+	}
+}
+
 // freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3393,107 +3481,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 249-256; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 249: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:249")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 250: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:250")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 251: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:251")
-				}
-				// PTX line 252: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 253: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 254, 255, 256: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 255: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 256: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 255: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 256: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			freeKeptBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3507,101 +3495,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 271-278; code before the call
-			{
-				r1 := w.Reg(1)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x2)
-				// PTX lines 271, 272, 273, 274: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 272: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 273: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 274: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r12[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 272: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 273: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 274: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r12[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
-							}
-						}
-					}
-				}
-				// PTX lines 278: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 278: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(r11[l])
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 278: st.param.b64
-							s5 := uint64(0x0)
-							s5v := uint64(r11[l])
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
-							}
-						}
-					}
-				}
-			}
+			freeKeptBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3614,107 +3508,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 7
 		case 4:
 			// b3, PTX lines 259-265; divergent, reconverges at block 1 (b1 ($L__BB2_3))
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				k2 := uint64(0xffffffff)
-				// PTX lines 259, 260, 261, 262, 263, 264: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 260: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 261: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 262: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 263: ld.global.u64
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 264: setp.eq.s64
-							c6t := uint64(v5) == uint64(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 260: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 261: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 262: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 263: ld.global.u64
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 264: setp.eq.s64
-							c6t := uint64(v5) == uint64(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX line 265: mov.u32, warp-uniform
-				u7 := uint64(k2)
-				runtime.Broadcast(r12, m, u7)
-				_ = u7
-			}
+			freeKeptBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3728,58 +3522,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 5:
 			// b4, PTX lines 268-268
-			{
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: ld.u32
-							v1a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
-									continue
-								}
-								v1 = v1x
-							}
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: ld.u32
-							v1a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
-									continue
-								}
-								v1 = v1x
-							}
-							r12[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			freeKeptBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3794,5 +3537,366 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// freeKeptBlock0 runs block 0 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 249-256; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 249: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:249")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 250: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:250")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 251: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:251")
+	}
+	// PTX line 252: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 253: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 254, 255, 256: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 255: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 256: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 255: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 256: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// freeKeptBlock1 runs block 1 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_3), PTX lines 271-278; code before the call
+func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// PTX lines 271, 272, 273, 274: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 272: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 273: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 274: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r12[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 272: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 273: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 274: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r12[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+				}
+			}
+		}
+	}
+	// PTX lines 278: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 278: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(r11[l])
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 278: st.param.b64
+				s5 := uint64(0x0)
+				s5v := uint64(r11[l])
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+				}
+			}
+		}
+	}
+}
+
+// freeKeptBlock4 runs block 4 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 259-265; divergent, reconverges at block 1 (b1 ($L__BB2_3))
+func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	k2 := uint64(0xffffffff)
+	// PTX lines 259, 260, 261, 262, 263, 264: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 260: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 261: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 262: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 263: ld.global.u64
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 264: setp.eq.s64
+				c6t := uint64(v5) == uint64(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 260: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 261: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 262: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 263: ld.global.u64
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 264: setp.eq.s64
+				c6t := uint64(v5) == uint64(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX line 265: mov.u32, warp-uniform
+	u7 := uint64(k2)
+	runtime.Broadcast(r12, m, u7)
+	_ = u7
+}
+
+// freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 268-268
+func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: ld.u32
+				v1a := uint64(r11[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
+						continue
+					}
+					v1 = v1x
+				}
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: ld.u32
+				v1a := uint64(r11[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
+						continue
+					}
+					v1 = v1x
+				}
+				r12[l] = v1
+			}
+		}
+		flt.Raise(w)
 	}
 }

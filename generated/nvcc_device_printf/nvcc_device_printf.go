@@ -1194,161 +1194,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 46-57; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 46: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 47: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 48: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:48")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 49: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:49")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 50: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:50")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 51: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/device_printf.ptx:51")
-				}
-				runtime.Broadcast(r5, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 52: ld.param.u32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:52")
-				}
-				// PTX line 53: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX line 54: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r8, m, u9)
-				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							r9[l] = v10
-							// 56: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 57: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							r9[l] = v10
-							// 56: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 57: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-				_ = u6
-			}
+			printfIntsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1365,310 +1211,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 11
 		case 2:
 			// b2, PTX lines 60-83; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x4)
-				k1 := uint64(0x8)
-				k2 := uint64(0x0)
-				// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					v12aw := w.Window(1)
-					v13aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 61: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 62: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 63: cvta.to.global.u64
-							v4 := uint64(r3[l])
-							// 64: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 65: cvta.to.global.u64
-							v6 := uint64(r4[l])
-							// 66: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							// 67: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							// 68: add.u64
-							v9 := uint64(uint64(r0[l]) + uint64(k2))
-							r19[l] = v9
-							// 69: add.u64
-							v10 := uint64(uint64(r1[l]) + uint64(k2))
-							r20[l] = v10
-							// 70: ld.global.u32
-							v11a := uint64(v5) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r21[l] = v11
-							// 71: ld.global.u32
-							v12a := uint64(v3) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
-									continue
-								}
-								v12 = v12x
-							}
-							r22[l] = v12
-							// 72: ld.global.u64
-							v13a := uint64(v8) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							r23[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 61: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 62: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 63: cvta.to.global.u64
-							v4 := uint64(r3[l])
-							// 64: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 65: cvta.to.global.u64
-							v6 := uint64(r4[l])
-							// 66: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							// 67: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							// 68: add.u64
-							v9 := uint64(uint64(r0[l]) + uint64(k2))
-							r19[l] = v9
-							// 69: add.u64
-							v10 := uint64(uint64(r1[l]) + uint64(k2))
-							r20[l] = v10
-							// 70: ld.global.u32
-							v11a := uint64(v5) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r21[l] = v11
-							// 71: ld.global.u32
-							v12a := uint64(v3) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
-									continue
-								}
-								v12 = v12x
-							}
-							r22[l] = v12
-							// 72: ld.global.u64
-							v13a := uint64(v8) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							r23[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 73: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r8, r9, r22, r22}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:73")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 74: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22, r22, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:74")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 75: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22}, r20, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:75")
-				// PTX line 76: mov.u64, warp-uniform
-				u14 := uint64((w.GlobalVar(0) + k2))
-				// PTX line 77: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.param.b64
-							s16 := uint64(0x0)
-							s16v := uint64(u15)
-							if s16 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.param.b64
-							s16 := uint64(0x0)
-							s16v := uint64(u15)
-							if s16 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.param.b64
-							s17 := uint64(0x8)
-							s17v := uint64(r19[l])
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.param.b64
-							s17 := uint64(0x8)
-							s17v := uint64(r19[l])
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1678,320 +1221,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 4:
 			// b3, PTX lines 91-115; code before the call
-			{
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4)
-				k2 := uint64(0x4ec4ec4f)
-				k3 := uint64(0x1f)
-				k4 := uint64(0x3)
-				k5 := uint64(0x1a)
-				k6 := uint64(0x41)
-				k7 := uint64(0x0)
-				// PTX lines 91, 93, 94, 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
-									continue
-								}
-								v1 = v1x
-							}
-							r28[l] = v1
-							// 93: shl.b32
-							v2 := uint64(uint32(r10[l]) << uint32(k0))
-							// 94: cvta.to.global.u64
-							v3 := uint64(r5[l])
-							// 95: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 96: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r32[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
-									continue
-								}
-								v1 = v1x
-							}
-							r28[l] = v1
-							// 93: shl.b32
-							v2 := uint64(uint32(r10[l]) << uint32(k0))
-							// 94: cvta.to.global.u64
-							v3 := uint64(r5[l])
-							// 95: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 96: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r32[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.global.u32
-							s6 := uint64(r32[l]) + 0x0
-							s6v := uint64(r28[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
-							}
-							// 98: mul.hi.s32
-							v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
-							// 99: shr.u32
-							v8 := uint64(uint32(v7) >> uint32(k3))
-							// 100: shr.s32
-							v9 := uint64(uint32(int32(v7) >> uint32(k4)))
-							// 101: add.s32
-							v10 := uint64(uint32(v9) + uint32(v8))
-							// 102: mul.lo.s32
-							v11 := uint64(uint32(v10) * uint32(k5))
-							// 103: sub.s32
-							v12 := uint64(uint32(r10[l]) - uint32(v11))
-							r38[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.global.u32
-							s6 := uint64(r32[l]) + 0x0
-							s6v := uint64(r28[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
-							}
-							// 98: mul.hi.s32
-							v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
-							// 99: shr.u32
-							v8 := uint64(uint32(v7) >> uint32(k3))
-							// 100: shr.s32
-							v9 := uint64(uint32(int32(v7) >> uint32(k4)))
-							// 101: add.s32
-							v10 := uint64(uint32(v9) + uint32(v8))
-							// 102: mul.lo.s32
-							v11 := uint64(uint32(v10) * uint32(k5))
-							// 103: sub.s32
-							v12 := uint64(uint32(r10[l]) - uint32(v11))
-							r38[l] = v12
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 104: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r21, r21, r21, r21}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:104")
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: add.s32
-							v13 := uint64(uint32(r38[l]) + uint32(k6))
-							r39[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: add.s32
-							v13 := uint64(uint32(r38[l]) + uint32(k6))
-							r39[l] = v13
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 106: st.local.v2.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r39, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:106")
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.local.u32
-							s14 := uint64(r20[l]) + 0x18
-							s14v := uint64(r21[l])
-							if s14 < lmEnd4 && s14&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.local.u32
-							s14 := uint64(r20[l]) + 0x18
-							s14v := uint64(r21[l])
-							if s14 < lmEnd4 && s14&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX line 108: mov.u64, warp-uniform
-				u15 := uint64((w.GlobalVar(1) + k7))
-				// PTX line 109: cvta.global.u64, warp-uniform
-				u16 := uint64(u15)
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: st.param.b64
-							s17 := uint64(0x18)
-							s17v := uint64(u16)
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: st.param.b64
-							s17 := uint64(0x18)
-							s17v := uint64(u16)
-							if s17 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
-							}
-						}
-					}
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: st.param.b64
-							s18 := uint64(0x20)
-							s18v := uint64(r19[l])
-							if s18 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: st.param.b64
-							s18 := uint64(0x20)
-							s18v := uint64(r19[l])
-							if s18 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2001,238 +1231,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 6:
 			// b4, PTX lines 123-137; code before the call
-			{
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r32 := w.Reg(32)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				k0 := uint64(0x0)
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
-									continue
-								}
-								v1 = v1x
-							}
-							r42[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
-									continue
-								}
-								v1 = v1x
-							}
-							r42[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.global.u32
-							s2 := uint64(r32[l]) + 0x4
-							s2v := uint64(r42[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.global.u32
-							s2 := uint64(r32[l]) + 0x4
-							s2v := uint64(r42[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 126: st.local.v2.u64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:126")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 127: st.local.v2.u64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:127")
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: cvt.u64.u32
-							v3 := uint64(uint64(uint32(r21[l])))
-							r43[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: cvt.u64.u32
-							v3 := uint64(uint64(uint32(r21[l])))
-							r43[l] = v3
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 129: st.local.v2.u64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r23}, r20, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:129")
-				// PTX line 130: mov.u64, warp-uniform
-				u4 := uint64((w.GlobalVar(2) + k0))
-				// PTX line 131: cvta.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: st.param.b64
-							s6 := uint64(0x30)
-							s6v := uint64(u5)
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: st.param.b64
-							s6 := uint64(0x30)
-							s6v := uint64(u5)
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
-							}
-						}
-					}
-				}
-				// PTX lines 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: st.param.b64
-							s7 := uint64(0x38)
-							s7v := uint64(r19[l])
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: st.param.b64
-							s7 := uint64(0x38)
-							s7v := uint64(r19[l])
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2242,299 +1241,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 8:
 			// b5, PTX lines 145-165; code before the call
-			{
-				r10 := w.Reg(10)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r32 := w.Reg(32)
-				r46 := w.Reg(46)
-				r48 := w.Reg(48)
-				r50 := w.Reg(50)
-				r52 := w.Reg(52)
-				k0 := uint64(0x1)
-				k1 := uint64(0x6e)
-				k2 := uint64(0x79)
-				k3 := uint64(0x0)
-				// PTX lines 145: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: ld.param.b32
-							v1a := uint64(0x40)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
-									continue
-								}
-								v1 = v1x
-							}
-							r46[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: ld.param.b32
-							v1a := uint64(0x40)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
-									continue
-								}
-								v1 = v1x
-							}
-							r46[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 147, 148, 149, 150: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.global.u32
-							s2 := uint64(r32[l]) + 0x8
-							s2v := uint64(r46[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
-							}
-							// 148: and.b32
-							v3 := uint64(uint32(r10[l]) & uint32(k0))
-							// 149: setp.eq.b32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 150: selp.b32
-							v5 := uint64(k1)
-							if c4 {
-								v5 = uint64(k2)
-							}
-							r48[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.global.u32
-							s2 := uint64(r32[l]) + 0x8
-							s2v := uint64(r46[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
-							}
-							// 148: and.b32
-							v3 := uint64(uint32(r10[l]) & uint32(k0))
-							// 149: setp.eq.b32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-							// 150: selp.b32
-							v5 := uint64(k1)
-							if c4 {
-								v5 = uint64(k2)
-							}
-							r48[l] = v5
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 151: mov.u64, warp-uniform
-				u6 := uint64((w.GlobalVar(4) + k3))
-				// PTX line 152: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				runtime.Broadcast(r50, m, u7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 153: st.local.v2.u64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r50, r50}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:153")
-				// PTX line 154: mov.u64, warp-uniform
-				u8 := uint64((w.GlobalVar(5) + k3))
-				// PTX line 155: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				runtime.Broadcast(r52, m, u9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 156: st.local.v2.u64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r52, r52}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:156")
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.local.u32
-							s10 := uint64(r20[l]) + 0x20
-							s10v := uint64(r48[l])
-							if s10 < lmEnd4 && s10&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.local.u32
-							s10 := uint64(r20[l]) + 0x20
-							s10v := uint64(r48[l])
-							if s10 < lmEnd4 && s10&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX line 158: mov.u64, warp-uniform
-				u11 := uint64((w.GlobalVar(3) + k3))
-				// PTX line 159: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 163: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: st.param.b64
-							s13 := uint64(0x48)
-							s13v := uint64(u12)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: st.param.b64
-							s13 := uint64(0x48)
-							s13v := uint64(u12)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
-							}
-						}
-					}
-				}
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: st.param.b64
-							s14 := uint64(0x50)
-							s14v := uint64(r19[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: st.param.b64
-							s14 := uint64(0x50)
-							s14v := uint64(r19[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
-							}
-						}
-					}
-				}
-				_ = u7
-				_ = u9
-			}
+			printfIntsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2544,100 +1251,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 10:
 			// b6, PTX lines 173-175
-			{
-				r32 := w.Reg(32)
-				r55 := w.Reg(55)
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: ld.param.b32
-							v1a := uint64(0x58)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
-									continue
-								}
-								v1 = v1x
-							}
-							r55[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: ld.param.b32
-							v1a := uint64(0x58)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
-									continue
-								}
-								v1 = v1x
-							}
-							r55[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.global.u32
-							s2 := uint64(r32[l]) + 0xc
-							s2v := uint64(r55[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.global.u32
-							s2 := uint64(r32[l]) + 0xc
-							s2v := uint64(r55[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2652,6 +1266,1416 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// printfIntsBlock0 runs block 0 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 46-57; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 46: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 47: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:48")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:49")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 50: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:50")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 51: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/device_printf.ptx:51")
+	}
+	runtime.Broadcast(r5, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 52: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:52")
+	}
+	// PTX line 53: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 54: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r8, m, u9)
+	// PTX lines 55, 56, 57: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				r9[l] = v10
+				// 56: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 57: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				r9[l] = v10
+				// 56: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 57: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+	_ = u6
+}
+
+// printfIntsBlock2 runs block 2 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 60-83; code before the call
+func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	k2 := uint64(0x0)
+	// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		v12aw := w.Window(1)
+		v13aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 61: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 62: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 63: cvta.to.global.u64
+				v4 := uint64(r3[l])
+				// 64: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 65: cvta.to.global.u64
+				v6 := uint64(r4[l])
+				// 66: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				// 67: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				// 68: add.u64
+				v9 := uint64(uint64(r0[l]) + uint64(k2))
+				r19[l] = v9
+				// 69: add.u64
+				v10 := uint64(uint64(r1[l]) + uint64(k2))
+				r20[l] = v10
+				// 70: ld.global.u32
+				v11a := uint64(v5) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r21[l] = v11
+				// 71: ld.global.u32
+				v12a := uint64(v3) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
+						continue
+					}
+					v12 = v12x
+				}
+				r22[l] = v12
+				// 72: ld.global.u64
+				v13a := uint64(v8) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				r23[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 61: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 62: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 63: cvta.to.global.u64
+				v4 := uint64(r3[l])
+				// 64: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 65: cvta.to.global.u64
+				v6 := uint64(r4[l])
+				// 66: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				// 67: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				// 68: add.u64
+				v9 := uint64(uint64(r0[l]) + uint64(k2))
+				r19[l] = v9
+				// 69: add.u64
+				v10 := uint64(uint64(r1[l]) + uint64(k2))
+				r20[l] = v10
+				// 70: ld.global.u32
+				v11a := uint64(v5) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r21[l] = v11
+				// 71: ld.global.u32
+				v12a := uint64(v3) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
+						continue
+					}
+					v12 = v12x
+				}
+				r22[l] = v12
+				// 72: ld.global.u64
+				v13a := uint64(v8) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				r23[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 73: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r8, r9, r22, r22}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:73")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 74: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22, r22, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:74")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 75: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22}, r20, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:75")
+	// PTX line 76: mov.u64, warp-uniform
+	u14 := uint64((w.GlobalVar(0) + k2))
+	// PTX line 77: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.param.b64
+				s16 := uint64(0x0)
+				s16v := uint64(u15)
+				if s16 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.param.b64
+				s16 := uint64(0x0)
+				s16v := uint64(u15)
+				if s16 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.param.b64
+				s17 := uint64(0x8)
+				s17v := uint64(r19[l])
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.param.b64
+				s17 := uint64(0x8)
+				s17v := uint64(r19[l])
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock4 runs block 4 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 91-115; code before the call
+func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x4ec4ec4f)
+	k3 := uint64(0x1f)
+	k4 := uint64(0x3)
+	k5 := uint64(0x1a)
+	k6 := uint64(0x41)
+	k7 := uint64(0x0)
+	// PTX lines 91, 93, 94, 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
+						continue
+					}
+					v1 = v1x
+				}
+				r28[l] = v1
+				// 93: shl.b32
+				v2 := uint64(uint32(r10[l]) << uint32(k0))
+				// 94: cvta.to.global.u64
+				v3 := uint64(r5[l])
+				// 95: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 96: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r32[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
+						continue
+					}
+					v1 = v1x
+				}
+				r28[l] = v1
+				// 93: shl.b32
+				v2 := uint64(uint32(r10[l]) << uint32(k0))
+				// 94: cvta.to.global.u64
+				v3 := uint64(r5[l])
+				// 95: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 96: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r32[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.global.u32
+				s6 := uint64(r32[l]) + 0x0
+				s6v := uint64(r28[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+				}
+				// 98: mul.hi.s32
+				v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
+				// 99: shr.u32
+				v8 := uint64(uint32(v7) >> uint32(k3))
+				// 100: shr.s32
+				v9 := uint64(uint32(int32(v7) >> uint32(k4)))
+				// 101: add.s32
+				v10 := uint64(uint32(v9) + uint32(v8))
+				// 102: mul.lo.s32
+				v11 := uint64(uint32(v10) * uint32(k5))
+				// 103: sub.s32
+				v12 := uint64(uint32(r10[l]) - uint32(v11))
+				r38[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.global.u32
+				s6 := uint64(r32[l]) + 0x0
+				s6v := uint64(r28[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+				}
+				// 98: mul.hi.s32
+				v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
+				// 99: shr.u32
+				v8 := uint64(uint32(v7) >> uint32(k3))
+				// 100: shr.s32
+				v9 := uint64(uint32(int32(v7) >> uint32(k4)))
+				// 101: add.s32
+				v10 := uint64(uint32(v9) + uint32(v8))
+				// 102: mul.lo.s32
+				v11 := uint64(uint32(v10) * uint32(k5))
+				// 103: sub.s32
+				v12 := uint64(uint32(r10[l]) - uint32(v11))
+				r38[l] = v12
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 104: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r21, r21, r21, r21}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:104")
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: add.s32
+				v13 := uint64(uint32(r38[l]) + uint32(k6))
+				r39[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: add.s32
+				v13 := uint64(uint32(r38[l]) + uint32(k6))
+				r39[l] = v13
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 106: st.local.v2.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r39, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:106")
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.local.u32
+				s14 := uint64(r20[l]) + 0x18
+				s14v := uint64(r21[l])
+				if s14 < lmEnd4 && s14&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.local.u32
+				s14 := uint64(r20[l]) + 0x18
+				s14v := uint64(r21[l])
+				if s14 < lmEnd4 && s14&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX line 108: mov.u64, warp-uniform
+	u15 := uint64((w.GlobalVar(1) + k7))
+	// PTX line 109: cvta.global.u64, warp-uniform
+	u16 := uint64(u15)
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: st.param.b64
+				s17 := uint64(0x18)
+				s17v := uint64(u16)
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: st.param.b64
+				s17 := uint64(0x18)
+				s17v := uint64(u16)
+				if s17 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+				}
+			}
+		}
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: st.param.b64
+				s18 := uint64(0x20)
+				s18v := uint64(r19[l])
+				if s18 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: st.param.b64
+				s18 := uint64(0x20)
+				s18v := uint64(r19[l])
+				if s18 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock6 runs block 6 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 123-137; code before the call
+func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r32 := w.Reg(32)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	k0 := uint64(0x0)
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
+						continue
+					}
+					v1 = v1x
+				}
+				r42[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
+						continue
+					}
+					v1 = v1x
+				}
+				r42[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.global.u32
+				s2 := uint64(r32[l]) + 0x4
+				s2v := uint64(r42[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.global.u32
+				s2 := uint64(r32[l]) + 0x4
+				s2v := uint64(r42[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 126: st.local.v2.u64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:126")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 127: st.local.v2.u64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:127")
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: cvt.u64.u32
+				v3 := uint64(uint64(uint32(r21[l])))
+				r43[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: cvt.u64.u32
+				v3 := uint64(uint64(uint32(r21[l])))
+				r43[l] = v3
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 129: st.local.v2.u64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r23}, r20, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:129")
+	// PTX line 130: mov.u64, warp-uniform
+	u4 := uint64((w.GlobalVar(2) + k0))
+	// PTX line 131: cvta.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: st.param.b64
+				s6 := uint64(0x30)
+				s6v := uint64(u5)
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: st.param.b64
+				s6 := uint64(0x30)
+				s6v := uint64(u5)
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+				}
+			}
+		}
+	}
+	// PTX lines 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: st.param.b64
+				s7 := uint64(0x38)
+				s7v := uint64(r19[l])
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: st.param.b64
+				s7 := uint64(0x38)
+				s7v := uint64(r19[l])
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock8 runs block 8 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 145-165; code before the call
+func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r32 := w.Reg(32)
+	r46 := w.Reg(46)
+	r48 := w.Reg(48)
+	r50 := w.Reg(50)
+	r52 := w.Reg(52)
+	k0 := uint64(0x1)
+	k1 := uint64(0x6e)
+	k2 := uint64(0x79)
+	k3 := uint64(0x0)
+	// PTX lines 145: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: ld.param.b32
+				v1a := uint64(0x40)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
+						continue
+					}
+					v1 = v1x
+				}
+				r46[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: ld.param.b32
+				v1a := uint64(0x40)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
+						continue
+					}
+					v1 = v1x
+				}
+				r46[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 147, 148, 149, 150: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.global.u32
+				s2 := uint64(r32[l]) + 0x8
+				s2v := uint64(r46[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+				}
+				// 148: and.b32
+				v3 := uint64(uint32(r10[l]) & uint32(k0))
+				// 149: setp.eq.b32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 150: selp.b32
+				v5 := uint64(k1)
+				if c4 {
+					v5 = uint64(k2)
+				}
+				r48[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.global.u32
+				s2 := uint64(r32[l]) + 0x8
+				s2v := uint64(r46[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+				}
+				// 148: and.b32
+				v3 := uint64(uint32(r10[l]) & uint32(k0))
+				// 149: setp.eq.b32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+				// 150: selp.b32
+				v5 := uint64(k1)
+				if c4 {
+					v5 = uint64(k2)
+				}
+				r48[l] = v5
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 151: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(4) + k3))
+	// PTX line 152: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	runtime.Broadcast(r50, m, u7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 153: st.local.v2.u64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r50, r50}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:153")
+	// PTX line 154: mov.u64, warp-uniform
+	u8 := uint64((w.GlobalVar(5) + k3))
+	// PTX line 155: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	runtime.Broadcast(r52, m, u9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 156: st.local.v2.u64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r52, r52}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:156")
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.local.u32
+				s10 := uint64(r20[l]) + 0x20
+				s10v := uint64(r48[l])
+				if s10 < lmEnd4 && s10&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.local.u32
+				s10 := uint64(r20[l]) + 0x20
+				s10v := uint64(r48[l])
+				if s10 < lmEnd4 && s10&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX line 158: mov.u64, warp-uniform
+	u11 := uint64((w.GlobalVar(3) + k3))
+	// PTX line 159: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 163: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: st.param.b64
+				s13 := uint64(0x48)
+				s13v := uint64(u12)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: st.param.b64
+				s13 := uint64(0x48)
+				s13v := uint64(u12)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+				}
+			}
+		}
+	}
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: st.param.b64
+				s14 := uint64(0x50)
+				s14v := uint64(r19[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: st.param.b64
+				s14 := uint64(0x50)
+				s14v := uint64(r19[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+				}
+			}
+		}
+	}
+	_ = u7
+	_ = u9
+}
+
+// printfIntsBlock10 runs block 10 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 173-175
+func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
+	r32 := w.Reg(32)
+	r55 := w.Reg(55)
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: ld.param.b32
+				v1a := uint64(0x58)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
+						continue
+					}
+					v1 = v1x
+				}
+				r55[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: ld.param.b32
+				v1a := uint64(0x58)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
+						continue
+					}
+					v1 = v1x
+				}
+				r55[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.global.u32
+				s2 := uint64(r32[l]) + 0xc
+				s2v := uint64(r55[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.global.u32
+				s2 := uint64(r32[l]) + 0xc
+				s2v := uint64(r55[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+				}
+			}
+		}
+	}
+}
+
 // printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2660,137 +2684,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 199-209; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 199: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r1, m, u1)
-				// PTX line 200: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 201: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:201")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 202: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:202")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 203: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:203")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 204: ld.param.u32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/device_printf.ptx:204")
-				}
-				// PTX line 205: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX line 206: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.CTAID().X))
-				// PTX lines 207, 208, 209: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 208: mad.lo.s32
-							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-							r9[l] = v10
-							// 209: setp.ge.s32
-							c11t := int32(v10) >= int32(u6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 208: mad.lo.s32
-							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-							r9[l] = v10
-							// 209: setp.ge.s32
-							c11t := int32(v10) >= int32(u6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-			}
+			printfFloatsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2807,293 +2701,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 7
 		case 2:
 			// b2, PTX lines 212-235; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r9 := w.Reg(9)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x8)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				// PTX lines 212, 213, 214, 215, 216, 217, 218, 219, 220, 221: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(7)
-					v10aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 213: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							// 214: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 215: cvta.to.global.u64
-							v4 := uint64(r3[l])
-							// 216: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
-							// 217: add.s64
-							v6 := uint64(uint64(v4) + uint64(v5))
-							// 218: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
-									continue
-								}
-								v7 = v7x
-							}
-							r16[l] = v7
-							// 219: add.u64
-							v8 := uint64(uint64(r0[l]) + uint64(k2))
-							r17[l] = v8
-							// 220: add.u64
-							v9 := uint64(uint64(r1[l]) + uint64(k2))
-							r18[l] = v9
-							// 221: ld.global.f64
-							v10a := uint64(v3) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
-									continue
-								}
-								v10 = v10x
-							}
-							r19[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: cvta.to.global.u64
-							v1 := uint64(r2[l])
-							// 213: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							// 214: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 215: cvta.to.global.u64
-							v4 := uint64(r3[l])
-							// 216: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
-							// 217: add.s64
-							v6 := uint64(uint64(v4) + uint64(v5))
-							// 218: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
-									continue
-								}
-								v7 = v7x
-							}
-							r16[l] = v7
-							// 219: add.u64
-							v8 := uint64(uint64(r0[l]) + uint64(k2))
-							r17[l] = v8
-							// 220: add.u64
-							v9 := uint64(uint64(r1[l]) + uint64(k2))
-							r18[l] = v9
-							// 221: ld.global.f64
-							v10a := uint64(v3) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
-									continue
-								}
-								v10 = v10x
-							}
-							r19[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 222: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:222")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 223: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:223")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 224: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:224")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 225: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/nvcc/device_printf.ptx:225")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 226: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/nvcc/device_printf.ptx:226")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 227: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/nvcc/device_printf.ptx:227")
-				// PTX line 228: mov.u64, warp-uniform
-				u11 := uint64((w.GlobalVar(6) + k2))
-				// PTX line 229: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 233: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: st.param.b64
-							s13 := uint64(0x0)
-							s13v := uint64(u12)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: st.param.b64
-							s13 := uint64(0x0)
-							s13v := uint64(u12)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
-							}
-						}
-					}
-				}
-				// PTX lines 235: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: st.param.b64
-							s14 := uint64(0x8)
-							s14v := uint64(r17[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: st.param.b64
-							s14 := uint64(0x8)
-							s14v := uint64(r17[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3103,249 +2711,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 4:
 			// b3, PTX lines 243-261; code before the call
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r24 := w.Reg(24)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				// PTX lines 243, 245, 246, 247, 248: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
-									continue
-								}
-								v1 = v1x
-							}
-							r24[l] = v1
-							// 245: shl.b32
-							v2 := uint64(uint32(r9[l]) << uint32(k0))
-							// 246: cvta.to.global.u64
-							v3 := uint64(r4[l])
-							// 247: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 248: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r28[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
-									continue
-								}
-								v1 = v1x
-							}
-							r24[l] = v1
-							// 245: shl.b32
-							v2 := uint64(uint32(r9[l]) << uint32(k0))
-							// 246: cvta.to.global.u64
-							v3 := uint64(r4[l])
-							// 247: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
-							// 248: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r28[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 249, 250: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: st.global.u32
-							s6 := uint64(r28[l]) + 0x0
-							s6v := uint64(r24[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
-							}
-							// 250: cvt.f64.f32
-							v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
-							r29[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: st.global.u32
-							s6 := uint64(r28[l]) + 0x0
-							s6v := uint64(r24[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
-							}
-							// 250: cvt.f64.f32
-							v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
-							r29[l] = v7
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 251: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r29}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:251")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 252: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:252")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 253: st.local.v2.f64
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r29}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:253")
-				// PTX line 254: mov.u64, warp-uniform
-				u8 := uint64((w.GlobalVar(7) + k2))
-				// PTX line 255: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 259: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: st.param.b64
-							s10 := uint64(0x18)
-							s10v := uint64(u9)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: st.param.b64
-							s10 := uint64(0x18)
-							s10v := uint64(u9)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
-							}
-						}
-					}
-				}
-				// PTX lines 261: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: st.param.b64
-							s11 := uint64(0x20)
-							s11v := uint64(r17[l])
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: st.param.b64
-							s11 := uint64(0x20)
-							s11v := uint64(r17[l])
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3355,100 +2721,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 6:
 			// b4, PTX lines 269-271
-			{
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				// PTX lines 269: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
-									continue
-								}
-								v1 = v1x
-							}
-							r32[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
-									continue
-								}
-								v1 = v1x
-							}
-							r32[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 271: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: st.global.u32
-							s2 := uint64(r28[l]) + 0x4
-							s2v := uint64(r32[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: st.global.u32
-							s2 := uint64(r28[l]) + 0x4
-							s2v := uint64(r32[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3463,6 +2736,773 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// printfFloatsBlock0 runs block 0 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 199-209; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 199: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r1, m, u1)
+	// PTX line 200: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:201")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:202")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 203: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:203")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 204: ld.param.u32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/device_printf.ptx:204")
+	}
+	// PTX line 205: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX line 206: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX lines 207, 208, 209: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 208: mad.lo.s32
+				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				r9[l] = v10
+				// 209: setp.ge.s32
+				c11t := int32(v10) >= int32(u6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 208: mad.lo.s32
+				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				r9[l] = v10
+				// 209: setp.ge.s32
+				c11t := int32(v10) >= int32(u6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+}
+
+// printfFloatsBlock2 runs block 2 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 212-235; code before the call
+func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r9 := w.Reg(9)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x8)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	// PTX lines 212, 213, 214, 215, 216, 217, 218, 219, 220, 221: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(7)
+		v10aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 213: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				// 214: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 215: cvta.to.global.u64
+				v4 := uint64(r3[l])
+				// 216: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
+				// 217: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				// 218: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
+						continue
+					}
+					v7 = v7x
+				}
+				r16[l] = v7
+				// 219: add.u64
+				v8 := uint64(uint64(r0[l]) + uint64(k2))
+				r17[l] = v8
+				// 220: add.u64
+				v9 := uint64(uint64(r1[l]) + uint64(k2))
+				r18[l] = v9
+				// 221: ld.global.f64
+				v10a := uint64(v3) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
+						continue
+					}
+					v10 = v10x
+				}
+				r19[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: cvta.to.global.u64
+				v1 := uint64(r2[l])
+				// 213: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				// 214: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 215: cvta.to.global.u64
+				v4 := uint64(r3[l])
+				// 216: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
+				// 217: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				// 218: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
+						continue
+					}
+					v7 = v7x
+				}
+				r16[l] = v7
+				// 219: add.u64
+				v8 := uint64(uint64(r0[l]) + uint64(k2))
+				r17[l] = v8
+				// 220: add.u64
+				v9 := uint64(uint64(r1[l]) + uint64(k2))
+				r18[l] = v9
+				// 221: ld.global.f64
+				v10a := uint64(v3) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
+						continue
+					}
+					v10 = v10x
+				}
+				r19[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 222: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:222")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 223: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:223")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 224: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:224")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 225: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/nvcc/device_printf.ptx:225")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 226: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/nvcc/device_printf.ptx:226")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 227: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/nvcc/device_printf.ptx:227")
+	// PTX line 228: mov.u64, warp-uniform
+	u11 := uint64((w.GlobalVar(6) + k2))
+	// PTX line 229: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 233: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 233: st.param.b64
+				s13 := uint64(0x0)
+				s13v := uint64(u12)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: st.param.b64
+				s13 := uint64(0x0)
+				s13v := uint64(u12)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+				}
+			}
+		}
+	}
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: st.param.b64
+				s14 := uint64(0x8)
+				s14v := uint64(r17[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: st.param.b64
+				s14 := uint64(0x8)
+				s14v := uint64(r17[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+				}
+			}
+		}
+	}
+}
+
+// printfFloatsBlock4 runs block 4 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 243-261; code before the call
+func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	// PTX lines 243, 245, 246, 247, 248: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				r24[l] = v1
+				// 245: shl.b32
+				v2 := uint64(uint32(r9[l]) << uint32(k0))
+				// 246: cvta.to.global.u64
+				v3 := uint64(r4[l])
+				// 247: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 248: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r28[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				r24[l] = v1
+				// 245: shl.b32
+				v2 := uint64(uint32(r9[l]) << uint32(k0))
+				// 246: cvta.to.global.u64
+				v3 := uint64(r4[l])
+				// 247: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+				// 248: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r28[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 249, 250: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: st.global.u32
+				s6 := uint64(r28[l]) + 0x0
+				s6v := uint64(r24[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+				}
+				// 250: cvt.f64.f32
+				v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
+				r29[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: st.global.u32
+				s6 := uint64(r28[l]) + 0x0
+				s6v := uint64(r24[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+				}
+				// 250: cvt.f64.f32
+				v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
+				r29[l] = v7
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 251: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r29}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:251")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 252: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:252")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 253: st.local.v2.f64
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r29}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:253")
+	// PTX line 254: mov.u64, warp-uniform
+	u8 := uint64((w.GlobalVar(7) + k2))
+	// PTX line 255: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 259: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: st.param.b64
+				s10 := uint64(0x18)
+				s10v := uint64(u9)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: st.param.b64
+				s10 := uint64(0x18)
+				s10v := uint64(u9)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+				}
+			}
+		}
+	}
+	// PTX lines 261: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: st.param.b64
+				s11 := uint64(0x20)
+				s11v := uint64(r17[l])
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: st.param.b64
+				s11 := uint64(0x20)
+				s11v := uint64(r17[l])
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+				}
+			}
+		}
+	}
+}
+
+// printfFloatsBlock6 runs block 6 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 269-271
+func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	// PTX lines 269: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
+						continue
+					}
+					v1 = v1x
+				}
+				r32[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
+						continue
+					}
+					v1 = v1x
+				}
+				r32[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 271: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: st.global.u32
+				s2 := uint64(r28[l]) + 0x4
+				s2v := uint64(r32[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: st.global.u32
+				s2 := uint64(r28[l]) + 0x4
+				s2v := uint64(r32[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+				}
+			}
+		}
+	}
+}
+
 // printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3471,114 +3511,7 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 286-296; code before the call
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 286: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:286")
-				}
-				// PTX line 287: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r1, m, u2)
-				// PTX line 288: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(8) + k0))
-				// PTX line 289: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 290: mov.u64, warp-uniform
-				u5 := uint64(k0)
-				// PTX lines 294: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 294: st.param.b64
-							s6 := uint64(0x0)
-							s6v := uint64(u4)
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 294: st.param.b64
-							s6 := uint64(0x0)
-							s6v := uint64(u4)
-							if s6 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
-							}
-						}
-					}
-				}
-				// PTX lines 296: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 296: st.param.b64
-							s7 := uint64(0x8)
-							s7v := uint64(u5)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 296: st.param.b64
-							s7 := uint64(0x8)
-							s7v := uint64(u5)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
-							}
-						}
-					}
-				}
-				_ = u2
-			}
+			printfNoneBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3588,117 +3521,7 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 304-309; ret
-			{
-				r1 := w.Reg(1)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				// PTX lines 304, 306, 307, 308: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 304: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-							// 306: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 307: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 308: add.s64
-							v4 := uint64(uint64(r1[l]) + uint64(v3))
-							r10[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 304: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-							// 306: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 307: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-							// 308: add.s64
-							v4 := uint64(uint64(r1[l]) + uint64(v3))
-							r10[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 309: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 309: st.global.u32
-							s5 := uint64(r10[l]) + 0x0
-							s5v := uint64(r7[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 309: st.global.u32
-							s5 := uint64(r10[l]) + 0x0
-							s5v := uint64(r7[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
-							}
-						}
-					}
-				}
-			}
+			printfNoneBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3710,5 +3533,230 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// printfNoneBlock0 runs block 0 of kernel printf_none for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 286-296; code before the call
+func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 286: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:286")
+	}
+	// PTX line 287: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 288: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(8) + k0))
+	// PTX line 289: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 290: mov.u64, warp-uniform
+	u5 := uint64(k0)
+	// PTX lines 294: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 294: st.param.b64
+				s6 := uint64(0x0)
+				s6v := uint64(u4)
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 294: st.param.b64
+				s6 := uint64(0x0)
+				s6v := uint64(u4)
+				if s6 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+				}
+			}
+		}
+	}
+	// PTX lines 296: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 296: st.param.b64
+				s7 := uint64(0x8)
+				s7v := uint64(u5)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 296: st.param.b64
+				s7 := uint64(0x8)
+				s7v := uint64(u5)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+				}
+			}
+		}
+	}
+	_ = u2
+}
+
+// printfNoneBlock2 runs block 2 of kernel printf_none for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 304-309; ret
+func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	// PTX lines 304, 306, 307, 308: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 304: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+				// 306: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 307: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 308: add.s64
+				v4 := uint64(uint64(r1[l]) + uint64(v3))
+				r10[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 304: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+				// 306: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 307: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 308: add.s64
+				v4 := uint64(uint64(r1[l]) + uint64(v3))
+				r10[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 309: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 309: st.global.u32
+				s5 := uint64(r10[l]) + 0x0
+				s5v := uint64(r7[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 309: st.global.u32
+				s5 := uint64(r10[l]) + 0x0
+				s5v := uint64(r7[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+				}
+			}
+		}
 	}
 }

@@ -545,107 +545,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-33; divergent, reconverges at block 3 (b3 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:26")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:27")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:28")
-				}
-				// PTX line 29: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 30: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 33: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 33: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			collatzStepsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -659,128 +559,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 48-57; divergent, reconverges at block 6 (b6)
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				k2 := uint64(0x3e8)
-				// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: and.b64
-							v1 := uint64(uint64(r13[l]) & uint64(k0))
-							// 49: setp.eq.b64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 50: mul.lo.s64
-							v3 := uint64(uint64(r13[l]) * uint64(k1))
-							// 51: add.s64
-							v4 := uint64(uint64(v3) + uint64(k0))
-							// 52: shr.u64
-							v5 := uint64(uint64(r13[l]) >> uint32(k0))
-							// 53: selp.b64
-							v6 := uint64(v5)
-							if c2 {
-								v6 = uint64(v4)
-							}
-							r13[l] = v6
-							// 54: setp.ne.s64
-							c7t := uint64(v6) != uint64(k0)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p3 = p3&^(1<<l) | c7b0<<l
-							// 55: add.s32
-							v8 := uint64(uint32(r12[l]) + uint32(k0))
-							r12[l] = v8
-							// 56: setp.lt.u32
-							c9t := uint32(v8) < uint32(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p4 = p4&^(1<<l) | c9b0<<l
-							// 57: and.pred
-							c10 := (c7) && (c9)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p5 = p5&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: and.b64
-							v1 := uint64(uint64(r13[l]) & uint64(k0))
-							// 49: setp.eq.b64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 50: mul.lo.s64
-							v3 := uint64(uint64(r13[l]) * uint64(k1))
-							// 51: add.s64
-							v4 := uint64(uint64(v3) + uint64(k0))
-							// 52: shr.u64
-							v5 := uint64(uint64(r13[l]) >> uint32(k0))
-							// 53: selp.b64
-							v6 := uint64(v5)
-							if c2 {
-								v6 = uint64(v4)
-							}
-							r13[l] = v6
-							// 54: setp.ne.s64
-							c7t := uint64(v6) != uint64(k0)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p3 = p3&^(1<<l) | c7b0<<l
-							// 55: add.s32
-							v8 := uint64(uint32(r12[l]) + uint32(k0))
-							r12[l] = v8
-							// 56: setp.lt.u32
-							c9t := uint32(v8) < uint32(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p4 = p4&^(1<<l) | c9b0<<l
-							// 57: and.pred
-							c10 := (c7) && (c9)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p5 = p5&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-			}
+			collatzStepsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -804,61 +583,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 2:
 			// b2 ($L__BB0_4), PTX lines 61-64
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				k0 := uint64(0x2)
-				// PTX lines 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 62: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 63: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 64: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r12[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 62: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 63: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 64: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r12[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
-							}
-						}
-					}
-				}
-			}
+			collatzStepsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -868,107 +593,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 7
 		case 4:
 			// b4, PTX lines 36-42; divergent, reconverges at block 2 (b2 ($L__BB0_4))
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 37: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 38: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 40: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 41: setp.eq.s32
-							c6t := uint32(v5) == uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 37: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 38: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 39: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 40: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 41: setp.eq.s32
-							c6t := uint32(v5) == uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX line 42: mov.u32, warp-uniform
-				u7 := uint64(k2)
-				runtime.Broadcast(r12, m, u7)
-				_ = u7
-			}
+			collatzStepsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -987,27 +612,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 5:
 			// b5, PTX lines 45-45
-			{
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: cvt.u64.u32
-							v1 := uint64(uint64(uint32(r11[l])))
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: cvt.u64.u32
-							v1 := uint64(uint64(uint32(r11[l])))
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			collatzStepsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1025,6 +630,421 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// collatzStepsBlock0 runs block 0 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-33; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:26")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:27")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:28")
+	}
+	// PTX line 29: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 30: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 33: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 33: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// collatzStepsBlock1 runs block 1 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_3), PTX lines 48-57; divergent, reconverges at block 6 (b6)
+func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x3e8)
+	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: and.b64
+				v1 := uint64(uint64(r13[l]) & uint64(k0))
+				// 49: setp.eq.b64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 50: mul.lo.s64
+				v3 := uint64(uint64(r13[l]) * uint64(k1))
+				// 51: add.s64
+				v4 := uint64(uint64(v3) + uint64(k0))
+				// 52: shr.u64
+				v5 := uint64(uint64(r13[l]) >> uint32(k0))
+				// 53: selp.b64
+				v6 := uint64(v5)
+				if c2 {
+					v6 = uint64(v4)
+				}
+				r13[l] = v6
+				// 54: setp.ne.s64
+				c7t := uint64(v6) != uint64(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p3 = p3&^(1<<l) | c7b0<<l
+				// 55: add.s32
+				v8 := uint64(uint32(r12[l]) + uint32(k0))
+				r12[l] = v8
+				// 56: setp.lt.u32
+				c9t := uint32(v8) < uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p4 = p4&^(1<<l) | c9b0<<l
+				// 57: and.pred
+				c10 := (c7) && (c9)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p5 = p5&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: and.b64
+				v1 := uint64(uint64(r13[l]) & uint64(k0))
+				// 49: setp.eq.b64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 50: mul.lo.s64
+				v3 := uint64(uint64(r13[l]) * uint64(k1))
+				// 51: add.s64
+				v4 := uint64(uint64(v3) + uint64(k0))
+				// 52: shr.u64
+				v5 := uint64(uint64(r13[l]) >> uint32(k0))
+				// 53: selp.b64
+				v6 := uint64(v5)
+				if c2 {
+					v6 = uint64(v4)
+				}
+				r13[l] = v6
+				// 54: setp.ne.s64
+				c7t := uint64(v6) != uint64(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p3 = p3&^(1<<l) | c7b0<<l
+				// 55: add.s32
+				v8 := uint64(uint32(r12[l]) + uint32(k0))
+				r12[l] = v8
+				// 56: setp.lt.u32
+				c9t := uint32(v8) < uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p4 = p4&^(1<<l) | c9b0<<l
+				// 57: and.pred
+				c10 := (c7) && (c9)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p5 = p5&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+}
+
+// collatzStepsBlock2 runs block 2 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_4), PTX lines 61-64
+func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// PTX lines 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 62: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 63: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 64: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r12[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 62: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 63: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 64: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r12[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+				}
+			}
+		}
+	}
+}
+
+// collatzStepsBlock4 runs block 4 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 36-42; divergent, reconverges at block 2 (b2 ($L__BB0_4))
+func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 37: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 38: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 40: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 41: setp.eq.s32
+				c6t := uint32(v5) == uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 37: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 38: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 39: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 40: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 41: setp.eq.s32
+				c6t := uint32(v5) == uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX line 42: mov.u32, warp-uniform
+	u7 := uint64(k2)
+	runtime.Broadcast(r12, m, u7)
+	_ = u7
+}
+
+// collatzStepsBlock5 runs block 5 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 45-45
+func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r11[l])))
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r11[l])))
+				r13[l] = v1
+			}
+		}
+	}
+}
+
 // tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1033,110 +1053,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 82-89; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:82")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 83: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:83")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 84: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:84")
-				}
-				// PTX line 85: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 86: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 87, 88, 89: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 88: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 89: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 88: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 89: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			tidHashBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1150,59 +1067,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 102-105; divergent, reconverges at block 4 (b4)
-			{
-				r5 := w.Reg(5)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1)
-				// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: xor.b32
-							v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
-							// 103: mad.lo.s32
-							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-							r13[l] = v2
-							// 104: add.s32
-							v3 := uint64(uint32(r14[l]) + uint32(k1))
-							r14[l] = v3
-							// 105: setp.le.u32
-							c4t := uint32(v3) <= uint32(r5[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: xor.b32
-							v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
-							// 103: mad.lo.s32
-							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-							r13[l] = v2
-							// 104: add.s32
-							v3 := uint64(uint32(r14[l]) + uint32(k1))
-							r14[l] = v3
-							// 105: setp.le.u32
-							c4t := uint32(v3) <= uint32(r5[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			tidHashBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1224,159 +1089,14 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 5
 		case 3:
 			// b3, PTX lines 92-99
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x11)
-				k2 := uint64(0x0)
-				// PTX lines 92, 93, 94, 95, 96, 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 93: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 94: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 95: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 96: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 97: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							r12[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 93: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 94: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 95: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 96: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 97: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							r12[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 98: mov.u32, warp-uniform
-				u7 := uint64(k1)
-				runtime.Broadcast(r13, m, u7)
-				// PTX line 99: mov.u32, warp-uniform
-				u8 := uint64(k2)
-				runtime.Broadcast(r14, m, u8)
-				_ = u7
-				_ = u8
-			}
+			tidHashBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 4:
 			// b4, PTX lines 108-110
-			{
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 108, 109, 110: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: shl.b64
-							v1 := uint64(uint64(r8[l]) << uint32(k0))
-							// 109: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(v1))
-							// 110: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: shl.b64
-							v1 := uint64(uint64(r8[l]) << uint32(k0))
-							// 109: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(v1))
-							// 110: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
-							}
-						}
-					}
-				}
-			}
+			tidHashBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1388,6 +1108,322 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// tidHashBlock0 runs block 0 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 82-89; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:82")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 83: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:83")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 84: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:84")
+	}
+	// PTX line 85: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 86: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 87, 88, 89: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 88: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 89: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 88: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 89: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// tidHashBlock1 runs block 1 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 102-105; divergent, reconverges at block 4 (b4)
+func tidHashBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: xor.b32
+				v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
+				// 103: mad.lo.s32
+				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+				r13[l] = v2
+				// 104: add.s32
+				v3 := uint64(uint32(r14[l]) + uint32(k1))
+				r14[l] = v3
+				// 105: setp.le.u32
+				c4t := uint32(v3) <= uint32(r5[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: xor.b32
+				v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
+				// 103: mad.lo.s32
+				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+				r13[l] = v2
+				// 104: add.s32
+				v3 := uint64(uint32(r14[l]) + uint32(k1))
+				r14[l] = v3
+				// 105: setp.le.u32
+				c4t := uint32(v3) <= uint32(r5[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// tidHashBlock3 runs block 3 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 92-99
+func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x11)
+	k2 := uint64(0x0)
+	// PTX lines 92, 93, 94, 95, 96, 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 93: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 94: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 95: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 96: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 97: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				r12[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 93: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 94: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 95: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 96: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 97: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				r12[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 98: mov.u32, warp-uniform
+	u7 := uint64(k1)
+	runtime.Broadcast(r13, m, u7)
+	// PTX line 99: mov.u32, warp-uniform
+	u8 := uint64(k2)
+	runtime.Broadcast(r14, m, u8)
+	_ = u7
+	_ = u8
+}
+
+// tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 108-110
+func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 108, 109, 110: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: shl.b64
+				v1 := uint64(uint64(r8[l]) << uint32(k0))
+				// 109: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(v1))
+				// 110: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: shl.b64
+				v1 := uint64(uint64(r8[l]) << uint32(k0))
+				// 109: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(v1))
+				// 110: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+				}
+			}
+		}
 	}
 }
 

@@ -673,322 +673,14 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-40; bar.sync at line 41
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:26")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:27")
-				}
-				// PTX line 28: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u1)
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 29: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u2)
-				// PTX lines 30: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 31: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 32: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mad.lo.s32
-							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-							// 34: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-							r8[l] = v9
-							// 35: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							// 36: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 37: shl.b32
-							v12 := uint64(uint32(r4[l]) << uint32(k1))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mad.lo.s32
-							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-							// 34: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-							r8[l] = v9
-							// 35: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							// 36: ld.global.f32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 37: shl.b32
-							v12 := uint64(uint32(r4[l]) << uint32(k1))
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 38: mov.u32, warp-uniform
-				u13 := uint64(k2)
-				runtime.Broadcast(r12, m, u13)
-				// PTX lines 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: add.s32
-							v14 := uint64(uint32(u13) + uint32(r11[l]))
-							// 40: st.shared.f32
-							s15 := uint64(uint64(uint32(v14))) + 0x0
-							s15v := uint64(r10[l])
-							if s15 < shEnd4 && s15&3 == 0 {
-								runtime.Store32(sh, s15, s15v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: add.s32
-							v14 := uint64(uint32(u13) + uint32(r11[l]))
-							// 40: st.shared.f32
-							s15 := uint64(uint64(uint32(v14))) + 0x0
-							s15v := uint64(r10[l])
-							if s15 < shEnd4 && s15&3 == 0 {
-								runtime.Store32(sh, s15, s15v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			blockReverseBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 42-48; ret
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x2)
-				// PTX lines 42, 43, 44, 45, 46, 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: not.b32
-							v1 := uint64(^uint32(r4[l]))
-							// 43: add.s32
-							v2 := uint64(uint32(r5[l]) + uint32(v1))
-							// 44: shl.b32
-							v3 := uint64(uint32(v2) << uint32(k0))
-							// 45: add.s32
-							v4 := uint64(uint32(r12[l]) + uint32(v3))
-							// 46: ld.shared.f32
-							v5a := uint64(uint64(uint32(v4))) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
-									continue
-								}
-								v5 = v5x
-							}
-							r18[l] = v5
-							// 47: add.s64
-							v6 := uint64(uint64(r2[l]) + uint64(r8[l]))
-							r19[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: not.b32
-							v1 := uint64(^uint32(r4[l]))
-							// 43: add.s32
-							v2 := uint64(uint32(r5[l]) + uint32(v1))
-							// 44: shl.b32
-							v3 := uint64(uint32(v2) << uint32(k0))
-							// 45: add.s32
-							v4 := uint64(uint32(r12[l]) + uint32(v3))
-							// 46: ld.shared.f32
-							v5a := uint64(uint64(uint32(v4))) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
-									continue
-								}
-								v5 = v5x
-							}
-							r18[l] = v5
-							// 47: add.s64
-							v6 := uint64(uint64(r2[l]) + uint64(r8[l]))
-							r19[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.global.f32
-							s7 := uint64(r19[l]) + 0x0
-							s7v := uint64(r18[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.global.f32
-							s7 := uint64(r19[l]) + 0x0
-							s7v := uint64(r18[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
-							}
-						}
-					}
-				}
-			}
+			blockReverseBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1003,6 +695,324 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// blockReverseBlock0 runs block 0 of kernel block_reverse for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-40; bar.sync at line 41
+func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:26")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:27")
+	}
+	// PTX line 28: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u1)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 29: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u2)
+	// PTX lines 30: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 31: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 32: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mad.lo.s32
+				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				// 34: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r8[l] = v9
+				// 35: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				// 36: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 37: shl.b32
+				v12 := uint64(uint32(r4[l]) << uint32(k1))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mad.lo.s32
+				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				// 34: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r8[l] = v9
+				// 35: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				// 36: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 37: shl.b32
+				v12 := uint64(uint32(r4[l]) << uint32(k1))
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 38: mov.u32, warp-uniform
+	u13 := uint64(k2)
+	runtime.Broadcast(r12, m, u13)
+	// PTX lines 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: add.s32
+				v14 := uint64(uint32(u13) + uint32(r11[l]))
+				// 40: st.shared.f32
+				s15 := uint64(uint64(uint32(v14))) + 0x0
+				s15v := uint64(r10[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: add.s32
+				v14 := uint64(uint32(u13) + uint32(r11[l]))
+				// 40: st.shared.f32
+				s15 := uint64(uint64(uint32(v14))) + 0x0
+				s15v := uint64(r10[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+				}
+			}
+		}
+	}
+	_ = u3
+}
+
+// blockReverseBlock1 runs block 1 of kernel block_reverse for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 42-48; ret
+func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x2)
+	// PTX lines 42, 43, 44, 45, 46, 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: not.b32
+				v1 := uint64(^uint32(r4[l]))
+				// 43: add.s32
+				v2 := uint64(uint32(r5[l]) + uint32(v1))
+				// 44: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k0))
+				// 45: add.s32
+				v4 := uint64(uint32(r12[l]) + uint32(v3))
+				// 46: ld.shared.f32
+				v5a := uint64(uint64(uint32(v4))) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
+						continue
+					}
+					v5 = v5x
+				}
+				r18[l] = v5
+				// 47: add.s64
+				v6 := uint64(uint64(r2[l]) + uint64(r8[l]))
+				r19[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: not.b32
+				v1 := uint64(^uint32(r4[l]))
+				// 43: add.s32
+				v2 := uint64(uint32(r5[l]) + uint32(v1))
+				// 44: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k0))
+				// 45: add.s32
+				v4 := uint64(uint32(r12[l]) + uint32(v3))
+				// 46: ld.shared.f32
+				v5a := uint64(uint64(uint32(v4))) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
+						continue
+					}
+					v5 = v5x
+				}
+				r18[l] = v5
+				// 47: add.s64
+				v6 := uint64(uint64(r2[l]) + uint64(r8[l]))
+				r19[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.global.f32
+				s7 := uint64(r19[l]) + 0x0
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.global.f32
+				s7 := uint64(r19[l]) + 0x0
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+				}
+			}
+		}
+	}
+}
+
 // stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1011,145 +1021,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 65-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 65: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:65")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 66: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:66")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 67: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:67")
-				}
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 68: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 69: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 71: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 72: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 71: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 72: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 73: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u2)
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r8[l] = v10
-							// 75: add.s64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							r9[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: mul.wide.s32
-							v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r8[l] = v10
-							// 75: add.s64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							r9[l] = v11
-						}
-					}
-				}
-				// PTX line 76: mov.f32, warp-uniform
-				u12 := uint64(k1)
-				runtime.Broadcast(r10, m, u12)
-				_ = u1
-				_ = u12
-			}
+			stencil3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1163,95 +1035,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
-			{
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: shl.b32
-							v1 := uint64(uint32(r5[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: shl.b32
-							v1 := uint64(uint32(r5[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-				// PTX line 83: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-							// 85: st.shared.f32
-							s4 := uint64(uint64(uint32(v3))) + 0x4
-							s4v := uint64(r10[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
-							}
-							// 86: setp.ne.s32
-							c5t := uint32(r5[l]) != uint32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-							// 85: st.shared.f32
-							s4 := uint64(uint64(uint32(v3))) + 0x4
-							s4v := uint64(r10[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
-							}
-							// 86: setp.ne.s32
-							c5t := uint32(r5[l]) != uint32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			stencil3Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1265,64 +1049,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 2:
 			// b2 ($L__BB1_5), PTX lines 98-98
-			{
-				r14 := w.Reg(14)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 98: st.shared.f32
-				w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:98")
-			}
+			stencil3Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 5 (b5 ($L__BB1_10))
-			{
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				k0 := uint64(0xffffffff)
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 102: setp.ne.s32
-							c2t := uint32(r5[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p5 = p5&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 102: setp.ne.s32
-							c2t := uint32(r5[l]) != uint32(v1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p5 = p5&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			stencil3Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1336,48 +1070,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 4:
 			// b4 ($L__BB1_9), PTX lines 113-113
-			{
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: st.shared.f32
-							s1 := uint64(uint64(uint32(r13[l]))) + 0x8
-							s1v := uint64(r17[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: st.shared.f32
-							s1 := uint64(uint64(uint32(r13[l]))) + 0x8
-							s1v := uint64(r17[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1400,154 +1093,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 14
 		case 8:
 			// b7, PTX lines 79-79
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.global.f32
-							v1a := uint64(r9[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.global.f32
-							v1a := uint64(r9[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							r10[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 9:
 			// b8, PTX lines 89-92; divergent, reconverges at block 2 (b2 ($L__BB1_5))
-			{
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 89, 90: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: setp.lt.s32
-							c1t := int32(r6[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 90: setp.gt.s32
-							c2t := int32(r6[l]) > int32(r2[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: setp.lt.s32
-							c1t := int32(r6[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 90: setp.gt.s32
-							c2t := int32(r6[l]) > int32(r2[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-				// PTX line 91: mov.f32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r14, m, u3)
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: or.pred
-							c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: or.pred
-							c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-				_ = u3
-			}
+			stencil3Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1561,111 +1114,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 10:
 			// b9, PTX lines 95-95
-			{
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: ld.global.f32
-							v1a := uint64(r9[l]) + 0xfffffffffffffffc
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: ld.global.f32
-							v1a := uint64(r9[l]) + 0xfffffffffffffffc
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 11:
 			// b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
-			{
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r17 := w.Reg(17)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: add.s32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							// 106: setp.ge.s32
-							c2t := int32(v1) >= int32(r2[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: add.s32
-							v1 := uint64(uint32(r6[l]) + uint32(k0))
-							// 106: setp.ge.s32
-							c2t := int32(v1) >= int32(r2[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p6 = p6&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-				// PTX line 107: mov.f32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r17, m, u3)
-				_ = u3
-			}
+			stencil3Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1679,256 +1135,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 12:
 			// b11, PTX lines 110-110
-			{
-				r9 := w.Reg(9)
-				r17 := w.Reg(17)
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.global.f32
-							v1a := uint64(r9[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.global.f32
-							v1a := uint64(r9[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 13:
 			// b12, PTX lines 119-127
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				k0 := uint64(0x40400000)
-				// PTX lines 119, 120, 121, 122, 123, 124, 125, 126: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
-									continue
-								}
-								v1 = v1x
-							}
-							// 120: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x4
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
-									continue
-								}
-								v2 = v2x
-							}
-							// 121: add.f32
-							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-							// 122: ld.shared.f32
-							v4a := uint64(uint64(uint32(r13[l]))) + 0x8
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
-									continue
-								}
-								v4 = v4x
-							}
-							// 123: add.f32
-							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
-							// 124: div.rn.f32
-							v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
-							r23[l] = v6
-							// 125: cvta.to.global.u64
-							v7 := uint64(r0[l])
-							// 126: add.s64
-							v8 := uint64(uint64(v7) + uint64(r8[l]))
-							r25[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
-									continue
-								}
-								v1 = v1x
-							}
-							// 120: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x4
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
-									continue
-								}
-								v2 = v2x
-							}
-							// 121: add.f32
-							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-							// 122: ld.shared.f32
-							v4a := uint64(uint64(uint32(r13[l]))) + 0x8
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
-									continue
-								}
-								v4 = v4x
-							}
-							// 123: add.f32
-							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
-							// 124: div.rn.f32
-							v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
-							r23[l] = v6
-							// 125: cvta.to.global.u64
-							v7 := uint64(r0[l])
-							// 126: add.s64
-							v8 := uint64(uint64(v7) + uint64(r8[l]))
-							r25[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.global.f32
-							s9 := uint64(r25[l]) + 0x0
-							s9v := uint64(r23[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.global.f32
-							s9 := uint64(r25[l]) + 0x0
-							s9v := uint64(r23[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1940,5 +1154,860 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// stencil3Block0 runs block 0 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 65-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 65: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:65")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 66: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:66")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:67")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 68: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 69: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 71: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 72: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 71: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 72: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u2)
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v10
+				// 75: add.s64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				r9[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: mul.wide.s32
+				v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v10
+				// 75: add.s64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				r9[l] = v11
+			}
+		}
+	}
+	// PTX line 76: mov.f32, warp-uniform
+	u12 := uint64(k1)
+	runtime.Broadcast(r10, m, u12)
+	_ = u1
+	_ = u12
+}
+
+// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+				// 85: st.shared.f32
+				s4 := uint64(uint64(uint32(v3))) + 0x4
+				s4v := uint64(r10[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+				}
+				// 86: setp.ne.s32
+				c5t := uint32(r5[l]) != uint32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+				// 85: st.shared.f32
+				s4 := uint64(uint64(uint32(v3))) + 0x4
+				s4v := uint64(r10[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+				}
+				// 86: setp.ne.s32
+				c5t := uint32(r5[l]) != uint32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// stencil3Block2 runs block 2 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_5), PTX lines 98-98
+func stencil3Block2(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 98: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:98")
+}
+
+// stencil3Block3 runs block 3 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 5 (b5 ($L__BB1_10))
+func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0xffffffff)
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 102: setp.ne.s32
+				c2t := uint32(r5[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p5 = p5&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 102: setp.ne.s32
+				c2t := uint32(r5[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p5 = p5&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_9), PTX lines 113-113
+func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: st.shared.f32
+				s1 := uint64(uint64(uint32(r13[l]))) + 0x8
+				s1v := uint64(r17[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: st.shared.f32
+				s1 := uint64(uint64(uint32(r13[l]))) + 0x8
+				s1v := uint64(r17[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+				}
+			}
+		}
+	}
+}
+
+// stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 79-79
+func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.global.f32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.global.f32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block9 runs block 9 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 89-92; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 89, 90: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: setp.lt.s32
+				c1t := int32(r6[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 90: setp.gt.s32
+				c2t := int32(r6[l]) > int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: setp.lt.s32
+				c1t := int32(r6[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 90: setp.gt.s32
+				c2t := int32(r6[l]) > int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+	// PTX line 91: mov.f32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r14, m, u3)
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: or.pred
+				c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: or.pred
+				c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+	_ = u3
+}
+
+// stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 95-95
+func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: ld.global.f32
+				v1a := uint64(r9[l]) + 0xfffffffffffffffc
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: ld.global.f32
+				v1a := uint64(r9[l]) + 0xfffffffffffffffc
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block11 runs block 11 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
+func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r17 := w.Reg(17)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: add.s32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				// 106: setp.ge.s32
+				c2t := int32(v1) >= int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: add.s32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				// 106: setp.ge.s32
+				c2t := int32(v1) >= int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p6 = p6&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+	// PTX line 107: mov.f32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r17, m, u3)
+	_ = u3
+}
+
+// stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 110-110
+func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r17 := w.Reg(17)
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.global.f32
+				v1a := uint64(r9[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.global.f32
+				v1a := uint64(r9[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 119-127
+func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	k0 := uint64(0x40400000)
+	// PTX lines 119, 120, 121, 122, 123, 124, 125, 126: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v3s [32]uint64
+				var v5s [32]uint64
+				for l := range 32 {
+					// 119: ld.shared.f32
+					v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+					var v1 uint64
+					if v1a < shEnd4 && v1a&3 == 0 {
+						v1 = runtime.Load32(shp, v1a)
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
+							continue
+						}
+						v1 = v1x
+					}
+					// 120: ld.shared.f32
+					v2a := uint64(uint64(uint32(r13[l]))) + 0x4
+					var v2 uint64
+					if v2a < shEnd4 && v2a&3 == 0 {
+						v2 = runtime.Load32(shp, v2a)
+					} else {
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
+							continue
+						}
+						v2 = v2x
+					}
+					// 121: add.f32
+					v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					// 122: ld.shared.f32
+					v4a := uint64(uint64(uint32(r13[l]))) + 0x8
+					var v4 uint64
+					if v4a < shEnd4 && v4a&3 == 0 {
+						v4 = runtime.Load32(shp, v4a)
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
+							continue
+						}
+						v4 = v4x
+					}
+					// 123: add.f32
+					v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+					v5s[l] = v5
+				}
+				for l := range 32 {
+					v5 := v5s[l]
+					// 124: div.rn.f32
+					v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
+					r23[l] = v6
+					// 125: cvta.to.global.u64
+					v7 := uint64(r0[l])
+					// 126: add.s64
+					v8 := uint64(uint64(v7) + uint64(r8[l]))
+					r25[l] = v8
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
+						continue
+					}
+					v1 = v1x
+				}
+				// 120: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x4
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
+						continue
+					}
+					v2 = v2x
+				}
+				// 121: add.f32
+				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+				// 122: ld.shared.f32
+				v4a := uint64(uint64(uint32(r13[l]))) + 0x8
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(shp, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
+						continue
+					}
+					v4 = v4x
+				}
+				// 123: add.f32
+				v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+				// 124: div.rn.f32
+				v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
+				r23[l] = v6
+				// 125: cvta.to.global.u64
+				v7 := uint64(r0[l])
+				// 126: add.s64
+				v8 := uint64(uint64(v7) + uint64(r8[l]))
+				r25[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.global.f32
+				s9 := uint64(r25[l]) + 0x0
+				s9v := uint64(r23[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.global.f32
+				s9 := uint64(r25[l]) + 0x0
+				s9v := uint64(r23[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+				}
+			}
+		}
 	}
 }

@@ -894,87 +894,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-24; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				k1 := uint64(0xffffffff)
-				// PTX lines 22, 23: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 23: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 23: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX line 24: mov.u32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r1, m, u3)
-				_ = u3
-			}
+			classifyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -993,94 +913,14 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 39-39; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.param.b32
-							s1 := uint64(0x4)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.param.b32
-							s1 := uint64(0x4)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:39")
-							}
-						}
-					}
-				}
-			}
+			classifyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 2:
 			// b2, PTX lines 27-28; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 27, 28: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: setp.eq.s32
-							c1t := uint32(r0[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 28: mov.u32
-							v2 := uint64(k0)
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: setp.eq.s32
-							c1t := uint32(r0[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 28: mov.u32
-							v2 := uint64(k0)
-							r1[l] = v2
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			classifyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1104,47 +944,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 3:
 			// b3, PTX lines 31-32; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x64)
-				k1 := uint64(0x1)
-				// PTX lines 31, 32: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: setp.lt.s32
-							c1t := int32(r0[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 32: mov.u32
-							v2 := uint64(k1)
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: setp.lt.s32
-							c1t := int32(r0[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 32: mov.u32
-							v2 := uint64(k1)
-							r1[l] = v2
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			classifyBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1168,54 +968,7 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 4:
 			// b4, PTX lines 35-36
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x2710)
-				k1 := uint64(0x3)
-				k2 := uint64(0x2)
-				// PTX lines 35, 36: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: setp.lt.s32
-							c1t := int32(r0[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 36: selp.b32
-							v2 := uint64(k1)
-							if c1 {
-								v2 = uint64(k2)
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: setp.lt.s32
-							c1t := int32(r0[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 36: selp.b32
-							v2 := uint64(k1)
-							if c1 {
-								v2 = uint64(k2)
-							}
-							r1[l] = v2
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			classifyBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1230,6 +983,273 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// classifyBlock0 runs block 0 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-24; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	k1 := uint64(0xffffffff)
+	// PTX lines 22, 23: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:22")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 23: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:22")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 23: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
+	_ = u3
+}
+
+// classifyBlock1 runs block 1 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_4), PTX lines 39-39; ret
+func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.param.b32
+				s1 := uint64(0x4)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.param.b32
+				s1 := uint64(0x4)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:39")
+				}
+			}
+		}
+	}
+}
+
+// classifyBlock2 runs block 2 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 27-28; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 27, 28: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: setp.eq.s32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 28: mov.u32
+				v2 := uint64(k0)
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: setp.eq.s32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 28: mov.u32
+				v2 := uint64(k0)
+				r1[l] = v2
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// classifyBlock3 runs block 3 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 31-32; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x64)
+	k1 := uint64(0x1)
+	// PTX lines 31, 32: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: setp.lt.s32
+				c1t := int32(r0[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 32: mov.u32
+				v2 := uint64(k1)
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: setp.lt.s32
+				c1t := int32(r0[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 32: mov.u32
+				v2 := uint64(k1)
+				r1[l] = v2
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// classifyBlock4 runs block 4 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 35-36
+func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x2710)
+	k1 := uint64(0x3)
+	k2 := uint64(0x2)
+	// PTX lines 35, 36: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: setp.lt.s32
+				c1t := int32(r0[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 36: selp.b32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: setp.lt.s32
+				c1t := int32(r0[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 36: selp.b32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				r1[l] = v2
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
 // findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1238,145 +1258,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 57-66; divergent, reconverges at block 5 (b5 ($L__BB1_9))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 57: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:57")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 58: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:58")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 59: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:59")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 60: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/early_exit.ptx:60")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/early_exit.ptx:61")
-				}
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 62: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 63: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 65: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 66: setp.ge.s32
-							c10t := int32(v9) >= int32(u3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 65: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 66: setp.ge.s32
-							c10t := int32(v9) >= int32(u3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u4
-				_ = u5
-			}
+			findFirstBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1390,95 +1272,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 80-84; divergent, reconverges at block 5 (b5 ($L__BB1_9))
-			{
-				r4 := w.Reg(4)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r18 := w.Reg(18)
-				k0 := uint64(0x4)
-				// PTX lines 80, 81, 82, 83, 84: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
-							// 81: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 82: add.s64
-							v3 := uint64(uint64(r13[l]) + uint64(v2))
-							// 83: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/early_exit.ptx:83")
-									continue
-								}
-								v4 = v4x
-							}
-							r18[l] = v4
-							// 84: setp.eq.s32
-							c5t := uint32(v4) == uint32(r4[l])
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
-							// 81: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 82: add.s64
-							v3 := uint64(uint64(r13[l]) + uint64(v2))
-							// 83: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/early_exit.ptx:83")
-									continue
-								}
-								v4 = v4x
-							}
-							r18[l] = v4
-							// 84: setp.eq.s32
-							c5t := uint32(v4) == uint32(r4[l])
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			findFirstBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1492,150 +1286,21 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 2:
 			// b2 ($L__BB1_6), PTX lines 95-96
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0xffffffff)
-				// PTX line 95: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.u32
-							s2 := uint64(r11[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/early_exit.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.u32
-							s2 := uint64(r11[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/early_exit.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			findFirstBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3 ($L__BB1_8), PTX lines 100-100
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r14[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r14[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			findFirstBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 ($L__BB1_7), PTX lines 104-106
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				k0 := uint64(0xfffffffe)
-				// PTX line 104: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: sub.s32
-							v2 := uint64(uint32(u1) - uint32(r14[l]))
-							// 106: st.global.u32
-							s3 := uint64(r11[l]) + 0x0
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: sub.s32
-							v2 := uint64(uint32(u1) - uint32(r14[l]))
-							// 106: st.global.u32
-							s3 := uint64(r11[l]) + 0x0
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:106")
-							}
-						}
-					}
-				}
-			}
+			findFirstBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1645,57 +1310,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 11
 		case 6:
 			// b6, PTX lines 69-72
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				// PTX lines 69, 70, 71, 72: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: setp.lt.s32
-							c1t := int32(r3[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 70: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 71: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
-							// 72: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r11[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: setp.lt.s32
-							c1t := int32(r3[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 70: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 71: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
-							// 72: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r11[l] = v4
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			findFirstBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1709,81 +1324,14 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b7, PTX lines 75-77
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x0)
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: mul.lo.s32
-							v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
-							r12[l] = v1
-							// 76: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							r13[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: mul.lo.s32
-							v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
-							r12[l] = v1
-							// 76: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							r13[l] = v2
-						}
-					}
-				}
-				// PTX line 77: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r14, m, u3)
-				_ = u3
-			}
+			findFirstBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 8:
 			// b8, PTX lines 87-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
-			{
-				r18 := w.Reg(18)
-				k0 := uint64(0x0)
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: setp.lt.s32
-							c1t := int32(r18[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: setp.lt.s32
-							c1t := int32(r18[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			findFirstBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1797,46 +1345,7 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 9:
 			// b9, PTX lines 90-91; divergent, reconverges at block 5 (b5 ($L__BB1_9))
-			{
-				r3 := w.Reg(3)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1)
-				// PTX lines 90, 91: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r14[l] = v1
-							// 91: setp.lt.s32
-							c2t := int32(v1) < int32(r3[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(k0))
-							r14[l] = v1
-							// 91: setp.lt.s32
-							c2t := int32(v1) < int32(r3[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			findFirstBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1861,6 +1370,553 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// findFirstBlock0 runs block 0 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 57-66; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 57: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:57")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 58: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:58")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 59: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:59")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 60: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/early_exit.ptx:60")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/early_exit.ptx:61")
+	}
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 62: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 63: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 65: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 66: setp.ge.s32
+				c10t := int32(v9) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 65: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 66: setp.ge.s32
+				c10t := int32(v9) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u4
+	_ = u5
+}
+
+// findFirstBlock1 runs block 1 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 80-84; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	k0 := uint64(0x4)
+	// PTX lines 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
+				// 81: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 82: add.s64
+				v3 := uint64(uint64(r13[l]) + uint64(v2))
+				// 83: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/early_exit.ptx:83")
+						continue
+					}
+					v4 = v4x
+				}
+				r18[l] = v4
+				// 84: setp.eq.s32
+				c5t := uint32(v4) == uint32(r4[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
+				// 81: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 82: add.s64
+				v3 := uint64(uint64(r13[l]) + uint64(v2))
+				// 83: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/early_exit.ptx:83")
+						continue
+					}
+					v4 = v4x
+				}
+				r18[l] = v4
+				// 84: setp.eq.s32
+				c5t := uint32(v4) == uint32(r4[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_6), PTX lines 95-96
+func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0xffffffff)
+	// PTX line 95: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.u32
+				s2 := uint64(r11[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/early_exit.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.u32
+				s2 := uint64(r11[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/early_exit.ptx:96")
+				}
+			}
+		}
+	}
+}
+
+// findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_8), PTX lines 100-100
+func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r14[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r14[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:100")
+				}
+			}
+		}
+	}
+}
+
+// findFirstBlock4 runs block 4 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_7), PTX lines 104-106
+func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0xfffffffe)
+	// PTX line 104: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r14[l]))
+				// 106: st.global.u32
+				s3 := uint64(r11[l]) + 0x0
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r14[l]))
+				// 106: st.global.u32
+				s3 := uint64(r11[l]) + 0x0
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:106")
+				}
+			}
+		}
+	}
+}
+
+// findFirstBlock6 runs block 6 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 69-72
+func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// PTX lines 69, 70, 71, 72: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: setp.lt.s32
+				c1t := int32(r3[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 70: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 71: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
+				// 72: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r11[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: setp.lt.s32
+				c1t := int32(r3[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 70: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 71: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
+				// 72: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r11[l] = v4
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// findFirstBlock7 runs block 7 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 75-77
+func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x0)
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: mul.lo.s32
+				v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
+				r12[l] = v1
+				// 76: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				r13[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: mul.lo.s32
+				v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
+				r12[l] = v1
+				// 76: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				r13[l] = v2
+			}
+		}
+	}
+	// PTX line 77: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r14, m, u3)
+	_ = u3
+}
+
+// findFirstBlock8 runs block 8 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 87-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: setp.lt.s32
+				c1t := int32(r18[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: setp.lt.s32
+				c1t := int32(r18[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// findFirstBlock9 runs block 9 of kernel find_first for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 90-91; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1)
+	// PTX lines 90, 91: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r14[l] = v1
+				// 91: setp.lt.s32
+				c2t := int32(v1) < int32(r3[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r14[l] = v1
+				// 91: setp.lt.s32
+				c2t := int32(v1) < int32(r3[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
 // classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1869,109 +1925,7 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 124-131; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:124")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 125: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:125")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 126: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:126")
-				}
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 127: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 128: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 129, 130, 131: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 130: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 131: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 130: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 131: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			classifySumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1985,110 +1939,7 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX lines 140-146; code before the call
-			{
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 141: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 142: ld.global.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/early_exit.ptx:142")
-									continue
-								}
-								v3 = v3x
-							}
-							r13[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 141: add.s64
-							v2 := uint64(uint64(r7[l]) + uint64(v1))
-							// 142: ld.global.u32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/early_exit.ptx:142")
-									continue
-								}
-								v3 = v3x
-							}
-							r13[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.param.b32
-							s4 := uint64(0x0)
-							s4v := uint64(r13[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/early_exit.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.param.b32
-							s4 := uint64(0x0)
-							s4v := uint64(r13[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/early_exit.ptx:146")
-							}
-						}
-					}
-				}
-			}
+			classifySumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2101,188 +1952,14 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 7
 		case 4:
 			// b3, PTX lines 134-137
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				// PTX lines 134, 135: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r7[l] = v1
-							// 135: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							r8[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r7[l] = v1
-							// 135: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							r8[l] = v2
-						}
-					}
-				}
-				// PTX line 136: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r9, m, u3)
-				// PTX lines 137: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: mov.u32
-							v4 := uint64(r6[l])
-							r10[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: mov.u32
-							v4 := uint64(r6[l])
-							r10[l] = v4
-						}
-					}
-				}
-				_ = u3
-			}
+			classifySumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b4, PTX lines 153-159; divergent, reconverges at block 6 (b5)
-			{
-				r2 := w.Reg(2)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				// PTX lines 153, 155, 156, 157, 158, 159: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:153")
-									continue
-								}
-								v1 = v1x
-							}
-							// 155: add.s32
-							v2 := uint64(uint32(v1) + uint32(r9[l]))
-							r9[l] = v2
-							// 156: setp.ne.s32
-							c3t := uint32(v1) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 157: add.s32
-							v4 := uint64(uint32(r10[l]) + uint32(k1))
-							r10[l] = v4
-							// 158: setp.lt.s32
-							c5t := int32(v4) < int32(r2[l])
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-							// 159: and.pred
-							c6 := (c3) && (c5)
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p3 = p3&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:153")
-									continue
-								}
-								v1 = v1x
-							}
-							// 155: add.s32
-							v2 := uint64(uint32(v1) + uint32(r9[l]))
-							r9[l] = v2
-							// 156: setp.ne.s32
-							c3t := uint32(v1) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 157: add.s32
-							v4 := uint64(uint32(r10[l]) + uint32(k1))
-							r10[l] = v4
-							// 158: setp.lt.s32
-							c5t := int32(v4) < int32(r2[l])
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-							// 159: and.pred
-							c6 := (c3) && (c5)
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p3 = p3&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-			}
+			classifySumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2296,57 +1973,7 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 6:
 			// b5, PTX lines 162-164
-			{
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x4)
-				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 163: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 164: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r9[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:164")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 163: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 164: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r9[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:164")
-							}
-						}
-					}
-				}
-			}
+			classifySumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2358,6 +1985,455 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// classifySumBlock0 runs block 0 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 124-131; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:124")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 125: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:125")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 126: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:126")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 127: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 128: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 129, 130, 131: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 130: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 131: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 130: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 131: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// classifySumBlock1 runs block 1 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 140-146; code before the call
+func classifySumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 141: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 142: ld.global.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/early_exit.ptx:142")
+						continue
+					}
+					v3 = v3x
+				}
+				r13[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 141: add.s64
+				v2 := uint64(uint64(r7[l]) + uint64(v1))
+				// 142: ld.global.u32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/early_exit.ptx:142")
+						continue
+					}
+					v3 = v3x
+				}
+				r13[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.param.b32
+				s4 := uint64(0x0)
+				s4v := uint64(r13[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/early_exit.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.param.b32
+				s4 := uint64(0x0)
+				s4v := uint64(r13[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/early_exit.ptx:146")
+				}
+			}
+		}
+	}
+}
+
+// classifySumBlock4 runs block 4 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 134-137
+func classifySumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// PTX lines 134, 135: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r7[l] = v1
+				// 135: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				r8[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r7[l] = v1
+				// 135: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				r8[l] = v2
+			}
+		}
+	}
+	// PTX line 136: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r9, m, u3)
+	// PTX lines 137: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: mov.u32
+				v4 := uint64(r6[l])
+				r10[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: mov.u32
+				v4 := uint64(r6[l])
+				r10[l] = v4
+			}
+		}
+	}
+	_ = u3
+}
+
+// classifySumBlock5 runs block 5 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 153-159; divergent, reconverges at block 6 (b5)
+func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	// PTX lines 153, 155, 156, 157, 158, 159: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:153")
+						continue
+					}
+					v1 = v1x
+				}
+				// 155: add.s32
+				v2 := uint64(uint32(v1) + uint32(r9[l]))
+				r9[l] = v2
+				// 156: setp.ne.s32
+				c3t := uint32(v1) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 157: add.s32
+				v4 := uint64(uint32(r10[l]) + uint32(k1))
+				r10[l] = v4
+				// 158: setp.lt.s32
+				c5t := int32(v4) < int32(r2[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+				// 159: and.pred
+				c6 := (c3) && (c5)
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p3 = p3&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:153")
+						continue
+					}
+					v1 = v1x
+				}
+				// 155: add.s32
+				v2 := uint64(uint32(v1) + uint32(r9[l]))
+				r9[l] = v2
+				// 156: setp.ne.s32
+				c3t := uint32(v1) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 157: add.s32
+				v4 := uint64(uint32(r10[l]) + uint32(k1))
+				r10[l] = v4
+				// 158: setp.lt.s32
+				c5t := int32(v4) < int32(r2[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+				// 159: and.pred
+				c6 := (c3) && (c5)
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p3 = p3&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+}
+
+// classifySumBlock6 runs block 6 of kernel classify_sum for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 162-164
+func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 163: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 164: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:164")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 163: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 164: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:164")
+				}
+			}
+		}
 	}
 }
 

@@ -257,126 +257,7 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fapprox.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fapprox.ptx:29")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fapprox.ptx:30")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fapprox.ptx:31")
-				}
-				// PTX line 32: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 33: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			fapproxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -393,415 +274,7 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 39-64
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				k1 := uint64(0x6)
-				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(0)
-					v11aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 40: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 42: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 43: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 44: ld.global.f32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-							// 45: mul.lo.s32
-							v7 := uint64(uint32(r7[l]) * uint32(k1))
-							// 46: cvta.to.global.u64
-							v8 := uint64(r0[l])
-							// 47: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 48: add.s64
-							v10 := uint64(uint64(v8) + uint64(v9))
-							r17[l] = v10
-							// 49: ld.global.f32
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
-									continue
-								}
-								v11 = v11x
-							}
-							r18[l] = v11
-							// 50: sin.approx.f32
-							v12 := uint64(isa.SinApproxF32(uint32(v11)))
-							r19[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 40: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 42: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 43: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 44: ld.global.f32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-							// 45: mul.lo.s32
-							v7 := uint64(uint32(r7[l]) * uint32(k1))
-							// 46: cvta.to.global.u64
-							v8 := uint64(r0[l])
-							// 47: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 48: add.s64
-							v10 := uint64(uint64(v8) + uint64(v9))
-							r17[l] = v10
-							// 49: ld.global.f32
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
-									continue
-								}
-								v11 = v11x
-							}
-							r18[l] = v11
-							// 50: sin.approx.f32
-							v12 := uint64(isa.SinApproxF32(uint32(v11)))
-							r19[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.f32
-							s13 := uint64(r17[l]) + 0x0
-							s13v := uint64(r19[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
-							}
-							// 52: cos.approx.f32
-							v14 := uint64(isa.CosApproxF32(uint32(r18[l])))
-							r20[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.f32
-							s13 := uint64(r17[l]) + 0x0
-							s13v := uint64(r19[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
-							}
-							// 52: cos.approx.f32
-							v14 := uint64(isa.CosApproxF32(uint32(r18[l])))
-							r20[l] = v14
-						}
-					}
-				}
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.f32
-							s15 := uint64(r17[l]) + 0x4
-							s15v := uint64(r20[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
-							}
-							// 54: abs.f32
-							v16 := uint64(isa.AbsF32(uint32(r18[l])))
-							r21[l] = v16
-							// 55: lg2.approx.f32
-							v17 := uint64(isa.Lg2ApproxF32(uint32(v16)))
-							r22[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.f32
-							s15 := uint64(r17[l]) + 0x4
-							s15v := uint64(r20[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
-							}
-							// 54: abs.f32
-							v16 := uint64(isa.AbsF32(uint32(r18[l])))
-							r21[l] = v16
-							// 55: lg2.approx.f32
-							v17 := uint64(isa.Lg2ApproxF32(uint32(v16)))
-							r22[l] = v17
-						}
-					}
-				}
-				// PTX lines 56, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.f32
-							s18 := uint64(r17[l]) + 0x8
-							s18v := uint64(r22[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
-							}
-							// 58: ex2.approx.f32
-							v19 := uint64(isa.Ex2ApproxF32(uint32(r18[l])))
-							r23[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.f32
-							s18 := uint64(r17[l]) + 0x8
-							s18v := uint64(r22[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
-							}
-							// 58: ex2.approx.f32
-							v19 := uint64(isa.Ex2ApproxF32(uint32(r18[l])))
-							r23[l] = v19
-						}
-					}
-				}
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.global.f32
-							s20 := uint64(r17[l]) + 0xc
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
-							}
-							// 61: rsqrt.approx.f32
-							v21 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
-							r24[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.global.f32
-							s20 := uint64(r17[l]) + 0xc
-							s20v := uint64(r23[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
-							}
-							// 61: rsqrt.approx.f32
-							v21 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
-							r24[l] = v21
-						}
-					}
-				}
-				// PTX lines 62, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.f32
-							s22 := uint64(r17[l]) + 0x10
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
-							}
-							// 63: div.approx.f32
-							v23 := uint64(isa.DivApproxF32(uint32(r18[l]), uint32(r13[l])))
-							r25[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.f32
-							s22 := uint64(r17[l]) + 0x10
-							s22v := uint64(r24[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
-							}
-							// 63: div.approx.f32
-							v23 := uint64(isa.DivApproxF32(uint32(r18[l]), uint32(r13[l])))
-							r25[l] = v23
-						}
-					}
-				}
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: st.global.f32
-							s24 := uint64(r17[l]) + 0x14
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: st.global.f32
-							s24 := uint64(r17[l]) + 0x14
-							s24v := uint64(r25[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
-							}
-						}
-					}
-				}
-			}
+			fapproxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -813,5 +286,540 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fapproxBlock0 runs block 0 of kernel fapprox for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fapprox.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fapprox.ptx:29")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fapprox.ptx:30")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fapprox.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 39-64
+func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	k1 := uint64(0x6)
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(0)
+		v11aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 40: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 42: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 43: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 44: ld.global.f32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+				// 45: mul.lo.s32
+				v7 := uint64(uint32(r7[l]) * uint32(k1))
+				// 46: cvta.to.global.u64
+				v8 := uint64(r0[l])
+				// 47: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 48: add.s64
+				v10 := uint64(uint64(v8) + uint64(v9))
+				r17[l] = v10
+				// 49: ld.global.f32
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
+						continue
+					}
+					v11 = v11x
+				}
+				r18[l] = v11
+				// 50: sin.approx.f32
+				v12 := uint64(isa.SinApproxF32(uint32(v11)))
+				r19[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 40: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 42: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 43: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 44: ld.global.f32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/fapprox.ptx:44")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+				// 45: mul.lo.s32
+				v7 := uint64(uint32(r7[l]) * uint32(k1))
+				// 46: cvta.to.global.u64
+				v8 := uint64(r0[l])
+				// 47: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 48: add.s64
+				v10 := uint64(uint64(v8) + uint64(v9))
+				r17[l] = v10
+				// 49: ld.global.f32
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/fapprox.ptx:49")
+						continue
+					}
+					v11 = v11x
+				}
+				r18[l] = v11
+				// 50: sin.approx.f32
+				v12 := uint64(isa.SinApproxF32(uint32(v11)))
+				r19[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.f32
+				s13 := uint64(r17[l]) + 0x0
+				s13v := uint64(r19[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
+				}
+				// 52: cos.approx.f32
+				v14 := uint64(isa.CosApproxF32(uint32(r18[l])))
+				r20[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.f32
+				s13 := uint64(r17[l]) + 0x0
+				s13v := uint64(r19[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/fapprox.ptx:51")
+				}
+				// 52: cos.approx.f32
+				v14 := uint64(isa.CosApproxF32(uint32(r18[l])))
+				r20[l] = v14
+			}
+		}
+	}
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.f32
+				s15 := uint64(r17[l]) + 0x4
+				s15v := uint64(r20[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
+				}
+				// 54: abs.f32
+				v16 := uint64(isa.AbsF32(uint32(r18[l])))
+				r21[l] = v16
+				// 55: lg2.approx.f32
+				v17 := uint64(isa.Lg2ApproxF32(uint32(v16)))
+				r22[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.f32
+				s15 := uint64(r17[l]) + 0x4
+				s15v := uint64(r20[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/fapprox.ptx:53")
+				}
+				// 54: abs.f32
+				v16 := uint64(isa.AbsF32(uint32(r18[l])))
+				r21[l] = v16
+				// 55: lg2.approx.f32
+				v17 := uint64(isa.Lg2ApproxF32(uint32(v16)))
+				r22[l] = v17
+			}
+		}
+	}
+	// PTX lines 56, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.f32
+				s18 := uint64(r17[l]) + 0x8
+				s18v := uint64(r22[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
+				}
+				// 58: ex2.approx.f32
+				v19 := uint64(isa.Ex2ApproxF32(uint32(r18[l])))
+				r23[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.f32
+				s18 := uint64(r17[l]) + 0x8
+				s18v := uint64(r22[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fapprox.ptx:56")
+				}
+				// 58: ex2.approx.f32
+				v19 := uint64(isa.Ex2ApproxF32(uint32(r18[l])))
+				r23[l] = v19
+			}
+		}
+	}
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.global.f32
+				s20 := uint64(r17[l]) + 0xc
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
+				}
+				// 61: rsqrt.approx.f32
+				v21 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
+				r24[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.global.f32
+				s20 := uint64(r17[l]) + 0xc
+				s20v := uint64(r23[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fapprox.ptx:60")
+				}
+				// 61: rsqrt.approx.f32
+				v21 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
+				r24[l] = v21
+			}
+		}
+	}
+	// PTX lines 62, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.f32
+				s22 := uint64(r17[l]) + 0x10
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
+				}
+				// 63: div.approx.f32
+				v23 := uint64(isa.DivApproxF32(uint32(r18[l]), uint32(r13[l])))
+				r25[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.f32
+				s22 := uint64(r17[l]) + 0x10
+				s22v := uint64(r24[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fapprox.ptx:62")
+				}
+				// 63: div.approx.f32
+				v23 := uint64(isa.DivApproxF32(uint32(r18[l]), uint32(r13[l])))
+				r25[l] = v23
+			}
+		}
+	}
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: st.global.f32
+				s24 := uint64(r17[l]) + 0x14
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: st.global.f32
+				s24 := uint64(r17[l]) + 0x14
+				s24v := uint64(r25[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fapprox.ptx:64")
+				}
+			}
+		}
 	}
 }

@@ -686,126 +686,7 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:29")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:30")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:31")
-				}
-				// PTX line 32: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 33: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			dnormBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -822,258 +703,7 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 39-59
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x8)
-				k1 := uint64(0x1)
-				k2 := uint64(0x3ff0000000000000)
-				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(0)
-					v7aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 40: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 42: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 43: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 44: ld.global.f64
-							v6a := uint64(v3) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-							// 45: ld.global.f64
-							v7a := uint64(v5) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
-									continue
-								}
-								v7 = v7x
-							}
-							r14[l] = v7
-							// 46: mul.f64
-							v8 := isa.MulF64RN(v7, v7)
-							// 47: fma.rn.f64
-							v9 := isa.FmaF64RN(v6, v6, v8)
-							// 48: sqrt.rn.f64
-							v10 := isa.SqrtF64(v9, isa.RN)
-							r17[l] = v10
-							// 49: shl.b32
-							v11 := uint64(uint32(r7[l]) << uint32(k1))
-							// 50: cvta.to.global.u64
-							v12 := uint64(r0[l])
-							// 51: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 52: add.s64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r21[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 40: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 41: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 42: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 43: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 44: ld.global.f64
-							v6a := uint64(v3) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-							// 45: ld.global.f64
-							v7a := uint64(v5) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
-									continue
-								}
-								v7 = v7x
-							}
-							r14[l] = v7
-							// 46: mul.f64
-							v8 := isa.MulF64RN(v7, v7)
-							// 47: fma.rn.f64
-							v9 := isa.FmaF64RN(v6, v6, v8)
-							// 48: sqrt.rn.f64
-							v10 := isa.SqrtF64(v9, isa.RN)
-							r17[l] = v10
-							// 49: shl.b32
-							v11 := uint64(uint32(r7[l]) << uint32(k1))
-							// 50: cvta.to.global.u64
-							v12 := uint64(r0[l])
-							// 51: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-							// 52: add.s64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r21[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.f64
-							s15 := uint64(r21[l]) + 0x0
-							s15v := uint64(r17[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
-							}
-							// 54: min.f64
-							v16 := isa.MinF64(r13[l], r14[l], false)
-							r22[l] = v16
-							// 55: abs.f64
-							v17 := isa.AbsF64(r13[l])
-							r23[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.f64
-							s15 := uint64(r21[l]) + 0x0
-							s15v := uint64(r17[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
-							}
-							// 54: min.f64
-							v16 := isa.MinF64(r13[l], r14[l], false)
-							r22[l] = v16
-							// 55: abs.f64
-							v17 := isa.AbsF64(r13[l])
-							r23[l] = v17
-						}
-					}
-				}
-				// PTX line 56: mov.f64, warp-uniform
-				u18 := uint64(k2)
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: max.f64
-							v19 := isa.MaxF64(r23[l], u18, false)
-							// 58: div.rn.f64
-							v20 := isa.DivF64(r22[l], v19, isa.RN)
-							// 59: st.global.f64
-							s21 := uint64(r21[l]) + 0x8
-							s21v := uint64(v20)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: max.f64
-							v19 := isa.MaxF64(r23[l], u18, false)
-							// 58: div.rn.f64
-							v20 := isa.DivF64(r22[l], v19, isa.RN)
-							// 59: st.global.f64
-							s21 := uint64(r21[l]) + 0x8
-							s21v := uint64(v20)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
-							}
-						}
-					}
-				}
-			}
+			dnormBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1088,6 +718,399 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// dnormBlock0 runs block 0 of kernel dnorm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:29")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:30")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 39-59
+func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3ff0000000000000)
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(0)
+		v7aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v6s [32]uint64
+				var v8s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 39: cvta.to.global.u64
+					v1 := uint64(r1[l])
+					// 40: mul.wide.s32
+					v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+					// 41: add.s64
+					v3 := uint64(uint64(v1) + uint64(v2))
+					// 42: cvta.to.global.u64
+					v4 := uint64(r2[l])
+					// 43: add.s64
+					v5 := uint64(uint64(v4) + uint64(v2))
+					// 44: ld.global.f64
+					v6a := uint64(v3) + 0x0
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+						v6 = runtime.Load64(v6aw.Ptr, v6ao)
+					} else {
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
+							continue
+						}
+						v6 = v6x
+					}
+					r13[l] = v6
+					// 45: ld.global.f64
+					v7a := uint64(v5) + 0x0
+					var v7 uint64
+					if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+						v7 = runtime.Load64(v7aw.Ptr, v7ao)
+					} else {
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+						if !v7ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
+							continue
+						}
+						v7 = v7x
+					}
+					r14[l] = v7
+					// 46: mul.f64
+					v8 := isa.MulF64RN(v7, v7)
+					v6s[l] = v6
+					v8s[l] = v8
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					v8 := v8s[l]
+					// 47: fma.rn.f64
+					v9 := isa.FmaF64RN(v6, v6, v8)
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v9 := v9s[l]
+					// 48: sqrt.rn.f64
+					v10 := isa.SqrtF64(v9, isa.RN)
+					r17[l] = v10
+					// 49: shl.b32
+					v11 := uint64(uint32(r7[l]) << uint32(k1))
+					// 50: cvta.to.global.u64
+					v12 := uint64(r0[l])
+					// 51: mul.wide.s32
+					v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+					// 52: add.s64
+					v14 := uint64(uint64(v12) + uint64(v13))
+					r21[l] = v14
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 40: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 42: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 43: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 44: ld.global.f64
+				v6a := uint64(v3) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+				// 45: ld.global.f64
+				v7a := uint64(v5) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
+						continue
+					}
+					v7 = v7x
+				}
+				r14[l] = v7
+				// 46: mul.f64
+				v8 := isa.MulF64RN(v7, v7)
+				// 47: fma.rn.f64
+				v9 := isa.FmaF64RN(v6, v6, v8)
+				// 48: sqrt.rn.f64
+				v10 := isa.SqrtF64(v9, isa.RN)
+				r17[l] = v10
+				// 49: shl.b32
+				v11 := uint64(uint32(r7[l]) << uint32(k1))
+				// 50: cvta.to.global.u64
+				v12 := uint64(r0[l])
+				// 51: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 52: add.s64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r21[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.f64
+				s15 := uint64(r21[l]) + 0x0
+				s15v := uint64(r17[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+				}
+				// 54: min.f64
+				v16 := isa.MinF64(r13[l], r14[l], false)
+				r22[l] = v16
+				// 55: abs.f64
+				v17 := isa.AbsF64(r13[l])
+				r23[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.f64
+				s15 := uint64(r21[l]) + 0x0
+				s15v := uint64(r17[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+				}
+				// 54: min.f64
+				v16 := isa.MinF64(r13[l], r14[l], false)
+				r22[l] = v16
+				// 55: abs.f64
+				v17 := isa.AbsF64(r13[l])
+				r23[l] = v17
+			}
+		}
+	}
+	// PTX line 56: mov.f64, warp-uniform
+	u18 := uint64(k2)
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: max.f64
+				v19 := isa.MaxF64(r23[l], u18, false)
+				// 58: div.rn.f64
+				v20 := isa.DivF64(r22[l], v19, isa.RN)
+				// 59: st.global.f64
+				s21 := uint64(r21[l]) + 0x8
+				s21v := uint64(v20)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: max.f64
+				v19 := isa.MaxF64(r23[l], u18, false)
+				// 58: div.rn.f64
+				v20 := isa.DivF64(r22[l], v19, isa.RN)
+				// 59: st.global.f64
+				s21 := uint64(r21[l]) + 0x8
+				s21v := uint64(v20)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+				}
+			}
+		}
+	}
+}
+
 // newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1096,126 +1119,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 79-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 79: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:79")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 80: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:80")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:81")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:82")
-				}
-				// PTX line 83: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 84: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 86: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 87: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 86: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 87: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			newtonSqrtBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1229,99 +1133,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 ($L__BB1_4), PTX lines 109-122; divergent, reconverges at block 9 (b9)
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				k0 := uint64(0x3fe0000000000000)
-				k1 := uint64(0xfffffffc)
-				k2 := uint64(0x0)
-				// PTX lines 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: div.rn.f64
-							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-							// 110: add.f64
-							v2 := isa.AddF64RN(r13[l], v1)
-							// 111: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							// 112: div.rn.f64
-							v4 := isa.DivF64(r12[l], v3, isa.RN)
-							// 113: add.f64
-							v5 := isa.AddF64RN(v3, v4)
-							// 114: mul.f64
-							v6 := isa.MulF64RN(v5, k0)
-							// 115: div.rn.f64
-							v7 := isa.DivF64(r12[l], v6, isa.RN)
-							// 116: add.f64
-							v8 := isa.AddF64RN(v6, v7)
-							// 117: mul.f64
-							v9 := isa.MulF64RN(v8, k0)
-							// 118: div.rn.f64
-							v10 := isa.DivF64(r12[l], v9, isa.RN)
-							// 119: add.f64
-							v11 := isa.AddF64RN(v9, v10)
-							// 120: mul.f64
-							v12 := isa.MulF64RN(v11, k0)
-							r13[l] = v12
-							// 121: add.s32
-							v13 := uint64(uint32(r16[l]) + uint32(k1))
-							r16[l] = v13
-							// 122: setp.ne.s32
-							c14t := uint32(v13) != uint32(k2)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: div.rn.f64
-							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-							// 110: add.f64
-							v2 := isa.AddF64RN(r13[l], v1)
-							// 111: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							// 112: div.rn.f64
-							v4 := isa.DivF64(r12[l], v3, isa.RN)
-							// 113: add.f64
-							v5 := isa.AddF64RN(v3, v4)
-							// 114: mul.f64
-							v6 := isa.MulF64RN(v5, k0)
-							// 115: div.rn.f64
-							v7 := isa.DivF64(r12[l], v6, isa.RN)
-							// 116: add.f64
-							v8 := isa.AddF64RN(v6, v7)
-							// 117: mul.f64
-							v9 := isa.MulF64RN(v8, k0)
-							// 118: div.rn.f64
-							v10 := isa.DivF64(r12[l], v9, isa.RN)
-							// 119: add.f64
-							v11 := isa.AddF64RN(v9, v10)
-							// 120: mul.f64
-							v12 := isa.MulF64RN(v11, k0)
-							r13[l] = v12
-							// 121: add.s32
-							v13 := uint64(uint32(r16[l]) + uint32(k1))
-							r16[l] = v13
-							// 122: setp.ne.s32
-							c14t := uint32(v13) != uint32(k2)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			newtonSqrtBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1340,39 +1152,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 2:
 			// b2 ($L__BB1_5), PTX lines 126-126
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: setp.eq.s32
-							c1t := uint32(r15[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: setp.eq.s32
-							c1t := uint32(r15[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			newtonSqrtBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1386,63 +1166,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 3:
 			// b3 ($L__BB1_7), PTX lines 131-135; divergent, reconverges at block 11 (b11)
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0x3fe0000000000000)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 131, 132, 133, 134, 135: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: div.rn.f64
-							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-							// 132: add.f64
-							v2 := isa.AddF64RN(r13[l], v1)
-							// 133: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							r13[l] = v3
-							// 134: add.s32
-							v4 := uint64(uint32(r15[l]) + uint32(k1))
-							r15[l] = v4
-							// 135: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p5 = p5&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: div.rn.f64
-							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-							// 132: add.f64
-							v2 := isa.AddF64RN(r13[l], v1)
-							// 133: mul.f64
-							v3 := isa.MulF64RN(v2, k0)
-							r13[l] = v3
-							// 134: add.s32
-							v4 := uint64(uint32(r15[l]) + uint32(k1))
-							r15[l] = v4
-							// 135: setp.ne.s32
-							c5t := uint32(v4) != uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p5 = p5&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			newtonSqrtBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1461,61 +1185,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 4:
 			// b4 ($L__BB1_8), PTX lines 139-142
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x3)
-				// PTX lines 139, 140, 141, 142: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 140: shl.b64
-							v2 := uint64(uint64(r9[l]) << uint32(k0))
-							// 141: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 142: st.global.f64
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 140: shl.b64
-							v2 := uint64(uint64(r9[l]) << uint32(k0))
-							// 141: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 142: st.global.f64
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
-							}
-						}
-					}
-				}
-			}
+			newtonSqrtBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1525,109 +1195,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 12
 		case 6:
 			// b6, PTX lines 90-96
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x8)
-				k1 := uint64(0x1)
-				// PTX lines 90, 91, 92, 93, 94, 95, 96: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 91: cvt.s64.s32
-							v2 := uint64(uint64(int32(r7[l])))
-							r9[l] = v2
-							// 92: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 93: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 94: ld.global.f64
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
-									continue
-								}
-								v5 = v5x
-							}
-							r12[l] = v5
-							// 95: setp.lt.s32
-							c6t := int32(r2[l]) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 96: mov.f64
-							v7 := uint64(v5)
-							r13[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 91: cvt.s64.s32
-							v2 := uint64(uint64(int32(r7[l])))
-							r9[l] = v2
-							// 92: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 93: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 94: ld.global.f64
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
-									continue
-								}
-								v5 = v5x
-							}
-							r12[l] = v5
-							// 95: setp.lt.s32
-							c6t := int32(r2[l]) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 96: mov.f64
-							v7 := uint64(v5)
-							r13[l] = v7
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			newtonSqrtBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1641,59 +1209,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 7:
 			// b7, PTX lines 99-102
-			{
-				r2 := w.Reg(2)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x3)
-				// PTX lines 99, 100, 101, 102: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 100: and.b32
-							v2 := uint64(uint32(r2[l]) & uint32(k1))
-							r15[l] = v2
-							// 101: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 102: mov.f64
-							v4 := uint64(r12[l])
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							// 100: and.b32
-							v2 := uint64(uint32(r2[l]) & uint32(k1))
-							r15[l] = v2
-							// 101: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 102: mov.f64
-							v4 := uint64(r12[l])
-							r13[l] = v4
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			newtonSqrtBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1707,36 +1223,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 8:
 			// b8, PTX lines 105-106
-			{
-				r2 := w.Reg(2)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: sub.s32
-							v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
-							r16[l] = v1
-							// 106: mov.f64
-							v2 := uint64(r12[l])
-							r13[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: sub.s32
-							v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
-							r16[l] = v1
-							// 106: mov.f64
-							v2 := uint64(r12[l])
-							r13[l] = v2
-						}
-					}
-				}
-			}
+			newtonSqrtBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1757,6 +1244,646 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// newtonSqrtBlock0 runs block 0 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 79-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:79")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:80")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:81")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:82")
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 84: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 86: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 87: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 86: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 87: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// newtonSqrtBlock1 runs block 1 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_4), PTX lines 109-122; divergent, reconverges at block 9 (b9)
+func newtonSqrtBlock1(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	k0 := uint64(0x3fe0000000000000)
+	k1 := uint64(0xfffffffc)
+	k2 := uint64(0x0)
+	// PTX lines 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v10s [32]uint64
+				var v11s [32]uint64
+				var v2s [32]uint64
+				var v3s [32]uint64
+				var v4s [32]uint64
+				var v5s [32]uint64
+				var v6s [32]uint64
+				var v7s [32]uint64
+				var v8s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 109: div.rn.f64
+					v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+					v1s[l] = v1
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					// 110: add.f64
+					v2 := isa.AddF64RN(r13[l], v1)
+					v2s[l] = v2
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					// 111: mul.f64
+					v3 := isa.MulF64RN(v2, k0)
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					// 112: div.rn.f64
+					v4 := isa.DivF64(r12[l], v3, isa.RN)
+					v4s[l] = v4
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					v4 := v4s[l]
+					// 113: add.f64
+					v5 := isa.AddF64RN(v3, v4)
+					v5s[l] = v5
+				}
+				for l := range 32 {
+					v5 := v5s[l]
+					// 114: mul.f64
+					v6 := isa.MulF64RN(v5, k0)
+					v6s[l] = v6
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					// 115: div.rn.f64
+					v7 := isa.DivF64(r12[l], v6, isa.RN)
+					v7s[l] = v7
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					v7 := v7s[l]
+					// 116: add.f64
+					v8 := isa.AddF64RN(v6, v7)
+					v8s[l] = v8
+				}
+				for l := range 32 {
+					v8 := v8s[l]
+					// 117: mul.f64
+					v9 := isa.MulF64RN(v8, k0)
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v9 := v9s[l]
+					// 118: div.rn.f64
+					v10 := isa.DivF64(r12[l], v9, isa.RN)
+					v10s[l] = v10
+				}
+				for l := range 32 {
+					v10 := v10s[l]
+					v9 := v9s[l]
+					// 119: add.f64
+					v11 := isa.AddF64RN(v9, v10)
+					v11s[l] = v11
+				}
+				for l := range 32 {
+					v11 := v11s[l]
+					// 120: mul.f64
+					v12 := isa.MulF64RN(v11, k0)
+					r13[l] = v12
+					// 121: add.s32
+					v13 := uint64(uint32(r16[l]) + uint32(k1))
+					r16[l] = v13
+					// 122: setp.ne.s32
+					c14t := uint32(v13) != uint32(k2)
+					c14 := c14t
+					c14b0 := uint32(0)
+					if c14 {
+						c14b0 = 1
+					}
+					p3 = p3&^(1<<l) | c14b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: div.rn.f64
+				v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+				// 110: add.f64
+				v2 := isa.AddF64RN(r13[l], v1)
+				// 111: mul.f64
+				v3 := isa.MulF64RN(v2, k0)
+				// 112: div.rn.f64
+				v4 := isa.DivF64(r12[l], v3, isa.RN)
+				// 113: add.f64
+				v5 := isa.AddF64RN(v3, v4)
+				// 114: mul.f64
+				v6 := isa.MulF64RN(v5, k0)
+				// 115: div.rn.f64
+				v7 := isa.DivF64(r12[l], v6, isa.RN)
+				// 116: add.f64
+				v8 := isa.AddF64RN(v6, v7)
+				// 117: mul.f64
+				v9 := isa.MulF64RN(v8, k0)
+				// 118: div.rn.f64
+				v10 := isa.DivF64(r12[l], v9, isa.RN)
+				// 119: add.f64
+				v11 := isa.AddF64RN(v9, v10)
+				// 120: mul.f64
+				v12 := isa.MulF64RN(v11, k0)
+				r13[l] = v12
+				// 121: add.s32
+				v13 := uint64(uint32(r16[l]) + uint32(k1))
+				r16[l] = v13
+				// 122: setp.ne.s32
+				c14t := uint32(v13) != uint32(k2)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p3 = p3&^(1<<l) | c14b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// newtonSqrtBlock2 runs block 2 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_5), PTX lines 126-126
+func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: setp.eq.s32
+				c1t := uint32(r15[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: setp.eq.s32
+				c1t := uint32(r15[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// newtonSqrtBlock3 runs block 3 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_7), PTX lines 131-135; divergent, reconverges at block 11 (b11)
+func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0x3fe0000000000000)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 131, 132, 133, 134, 135: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v2s [32]uint64
+				for l := range 32 {
+					// 131: div.rn.f64
+					v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+					v1s[l] = v1
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					// 132: add.f64
+					v2 := isa.AddF64RN(r13[l], v1)
+					v2s[l] = v2
+				}
+				for l := range 32 {
+					v2 := v2s[l]
+					// 133: mul.f64
+					v3 := isa.MulF64RN(v2, k0)
+					r13[l] = v3
+					// 134: add.s32
+					v4 := uint64(uint32(r15[l]) + uint32(k1))
+					r15[l] = v4
+					// 135: setp.ne.s32
+					c5t := uint32(v4) != uint32(k2)
+					c5 := c5t
+					c5b0 := uint32(0)
+					if c5 {
+						c5b0 = 1
+					}
+					p5 = p5&^(1<<l) | c5b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: div.rn.f64
+				v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+				// 132: add.f64
+				v2 := isa.AddF64RN(r13[l], v1)
+				// 133: mul.f64
+				v3 := isa.MulF64RN(v2, k0)
+				r13[l] = v3
+				// 134: add.s32
+				v4 := uint64(uint32(r15[l]) + uint32(k1))
+				r15[l] = v4
+				// 135: setp.ne.s32
+				c5t := uint32(v4) != uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p5 = p5&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_8), PTX lines 139-142
+func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x3)
+	// PTX lines 139, 140, 141, 142: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 140: shl.b64
+				v2 := uint64(uint64(r9[l]) << uint32(k0))
+				// 141: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 142: st.global.f64
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 140: shl.b64
+				v2 := uint64(uint64(r9[l]) << uint32(k0))
+				// 141: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 142: st.global.f64
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+				}
+			}
+		}
+	}
+}
+
+// newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 90-96
+func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	// PTX lines 90, 91, 92, 93, 94, 95, 96: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 91: cvt.s64.s32
+				v2 := uint64(uint64(int32(r7[l])))
+				r9[l] = v2
+				// 92: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 93: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 94: ld.global.f64
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
+						continue
+					}
+					v5 = v5x
+				}
+				r12[l] = v5
+				// 95: setp.lt.s32
+				c6t := int32(r2[l]) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 96: mov.f64
+				v7 := uint64(v5)
+				r13[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 91: cvt.s64.s32
+				v2 := uint64(uint64(int32(r7[l])))
+				r9[l] = v2
+				// 92: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 93: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 94: ld.global.f64
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
+						continue
+					}
+					v5 = v5x
+				}
+				r12[l] = v5
+				// 95: setp.lt.s32
+				c6t := int32(r2[l]) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 96: mov.f64
+				v7 := uint64(v5)
+				r13[l] = v7
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// newtonSqrtBlock7 runs block 7 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 99-102
+func newtonSqrtBlock7(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x3)
+	// PTX lines 99, 100, 101, 102: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 100: and.b32
+				v2 := uint64(uint32(r2[l]) & uint32(k1))
+				r15[l] = v2
+				// 101: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 102: mov.f64
+				v4 := uint64(r12[l])
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 100: and.b32
+				v2 := uint64(uint32(r2[l]) & uint32(k1))
+				r15[l] = v2
+				// 101: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 102: mov.f64
+				v4 := uint64(r12[l])
+				r13[l] = v4
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// newtonSqrtBlock8 runs block 8 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 105-106
+func newtonSqrtBlock8(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: sub.s32
+				v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
+				r16[l] = v1
+				// 106: mov.f64
+				v2 := uint64(r12[l])
+				r13[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: sub.s32
+				v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
+				r16[l] = v1
+				// 106: mov.f64
+				v2 := uint64(r12[l])
+				r13[l] = v2
+			}
+		}
 	}
 }
 

@@ -728,145 +728,7 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-38; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:29")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:30")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:31")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:32")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:33")
-				}
-				// PTX line 34: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 38: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 38: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			fround32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -883,1258 +745,7 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 41-102
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r16 := w.Reg(16)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0x4)
-				k1 := uint64(0x18)
-				// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(0)
-					v13aw := w.Window(1)
-					v14aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 42: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 43: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 44: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 45: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 46: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 47: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 48: ld.global.f32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 49: mul.lo.s32
-							v9 := uint64(uint32(r8[l]) * uint32(k1))
-							// 50: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 51: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 52: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r20[l] = v12
-							// 53: ld.global.f32
-							v13a := uint64(v5) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
-									continue
-								}
-								v13 = v13x
-							}
-							r21[l] = v13
-							// 54: ld.global.f32
-							v14a := uint64(v3) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
-									continue
-								}
-								v14 = v14x
-							}
-							r22[l] = v14
-							// 55: add.rn.f32
-							v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
-							r23[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 42: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 43: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 44: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 45: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 46: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 47: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 48: ld.global.f32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 49: mul.lo.s32
-							v9 := uint64(uint32(r8[l]) * uint32(k1))
-							// 50: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 51: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 52: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r20[l] = v12
-							// 53: ld.global.f32
-							v13a := uint64(v5) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
-									continue
-								}
-								v13 = v13x
-							}
-							r21[l] = v13
-							// 54: ld.global.f32
-							v14a := uint64(v3) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
-									continue
-								}
-								v14 = v14x
-							}
-							r22[l] = v14
-							// 55: add.rn.f32
-							v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
-							r23[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 56, 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.f32
-							s16 := uint64(r20[l]) + 0x0
-							s16v := uint64(r23[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
-							}
-							// 57: add.rz.f32
-							v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-							r24[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.f32
-							s16 := uint64(r20[l]) + 0x0
-							s16v := uint64(r23[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
-							}
-							// 57: add.rz.f32
-							v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-							r24[l] = v17
-						}
-					}
-				}
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.f32
-							s18 := uint64(r20[l]) + 0x4
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
-							}
-							// 59: add.rp.f32
-							v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-							r25[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.f32
-							s18 := uint64(r20[l]) + 0x4
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
-							}
-							// 59: add.rp.f32
-							v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-							r25[l] = v19
-						}
-					}
-				}
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.global.f32
-							s20 := uint64(r20[l]) + 0x8
-							s20v := uint64(r25[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
-							}
-							// 61: add.rm.f32
-							v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-							r26[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.global.f32
-							s20 := uint64(r20[l]) + 0x8
-							s20v := uint64(r25[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
-							}
-							// 61: add.rm.f32
-							v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-							r26[l] = v21
-						}
-					}
-				}
-				// PTX lines 62, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.f32
-							s22 := uint64(r20[l]) + 0xc
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
-							}
-							// 63: mul.rn.f32
-							v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
-							r27[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.f32
-							s22 := uint64(r20[l]) + 0xc
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
-							}
-							// 63: mul.rn.f32
-							v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
-							r27[l] = v23
-						}
-					}
-				}
-				// PTX lines 64, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: st.global.f32
-							s24 := uint64(r20[l]) + 0x10
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
-							}
-							// 65: mul.rz.f32
-							v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-							r28[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: st.global.f32
-							s24 := uint64(r20[l]) + 0x10
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
-							}
-							// 65: mul.rz.f32
-							v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-							r28[l] = v25
-						}
-					}
-				}
-				// PTX lines 66, 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.global.f32
-							s26 := uint64(r20[l]) + 0x14
-							s26v := uint64(r28[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
-							}
-							// 67: mul.rp.f32
-							v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-							r29[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.global.f32
-							s26 := uint64(r20[l]) + 0x14
-							s26v := uint64(r28[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
-							}
-							// 67: mul.rp.f32
-							v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-							r29[l] = v27
-						}
-					}
-				}
-				// PTX lines 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.global.f32
-							s28 := uint64(r20[l]) + 0x18
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
-							}
-							// 69: mul.rm.f32
-							v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-							r30[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.global.f32
-							s28 := uint64(r20[l]) + 0x18
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
-							}
-							// 69: mul.rm.f32
-							v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-							r30[l] = v29
-						}
-					}
-				}
-				// PTX lines 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.global.f32
-							s30 := uint64(r20[l]) + 0x1c
-							s30v := uint64(r30[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
-							}
-							// 71: fma.rn.f32
-							var v31 uint64
-							if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
-								v31 = uint64(math.Float32bits(float32(v31f)))
-							} else {
-								v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
-							}
-							r31[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.global.f32
-							s30 := uint64(r20[l]) + 0x1c
-							s30v := uint64(r30[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
-							}
-							// 71: fma.rn.f32
-							var v31 uint64
-							if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
-								v31 = uint64(math.Float32bits(float32(v31f)))
-							} else {
-								v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
-							}
-							r31[l] = v31
-						}
-					}
-				}
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.f32
-							s32 := uint64(r20[l]) + 0x20
-							s32v := uint64(r31[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
-							}
-							// 73: fma.rz.f32
-							v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
-							r32[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.f32
-							s32 := uint64(r20[l]) + 0x20
-							s32v := uint64(r31[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
-							}
-							// 73: fma.rz.f32
-							v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
-							r32[l] = v33
-						}
-					}
-				}
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.f32
-							s34 := uint64(r20[l]) + 0x24
-							s34v := uint64(r32[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
-							}
-							// 75: fma.rp.f32
-							v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
-							r33[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.f32
-							s34 := uint64(r20[l]) + 0x24
-							s34v := uint64(r32[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
-							}
-							// 75: fma.rp.f32
-							v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
-							r33[l] = v35
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.f32
-							s36 := uint64(r20[l]) + 0x28
-							s36v := uint64(r33[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
-							}
-							// 77: fma.rm.f32
-							v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
-							r34[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.f32
-							s36 := uint64(r20[l]) + 0x28
-							s36v := uint64(r33[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
-							}
-							// 77: fma.rm.f32
-							v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
-							r34[l] = v37
-						}
-					}
-				}
-				// PTX lines 78, 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.f32
-							s38 := uint64(r20[l]) + 0x2c
-							s38v := uint64(r34[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
-							}
-							// 79: div.rn.f32
-							v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
-							r35[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.f32
-							s38 := uint64(r20[l]) + 0x2c
-							s38v := uint64(r34[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
-							}
-							// 79: div.rn.f32
-							v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
-							r35[l] = v39
-						}
-					}
-				}
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.global.f32
-							s40 := uint64(r20[l]) + 0x30
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
-							}
-							// 81: div.rz.f32
-							v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-							r36[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.global.f32
-							s40 := uint64(r20[l]) + 0x30
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
-							}
-							// 81: div.rz.f32
-							v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-							r36[l] = v41
-						}
-					}
-				}
-				// PTX lines 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.f32
-							s42 := uint64(r20[l]) + 0x34
-							s42v := uint64(r36[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
-							}
-							// 83: div.rp.f32
-							v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-							r37[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.f32
-							s42 := uint64(r20[l]) + 0x34
-							s42v := uint64(r36[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
-							}
-							// 83: div.rp.f32
-							v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-							r37[l] = v43
-						}
-					}
-				}
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.global.f32
-							s44 := uint64(r20[l]) + 0x38
-							s44v := uint64(r37[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
-							}
-							// 85: div.rm.f32
-							v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-							r38[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.global.f32
-							s44 := uint64(r20[l]) + 0x38
-							s44v := uint64(r37[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
-							}
-							// 85: div.rm.f32
-							v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-							r38[l] = v45
-						}
-					}
-				}
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.f32
-							s46 := uint64(r20[l]) + 0x3c
-							s46v := uint64(r38[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
-							}
-							// 87: rcp.rn.f32
-							v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
-							r39[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.f32
-							s46 := uint64(r20[l]) + 0x3c
-							s46v := uint64(r38[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
-							}
-							// 87: rcp.rn.f32
-							v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
-							r39[l] = v47
-						}
-					}
-				}
-				// PTX lines 88, 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s48w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.f32
-							s48 := uint64(r20[l]) + 0x40
-							s48v := uint64(r39[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
-							}
-							// 89: rcp.rz.f32
-							v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
-							r40[l] = v49
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.f32
-							s48 := uint64(r20[l]) + 0x40
-							s48v := uint64(r39[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
-							}
-							// 89: rcp.rz.f32
-							v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
-							r40[l] = v49
-						}
-					}
-				}
-				// PTX lines 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s50w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.f32
-							s50 := uint64(r20[l]) + 0x44
-							s50v := uint64(r40[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
-								runtime.Store32(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
-							}
-							// 91: rcp.rp.f32
-							v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
-							r41[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.f32
-							s50 := uint64(r20[l]) + 0x44
-							s50v := uint64(r40[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
-								runtime.Store32(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
-							}
-							// 91: rcp.rp.f32
-							v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
-							r41[l] = v51
-						}
-					}
-				}
-				// PTX lines 92, 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s52w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.f32
-							s52 := uint64(r20[l]) + 0x48
-							s52v := uint64(r41[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
-							}
-							// 93: rcp.rm.f32
-							v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
-							r42[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.f32
-							s52 := uint64(r20[l]) + 0x48
-							s52v := uint64(r41[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
-							}
-							// 93: rcp.rm.f32
-							v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
-							r42[l] = v53
-						}
-					}
-				}
-				// PTX lines 94, 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s54w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.global.f32
-							s54 := uint64(r20[l]) + 0x4c
-							s54v := uint64(r42[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
-								runtime.Store32(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
-							}
-							// 95: sqrt.rn.f32
-							v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
-							r43[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.global.f32
-							s54 := uint64(r20[l]) + 0x4c
-							s54v := uint64(r42[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
-								runtime.Store32(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
-							}
-							// 95: sqrt.rn.f32
-							v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
-							r43[l] = v55
-						}
-					}
-				}
-				// PTX lines 96, 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.f32
-							s56 := uint64(r20[l]) + 0x50
-							s56v := uint64(r43[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
-							}
-							// 97: sqrt.rz.f32
-							v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
-							r44[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.f32
-							s56 := uint64(r20[l]) + 0x50
-							s56v := uint64(r43[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
-							}
-							// 97: sqrt.rz.f32
-							v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
-							r44[l] = v57
-						}
-					}
-				}
-				// PTX lines 98, 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s58w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.global.f32
-							s58 := uint64(r20[l]) + 0x54
-							s58v := uint64(r44[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
-							}
-							// 99: sqrt.rp.f32
-							v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
-							r45[l] = v59
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.global.f32
-							s58 := uint64(r20[l]) + 0x54
-							s58v := uint64(r44[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
-							}
-							// 99: sqrt.rp.f32
-							v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
-							r45[l] = v59
-						}
-					}
-				}
-				// PTX lines 100, 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s60w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.f32
-							s60 := uint64(r20[l]) + 0x58
-							s60v := uint64(r45[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-								runtime.Store32(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
-							}
-							// 101: sqrt.rm.f32
-							v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
-							r46[l] = v61
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.f32
-							s60 := uint64(r20[l]) + 0x58
-							s60v := uint64(r45[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-								runtime.Store32(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
-							}
-							// 101: sqrt.rm.f32
-							v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
-							r46[l] = v61
-						}
-					}
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s62w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.global.f32
-							s62 := uint64(r20[l]) + 0x5c
-							s62v := uint64(r46[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-								runtime.Store32(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.global.f32
-							s62 := uint64(r20[l]) + 0x5c
-							s62v := uint64(r46[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-								runtime.Store32(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			fround32Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2149,6 +760,1403 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// fround32Block0 runs block 0 of kernel fround32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-38; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func fround32Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:29")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:30")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:31")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:32")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:33")
+	}
+	// PTX line 34: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 38: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 38: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// fround32Block2 runs block 2 of kernel fround32 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 41-102
+func fround32Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0x4)
+	k1 := uint64(0x18)
+	// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(0)
+		v13aw := w.Window(1)
+		v14aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 42: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 43: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 44: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 45: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 46: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 47: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 48: ld.global.f32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 49: mul.lo.s32
+				v9 := uint64(uint32(r8[l]) * uint32(k1))
+				// 50: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 51: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 52: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r20[l] = v12
+				// 53: ld.global.f32
+				v13a := uint64(v5) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
+						continue
+					}
+					v13 = v13x
+				}
+				r21[l] = v13
+				// 54: ld.global.f32
+				v14a := uint64(v3) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
+						continue
+					}
+					v14 = v14x
+				}
+				r22[l] = v14
+				// 55: add.rn.f32
+				v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
+				r23[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 42: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 43: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 44: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 45: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 46: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 47: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 48: ld.global.f32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 49: mul.lo.s32
+				v9 := uint64(uint32(r8[l]) * uint32(k1))
+				// 50: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 51: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 52: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r20[l] = v12
+				// 53: ld.global.f32
+				v13a := uint64(v5) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
+						continue
+					}
+					v13 = v13x
+				}
+				r21[l] = v13
+				// 54: ld.global.f32
+				v14a := uint64(v3) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
+						continue
+					}
+					v14 = v14x
+				}
+				r22[l] = v14
+				// 55: add.rn.f32
+				v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
+				r23[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 56, 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.f32
+				s16 := uint64(r20[l]) + 0x0
+				s16v := uint64(r23[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+				}
+				// 57: add.rz.f32
+				v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+				r24[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.f32
+				s16 := uint64(r20[l]) + 0x0
+				s16v := uint64(r23[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+				}
+				// 57: add.rz.f32
+				v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+				r24[l] = v17
+			}
+		}
+	}
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.f32
+				s18 := uint64(r20[l]) + 0x4
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+				}
+				// 59: add.rp.f32
+				v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+				r25[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.f32
+				s18 := uint64(r20[l]) + 0x4
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+				}
+				// 59: add.rp.f32
+				v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+				r25[l] = v19
+			}
+		}
+	}
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.global.f32
+				s20 := uint64(r20[l]) + 0x8
+				s20v := uint64(r25[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+				}
+				// 61: add.rm.f32
+				v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+				r26[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.global.f32
+				s20 := uint64(r20[l]) + 0x8
+				s20v := uint64(r25[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+				}
+				// 61: add.rm.f32
+				v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+				r26[l] = v21
+			}
+		}
+	}
+	// PTX lines 62, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.f32
+				s22 := uint64(r20[l]) + 0xc
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+				}
+				// 63: mul.rn.f32
+				v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
+				r27[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.f32
+				s22 := uint64(r20[l]) + 0xc
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+				}
+				// 63: mul.rn.f32
+				v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
+				r27[l] = v23
+			}
+		}
+	}
+	// PTX lines 64, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: st.global.f32
+				s24 := uint64(r20[l]) + 0x10
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+				}
+				// 65: mul.rz.f32
+				v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+				r28[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: st.global.f32
+				s24 := uint64(r20[l]) + 0x10
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+				}
+				// 65: mul.rz.f32
+				v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+				r28[l] = v25
+			}
+		}
+	}
+	// PTX lines 66, 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.global.f32
+				s26 := uint64(r20[l]) + 0x14
+				s26v := uint64(r28[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+				}
+				// 67: mul.rp.f32
+				v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+				r29[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.global.f32
+				s26 := uint64(r20[l]) + 0x14
+				s26v := uint64(r28[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+				}
+				// 67: mul.rp.f32
+				v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+				r29[l] = v27
+			}
+		}
+	}
+	// PTX lines 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.global.f32
+				s28 := uint64(r20[l]) + 0x18
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+				}
+				// 69: mul.rm.f32
+				v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+				r30[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.global.f32
+				s28 := uint64(r20[l]) + 0x18
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+				}
+				// 69: mul.rm.f32
+				v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+				r30[l] = v29
+			}
+		}
+	}
+	// PTX lines 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.global.f32
+				s30 := uint64(r20[l]) + 0x1c
+				s30v := uint64(r30[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+				}
+				// 71: fma.rn.f32
+				var v31 uint64
+				if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
+					v31 = uint64(math.Float32bits(float32(v31f)))
+				} else {
+					v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+				}
+				r31[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.global.f32
+				s30 := uint64(r20[l]) + 0x1c
+				s30v := uint64(r30[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+				}
+				// 71: fma.rn.f32
+				var v31 uint64
+				if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
+					v31 = uint64(math.Float32bits(float32(v31f)))
+				} else {
+					v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+				}
+				r31[l] = v31
+			}
+		}
+	}
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.f32
+				s32 := uint64(r20[l]) + 0x20
+				s32v := uint64(r31[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+				}
+				// 73: fma.rz.f32
+				v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
+				r32[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.f32
+				s32 := uint64(r20[l]) + 0x20
+				s32v := uint64(r31[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+				}
+				// 73: fma.rz.f32
+				v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
+				r32[l] = v33
+			}
+		}
+	}
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.f32
+				s34 := uint64(r20[l]) + 0x24
+				s34v := uint64(r32[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+				}
+				// 75: fma.rp.f32
+				v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
+				r33[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.f32
+				s34 := uint64(r20[l]) + 0x24
+				s34v := uint64(r32[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+				}
+				// 75: fma.rp.f32
+				v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
+				r33[l] = v35
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.f32
+				s36 := uint64(r20[l]) + 0x28
+				s36v := uint64(r33[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+				}
+				// 77: fma.rm.f32
+				v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
+				r34[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.f32
+				s36 := uint64(r20[l]) + 0x28
+				s36v := uint64(r33[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+				}
+				// 77: fma.rm.f32
+				v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
+				r34[l] = v37
+			}
+		}
+	}
+	// PTX lines 78, 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.f32
+				s38 := uint64(r20[l]) + 0x2c
+				s38v := uint64(r34[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+				}
+				// 79: div.rn.f32
+				v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
+				r35[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.f32
+				s38 := uint64(r20[l]) + 0x2c
+				s38v := uint64(r34[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+				}
+				// 79: div.rn.f32
+				v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
+				r35[l] = v39
+			}
+		}
+	}
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.global.f32
+				s40 := uint64(r20[l]) + 0x30
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+				}
+				// 81: div.rz.f32
+				v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+				r36[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.global.f32
+				s40 := uint64(r20[l]) + 0x30
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+				}
+				// 81: div.rz.f32
+				v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+				r36[l] = v41
+			}
+		}
+	}
+	// PTX lines 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.f32
+				s42 := uint64(r20[l]) + 0x34
+				s42v := uint64(r36[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+				}
+				// 83: div.rp.f32
+				v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+				r37[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.f32
+				s42 := uint64(r20[l]) + 0x34
+				s42v := uint64(r36[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+				}
+				// 83: div.rp.f32
+				v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+				r37[l] = v43
+			}
+		}
+	}
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.global.f32
+				s44 := uint64(r20[l]) + 0x38
+				s44v := uint64(r37[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+				}
+				// 85: div.rm.f32
+				v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+				r38[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.global.f32
+				s44 := uint64(r20[l]) + 0x38
+				s44v := uint64(r37[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+				}
+				// 85: div.rm.f32
+				v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+				r38[l] = v45
+			}
+		}
+	}
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.f32
+				s46 := uint64(r20[l]) + 0x3c
+				s46v := uint64(r38[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+				}
+				// 87: rcp.rn.f32
+				v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
+				r39[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.f32
+				s46 := uint64(r20[l]) + 0x3c
+				s46v := uint64(r38[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+				}
+				// 87: rcp.rn.f32
+				v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
+				r39[l] = v47
+			}
+		}
+	}
+	// PTX lines 88, 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s48w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.global.f32
+				s48 := uint64(r20[l]) + 0x40
+				s48v := uint64(r39[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+				}
+				// 89: rcp.rz.f32
+				v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
+				r40[l] = v49
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.f32
+				s48 := uint64(r20[l]) + 0x40
+				s48v := uint64(r39[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+				}
+				// 89: rcp.rz.f32
+				v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
+				r40[l] = v49
+			}
+		}
+	}
+	// PTX lines 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s50w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.f32
+				s50 := uint64(r20[l]) + 0x44
+				s50v := uint64(r40[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+				}
+				// 91: rcp.rp.f32
+				v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
+				r41[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.f32
+				s50 := uint64(r20[l]) + 0x44
+				s50v := uint64(r40[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+				}
+				// 91: rcp.rp.f32
+				v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
+				r41[l] = v51
+			}
+		}
+	}
+	// PTX lines 92, 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s52w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.f32
+				s52 := uint64(r20[l]) + 0x48
+				s52v := uint64(r41[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+				}
+				// 93: rcp.rm.f32
+				v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
+				r42[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.f32
+				s52 := uint64(r20[l]) + 0x48
+				s52v := uint64(r41[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+				}
+				// 93: rcp.rm.f32
+				v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
+				r42[l] = v53
+			}
+		}
+	}
+	// PTX lines 94, 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s54w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.global.f32
+				s54 := uint64(r20[l]) + 0x4c
+				s54v := uint64(r42[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+					runtime.Store32(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+				}
+				// 95: sqrt.rn.f32
+				v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
+				r43[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.global.f32
+				s54 := uint64(r20[l]) + 0x4c
+				s54v := uint64(r42[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+					runtime.Store32(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+				}
+				// 95: sqrt.rn.f32
+				v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
+				r43[l] = v55
+			}
+		}
+	}
+	// PTX lines 96, 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.f32
+				s56 := uint64(r20[l]) + 0x50
+				s56v := uint64(r43[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+				}
+				// 97: sqrt.rz.f32
+				v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
+				r44[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.f32
+				s56 := uint64(r20[l]) + 0x50
+				s56v := uint64(r43[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+				}
+				// 97: sqrt.rz.f32
+				v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
+				r44[l] = v57
+			}
+		}
+	}
+	// PTX lines 98, 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s58w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.global.f32
+				s58 := uint64(r20[l]) + 0x54
+				s58v := uint64(r44[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+				}
+				// 99: sqrt.rp.f32
+				v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
+				r45[l] = v59
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.global.f32
+				s58 := uint64(r20[l]) + 0x54
+				s58v := uint64(r44[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+				}
+				// 99: sqrt.rp.f32
+				v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
+				r45[l] = v59
+			}
+		}
+	}
+	// PTX lines 100, 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s60w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.f32
+				s60 := uint64(r20[l]) + 0x58
+				s60v := uint64(r45[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+					runtime.Store32(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+				}
+				// 101: sqrt.rm.f32
+				v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
+				r46[l] = v61
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.f32
+				s60 := uint64(r20[l]) + 0x58
+				s60v := uint64(r45[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+					runtime.Store32(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+				}
+				// 101: sqrt.rm.f32
+				v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
+				r46[l] = v61
+			}
+		}
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s62w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.global.f32
+				s62 := uint64(r20[l]) + 0x5c
+				s62v := uint64(r46[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+					runtime.Store32(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.global.f32
+				s62 := uint64(r20[l]) + 0x5c
+				s62v := uint64(r46[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+					runtime.Store32(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+				}
+			}
+		}
+	}
+}
+
 // fround64Run runs blocks of kernel fround64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2157,145 +2165,7 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 123-132; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 123: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:123")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:124")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 125: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:125")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 126: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:126")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 127: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:127")
-				}
-				// PTX line 128: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 129: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 131: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 132: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 131: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 132: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			fround64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2312,1248 +2182,7 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 135-196
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r16 := w.Reg(16)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0x8)
-				k1 := uint64(0x18)
-				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(27)
-					v13aw := w.Window(28)
-					v14aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 136: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 137: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 138: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 139: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 140: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 141: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 142: ld.global.f64
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 143: mul.lo.s32
-							v9 := uint64(uint32(r8[l]) * uint32(k1))
-							// 144: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 145: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 146: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r20[l] = v12
-							// 147: ld.global.f64
-							v13a := uint64(v5) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
-									continue
-								}
-								v13 = v13x
-							}
-							r21[l] = v13
-							// 148: ld.global.f64
-							v14a := uint64(v3) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
-									continue
-								}
-								v14 = v14x
-							}
-							r22[l] = v14
-							// 149: add.rn.f64
-							v15 := isa.AddF64RN(v14, v13)
-							r23[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 136: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 137: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 138: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 139: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 140: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 141: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 142: ld.global.f64
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 143: mul.lo.s32
-							v9 := uint64(uint32(r8[l]) * uint32(k1))
-							// 144: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 145: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 146: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r20[l] = v12
-							// 147: ld.global.f64
-							v13a := uint64(v5) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
-									continue
-								}
-								v13 = v13x
-							}
-							r21[l] = v13
-							// 148: ld.global.f64
-							v14a := uint64(v3) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
-									continue
-								}
-								v14 = v14x
-							}
-							r22[l] = v14
-							// 149: add.rn.f64
-							v15 := isa.AddF64RN(v14, v13)
-							r23[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 150, 151: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.global.f64
-							s16 := uint64(r20[l]) + 0x0
-							s16v := uint64(r23[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
-							}
-							// 151: add.rz.f64
-							v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
-							r24[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.global.f64
-							s16 := uint64(r20[l]) + 0x0
-							s16v := uint64(r23[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
-							}
-							// 151: add.rz.f64
-							v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
-							r24[l] = v17
-						}
-					}
-				}
-				// PTX lines 152, 153: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.global.f64
-							s18 := uint64(r20[l]) + 0x8
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
-							}
-							// 153: add.rp.f64
-							v19 := isa.AddF64(r22[l], r21[l], isa.RP)
-							r25[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.global.f64
-							s18 := uint64(r20[l]) + 0x8
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
-							}
-							// 153: add.rp.f64
-							v19 := isa.AddF64(r22[l], r21[l], isa.RP)
-							r25[l] = v19
-						}
-					}
-				}
-				// PTX lines 154, 155: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: st.global.f64
-							s20 := uint64(r20[l]) + 0x10
-							s20v := uint64(r25[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
-							}
-							// 155: add.rm.f64
-							v21 := isa.AddF64(r22[l], r21[l], isa.RM)
-							r26[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: st.global.f64
-							s20 := uint64(r20[l]) + 0x10
-							s20v := uint64(r25[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
-							}
-							// 155: add.rm.f64
-							v21 := isa.AddF64(r22[l], r21[l], isa.RM)
-							r26[l] = v21
-						}
-					}
-				}
-				// PTX lines 156, 157: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: st.global.f64
-							s22 := uint64(r20[l]) + 0x18
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
-							}
-							// 157: mul.rn.f64
-							v23 := isa.MulF64RN(r22[l], r21[l])
-							r27[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: st.global.f64
-							s22 := uint64(r20[l]) + 0x18
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
-							}
-							// 157: mul.rn.f64
-							v23 := isa.MulF64RN(r22[l], r21[l])
-							r27[l] = v23
-						}
-					}
-				}
-				// PTX lines 158, 159: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.global.f64
-							s24 := uint64(r20[l]) + 0x20
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
-							}
-							// 159: mul.rz.f64
-							v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
-							r28[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.global.f64
-							s24 := uint64(r20[l]) + 0x20
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
-							}
-							// 159: mul.rz.f64
-							v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
-							r28[l] = v25
-						}
-					}
-				}
-				// PTX lines 160, 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.global.f64
-							s26 := uint64(r20[l]) + 0x28
-							s26v := uint64(r28[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
-							}
-							// 161: mul.rp.f64
-							v27 := isa.MulF64(r22[l], r21[l], isa.RP)
-							r29[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.global.f64
-							s26 := uint64(r20[l]) + 0x28
-							s26v := uint64(r28[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
-							}
-							// 161: mul.rp.f64
-							v27 := isa.MulF64(r22[l], r21[l], isa.RP)
-							r29[l] = v27
-						}
-					}
-				}
-				// PTX lines 162, 163: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.global.f64
-							s28 := uint64(r20[l]) + 0x30
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
-								runtime.Store64(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
-							}
-							// 163: mul.rm.f64
-							v29 := isa.MulF64(r22[l], r21[l], isa.RM)
-							r30[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.global.f64
-							s28 := uint64(r20[l]) + 0x30
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
-								runtime.Store64(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
-							}
-							// 163: mul.rm.f64
-							v29 := isa.MulF64(r22[l], r21[l], isa.RM)
-							r30[l] = v29
-						}
-					}
-				}
-				// PTX lines 164, 165: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: st.global.f64
-							s30 := uint64(r20[l]) + 0x38
-							s30v := uint64(r30[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
-							}
-							// 165: fma.rn.f64
-							v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
-							r31[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: st.global.f64
-							s30 := uint64(r20[l]) + 0x38
-							s30v := uint64(r30[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
-							}
-							// 165: fma.rn.f64
-							v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
-							r31[l] = v31
-						}
-					}
-				}
-				// PTX lines 166, 167: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.global.f64
-							s32 := uint64(r20[l]) + 0x40
-							s32v := uint64(r31[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
-								runtime.Store64(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
-							}
-							// 167: fma.rz.f64
-							v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
-							r32[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.global.f64
-							s32 := uint64(r20[l]) + 0x40
-							s32v := uint64(r31[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
-								runtime.Store64(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
-							}
-							// 167: fma.rz.f64
-							v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
-							r32[l] = v33
-						}
-					}
-				}
-				// PTX lines 168, 169: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.global.f64
-							s34 := uint64(r20[l]) + 0x48
-							s34v := uint64(r32[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
-								runtime.Store64(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
-							}
-							// 169: fma.rp.f64
-							v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
-							r33[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.global.f64
-							s34 := uint64(r20[l]) + 0x48
-							s34v := uint64(r32[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
-								runtime.Store64(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
-							}
-							// 169: fma.rp.f64
-							v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
-							r33[l] = v35
-						}
-					}
-				}
-				// PTX lines 170, 171: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: st.global.f64
-							s36 := uint64(r20[l]) + 0x50
-							s36v := uint64(r33[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
-							}
-							// 171: fma.rm.f64
-							v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
-							r34[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: st.global.f64
-							s36 := uint64(r20[l]) + 0x50
-							s36v := uint64(r33[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
-							}
-							// 171: fma.rm.f64
-							v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
-							r34[l] = v37
-						}
-					}
-				}
-				// PTX lines 172, 173: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s38w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 172: st.global.f64
-							s38 := uint64(r20[l]) + 0x58
-							s38v := uint64(r34[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
-							}
-							// 173: div.rn.f64
-							v39 := isa.DivF64(r22[l], r21[l], isa.RN)
-							r35[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 172: st.global.f64
-							s38 := uint64(r20[l]) + 0x58
-							s38v := uint64(r34[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
-							}
-							// 173: div.rn.f64
-							v39 := isa.DivF64(r22[l], r21[l], isa.RN)
-							r35[l] = v39
-						}
-					}
-				}
-				// PTX lines 174, 175: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.global.f64
-							s40 := uint64(r20[l]) + 0x60
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
-							}
-							// 175: div.rz.f64
-							v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
-							r36[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.global.f64
-							s40 := uint64(r20[l]) + 0x60
-							s40v := uint64(r35[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
-							}
-							// 175: div.rz.f64
-							v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
-							r36[l] = v41
-						}
-					}
-				}
-				// PTX lines 176, 177: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s42w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.global.f64
-							s42 := uint64(r20[l]) + 0x68
-							s42v := uint64(r36[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
-								runtime.Store64(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
-							}
-							// 177: div.rp.f64
-							v43 := isa.DivF64(r22[l], r21[l], isa.RP)
-							r37[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.global.f64
-							s42 := uint64(r20[l]) + 0x68
-							s42v := uint64(r36[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
-								runtime.Store64(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
-							}
-							// 177: div.rp.f64
-							v43 := isa.DivF64(r22[l], r21[l], isa.RP)
-							r37[l] = v43
-						}
-					}
-				}
-				// PTX lines 178, 179: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s44w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.global.f64
-							s44 := uint64(r20[l]) + 0x70
-							s44v := uint64(r37[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
-								runtime.Store64(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
-							}
-							// 179: div.rm.f64
-							v45 := isa.DivF64(r22[l], r21[l], isa.RM)
-							r38[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.global.f64
-							s44 := uint64(r20[l]) + 0x70
-							s44v := uint64(r37[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
-								runtime.Store64(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
-							}
-							// 179: div.rm.f64
-							v45 := isa.DivF64(r22[l], r21[l], isa.RM)
-							r38[l] = v45
-						}
-					}
-				}
-				// PTX lines 180, 181: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s46w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.global.f64
-							s46 := uint64(r20[l]) + 0x78
-							s46v := uint64(r38[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
-							}
-							// 181: rcp.rn.f64
-							v47 := isa.RcpF64(r22[l], isa.RN)
-							r39[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.global.f64
-							s46 := uint64(r20[l]) + 0x78
-							s46v := uint64(r38[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
-								runtime.Store64(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
-							}
-							// 181: rcp.rn.f64
-							v47 := isa.RcpF64(r22[l], isa.RN)
-							r39[l] = v47
-						}
-					}
-				}
-				// PTX lines 182, 183: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s48w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.global.f64
-							s48 := uint64(r20[l]) + 0x80
-							s48v := uint64(r39[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
-								runtime.Store64(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
-							}
-							// 183: rcp.rz.f64
-							v49 := isa.RcpF64(r22[l], isa.RZ)
-							r40[l] = v49
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.global.f64
-							s48 := uint64(r20[l]) + 0x80
-							s48v := uint64(r39[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
-								runtime.Store64(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
-							}
-							// 183: rcp.rz.f64
-							v49 := isa.RcpF64(r22[l], isa.RZ)
-							r40[l] = v49
-						}
-					}
-				}
-				// PTX lines 184, 185: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s50w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.global.f64
-							s50 := uint64(r20[l]) + 0x88
-							s50v := uint64(r40[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
-								runtime.Store64(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
-							}
-							// 185: rcp.rp.f64
-							v51 := isa.RcpF64(r22[l], isa.RP)
-							r41[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.global.f64
-							s50 := uint64(r20[l]) + 0x88
-							s50v := uint64(r40[l])
-							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
-								runtime.Store64(s50w.Mem, s50o, s50v)
-							} else {
-								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
-							}
-							// 185: rcp.rp.f64
-							v51 := isa.RcpF64(r22[l], isa.RP)
-							r41[l] = v51
-						}
-					}
-				}
-				// PTX lines 186, 187: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s52w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.global.f64
-							s52 := uint64(r20[l]) + 0x90
-							s52v := uint64(r41[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
-							}
-							// 187: rcp.rm.f64
-							v53 := isa.RcpF64(r22[l], isa.RM)
-							r42[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.global.f64
-							s52 := uint64(r20[l]) + 0x90
-							s52v := uint64(r41[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
-							}
-							// 187: rcp.rm.f64
-							v53 := isa.RcpF64(r22[l], isa.RM)
-							r42[l] = v53
-						}
-					}
-				}
-				// PTX lines 188, 189: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s54w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: st.global.f64
-							s54 := uint64(r20[l]) + 0x98
-							s54v := uint64(r42[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
-							}
-							// 189: sqrt.rn.f64
-							v55 := isa.SqrtF64(r22[l], isa.RN)
-							r43[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: st.global.f64
-							s54 := uint64(r20[l]) + 0x98
-							s54v := uint64(r42[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
-							}
-							// 189: sqrt.rn.f64
-							v55 := isa.SqrtF64(r22[l], isa.RN)
-							r43[l] = v55
-						}
-					}
-				}
-				// PTX lines 190, 191: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: st.global.f64
-							s56 := uint64(r20[l]) + 0xa0
-							s56v := uint64(r43[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
-							}
-							// 191: sqrt.rz.f64
-							v57 := isa.SqrtF64(r22[l], isa.RZ)
-							r44[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: st.global.f64
-							s56 := uint64(r20[l]) + 0xa0
-							s56v := uint64(r43[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
-							}
-							// 191: sqrt.rz.f64
-							v57 := isa.SqrtF64(r22[l], isa.RZ)
-							r44[l] = v57
-						}
-					}
-				}
-				// PTX lines 192, 193: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s58w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: st.global.f64
-							s58 := uint64(r20[l]) + 0xa8
-							s58v := uint64(r44[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
-								runtime.Store64(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
-							}
-							// 193: sqrt.rp.f64
-							v59 := isa.SqrtF64(r22[l], isa.RP)
-							r45[l] = v59
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: st.global.f64
-							s58 := uint64(r20[l]) + 0xa8
-							s58v := uint64(r44[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
-								runtime.Store64(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
-							}
-							// 193: sqrt.rp.f64
-							v59 := isa.SqrtF64(r22[l], isa.RP)
-							r45[l] = v59
-						}
-					}
-				}
-				// PTX lines 194, 195: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s60w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: st.global.f64
-							s60 := uint64(r20[l]) + 0xb0
-							s60v := uint64(r45[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
-								runtime.Store64(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
-							}
-							// 195: sqrt.rm.f64
-							v61 := isa.SqrtF64(r22[l], isa.RM)
-							r46[l] = v61
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: st.global.f64
-							s60 := uint64(r20[l]) + 0xb0
-							s60v := uint64(r45[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
-								runtime.Store64(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
-							}
-							// 195: sqrt.rm.f64
-							v61 := isa.SqrtF64(r22[l], isa.RM)
-							r46[l] = v61
-						}
-					}
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s62w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.global.f64
-							s62 := uint64(r20[l]) + 0xb8
-							s62v := uint64(r46[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
-								runtime.Store64(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.global.f64
-							s62 := uint64(r20[l]) + 0xb8
-							s62v := uint64(r46[l])
-							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
-								runtime.Store64(s62w.Mem, s62o, s62v)
-							} else {
-								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
-							}
-						}
-					}
-				}
-			}
+			fround64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3565,5 +2194,1392 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fround64Block0 runs block 0 of kernel fround64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 123-132; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func fround64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 123: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:123")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:124")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 125: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:125")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 126: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:126")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 127: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:127")
+	}
+	// PTX line 128: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 129: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 131: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 132: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 131: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 132: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// fround64Block2 runs block 2 of kernel fround64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 135-196
+func fround64Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0x8)
+	k1 := uint64(0x18)
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(27)
+		v13aw := w.Window(28)
+		v14aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 136: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 137: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 138: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 139: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 140: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 141: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 142: ld.global.f64
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 143: mul.lo.s32
+				v9 := uint64(uint32(r8[l]) * uint32(k1))
+				// 144: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 145: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 146: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r20[l] = v12
+				// 147: ld.global.f64
+				v13a := uint64(v5) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
+						continue
+					}
+					v13 = v13x
+				}
+				r21[l] = v13
+				// 148: ld.global.f64
+				v14a := uint64(v3) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
+						continue
+					}
+					v14 = v14x
+				}
+				r22[l] = v14
+				// 149: add.rn.f64
+				v15 := isa.AddF64RN(v14, v13)
+				r23[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 136: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 137: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 138: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 139: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 140: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 141: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 142: ld.global.f64
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 143: mul.lo.s32
+				v9 := uint64(uint32(r8[l]) * uint32(k1))
+				// 144: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 145: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 146: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r20[l] = v12
+				// 147: ld.global.f64
+				v13a := uint64(v5) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
+						continue
+					}
+					v13 = v13x
+				}
+				r21[l] = v13
+				// 148: ld.global.f64
+				v14a := uint64(v3) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
+						continue
+					}
+					v14 = v14x
+				}
+				r22[l] = v14
+				// 149: add.rn.f64
+				v15 := isa.AddF64RN(v14, v13)
+				r23[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 150, 151: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.global.f64
+				s16 := uint64(r20[l]) + 0x0
+				s16v := uint64(r23[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+				}
+				// 151: add.rz.f64
+				v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
+				r24[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.global.f64
+				s16 := uint64(r20[l]) + 0x0
+				s16v := uint64(r23[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+				}
+				// 151: add.rz.f64
+				v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
+				r24[l] = v17
+			}
+		}
+	}
+	// PTX lines 152, 153: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.global.f64
+				s18 := uint64(r20[l]) + 0x8
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+				}
+				// 153: add.rp.f64
+				v19 := isa.AddF64(r22[l], r21[l], isa.RP)
+				r25[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.global.f64
+				s18 := uint64(r20[l]) + 0x8
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+				}
+				// 153: add.rp.f64
+				v19 := isa.AddF64(r22[l], r21[l], isa.RP)
+				r25[l] = v19
+			}
+		}
+	}
+	// PTX lines 154, 155: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: st.global.f64
+				s20 := uint64(r20[l]) + 0x10
+				s20v := uint64(r25[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+				}
+				// 155: add.rm.f64
+				v21 := isa.AddF64(r22[l], r21[l], isa.RM)
+				r26[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: st.global.f64
+				s20 := uint64(r20[l]) + 0x10
+				s20v := uint64(r25[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+				}
+				// 155: add.rm.f64
+				v21 := isa.AddF64(r22[l], r21[l], isa.RM)
+				r26[l] = v21
+			}
+		}
+	}
+	// PTX lines 156, 157: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: st.global.f64
+				s22 := uint64(r20[l]) + 0x18
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+				}
+				// 157: mul.rn.f64
+				v23 := isa.MulF64RN(r22[l], r21[l])
+				r27[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: st.global.f64
+				s22 := uint64(r20[l]) + 0x18
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+				}
+				// 157: mul.rn.f64
+				v23 := isa.MulF64RN(r22[l], r21[l])
+				r27[l] = v23
+			}
+		}
+	}
+	// PTX lines 158, 159: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.global.f64
+				s24 := uint64(r20[l]) + 0x20
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+				}
+				// 159: mul.rz.f64
+				v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
+				r28[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.global.f64
+				s24 := uint64(r20[l]) + 0x20
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+				}
+				// 159: mul.rz.f64
+				v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
+				r28[l] = v25
+			}
+		}
+	}
+	// PTX lines 160, 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.global.f64
+				s26 := uint64(r20[l]) + 0x28
+				s26v := uint64(r28[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+				}
+				// 161: mul.rp.f64
+				v27 := isa.MulF64(r22[l], r21[l], isa.RP)
+				r29[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.global.f64
+				s26 := uint64(r20[l]) + 0x28
+				s26v := uint64(r28[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+				}
+				// 161: mul.rp.f64
+				v27 := isa.MulF64(r22[l], r21[l], isa.RP)
+				r29[l] = v27
+			}
+		}
+	}
+	// PTX lines 162, 163: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.global.f64
+				s28 := uint64(r20[l]) + 0x30
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+					runtime.Store64(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+				}
+				// 163: mul.rm.f64
+				v29 := isa.MulF64(r22[l], r21[l], isa.RM)
+				r30[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.global.f64
+				s28 := uint64(r20[l]) + 0x30
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+					runtime.Store64(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+				}
+				// 163: mul.rm.f64
+				v29 := isa.MulF64(r22[l], r21[l], isa.RM)
+				r30[l] = v29
+			}
+		}
+	}
+	// PTX lines 164, 165: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: st.global.f64
+				s30 := uint64(r20[l]) + 0x38
+				s30v := uint64(r30[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+				}
+				// 165: fma.rn.f64
+				v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
+				r31[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: st.global.f64
+				s30 := uint64(r20[l]) + 0x38
+				s30v := uint64(r30[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+				}
+				// 165: fma.rn.f64
+				v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
+				r31[l] = v31
+			}
+		}
+	}
+	// PTX lines 166, 167: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.global.f64
+				s32 := uint64(r20[l]) + 0x40
+				s32v := uint64(r31[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
+					runtime.Store64(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+				}
+				// 167: fma.rz.f64
+				v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
+				r32[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.global.f64
+				s32 := uint64(r20[l]) + 0x40
+				s32v := uint64(r31[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
+					runtime.Store64(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+				}
+				// 167: fma.rz.f64
+				v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
+				r32[l] = v33
+			}
+		}
+	}
+	// PTX lines 168, 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.global.f64
+				s34 := uint64(r20[l]) + 0x48
+				s34v := uint64(r32[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+					runtime.Store64(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+				}
+				// 169: fma.rp.f64
+				v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
+				r33[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.global.f64
+				s34 := uint64(r20[l]) + 0x48
+				s34v := uint64(r32[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+					runtime.Store64(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+				}
+				// 169: fma.rp.f64
+				v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
+				r33[l] = v35
+			}
+		}
+	}
+	// PTX lines 170, 171: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: st.global.f64
+				s36 := uint64(r20[l]) + 0x50
+				s36v := uint64(r33[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+				}
+				// 171: fma.rm.f64
+				v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
+				r34[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: st.global.f64
+				s36 := uint64(r20[l]) + 0x50
+				s36v := uint64(r33[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+				}
+				// 171: fma.rm.f64
+				v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
+				r34[l] = v37
+			}
+		}
+	}
+	// PTX lines 172, 173: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s38w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 172: st.global.f64
+				s38 := uint64(r20[l]) + 0x58
+				s38v := uint64(r34[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+				}
+				// 173: div.rn.f64
+				v39 := isa.DivF64(r22[l], r21[l], isa.RN)
+				r35[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 172: st.global.f64
+				s38 := uint64(r20[l]) + 0x58
+				s38v := uint64(r34[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+				}
+				// 173: div.rn.f64
+				v39 := isa.DivF64(r22[l], r21[l], isa.RN)
+				r35[l] = v39
+			}
+		}
+	}
+	// PTX lines 174, 175: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.global.f64
+				s40 := uint64(r20[l]) + 0x60
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+				}
+				// 175: div.rz.f64
+				v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
+				r36[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.global.f64
+				s40 := uint64(r20[l]) + 0x60
+				s40v := uint64(r35[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+				}
+				// 175: div.rz.f64
+				v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
+				r36[l] = v41
+			}
+		}
+	}
+	// PTX lines 176, 177: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s42w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.global.f64
+				s42 := uint64(r20[l]) + 0x68
+				s42v := uint64(r36[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+				}
+				// 177: div.rp.f64
+				v43 := isa.DivF64(r22[l], r21[l], isa.RP)
+				r37[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.global.f64
+				s42 := uint64(r20[l]) + 0x68
+				s42v := uint64(r36[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+				}
+				// 177: div.rp.f64
+				v43 := isa.DivF64(r22[l], r21[l], isa.RP)
+				r37[l] = v43
+			}
+		}
+	}
+	// PTX lines 178, 179: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s44w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.global.f64
+				s44 := uint64(r20[l]) + 0x70
+				s44v := uint64(r37[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+				}
+				// 179: div.rm.f64
+				v45 := isa.DivF64(r22[l], r21[l], isa.RM)
+				r38[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.global.f64
+				s44 := uint64(r20[l]) + 0x70
+				s44v := uint64(r37[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+				}
+				// 179: div.rm.f64
+				v45 := isa.DivF64(r22[l], r21[l], isa.RM)
+				r38[l] = v45
+			}
+		}
+	}
+	// PTX lines 180, 181: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s46w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.global.f64
+				s46 := uint64(r20[l]) + 0x78
+				s46v := uint64(r38[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+				}
+				// 181: rcp.rn.f64
+				v47 := isa.RcpF64(r22[l], isa.RN)
+				r39[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.global.f64
+				s46 := uint64(r20[l]) + 0x78
+				s46v := uint64(r38[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+				}
+				// 181: rcp.rn.f64
+				v47 := isa.RcpF64(r22[l], isa.RN)
+				r39[l] = v47
+			}
+		}
+	}
+	// PTX lines 182, 183: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s48w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.global.f64
+				s48 := uint64(r20[l]) + 0x80
+				s48v := uint64(r39[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+					runtime.Store64(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+				}
+				// 183: rcp.rz.f64
+				v49 := isa.RcpF64(r22[l], isa.RZ)
+				r40[l] = v49
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.global.f64
+				s48 := uint64(r20[l]) + 0x80
+				s48v := uint64(r39[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+					runtime.Store64(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+				}
+				// 183: rcp.rz.f64
+				v49 := isa.RcpF64(r22[l], isa.RZ)
+				r40[l] = v49
+			}
+		}
+	}
+	// PTX lines 184, 185: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s50w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.global.f64
+				s50 := uint64(r20[l]) + 0x88
+				s50v := uint64(r40[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+					runtime.Store64(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+				}
+				// 185: rcp.rp.f64
+				v51 := isa.RcpF64(r22[l], isa.RP)
+				r41[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.global.f64
+				s50 := uint64(r20[l]) + 0x88
+				s50v := uint64(r40[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+					runtime.Store64(s50w.Ptr, s50o, s50v)
+				} else {
+					w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+				}
+				// 185: rcp.rp.f64
+				v51 := isa.RcpF64(r22[l], isa.RP)
+				r41[l] = v51
+			}
+		}
+	}
+	// PTX lines 186, 187: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s52w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.global.f64
+				s52 := uint64(r20[l]) + 0x90
+				s52v := uint64(r41[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+				}
+				// 187: rcp.rm.f64
+				v53 := isa.RcpF64(r22[l], isa.RM)
+				r42[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.global.f64
+				s52 := uint64(r20[l]) + 0x90
+				s52v := uint64(r41[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+				}
+				// 187: rcp.rm.f64
+				v53 := isa.RcpF64(r22[l], isa.RM)
+				r42[l] = v53
+			}
+		}
+	}
+	// PTX lines 188, 189: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s54w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: st.global.f64
+				s54 := uint64(r20[l]) + 0x98
+				s54v := uint64(r42[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+				}
+				// 189: sqrt.rn.f64
+				v55 := isa.SqrtF64(r22[l], isa.RN)
+				r43[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: st.global.f64
+				s54 := uint64(r20[l]) + 0x98
+				s54v := uint64(r42[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+				}
+				// 189: sqrt.rn.f64
+				v55 := isa.SqrtF64(r22[l], isa.RN)
+				r43[l] = v55
+			}
+		}
+	}
+	// PTX lines 190, 191: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.global.f64
+				s56 := uint64(r20[l]) + 0xa0
+				s56v := uint64(r43[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+				}
+				// 191: sqrt.rz.f64
+				v57 := isa.SqrtF64(r22[l], isa.RZ)
+				r44[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.global.f64
+				s56 := uint64(r20[l]) + 0xa0
+				s56v := uint64(r43[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+				}
+				// 191: sqrt.rz.f64
+				v57 := isa.SqrtF64(r22[l], isa.RZ)
+				r44[l] = v57
+			}
+		}
+	}
+	// PTX lines 192, 193: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s58w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: st.global.f64
+				s58 := uint64(r20[l]) + 0xa8
+				s58v := uint64(r44[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
+					runtime.Store64(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+				}
+				// 193: sqrt.rp.f64
+				v59 := isa.SqrtF64(r22[l], isa.RP)
+				r45[l] = v59
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: st.global.f64
+				s58 := uint64(r20[l]) + 0xa8
+				s58v := uint64(r44[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
+					runtime.Store64(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+				}
+				// 193: sqrt.rp.f64
+				v59 := isa.SqrtF64(r22[l], isa.RP)
+				r45[l] = v59
+			}
+		}
+	}
+	// PTX lines 194, 195: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s60w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.global.f64
+				s60 := uint64(r20[l]) + 0xb0
+				s60v := uint64(r45[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
+					runtime.Store64(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+				}
+				// 195: sqrt.rm.f64
+				v61 := isa.SqrtF64(r22[l], isa.RM)
+				r46[l] = v61
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.global.f64
+				s60 := uint64(r20[l]) + 0xb0
+				s60v := uint64(r45[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
+					runtime.Store64(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+				}
+				// 195: sqrt.rm.f64
+				v61 := isa.SqrtF64(r22[l], isa.RM)
+				r46[l] = v61
+			}
+		}
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s62w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.global.f64
+				s62 := uint64(r20[l]) + 0xb8
+				s62v := uint64(r46[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
+					runtime.Store64(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.global.f64
+				s62 := uint64(r20[l]) + 0xb8
+				s62v := uint64(r46[l])
+				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
+					runtime.Store64(s62w.Ptr, s62o, s62v)
+				} else {
+					w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+				}
+			}
+		}
 	}
 }

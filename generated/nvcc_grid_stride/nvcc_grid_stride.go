@@ -805,130 +805,7 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 2 (b2 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:29")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.f32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:30")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:31")
-				}
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 32: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 33: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			gridStrideScaleBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -942,161 +819,7 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				// PTX lines 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 46: add.s64
-							v2 := uint64(uint64(r10[l]) + uint64(v1))
-							// 47: ld.global.f32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
-									continue
-								}
-								v3 = v3x
-							}
-							// 48: cvt.rn.f32.s32
-							v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
-							// 49: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
-							}
-							r16[l] = v5
-							// 50: add.s64
-							v6 := uint64(uint64(r11[l]) + uint64(v1))
-							r17[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: mul.wide.s32
-							v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 46: add.s64
-							v2 := uint64(uint64(r10[l]) + uint64(v1))
-							// 47: ld.global.f32
-							v3a := uint64(v2) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
-									continue
-								}
-								v3 = v3x
-							}
-							// 48: cvt.rn.f32.s32
-							v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
-							// 49: fma.rn.f32
-							var v5 uint64
-							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-								v5 = uint64(math.Float32bits(float32(v5f)))
-							} else {
-								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
-							}
-							r16[l] = v5
-							// 50: add.s64
-							v6 := uint64(uint64(r11[l]) + uint64(v1))
-							r17[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51, 52, 53: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.f32
-							s7 := uint64(r17[l]) + 0x0
-							s7v := uint64(r16[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
-							}
-							// 52: add.s32
-							v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
-							r7[l] = v8
-							// 53: setp.lt.s32
-							c9t := int32(v8) < int32(r3[l])
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.f32
-							s7 := uint64(r17[l]) + 0x0
-							s7v := uint64(r16[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
-							}
-							// 52: add.s32
-							v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
-							r7[l] = v8
-							// 53: setp.lt.s32
-							c9t := int32(v8) < int32(r3[l])
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			gridStrideScaleBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1113,45 +836,7 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			next = 5
 		case 3:
 			// b3, PTX lines 39-42
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				// PTX line 39: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.NCTAID().X))
-				// PTX lines 40, 41, 42: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.lo.s32
-							v2 := uint64(uint32(r4[l]) * uint32(u1))
-							r9[l] = v2
-							// 41: cvta.to.global.u64
-							v3 := uint64(r1[l])
-							r10[l] = v3
-							// 42: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							r11[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.lo.s32
-							v2 := uint64(uint32(r4[l]) * uint32(u1))
-							r9[l] = v2
-							// 41: cvta.to.global.u64
-							v3 := uint64(r1[l])
-							r10[l] = v3
-							// 42: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							r11[l] = v4
-						}
-					}
-				}
-			}
+			gridStrideScaleBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1169,6 +854,333 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 	}
 }
 
+// gridStrideScaleBlock0 runs block 0 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-36; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:29")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.f32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:30")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:31")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
+func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	// PTX lines 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 46: add.s64
+				v2 := uint64(uint64(r10[l]) + uint64(v1))
+				// 47: ld.global.f32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
+						continue
+					}
+					v3 = v3x
+				}
+				// 48: cvt.rn.f32.s32
+				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
+				// 49: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+				}
+				r16[l] = v5
+				// 50: add.s64
+				v6 := uint64(uint64(r11[l]) + uint64(v1))
+				r17[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: mul.wide.s32
+				v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 46: add.s64
+				v2 := uint64(uint64(r10[l]) + uint64(v1))
+				// 47: ld.global.f32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
+						continue
+					}
+					v3 = v3x
+				}
+				// 48: cvt.rn.f32.s32
+				v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
+				// 49: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+				}
+				r16[l] = v5
+				// 50: add.s64
+				v6 := uint64(uint64(r11[l]) + uint64(v1))
+				r17[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51, 52, 53: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.f32
+				s7 := uint64(r17[l]) + 0x0
+				s7v := uint64(r16[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+				}
+				// 52: add.s32
+				v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
+				r7[l] = v8
+				// 53: setp.lt.s32
+				c9t := int32(v8) < int32(r3[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.f32
+				s7 := uint64(r17[l]) + 0x0
+				s7v := uint64(r16[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+				}
+				// 52: add.s32
+				v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
+				r7[l] = v8
+				// 53: setp.lt.s32
+				c9t := int32(v8) < int32(r3[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// gridStrideScaleBlock3 runs block 3 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 39-42
+func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	// PTX line 39: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 40, 41, 42: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.lo.s32
+				v2 := uint64(uint32(r4[l]) * uint32(u1))
+				r9[l] = v2
+				// 41: cvta.to.global.u64
+				v3 := uint64(r1[l])
+				r10[l] = v3
+				// 42: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				r11[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.lo.s32
+				v2 := uint64(uint32(r4[l]) * uint32(u1))
+				r9[l] = v2
+				// 41: cvta.to.global.u64
+				v3 := uint64(r1[l])
+				r10[l] = v3
+				// 42: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				r11[l] = v4
+			}
+		}
+	}
+}
+
 // gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1177,159 +1189,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 72-88; divergent, reconverges at block 6 (b6 ($L__BB1_10))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 72: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:72")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:73")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:74")
-				}
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 75: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u2)
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 76: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 77: cvt.u64.u32, warp-uniform
-				u6 := uint64(uint64(uint32(u5)))
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 78: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX line 79: cvt.u64.u32, warp-uniform
-				u8 := uint64(uint64(uint32(u7)))
-				runtime.Broadcast(r7, m, u8)
-				// PTX line 80: mul.wide.u32, warp-uniform
-				u9 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(u7))))
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 82: cvt.u64.u32
-							v11 := uint64(uint64(uint32(v10)))
-							r10[l] = v11
-							// 83: add.s64
-							v12 := uint64(uint64(u9) + uint64(v11))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 82: cvt.u64.u32
-							v11 := uint64(uint64(uint32(v10)))
-							r10[l] = v11
-							// 83: add.s64
-							v12 := uint64(uint64(u9) + uint64(v11))
-							r11[l] = v12
-						}
-					}
-				}
-				// PTX line 84: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.NCTAID().X))
-				// PTX line 85: cvt.u64.u32, warp-uniform
-				u14 := uint64(uint64(uint32(u13)))
-				runtime.Broadcast(r13, m, u14)
-				// PTX line 86: mul.wide.u32, warp-uniform
-				u15 := uint64(uint64(uint64(uint32(u7)) * uint64(uint32(u13))))
-				runtime.Broadcast(r14, m, u15)
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: setp.ge.s64
-							c16t := int64(r11[l]) >= int64(u3)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p0 = p0&^(1<<l) | c16b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: setp.ge.s64
-							c16t := int64(r11[l]) >= int64(u3)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p0 = p0&^(1<<l) | c16b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 88: mov.u32, warp-uniform
-				u17 := uint64(k0)
-				runtime.Broadcast(r15, m, u17)
-				_ = u1
-				_ = u4
-				_ = u6
-				_ = u8
-				_ = u14
-				_ = u15
-				_ = u17
-			}
+			gridStridePartialBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1343,119 +1203,14 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 106-109
-			{
-				r14 := w.Reg(14)
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r14[l])))
-							// 107: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r21[l])))
-							// 108: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 109: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r24[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r14[l])))
-							// 107: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r21[l])))
-							// 108: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 109: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r24[l] = v4
-						}
-					}
-				}
-			}
+			gridStridePartialBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 ($L__BB1_4), PTX lines 112-116; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			{
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r24 := w.Reg(24)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 112, 113, 114: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: add.s64
-							v1 := uint64(uint64(r24[l]) + uint64(k0))
-							r28[l] = v1
-							// 113: and.b64
-							v2 := uint64(uint64(v1) & uint64(k1))
-							r29[l] = v2
-							// 114: setp.lt.u64
-							c3t := uint64(r24[l]) < uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: add.s64
-							v1 := uint64(uint64(r24[l]) + uint64(k0))
-							r28[l] = v1
-							// 113: and.b64
-							v2 := uint64(uint64(v1) & uint64(k1))
-							r29[l] = v2
-							// 114: setp.lt.u64
-							c3t := uint64(r24[l]) < uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				// PTX line 115: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r15, m, u4)
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: mov.u64
-							v5 := uint64(r11[l])
-							r30[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: mov.u64
-							v5 := uint64(r11[l])
-							r30[l] = v5
-						}
-					}
-				}
-				_ = u4
-			}
+			gridStridePartialBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1469,251 +1224,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				k0 := uint64(0xfffffffffffffffc)
-				k1 := uint64(0x0)
-				// PTX lines 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(2)
-					v4aw := w.Window(3)
-					v9aw := w.Window(4)
-					v14aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: ld.global.u32
-							v1a := uint64(r33[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
-									continue
-								}
-								v1 = v1x
-							}
-							// 128: add.s32
-							v2 := uint64(uint32(v1) + uint32(r15[l]))
-							// 129: add.s64
-							v3 := uint64(uint64(r33[l]) + uint64(r35[l]))
-							// 130: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
-									continue
-								}
-								v4 = v4x
-							}
-							// 131: add.s32
-							v5 := uint64(uint32(v4) + uint32(v2))
-							// 132: add.s64
-							v6 := uint64(uint64(r30[l]) + uint64(r14[l]))
-							// 133: add.s64
-							v7 := uint64(uint64(v6) + uint64(r14[l]))
-							// 134: add.s64
-							v8 := uint64(uint64(v3) + uint64(r35[l]))
-							// 135: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
-									continue
-								}
-								v9 = v9x
-							}
-							// 136: add.s32
-							v10 := uint64(uint32(v9) + uint32(v5))
-							// 137: add.s64
-							v11 := uint64(uint64(v7) + uint64(r14[l]))
-							// 138: add.s64
-							v12 := uint64(uint64(v8) + uint64(r35[l]))
-							// 139: add.s64
-							v13 := uint64(uint64(v12) + uint64(r35[l]))
-							r33[l] = v13
-							// 140: ld.global.u32
-							v14a := uint64(v12) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
-									continue
-								}
-								v14 = v14x
-							}
-							// 141: add.s32
-							v15 := uint64(uint32(v14) + uint32(v10))
-							r15[l] = v15
-							// 142: add.s64
-							v16 := uint64(uint64(v11) + uint64(r14[l]))
-							r30[l] = v16
-							// 143: add.s64
-							v17 := uint64(uint64(r31[l]) + uint64(k0))
-							r31[l] = v17
-							// 144: setp.ne.s64
-							c18t := uint64(v17) != uint64(k1)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p3 = p3&^(1<<l) | c18b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: ld.global.u32
-							v1a := uint64(r33[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
-									continue
-								}
-								v1 = v1x
-							}
-							// 128: add.s32
-							v2 := uint64(uint32(v1) + uint32(r15[l]))
-							// 129: add.s64
-							v3 := uint64(uint64(r33[l]) + uint64(r35[l]))
-							// 130: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
-									continue
-								}
-								v4 = v4x
-							}
-							// 131: add.s32
-							v5 := uint64(uint32(v4) + uint32(v2))
-							// 132: add.s64
-							v6 := uint64(uint64(r30[l]) + uint64(r14[l]))
-							// 133: add.s64
-							v7 := uint64(uint64(v6) + uint64(r14[l]))
-							// 134: add.s64
-							v8 := uint64(uint64(v3) + uint64(r35[l]))
-							// 135: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
-									continue
-								}
-								v9 = v9x
-							}
-							// 136: add.s32
-							v10 := uint64(uint32(v9) + uint32(v5))
-							// 137: add.s64
-							v11 := uint64(uint64(v7) + uint64(r14[l]))
-							// 138: add.s64
-							v12 := uint64(uint64(v8) + uint64(r35[l]))
-							// 139: add.s64
-							v13 := uint64(uint64(v12) + uint64(r35[l]))
-							r33[l] = v13
-							// 140: ld.global.u32
-							v14a := uint64(v12) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
-									continue
-								}
-								v14 = v14x
-							}
-							// 141: add.s32
-							v15 := uint64(uint32(v14) + uint32(v10))
-							r15[l] = v15
-							// 142: add.s64
-							v16 := uint64(uint64(v11) + uint64(r14[l]))
-							r30[l] = v16
-							// 143: add.s64
-							v17 := uint64(uint64(r31[l]) + uint64(k0))
-							r31[l] = v17
-							// 144: setp.ne.s64
-							c18t := uint64(v17) != uint64(k1)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p3 = p3&^(1<<l) | c18b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			gridStridePartialBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1727,39 +1238,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 4:
 			// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
-			{
-				r29 := w.Reg(29)
-				k0 := uint64(0x0)
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: setp.eq.s64
-							c1t := uint64(r29[l]) == uint64(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: setp.eq.s64
-							c1t := uint64(r29[l]) == uint64(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			gridStridePartialBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1773,99 +1252,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 5:
 			// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
-			{
-				r15 := w.Reg(15)
-				r29 := w.Reg(29)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				k0 := uint64(0xffffffffffffffff)
-				k1 := uint64(0x0)
-				// PTX lines 157, 158, 159, 160, 161: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: ld.global.u32
-							v1a := uint64(r50[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
-									continue
-								}
-								v1 = v1x
-							}
-							// 158: add.s32
-							v2 := uint64(uint32(v1) + uint32(r15[l]))
-							r15[l] = v2
-							// 159: add.s64
-							v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
-							r50[l] = v3
-							// 160: add.s64
-							v4 := uint64(uint64(r29[l]) + uint64(k0))
-							r29[l] = v4
-							// 161: setp.ne.s64
-							c5t := uint64(v4) != uint64(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p5 = p5&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: ld.global.u32
-							v1a := uint64(r50[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
-									continue
-								}
-								v1 = v1x
-							}
-							// 158: add.s32
-							v2 := uint64(uint32(v1) + uint32(r15[l]))
-							r15[l] = v2
-							// 159: add.s64
-							v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
-							r50[l] = v3
-							// 160: add.s64
-							v4 := uint64(uint64(r29[l]) + uint64(k0))
-							r29[l] = v4
-							// 161: setp.ne.s64
-							c5t := uint64(v4) != uint64(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p5 = p5&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			gridStridePartialBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1879,141 +1266,14 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 6:
 			// b6 ($L__BB1_10), PTX lines 165-168; ret
-			{
-				r0 := w.Reg(0)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				k0 := uint64(0x2)
-				// PTX lines 165, 166, 167, 168: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 166: shl.b64
-							v2 := uint64(uint64(r11[l]) << uint32(k0))
-							// 167: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 168: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r15[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 166: shl.b64
-							v2 := uint64(uint64(r11[l]) << uint32(k0))
-							// 167: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 168: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r15[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
-							}
-						}
-					}
-				}
-			}
+			gridStridePartialBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 7:
 			// b7, PTX lines 91-99; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r2 := w.Reg(2)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r21 := w.Reg(21)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: add.s64
-							v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
-							// 92: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
-							// 93: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(r7[l]))
-							// 94: add.s64
-							v4 := uint64(uint64(v3) + uint64(r10[l]))
-							// 95: not.b64
-							v5 := uint64(^uint64(v4))
-							// 96: add.s64
-							v6 := uint64(uint64(v1) + uint64(v5))
-							r21[l] = v6
-							// 97: or.b64
-							v7 := uint64(uint64(v6) | uint64(r14[l]))
-							// 98: and.b64
-							v8 := uint64(uint64(v7) & uint64(k0))
-							// 99: setp.eq.s64
-							c9t := uint64(v8) == uint64(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: add.s64
-							v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
-							// 92: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
-							// 93: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(r7[l]))
-							// 94: add.s64
-							v4 := uint64(uint64(v3) + uint64(r10[l]))
-							// 95: not.b64
-							v5 := uint64(^uint64(v4))
-							// 96: add.s64
-							v6 := uint64(uint64(v1) + uint64(v5))
-							r21[l] = v6
-							// 97: or.b64
-							v7 := uint64(uint64(v6) | uint64(r14[l]))
-							// 98: and.b64
-							v8 := uint64(uint64(v7) & uint64(k0))
-							// 99: setp.eq.s64
-							c9t := uint64(v8) == uint64(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			gridStridePartialBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2032,90 +1292,14 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 8:
 			// b8, PTX lines 102-102
-			{
-				r14 := w.Reg(14)
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: div.u64
-							v1 := isa.Div(r21[l], r14[l], 64, false)
-							r24[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: div.u64
-							v1 := isa.Div(r21[l], r14[l], 64, false)
-							r24[l] = v1
-						}
-					}
-				}
-			}
+			gridStridePartialBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 9:
 			// b9, PTX lines 119-124
-			{
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				k0 := uint64(0x2)
-				// PTX lines 119, 120, 121, 122, 123, 124: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: sub.s64
-							v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
-							r31[l] = v1
-							// 120: shl.b64
-							v2 := uint64(uint64(r11[l]) << uint32(k0))
-							// 121: add.s64
-							v3 := uint64(uint64(r3[l]) + uint64(v2))
-							r33[l] = v3
-							// 122: mul.lo.s64
-							v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
-							// 123: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							r35[l] = v5
-							// 124: mov.u64
-							v6 := uint64(r11[l])
-							r30[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: sub.s64
-							v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
-							r31[l] = v1
-							// 120: shl.b64
-							v2 := uint64(uint64(r11[l]) << uint32(k0))
-							// 121: add.s64
-							v3 := uint64(uint64(r3[l]) + uint64(v2))
-							r33[l] = v3
-							// 122: mul.lo.s64
-							v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
-							// 123: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							r35[l] = v5
-							// 124: mov.u64
-							v6 := uint64(r11[l])
-							r30[l] = v6
-						}
-					}
-				}
-			}
+			gridStridePartialBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2125,41 +1309,7 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			next = 4
 		case 11:
 			// b11, PTX lines 151-153
-			{
-				r3 := w.Reg(3)
-				r14 := w.Reg(14)
-				r30 := w.Reg(30)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				k0 := uint64(0x2)
-				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: shl.b64
-							v1 := uint64(uint64(r30[l]) << uint32(k0))
-							// 152: add.s64
-							v2 := uint64(uint64(r3[l]) + uint64(v1))
-							r50[l] = v2
-							// 153: shl.b64
-							v3 := uint64(uint64(r14[l]) << uint32(k0))
-							r51[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: shl.b64
-							v1 := uint64(uint64(r30[l]) << uint32(k0))
-							// 152: add.s64
-							v2 := uint64(uint64(r3[l]) + uint64(v1))
-							r50[l] = v2
-							// 153: shl.b64
-							v3 := uint64(uint64(r14[l]) << uint32(k0))
-							r51[l] = v3
-						}
-					}
-				}
-			}
+			gridStridePartialBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2174,6 +1324,912 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// gridStridePartialBlock0 runs block 0 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 72-88; divergent, reconverges at block 6 (b6 ($L__BB1_10))
+func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 72: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:72")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:74")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 75: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u2)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 76: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 77: cvt.u64.u32, warp-uniform
+	u6 := uint64(uint64(uint32(u5)))
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 78: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX line 79: cvt.u64.u32, warp-uniform
+	u8 := uint64(uint64(uint32(u7)))
+	runtime.Broadcast(r7, m, u8)
+	// PTX line 80: mul.wide.u32, warp-uniform
+	u9 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(u7))))
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 82: cvt.u64.u32
+				v11 := uint64(uint64(uint32(v10)))
+				r10[l] = v11
+				// 83: add.s64
+				v12 := uint64(uint64(u9) + uint64(v11))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 82: cvt.u64.u32
+				v11 := uint64(uint64(uint32(v10)))
+				r10[l] = v11
+				// 83: add.s64
+				v12 := uint64(uint64(u9) + uint64(v11))
+				r11[l] = v12
+			}
+		}
+	}
+	// PTX line 84: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NCTAID().X))
+	// PTX line 85: cvt.u64.u32, warp-uniform
+	u14 := uint64(uint64(uint32(u13)))
+	runtime.Broadcast(r13, m, u14)
+	// PTX line 86: mul.wide.u32, warp-uniform
+	u15 := uint64(uint64(uint64(uint32(u7)) * uint64(uint32(u13))))
+	runtime.Broadcast(r14, m, u15)
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: setp.ge.s64
+				c16t := int64(r11[l]) >= int64(u3)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p0 = p0&^(1<<l) | c16b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: setp.ge.s64
+				c16t := int64(r11[l]) >= int64(u3)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p0 = p0&^(1<<l) | c16b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 88: mov.u32, warp-uniform
+	u17 := uint64(k0)
+	runtime.Broadcast(r15, m, u17)
+	_ = u1
+	_ = u4
+	_ = u6
+	_ = u8
+	_ = u14
+	_ = u15
+	_ = u17
+}
+
+// gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 106-109
+func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r14[l])))
+				// 107: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r21[l])))
+				// 108: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 109: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r24[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r14[l])))
+				// 107: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r21[l])))
+				// 108: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 109: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r24[l] = v4
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock2 runs block 2 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 112-116; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 112, 113, 114: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: add.s64
+				v1 := uint64(uint64(r24[l]) + uint64(k0))
+				r28[l] = v1
+				// 113: and.b64
+				v2 := uint64(uint64(v1) & uint64(k1))
+				r29[l] = v2
+				// 114: setp.lt.u64
+				c3t := uint64(r24[l]) < uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: add.s64
+				v1 := uint64(uint64(r24[l]) + uint64(k0))
+				r28[l] = v1
+				// 113: and.b64
+				v2 := uint64(uint64(v1) & uint64(k1))
+				r29[l] = v2
+				// 114: setp.lt.u64
+				c3t := uint64(r24[l]) < uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	// PTX line 115: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r15, m, u4)
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: mov.u64
+				v5 := uint64(r11[l])
+				r30[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: mov.u64
+				v5 := uint64(r11[l])
+				r30[l] = v5
+			}
+		}
+	}
+	_ = u4
+}
+
+// gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
+func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	k0 := uint64(0xfffffffffffffffc)
+	k1 := uint64(0x0)
+	// PTX lines 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(2)
+		v4aw := w.Window(3)
+		v9aw := w.Window(4)
+		v14aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: ld.global.u32
+				v1a := uint64(r33[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
+						continue
+					}
+					v1 = v1x
+				}
+				// 128: add.s32
+				v2 := uint64(uint32(v1) + uint32(r15[l]))
+				// 129: add.s64
+				v3 := uint64(uint64(r33[l]) + uint64(r35[l]))
+				// 130: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
+						continue
+					}
+					v4 = v4x
+				}
+				// 131: add.s32
+				v5 := uint64(uint32(v4) + uint32(v2))
+				// 132: add.s64
+				v6 := uint64(uint64(r30[l]) + uint64(r14[l]))
+				// 133: add.s64
+				v7 := uint64(uint64(v6) + uint64(r14[l]))
+				// 134: add.s64
+				v8 := uint64(uint64(v3) + uint64(r35[l]))
+				// 135: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
+						continue
+					}
+					v9 = v9x
+				}
+				// 136: add.s32
+				v10 := uint64(uint32(v9) + uint32(v5))
+				// 137: add.s64
+				v11 := uint64(uint64(v7) + uint64(r14[l]))
+				// 138: add.s64
+				v12 := uint64(uint64(v8) + uint64(r35[l]))
+				// 139: add.s64
+				v13 := uint64(uint64(v12) + uint64(r35[l]))
+				r33[l] = v13
+				// 140: ld.global.u32
+				v14a := uint64(v12) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
+						continue
+					}
+					v14 = v14x
+				}
+				// 141: add.s32
+				v15 := uint64(uint32(v14) + uint32(v10))
+				r15[l] = v15
+				// 142: add.s64
+				v16 := uint64(uint64(v11) + uint64(r14[l]))
+				r30[l] = v16
+				// 143: add.s64
+				v17 := uint64(uint64(r31[l]) + uint64(k0))
+				r31[l] = v17
+				// 144: setp.ne.s64
+				c18t := uint64(v17) != uint64(k1)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p3 = p3&^(1<<l) | c18b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.global.u32
+				v1a := uint64(r33[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
+						continue
+					}
+					v1 = v1x
+				}
+				// 128: add.s32
+				v2 := uint64(uint32(v1) + uint32(r15[l]))
+				// 129: add.s64
+				v3 := uint64(uint64(r33[l]) + uint64(r35[l]))
+				// 130: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
+						continue
+					}
+					v4 = v4x
+				}
+				// 131: add.s32
+				v5 := uint64(uint32(v4) + uint32(v2))
+				// 132: add.s64
+				v6 := uint64(uint64(r30[l]) + uint64(r14[l]))
+				// 133: add.s64
+				v7 := uint64(uint64(v6) + uint64(r14[l]))
+				// 134: add.s64
+				v8 := uint64(uint64(v3) + uint64(r35[l]))
+				// 135: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
+						continue
+					}
+					v9 = v9x
+				}
+				// 136: add.s32
+				v10 := uint64(uint32(v9) + uint32(v5))
+				// 137: add.s64
+				v11 := uint64(uint64(v7) + uint64(r14[l]))
+				// 138: add.s64
+				v12 := uint64(uint64(v8) + uint64(r35[l]))
+				// 139: add.s64
+				v13 := uint64(uint64(v12) + uint64(r35[l]))
+				r33[l] = v13
+				// 140: ld.global.u32
+				v14a := uint64(v12) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
+						continue
+					}
+					v14 = v14x
+				}
+				// 141: add.s32
+				v15 := uint64(uint32(v14) + uint32(v10))
+				r15[l] = v15
+				// 142: add.s64
+				v16 := uint64(uint64(v11) + uint64(r14[l]))
+				r30[l] = v16
+				// 143: add.s64
+				v17 := uint64(uint64(r31[l]) + uint64(k0))
+				r31[l] = v17
+				// 144: setp.ne.s64
+				c18t := uint64(v17) != uint64(k1)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p3 = p3&^(1<<l) | c18b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// gridStridePartialBlock4 runs block 4 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
+func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
+	r29 := w.Reg(29)
+	k0 := uint64(0x0)
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: setp.eq.s64
+				c1t := uint64(r29[l]) == uint64(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: setp.eq.s64
+				c1t := uint64(r29[l]) == uint64(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// gridStridePartialBlock5 runs block 5 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
+func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r29 := w.Reg(29)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0xffffffffffffffff)
+	k1 := uint64(0x0)
+	// PTX lines 157, 158, 159, 160, 161: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: ld.global.u32
+				v1a := uint64(r50[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
+						continue
+					}
+					v1 = v1x
+				}
+				// 158: add.s32
+				v2 := uint64(uint32(v1) + uint32(r15[l]))
+				r15[l] = v2
+				// 159: add.s64
+				v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
+				r50[l] = v3
+				// 160: add.s64
+				v4 := uint64(uint64(r29[l]) + uint64(k0))
+				r29[l] = v4
+				// 161: setp.ne.s64
+				c5t := uint64(v4) != uint64(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p5 = p5&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: ld.global.u32
+				v1a := uint64(r50[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
+						continue
+					}
+					v1 = v1x
+				}
+				// 158: add.s32
+				v2 := uint64(uint32(v1) + uint32(r15[l]))
+				r15[l] = v2
+				// 159: add.s64
+				v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
+				r50[l] = v3
+				// 160: add.s64
+				v4 := uint64(uint64(r29[l]) + uint64(k0))
+				r29[l] = v4
+				// 161: setp.ne.s64
+				c5t := uint64(v4) != uint64(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p5 = p5&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// gridStridePartialBlock6 runs block 6 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_10), PTX lines 165-168; ret
+func gridStridePartialBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	k0 := uint64(0x2)
+	// PTX lines 165, 166, 167, 168: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 166: shl.b64
+				v2 := uint64(uint64(r11[l]) << uint32(k0))
+				// 167: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 168: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r15[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 166: shl.b64
+				v2 := uint64(uint64(r11[l]) << uint32(k0))
+				// 167: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 168: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r15[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+				}
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock7 runs block 7 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 91-99; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func gridStridePartialBlock7(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r21 := w.Reg(21)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: add.s64
+				v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
+				// 92: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
+				// 93: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(r7[l]))
+				// 94: add.s64
+				v4 := uint64(uint64(v3) + uint64(r10[l]))
+				// 95: not.b64
+				v5 := uint64(^uint64(v4))
+				// 96: add.s64
+				v6 := uint64(uint64(v1) + uint64(v5))
+				r21[l] = v6
+				// 97: or.b64
+				v7 := uint64(uint64(v6) | uint64(r14[l]))
+				// 98: and.b64
+				v8 := uint64(uint64(v7) & uint64(k0))
+				// 99: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: add.s64
+				v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
+				// 92: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
+				// 93: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(r7[l]))
+				// 94: add.s64
+				v4 := uint64(uint64(v3) + uint64(r10[l]))
+				// 95: not.b64
+				v5 := uint64(^uint64(v4))
+				// 96: add.s64
+				v6 := uint64(uint64(v1) + uint64(v5))
+				r21[l] = v6
+				// 97: or.b64
+				v7 := uint64(uint64(v6) | uint64(r14[l]))
+				// 98: and.b64
+				v8 := uint64(uint64(v7) & uint64(k0))
+				// 99: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// gridStridePartialBlock8 runs block 8 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 102-102
+func gridStridePartialBlock8(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: div.u64
+				v1 := isa.Div(r21[l], r14[l], 64, false)
+				r24[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: div.u64
+				v1 := isa.Div(r21[l], r14[l], 64, false)
+				r24[l] = v1
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock9 runs block 9 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 119-124
+func gridStridePartialBlock9(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	k0 := uint64(0x2)
+	// PTX lines 119, 120, 121, 122, 123, 124: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: sub.s64
+				v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
+				r31[l] = v1
+				// 120: shl.b64
+				v2 := uint64(uint64(r11[l]) << uint32(k0))
+				// 121: add.s64
+				v3 := uint64(uint64(r3[l]) + uint64(v2))
+				r33[l] = v3
+				// 122: mul.lo.s64
+				v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
+				// 123: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				r35[l] = v5
+				// 124: mov.u64
+				v6 := uint64(r11[l])
+				r30[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: sub.s64
+				v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
+				r31[l] = v1
+				// 120: shl.b64
+				v2 := uint64(uint64(r11[l]) << uint32(k0))
+				// 121: add.s64
+				v3 := uint64(uint64(r3[l]) + uint64(v2))
+				r33[l] = v3
+				// 122: mul.lo.s64
+				v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
+				// 123: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				r35[l] = v5
+				// 124: mov.u64
+				v6 := uint64(r11[l])
+				r30[l] = v6
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock11 runs block 11 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 151-153
+func gridStridePartialBlock11(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r14 := w.Reg(14)
+	r30 := w.Reg(30)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0x2)
+	// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: shl.b64
+				v1 := uint64(uint64(r30[l]) << uint32(k0))
+				// 152: add.s64
+				v2 := uint64(uint64(r3[l]) + uint64(v1))
+				r50[l] = v2
+				// 153: shl.b64
+				v3 := uint64(uint64(r14[l]) << uint32(k0))
+				r51[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: shl.b64
+				v1 := uint64(uint64(r30[l]) << uint32(k0))
+				// 152: add.s64
+				v2 := uint64(uint64(r3[l]) + uint64(v1))
+				r50[l] = v2
+				// 153: shl.b64
+				v3 := uint64(uint64(r14[l]) << uint32(k0))
+				r51[l] = v3
+			}
+		}
 	}
 }
 

@@ -538,183 +538,7 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:32")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:33")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:34")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/half.ptx:35")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/half.ptx:36")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/half.ptx:37")
-				}
-				runtime.Broadcast(r5, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/half.ptx:38")
-				}
-				// PTX line 39: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX line 40: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX lines 41, 42, 43: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 42: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 43: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 42: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 43: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-				_ = u6
-			}
+			halfOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -731,732 +555,7 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 46-115
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r34 := w.Reg(34)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4)
-				k2 := uint64(0x9)
-				// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 74, 78, 82, 86, 89, 90, 91, 92, 94, 97, 98, 99, 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(0)
-					v8aw := w.Window(1)
-					v11aw := w.Window(2)
-					v23aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r11[l] = v1
-							// 47: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 48: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 50: ld.global.u16
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
-									continue
-								}
-								v5 = v5x
-							}
-							r15[l] = v5
-							// 51: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 52: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 53: ld.global.u16
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
-								v8 = runtime.Load16(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
-									continue
-								}
-								v8 = v8x
-							}
-							// 54: cvta.to.global.u64
-							v9 := uint64(r4[l])
-							// 55: add.s64
-							v10 := uint64(uint64(v9) + uint64(v3))
-							// 56: ld.global.u16
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
-									continue
-								}
-								v11 = v11x
-							}
-							// 58: add.f16
-							v12h0 := v5
-							v12h1 := v8
-							v12 := uint64(isa.AddF16(uint16(v12h0), uint16(v12h1)))
-							r22[l] = v12
-							// 62: sub.f16
-							v13h0 := v5
-							v13h1 := v8
-							v13 := uint64(isa.SubF16(uint16(v13h0), uint16(v13h1)))
-							r23[l] = v13
-							// 66: mul.f16
-							v14h0 := v5
-							v14h1 := v8
-							v14 := uint64(isa.MulF16(uint16(v14h0), uint16(v14h1)))
-							r24[l] = v14
-							// 70: fma.rn.f16
-							v15h0 := v5
-							v15h1 := v8
-							v15h2 := v11
-							v15 := uint64(isa.FmaF16(uint16(v15h0), uint16(v15h1), uint16(v15h2)))
-							r25[l] = v15
-							// 74: fma.rn.relu.f16
-							v16h0 := v5
-							v16h1 := v8
-							v16h2 := v11
-							v16 := uint64(isa.ReluF16(isa.FmaF16(uint16(v16h0), uint16(v16h1), uint16(v16h2))))
-							r26[l] = v16
-							// 78: min.f16
-							v17h0 := v5
-							v17h1 := v8
-							v17 := uint64(isa.MinF16(uint16(v17h0), uint16(v17h1), false, false))
-							r27[l] = v17
-							// 82: max.NaN.f16
-							v18h0 := v5
-							v18h1 := v8
-							v18 := uint64(isa.MaxF16(uint16(v18h0), uint16(v18h1), true, false))
-							r28[l] = v18
-							// 86: neg.f16
-							v19h0 := v5
-							v19 := uint64(isa.NegHalf(uint16(v19h0)))
-							r29[l] = v19
-							// 89: cvta.to.global.u64
-							v20 := uint64(r5[l])
-							// 90: mul.wide.s32
-							v21 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							r31[l] = v21
-							// 91: add.s64
-							v22 := uint64(uint64(v20) + uint64(v21))
-							// 92: ld.global.f32
-							v23a := uint64(v22) + 0x0
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
-								if !v23ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
-									continue
-								}
-								v23 = v23x
-							}
-							// 94: cvt.rn.f16.f32
-							v24s := v23
-							v24 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v24s)))), isa.RN))
-							r34[l] = v24
-							// 97: mul.lo.s32
-							v25 := uint64(uint32(r10[l]) * uint32(k2))
-							// 98: cvta.to.global.u64
-							v26 := uint64(r0[l])
-							// 99: mul.wide.s32
-							v27 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
-							// 100: add.s64
-							v28 := uint64(uint64(v26) + uint64(v27))
-							r38[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							r11[l] = v1
-							// 47: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 48: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 49: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 50: ld.global.u16
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
-									continue
-								}
-								v5 = v5x
-							}
-							r15[l] = v5
-							// 51: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 52: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 53: ld.global.u16
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
-								v8 = runtime.Load16(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
-									continue
-								}
-								v8 = v8x
-							}
-							// 54: cvta.to.global.u64
-							v9 := uint64(r4[l])
-							// 55: add.s64
-							v10 := uint64(uint64(v9) + uint64(v3))
-							// 56: ld.global.u16
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
-									continue
-								}
-								v11 = v11x
-							}
-							// 58: add.f16
-							v12h0 := v5
-							v12h1 := v8
-							v12 := uint64(isa.AddF16(uint16(v12h0), uint16(v12h1)))
-							r22[l] = v12
-							// 62: sub.f16
-							v13h0 := v5
-							v13h1 := v8
-							v13 := uint64(isa.SubF16(uint16(v13h0), uint16(v13h1)))
-							r23[l] = v13
-							// 66: mul.f16
-							v14h0 := v5
-							v14h1 := v8
-							v14 := uint64(isa.MulF16(uint16(v14h0), uint16(v14h1)))
-							r24[l] = v14
-							// 70: fma.rn.f16
-							v15h0 := v5
-							v15h1 := v8
-							v15h2 := v11
-							v15 := uint64(isa.FmaF16(uint16(v15h0), uint16(v15h1), uint16(v15h2)))
-							r25[l] = v15
-							// 74: fma.rn.relu.f16
-							v16h0 := v5
-							v16h1 := v8
-							v16h2 := v11
-							v16 := uint64(isa.ReluF16(isa.FmaF16(uint16(v16h0), uint16(v16h1), uint16(v16h2))))
-							r26[l] = v16
-							// 78: min.f16
-							v17h0 := v5
-							v17h1 := v8
-							v17 := uint64(isa.MinF16(uint16(v17h0), uint16(v17h1), false, false))
-							r27[l] = v17
-							// 82: max.NaN.f16
-							v18h0 := v5
-							v18h1 := v8
-							v18 := uint64(isa.MaxF16(uint16(v18h0), uint16(v18h1), true, false))
-							r28[l] = v18
-							// 86: neg.f16
-							v19h0 := v5
-							v19 := uint64(isa.NegHalf(uint16(v19h0)))
-							r29[l] = v19
-							// 89: cvta.to.global.u64
-							v20 := uint64(r5[l])
-							// 90: mul.wide.s32
-							v21 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							r31[l] = v21
-							// 91: add.s64
-							v22 := uint64(uint64(v20) + uint64(v21))
-							// 92: ld.global.f32
-							v23a := uint64(v22) + 0x0
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
-								if !v23ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
-									continue
-								}
-								v23 = v23x
-							}
-							// 94: cvt.rn.f16.f32
-							v24s := v23
-							v24 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v24s)))), isa.RN))
-							r34[l] = v24
-							// 97: mul.lo.s32
-							v25 := uint64(uint32(r10[l]) * uint32(k2))
-							// 98: cvta.to.global.u64
-							v26 := uint64(r0[l])
-							// 99: mul.wide.s32
-							v27 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
-							// 100: add.s64
-							v28 := uint64(uint64(v26) + uint64(v27))
-							r38[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s29w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.global.u16
-							s29 := uint64(r38[l]) + 0x0
-							s29v := uint64(r22[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
-								runtime.Store16(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.global.u16
-							s29 := uint64(r38[l]) + 0x0
-							s29v := uint64(r22[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
-								runtime.Store16(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s30w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.global.u16
-							s30 := uint64(r38[l]) + 0x2
-							s30v := uint64(r23[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
-								runtime.Store16(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.global.u16
-							s30 := uint64(r38[l]) + 0x2
-							s30v := uint64(r23[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
-								runtime.Store16(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
-							}
-						}
-					}
-				}
-				// PTX lines 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s31w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.global.u16
-							s31 := uint64(r38[l]) + 0x4
-							s31v := uint64(r24[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
-								runtime.Store16(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.global.u16
-							s31 := uint64(r38[l]) + 0x4
-							s31v := uint64(r24[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
-								runtime.Store16(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
-							}
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.global.u16
-							s32 := uint64(r38[l]) + 0x6
-							s32v := uint64(r25[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
-								runtime.Store16(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.global.u16
-							s32 := uint64(r38[l]) + 0x6
-							s32v := uint64(r25[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
-								runtime.Store16(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s33w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.global.u16
-							s33 := uint64(r38[l]) + 0x8
-							s33v := uint64(r26[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
-								runtime.Store16(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.global.u16
-							s33 := uint64(r38[l]) + 0x8
-							s33v := uint64(r26[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
-								runtime.Store16(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.global.u16
-							s34 := uint64(r38[l]) + 0xa
-							s34v := uint64(r27[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
-								runtime.Store16(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.global.u16
-							s34 := uint64(r38[l]) + 0xa
-							s34v := uint64(r27[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
-								runtime.Store16(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.global.u16
-							s35 := uint64(r38[l]) + 0xc
-							s35v := uint64(r28[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.global.u16
-							s35 := uint64(r38[l]) + 0xc
-							s35v := uint64(r28[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s36w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.global.u16
-							s36 := uint64(r38[l]) + 0xe
-							s36v := uint64(r29[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.global.u16
-							s36 := uint64(r38[l]) + 0xe
-							s36v := uint64(r29[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 109, 111, 114: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s37w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.global.u16
-							s37 := uint64(r38[l]) + 0x10
-							s37v := uint64(r34[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
-							}
-							// 111: cvt.f32.f16
-							v38s := r15[l]
-							v38 := uint64(isa.F16ToF32(uint16(v38s)))
-							r39[l] = v38
-							// 114: add.s64
-							v39 := uint64(uint64(r11[l]) + uint64(r31[l]))
-							r40[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.global.u16
-							s37 := uint64(r38[l]) + 0x10
-							s37v := uint64(r34[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
-							}
-							// 111: cvt.f32.f16
-							v38s := r15[l]
-							v38 := uint64(isa.F16ToF32(uint16(v38s)))
-							r39[l] = v38
-							// 114: add.s64
-							v39 := uint64(uint64(r11[l]) + uint64(r31[l]))
-							r40[l] = v39
-						}
-					}
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s40w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: st.global.f32
-							s40 := uint64(r40[l]) + 0x0
-							s40v := uint64(r39[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: st.global.f32
-							s40 := uint64(r40[l]) + 0x0
-							s40v := uint64(r39[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
-							}
-						}
-					}
-				}
-			}
+			halfOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1471,6 +570,915 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// halfOpsBlock0 runs block 0 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:32")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:33")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:34")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/half.ptx:35")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/half.ptx:36")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/half.ptx:37")
+	}
+	runtime.Broadcast(r5, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/half.ptx:38")
+	}
+	// PTX line 39: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 40: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX lines 41, 42, 43: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 42: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 43: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 42: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 43: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+	_ = u6
+}
+
+// halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 46-115
+func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r34 := w.Reg(34)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x9)
+	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 74, 78, 82, 86, 89, 90, 91, 92, 94, 97, 98, 99, 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(0)
+		v8aw := w.Window(1)
+		v11aw := w.Window(2)
+		v23aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r11[l] = v1
+				// 47: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 48: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 50: ld.global.u16
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
+						continue
+					}
+					v5 = v5x
+				}
+				r15[l] = v5
+				// 51: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 52: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 53: ld.global.u16
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+					v8 = runtime.Load16(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
+						continue
+					}
+					v8 = v8x
+				}
+				// 54: cvta.to.global.u64
+				v9 := uint64(r4[l])
+				// 55: add.s64
+				v10 := uint64(uint64(v9) + uint64(v3))
+				// 56: ld.global.u16
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
+						continue
+					}
+					v11 = v11x
+				}
+				// 58: add.f16
+				v12h0 := v5
+				v12h1 := v8
+				v12 := uint64(isa.AddF16(uint16(v12h0), uint16(v12h1)))
+				r22[l] = v12
+				// 62: sub.f16
+				v13h0 := v5
+				v13h1 := v8
+				v13 := uint64(isa.SubF16(uint16(v13h0), uint16(v13h1)))
+				r23[l] = v13
+				// 66: mul.f16
+				v14h0 := v5
+				v14h1 := v8
+				v14 := uint64(isa.MulF16(uint16(v14h0), uint16(v14h1)))
+				r24[l] = v14
+				// 70: fma.rn.f16
+				v15h0 := v5
+				v15h1 := v8
+				v15h2 := v11
+				v15 := uint64(isa.FmaF16(uint16(v15h0), uint16(v15h1), uint16(v15h2)))
+				r25[l] = v15
+				// 74: fma.rn.relu.f16
+				v16h0 := v5
+				v16h1 := v8
+				v16h2 := v11
+				v16 := uint64(isa.ReluF16(isa.FmaF16(uint16(v16h0), uint16(v16h1), uint16(v16h2))))
+				r26[l] = v16
+				// 78: min.f16
+				v17h0 := v5
+				v17h1 := v8
+				v17 := uint64(isa.MinF16(uint16(v17h0), uint16(v17h1), false, false))
+				r27[l] = v17
+				// 82: max.NaN.f16
+				v18h0 := v5
+				v18h1 := v8
+				v18 := uint64(isa.MaxF16(uint16(v18h0), uint16(v18h1), true, false))
+				r28[l] = v18
+				// 86: neg.f16
+				v19h0 := v5
+				v19 := uint64(isa.NegHalf(uint16(v19h0)))
+				r29[l] = v19
+				// 89: cvta.to.global.u64
+				v20 := uint64(r5[l])
+				// 90: mul.wide.s32
+				v21 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				r31[l] = v21
+				// 91: add.s64
+				v22 := uint64(uint64(v20) + uint64(v21))
+				// 92: ld.global.f32
+				v23a := uint64(v22) + 0x0
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+					if !v23ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
+						continue
+					}
+					v23 = v23x
+				}
+				// 94: cvt.rn.f16.f32
+				v24s := v23
+				v24 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v24s)))), isa.RN))
+				r34[l] = v24
+				// 97: mul.lo.s32
+				v25 := uint64(uint32(r10[l]) * uint32(k2))
+				// 98: cvta.to.global.u64
+				v26 := uint64(r0[l])
+				// 99: mul.wide.s32
+				v27 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
+				// 100: add.s64
+				v28 := uint64(uint64(v26) + uint64(v27))
+				r38[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				r11[l] = v1
+				// 47: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 48: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 49: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 50: ld.global.u16
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
+						continue
+					}
+					v5 = v5x
+				}
+				r15[l] = v5
+				// 51: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 52: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 53: ld.global.u16
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+					v8 = runtime.Load16(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
+						continue
+					}
+					v8 = v8x
+				}
+				// 54: cvta.to.global.u64
+				v9 := uint64(r4[l])
+				// 55: add.s64
+				v10 := uint64(uint64(v9) + uint64(v3))
+				// 56: ld.global.u16
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
+						continue
+					}
+					v11 = v11x
+				}
+				// 58: add.f16
+				v12h0 := v5
+				v12h1 := v8
+				v12 := uint64(isa.AddF16(uint16(v12h0), uint16(v12h1)))
+				r22[l] = v12
+				// 62: sub.f16
+				v13h0 := v5
+				v13h1 := v8
+				v13 := uint64(isa.SubF16(uint16(v13h0), uint16(v13h1)))
+				r23[l] = v13
+				// 66: mul.f16
+				v14h0 := v5
+				v14h1 := v8
+				v14 := uint64(isa.MulF16(uint16(v14h0), uint16(v14h1)))
+				r24[l] = v14
+				// 70: fma.rn.f16
+				v15h0 := v5
+				v15h1 := v8
+				v15h2 := v11
+				v15 := uint64(isa.FmaF16(uint16(v15h0), uint16(v15h1), uint16(v15h2)))
+				r25[l] = v15
+				// 74: fma.rn.relu.f16
+				v16h0 := v5
+				v16h1 := v8
+				v16h2 := v11
+				v16 := uint64(isa.ReluF16(isa.FmaF16(uint16(v16h0), uint16(v16h1), uint16(v16h2))))
+				r26[l] = v16
+				// 78: min.f16
+				v17h0 := v5
+				v17h1 := v8
+				v17 := uint64(isa.MinF16(uint16(v17h0), uint16(v17h1), false, false))
+				r27[l] = v17
+				// 82: max.NaN.f16
+				v18h0 := v5
+				v18h1 := v8
+				v18 := uint64(isa.MaxF16(uint16(v18h0), uint16(v18h1), true, false))
+				r28[l] = v18
+				// 86: neg.f16
+				v19h0 := v5
+				v19 := uint64(isa.NegHalf(uint16(v19h0)))
+				r29[l] = v19
+				// 89: cvta.to.global.u64
+				v20 := uint64(r5[l])
+				// 90: mul.wide.s32
+				v21 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				r31[l] = v21
+				// 91: add.s64
+				v22 := uint64(uint64(v20) + uint64(v21))
+				// 92: ld.global.f32
+				v23a := uint64(v22) + 0x0
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+					if !v23ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
+						continue
+					}
+					v23 = v23x
+				}
+				// 94: cvt.rn.f16.f32
+				v24s := v23
+				v24 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v24s)))), isa.RN))
+				r34[l] = v24
+				// 97: mul.lo.s32
+				v25 := uint64(uint32(r10[l]) * uint32(k2))
+				// 98: cvta.to.global.u64
+				v26 := uint64(r0[l])
+				// 99: mul.wide.s32
+				v27 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
+				// 100: add.s64
+				v28 := uint64(uint64(v26) + uint64(v27))
+				r38[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s29w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.global.u16
+				s29 := uint64(r38[l]) + 0x0
+				s29v := uint64(r22[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+					runtime.Store16(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.global.u16
+				s29 := uint64(r38[l]) + 0x0
+				s29v := uint64(r22[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+					runtime.Store16(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s30w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.global.u16
+				s30 := uint64(r38[l]) + 0x2
+				s30v := uint64(r23[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+					runtime.Store16(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.global.u16
+				s30 := uint64(r38[l]) + 0x2
+				s30v := uint64(r23[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+					runtime.Store16(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+				}
+			}
+		}
+	}
+	// PTX lines 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s31w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.global.u16
+				s31 := uint64(r38[l]) + 0x4
+				s31v := uint64(r24[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
+					runtime.Store16(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.global.u16
+				s31 := uint64(r38[l]) + 0x4
+				s31v := uint64(r24[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
+					runtime.Store16(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+				}
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.global.u16
+				s32 := uint64(r38[l]) + 0x6
+				s32v := uint64(r25[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+					runtime.Store16(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.global.u16
+				s32 := uint64(r38[l]) + 0x6
+				s32v := uint64(r25[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+					runtime.Store16(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.global.u16
+				s33 := uint64(r38[l]) + 0x8
+				s33v := uint64(r26[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
+					runtime.Store16(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.global.u16
+				s33 := uint64(r38[l]) + 0x8
+				s33v := uint64(r26[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
+					runtime.Store16(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.global.u16
+				s34 := uint64(r38[l]) + 0xa
+				s34v := uint64(r27[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
+					runtime.Store16(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.global.u16
+				s34 := uint64(r38[l]) + 0xa
+				s34v := uint64(r27[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
+					runtime.Store16(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.global.u16
+				s35 := uint64(r38[l]) + 0xc
+				s35v := uint64(r28[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.global.u16
+				s35 := uint64(r38[l]) + 0xc
+				s35v := uint64(r28[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s36w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.global.u16
+				s36 := uint64(r38[l]) + 0xe
+				s36v := uint64(r29[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.global.u16
+				s36 := uint64(r38[l]) + 0xe
+				s36v := uint64(r29[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 109, 111, 114: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s37w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.global.u16
+				s37 := uint64(r38[l]) + 0x10
+				s37v := uint64(r34[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+				}
+				// 111: cvt.f32.f16
+				v38s := r15[l]
+				v38 := uint64(isa.F16ToF32(uint16(v38s)))
+				r39[l] = v38
+				// 114: add.s64
+				v39 := uint64(uint64(r11[l]) + uint64(r31[l]))
+				r40[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.global.u16
+				s37 := uint64(r38[l]) + 0x10
+				s37v := uint64(r34[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+				}
+				// 111: cvt.f32.f16
+				v38s := r15[l]
+				v38 := uint64(isa.F16ToF32(uint16(v38s)))
+				r39[l] = v38
+				// 114: add.s64
+				v39 := uint64(uint64(r11[l]) + uint64(r31[l]))
+				r40[l] = v39
+			}
+		}
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s40w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: st.global.f32
+				s40 := uint64(r40[l]) + 0x0
+				s40v := uint64(r39[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: st.global.f32
+				s40 := uint64(r40[l]) + 0x0
+				s40v := uint64(r39[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+				}
+			}
+		}
+	}
+}
+
 // packHalf2Run runs blocks of kernel pack_half2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1479,126 +1487,7 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 135-143; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:135")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 136: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:136")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 137: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:137")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 138: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/half.ptx:138")
-				}
-				// PTX line 139: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 140: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 141, 142, 143: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 142: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 143: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 142: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 143: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			packHalf2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1615,317 +1504,7 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 146-168
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX lines 146, 147, 148, 149, 150, 151, 152, 154, 157, 158, 159, 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(14)
-					v7aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 147: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 148: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r10[l] = v3
-							// 149: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
-									continue
-								}
-								v4 = v4x
-							}
-							// 150: cvta.to.global.u64
-							v5 := uint64(r2[l])
-							// 151: add.s64
-							v6 := uint64(uint64(v5) + uint64(v2))
-							r13[l] = v6
-							// 152: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
-									continue
-								}
-								v7 = v7x
-							}
-							// 154: cvt.rn.f16x2.f32
-							v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
-							r15[l] = v8
-							// 157: shl.b32
-							v9 := uint64(uint32(r7[l]) << uint32(k1))
-							// 158: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 159: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 160: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r19[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 147: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 148: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r10[l] = v3
-							// 149: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
-									continue
-								}
-								v4 = v4x
-							}
-							// 150: cvta.to.global.u64
-							v5 := uint64(r2[l])
-							// 151: add.s64
-							v6 := uint64(uint64(v5) + uint64(v2))
-							r13[l] = v6
-							// 152: ld.global.f32
-							v7a := uint64(v6) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
-									continue
-								}
-								v7 = v7x
-							}
-							// 154: cvt.rn.f16x2.f32
-							v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
-							r15[l] = v8
-							// 157: shl.b32
-							v9 := uint64(uint32(r7[l]) << uint32(k1))
-							// 158: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 159: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 160: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r19[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.global.u32
-							s13 := uint64(r19[l]) + 0x0
-							s13v := uint64(r15[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.global.u32
-							s13 := uint64(r19[l]) + 0x0
-							s13v := uint64(r15[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX lines 162, 163, 165: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v14aw := w.Window(17)
-					v15aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.global.f32
-							v14a := uint64(r10[l]) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
-									continue
-								}
-								v14 = v14x
-							}
-							// 163: ld.global.f32
-							v15a := uint64(r13[l]) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
-									continue
-								}
-								v15 = v15x
-							}
-							// 165: cvt.rn.bf16x2.f32
-							v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
-							r22[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.global.f32
-							v14a := uint64(r10[l]) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
-									continue
-								}
-								v14 = v14x
-							}
-							// 163: ld.global.f32
-							v15a := uint64(r13[l]) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
-									continue
-								}
-								v15 = v15x
-							}
-							// 165: cvt.rn.bf16x2.f32
-							v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
-							r22[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.global.u32
-							s17 := uint64(r19[l]) + 0x4
-							s17v := uint64(r22[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.global.u32
-							s17 := uint64(r19[l]) + 0x4
-							s17v := uint64(r22[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
-							}
-						}
-					}
-				}
-			}
+			packHalf2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1937,5 +1516,442 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// packHalf2Block0 runs block 0 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 135-143; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:135")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:136")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:137")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 138: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/half.ptx:138")
+	}
+	// PTX line 139: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 140: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 141, 142, 143: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 142: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 143: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 142: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 143: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 146-168
+func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX lines 146, 147, 148, 149, 150, 151, 152, 154, 157, 158, 159, 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(14)
+		v7aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 147: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 148: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r10[l] = v3
+				// 149: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
+						continue
+					}
+					v4 = v4x
+				}
+				// 150: cvta.to.global.u64
+				v5 := uint64(r2[l])
+				// 151: add.s64
+				v6 := uint64(uint64(v5) + uint64(v2))
+				r13[l] = v6
+				// 152: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
+						continue
+					}
+					v7 = v7x
+				}
+				// 154: cvt.rn.f16x2.f32
+				v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
+				r15[l] = v8
+				// 157: shl.b32
+				v9 := uint64(uint32(r7[l]) << uint32(k1))
+				// 158: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 159: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 160: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r19[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 147: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 148: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r10[l] = v3
+				// 149: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
+						continue
+					}
+					v4 = v4x
+				}
+				// 150: cvta.to.global.u64
+				v5 := uint64(r2[l])
+				// 151: add.s64
+				v6 := uint64(uint64(v5) + uint64(v2))
+				r13[l] = v6
+				// 152: ld.global.f32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
+						continue
+					}
+					v7 = v7x
+				}
+				// 154: cvt.rn.f16x2.f32
+				v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
+				r15[l] = v8
+				// 157: shl.b32
+				v9 := uint64(uint32(r7[l]) << uint32(k1))
+				// 158: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 159: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 160: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r19[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.global.u32
+				s13 := uint64(r19[l]) + 0x0
+				s13v := uint64(r15[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.global.u32
+				s13 := uint64(r19[l]) + 0x0
+				s13v := uint64(r15[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX lines 162, 163, 165: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(17)
+		v15aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.global.f32
+				v14a := uint64(r10[l]) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
+						continue
+					}
+					v14 = v14x
+				}
+				// 163: ld.global.f32
+				v15a := uint64(r13[l]) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
+						continue
+					}
+					v15 = v15x
+				}
+				// 165: cvt.rn.bf16x2.f32
+				v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
+				r22[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.global.f32
+				v14a := uint64(r10[l]) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
+						continue
+					}
+					v14 = v14x
+				}
+				// 163: ld.global.f32
+				v15a := uint64(r13[l]) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
+						continue
+					}
+					v15 = v15x
+				}
+				// 165: cvt.rn.bf16x2.f32
+				v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
+				r22[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.global.u32
+				s17 := uint64(r19[l]) + 0x4
+				s17v := uint64(r22[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.global.u32
+				s17 := uint64(r19[l]) + 0x4
+				s17v := uint64(r22[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+				}
+			}
+		}
 	}
 }

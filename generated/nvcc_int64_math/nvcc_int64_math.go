@@ -940,126 +940,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-35; divergent, reconverges at block 9 (b9 ($L__BB0_18))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:27")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:28")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/int64_math.ptx:29")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/int64_math.ptx:30")
-				}
-				// PTX line 31: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 32: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 33, 34, 35: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 35: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r7[l] = v8
-							// 35: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			int64MathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1073,87 +954,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 68-71
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r13[l])))
-							// 69: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r15[l])))
-							// 70: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 71: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r20[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r13[l])))
-							// 69: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r15[l])))
-							// 70: div.u32
-							v3 := isa.Div(v2, v1, 32, false)
-							// 71: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r20[l] = v4
-						}
-					}
-				}
-			}
+			int64MathBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
-			{
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u64
-							s1 := uint64(r18[l]) + 0x8
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u64
-							s1 := uint64(r18[l]) + 0x8
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
-							}
-						}
-					}
-				}
-			}
+			int64MathBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1172,246 +980,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 3:
 			// b3 ($L__BB0_8), PTX lines 86-89
-			{
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r13[l])))
-							// 87: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r15[l])))
-							// 88: rem.u32
-							v3 := isa.Rem(v2, v1, 32, false)
-							// 89: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r14[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r13[l])))
-							// 87: cvt.u32.u64
-							v2 := uint64(uint32(uint64(r15[l])))
-							// 88: rem.u32
-							v3 := isa.Rem(v2, v1, 32, false)
-							// 89: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							r14[l] = v4
-						}
-					}
-				}
-			}
+			int64MathBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 ($L__BB0_9), PTX lines 92-102; divergent, reconverges at block 6 (b6 ($L__BB0_13))
-			{
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				k0 := uint64(0x0)
-				k1 := uint64(0x3f)
-				// PTX line 92: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r31, m, u1)
-				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.global.u64
-							s2 := uint64(r18[l]) + 0x10
-							s2v := uint64(r14[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
-							}
-							// 94: cvt.u32.u64
-							v3 := uint64(uint32(uint64(r13[l])))
-							r32[l] = v3
-							// 95: and.b32
-							v4 := uint64(uint32(v3) & uint32(k1))
-							r33[l] = v4
-							// 96: shl.b64
-							v5 := uint64(uint64(r15[l]) << uint32(v4))
-							r34[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.global.u64
-							s2 := uint64(r18[l]) + 0x10
-							s2v := uint64(r14[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
-							}
-							// 94: cvt.u32.u64
-							v3 := uint64(uint32(uint64(r13[l])))
-							r32[l] = v3
-							// 95: and.b32
-							v4 := uint64(uint32(v3) & uint32(k1))
-							r33[l] = v4
-							// 96: shl.b64
-							v5 := uint64(uint64(r15[l]) << uint32(v4))
-							r34[l] = v5
-						}
-					}
-				}
-				// PTX lines 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.global.u64
-							s6 := uint64(r18[l]) + 0x18
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
-							}
-							// 98: shr.s64
-							v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
-							r35[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.global.u64
-							s6 := uint64(r18[l]) + 0x18
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
-							}
-							// 98: shr.s64
-							v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
-							r35[l] = v7
-						}
-					}
-				}
-				// PTX lines 99, 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.global.u64
-							s8 := uint64(r18[l]) + 0x20
-							s8v := uint64(r35[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
-							}
-							// 100: shr.u64
-							v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
-							r36[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.global.u64
-							s8 := uint64(r18[l]) + 0x20
-							s8v := uint64(r35[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
-							}
-							// 100: shr.u64
-							v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
-							r36[l] = v9
-						}
-					}
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.global.u64
-							s10 := uint64(r18[l]) + 0x28
-							s10v := uint64(r36[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.global.u64
-							s10 := uint64(r18[l]) + 0x28
-							s10v := uint64(r36[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX line 102: mov.u64, warp-uniform
-				u11 := uint64(u1)
-				runtime.Broadcast(r37, m, u11)
-				_ = u11
-			}
+			int64MathBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1430,83 +1006,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 5:
 			// b5 ($L__BB0_12), PTX lines 114-116
-			{
-				r15 := w.Reg(15)
-				r32 := w.Reg(32)
-				r37 := w.Reg(37)
-				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 115: div.u32
-							v2 := isa.Div(v1, r32[l], 32, false)
-							// 116: cvt.u64.u32
-							v3 := uint64(uint64(uint32(v2)))
-							r37[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 115: div.u32
-							v2 := isa.Div(v1, r32[l], 32, false)
-							// 116: cvt.u64.u32
-							v3 := uint64(uint64(uint32(v2)))
-							r37[l] = v3
-						}
-					}
-				}
-			}
+			int64MathBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
-			{
-				r18 := w.Reg(18)
-				r37 := w.Reg(37)
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.global.u64
-							s1 := uint64(r18[l]) + 0x30
-							s1v := uint64(r37[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.global.u64
-							s1 := uint64(r18[l]) + 0x30
-							s1v := uint64(r37[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
-							}
-						}
-					}
-				}
-			}
+			int64MathBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1525,173 +1032,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b7 ($L__BB0_16), PTX lines 131-133
-			{
-				r15 := w.Reg(15)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 132: rem.u32
-							v2 := isa.Rem(v1, r32[l], 32, false)
-							// 133: cvt.u64.u32
-							v3 := uint64(uint64(uint32(v2)))
-							r31[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r15[l])))
-							// 132: rem.u32
-							v2 := isa.Rem(v1, r32[l], 32, false)
-							// 133: cvt.u64.u32
-							v3 := uint64(uint64(uint32(v2)))
-							r31[l] = v3
-						}
-					}
-				}
-			}
+			int64MathBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b8 ($L__BB0_17), PTX lines 136-140
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r31 := w.Reg(31)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				// PTX lines 136, 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: st.global.u64
-							s1 := uint64(r18[l]) + 0x38
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
-							}
-							// 137: mul.hi.u64
-							v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
-							r46[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: st.global.u64
-							s1 := uint64(r18[l]) + 0x38
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-								runtime.Store64(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
-							}
-							// 137: mul.hi.u64
-							v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
-							r46[l] = v2
-						}
-					}
-				}
-				// PTX lines 138, 139: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.global.u64
-							s3 := uint64(r18[l]) + 0x40
-							s3v := uint64(r46[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
-							}
-							// 139: mul.hi.s64
-							v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
-							r47[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.global.u64
-							s3 := uint64(r18[l]) + 0x40
-							s3v := uint64(r46[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
-							}
-							// 139: mul.hi.s64
-							v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
-							r47[l] = v4
-						}
-					}
-				}
-				// PTX lines 140: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.global.u64
-							s5 := uint64(r18[l]) + 0x48
-							s5v := uint64(r47[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.global.u64
-							s5 := uint64(r18[l]) + 0x48
-							s5v := uint64(r47[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
-							}
-						}
-					}
-				}
-			}
+			int64MathBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1701,298 +1049,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 19
 		case 10:
 			// b10, PTX lines 38-56; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				k2 := uint64(0x8000000000000000)
-				k3 := uint64(0xffffffffffffffff)
-				k4 := uint64(0x50)
-				// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 39: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r10[l] = v3
-							// 41: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 42: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 43: ld.global.u64
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 39: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r10[l] = v3
-							// 41: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 42: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 43: ld.global.u64
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
-									continue
-								}
-								v6 = v6x
-							}
-							r13[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 44: mov.u64, warp-uniform
-				u7 := uint64(k1)
-				runtime.Broadcast(r14, m, u7)
-				// PTX lines 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v9aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: setp.eq.s64
-							c8t := uint64(r13[l]) == uint64(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 46: ld.global.u64
-							v9a := uint64(r10[l]) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
-									continue
-								}
-								v9 = v9x
-							}
-							r15[l] = v9
-							// 47: setp.eq.s64
-							c10t := uint64(v9) == uint64(k2)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p2 = p2&^(1<<l) | c10b0<<l
-							// 48: setp.eq.s64
-							c11t := uint64(r13[l]) == uint64(k3)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p3 = p3&^(1<<l) | c11b0<<l
-							// 49: and.pred
-							c12 := (c10) && (c11)
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p4 = p4&^(1<<l) | c12b0<<l
-							// 50: or.pred
-							c13 := (c8) || (c12)
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p5 = p5&^(1<<l) | c13b0<<l
-							// 51: cvta.to.global.u64
-							v14 := uint64(r0[l])
-							// 52: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
-							// 53: add.s64
-							v16 := uint64(uint64(v14) + uint64(v15))
-							r18[l] = v16
-							// 54: mul.lo.s64
-							v17 := uint64(uint64(r13[l]) * uint64(v9))
-							r19[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: setp.eq.s64
-							c8t := uint64(r13[l]) == uint64(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 46: ld.global.u64
-							v9a := uint64(r10[l]) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
-									continue
-								}
-								v9 = v9x
-							}
-							r15[l] = v9
-							// 47: setp.eq.s64
-							c10t := uint64(v9) == uint64(k2)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p2 = p2&^(1<<l) | c10b0<<l
-							// 48: setp.eq.s64
-							c11t := uint64(r13[l]) == uint64(k3)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p3 = p3&^(1<<l) | c11b0<<l
-							// 49: and.pred
-							c12 := (c10) && (c11)
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p4 = p4&^(1<<l) | c12b0<<l
-							// 50: or.pred
-							c13 := (c8) || (c12)
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p5 = p5&^(1<<l) | c13b0<<l
-							// 51: cvta.to.global.u64
-							v14 := uint64(r0[l])
-							// 52: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
-							// 53: add.s64
-							v16 := uint64(uint64(v14) + uint64(v15))
-							r18[l] = v16
-							// 54: mul.lo.s64
-							v17 := uint64(uint64(r13[l]) * uint64(v9))
-							r19[l] = v17
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u64
-							s18 := uint64(r18[l]) + 0x0
-							s18v := uint64(r19[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u64
-							s18 := uint64(r18[l]) + 0x0
-							s18v := uint64(r19[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX line 56: mov.u64, warp-uniform
-				u19 := uint64(u7)
-				runtime.Broadcast(r20, m, u19)
-				_ = u19
-			}
+			int64MathBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2011,49 +1068,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 11:
 			// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 60: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 61: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 60: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 61: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			int64MathBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2077,77 +1092,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 12:
 			// b12, PTX lines 64-64
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: div.s64
-							v1 := isa.Div(r15[l], r13[l], 64, true)
-							r20[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: div.s64
-							v1 := isa.Div(r15[l], r13[l], 64, true)
-							r20[l] = v1
-						}
-					}
-				}
-			}
+			int64MathBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 13:
 			// b13, PTX lines 77-79; divergent, reconverges at block 4 (b4 ($L__BB0_9))
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 77, 78, 79: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 78: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 79: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 78: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 79: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			int64MathBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2171,77 +1123,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 14:
 			// b14, PTX lines 82-82
-			{
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: rem.s64
-							v1 := isa.Rem(r15[l], r13[l], 64, true)
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: rem.s64
-							v1 := isa.Rem(r15[l], r13[l], 64, true)
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			int64MathBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 15:
 			// b15, PTX lines 105-107; divergent, reconverges at block 6 (b6 ($L__BB0_13))
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 106: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 107: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 106: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 107: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			int64MathBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2265,77 +1154,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 16:
 			// b16, PTX lines 110-110
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r37 := w.Reg(37)
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: div.u64
-							v1 := isa.Div(r15[l], r13[l], 64, false)
-							r37[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: div.u64
-							v1 := isa.Div(r15[l], r13[l], 64, false)
-							r37[l] = v1
-						}
-					}
-				}
-			}
+			int64MathBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 17:
 			// b17, PTX lines 122-124; divergent, reconverges at block 8 (b8 ($L__BB0_17))
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0xffffffff00000000)
-				k1 := uint64(0x0)
-				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 123: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 124: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: or.b64
-							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-							// 123: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 124: setp.eq.s64
-							c3t := uint64(v2) == uint64(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			int64MathBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2359,28 +1185,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 18:
 			// b18, PTX lines 127-127
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r31 := w.Reg(31)
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: rem.u64
-							v1 := isa.Rem(r15[l], r13[l], 64, false)
-							r31[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: rem.u64
-							v1 := isa.Rem(r15[l], r13[l], 64, false)
-							r31[l] = v1
-						}
-					}
-				}
-			}
+			int64MathBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2395,6 +1200,1273 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// int64MathBlock0 runs block 0 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-35; divergent, reconverges at block 9 (b9 ($L__BB0_18))
+func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:27")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:28")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/int64_math.ptx:29")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/int64_math.ptx:30")
+	}
+	// PTX line 31: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 35: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r7[l] = v8
+				// 35: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// int64MathBlock1 runs block 1 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_4), PTX lines 68-71
+func int64MathBlock1(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r13[l])))
+				// 69: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r15[l])))
+				// 70: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 71: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r20[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r13[l])))
+				// 69: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r15[l])))
+				// 70: div.u32
+				v3 := isa.Div(v2, v1, 32, false)
+				// 71: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r20[l] = v4
+			}
+		}
+	}
+}
+
+// int64MathBlock2 runs block 2 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
+func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u64
+				s1 := uint64(r18[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u64
+				s1 := uint64(r18[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+				}
+			}
+		}
+	}
+}
+
+// int64MathBlock3 runs block 3 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_8), PTX lines 86-89
+func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r13[l])))
+				// 87: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r15[l])))
+				// 88: rem.u32
+				v3 := isa.Rem(v2, v1, 32, false)
+				// 89: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r14[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r13[l])))
+				// 87: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r15[l])))
+				// 88: rem.u32
+				v3 := isa.Rem(v2, v1, 32, false)
+				// 89: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				r14[l] = v4
+			}
+		}
+	}
+}
+
+// int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_9), PTX lines 92-102; divergent, reconverges at block 6 (b6 ($L__BB0_13))
+func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0x0)
+	k1 := uint64(0x3f)
+	// PTX line 92: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r31, m, u1)
+	// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.global.u64
+				s2 := uint64(r18[l]) + 0x10
+				s2v := uint64(r14[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+				}
+				// 94: cvt.u32.u64
+				v3 := uint64(uint32(uint64(r13[l])))
+				r32[l] = v3
+				// 95: and.b32
+				v4 := uint64(uint32(v3) & uint32(k1))
+				r33[l] = v4
+				// 96: shl.b64
+				v5 := uint64(uint64(r15[l]) << uint32(v4))
+				r34[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.global.u64
+				s2 := uint64(r18[l]) + 0x10
+				s2v := uint64(r14[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+				}
+				// 94: cvt.u32.u64
+				v3 := uint64(uint32(uint64(r13[l])))
+				r32[l] = v3
+				// 95: and.b32
+				v4 := uint64(uint32(v3) & uint32(k1))
+				r33[l] = v4
+				// 96: shl.b64
+				v5 := uint64(uint64(r15[l]) << uint32(v4))
+				r34[l] = v5
+			}
+		}
+	}
+	// PTX lines 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.global.u64
+				s6 := uint64(r18[l]) + 0x18
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+				}
+				// 98: shr.s64
+				v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
+				r35[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.global.u64
+				s6 := uint64(r18[l]) + 0x18
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+				}
+				// 98: shr.s64
+				v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
+				r35[l] = v7
+			}
+		}
+	}
+	// PTX lines 99, 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.global.u64
+				s8 := uint64(r18[l]) + 0x20
+				s8v := uint64(r35[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+				}
+				// 100: shr.u64
+				v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
+				r36[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.global.u64
+				s8 := uint64(r18[l]) + 0x20
+				s8v := uint64(r35[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+				}
+				// 100: shr.u64
+				v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
+				r36[l] = v9
+			}
+		}
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.global.u64
+				s10 := uint64(r18[l]) + 0x28
+				s10v := uint64(r36[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.global.u64
+				s10 := uint64(r18[l]) + 0x28
+				s10v := uint64(r36[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX line 102: mov.u64, warp-uniform
+	u11 := uint64(u1)
+	runtime.Broadcast(r37, m, u11)
+	_ = u11
+}
+
+// int64MathBlock5 runs block 5 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_12), PTX lines 114-116
+func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r32 := w.Reg(32)
+	r37 := w.Reg(37)
+	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 115: div.u32
+				v2 := isa.Div(v1, r32[l], 32, false)
+				// 116: cvt.u64.u32
+				v3 := uint64(uint64(uint32(v2)))
+				r37[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 115: div.u32
+				v2 := isa.Div(v1, r32[l], 32, false)
+				// 116: cvt.u64.u32
+				v3 := uint64(uint64(uint32(v2)))
+				r37[l] = v3
+			}
+		}
+	}
+}
+
+// int64MathBlock6 runs block 6 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
+func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	r37 := w.Reg(37)
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.global.u64
+				s1 := uint64(r18[l]) + 0x30
+				s1v := uint64(r37[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.global.u64
+				s1 := uint64(r18[l]) + 0x30
+				s1v := uint64(r37[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+				}
+			}
+		}
+	}
+}
+
+// int64MathBlock7 runs block 7 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_16), PTX lines 131-133
+func int64MathBlock7(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 132: rem.u32
+				v2 := isa.Rem(v1, r32[l], 32, false)
+				// 133: cvt.u64.u32
+				v3 := uint64(uint64(uint32(v2)))
+				r31[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r15[l])))
+				// 132: rem.u32
+				v2 := isa.Rem(v1, r32[l], 32, false)
+				// 133: cvt.u64.u32
+				v3 := uint64(uint64(uint32(v2)))
+				r31[l] = v3
+			}
+		}
+	}
+}
+
+// int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_17), PTX lines 136-140
+func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r31 := w.Reg(31)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	// PTX lines 136, 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: st.global.u64
+				s1 := uint64(r18[l]) + 0x38
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+				}
+				// 137: mul.hi.u64
+				v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
+				r46[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: st.global.u64
+				s1 := uint64(r18[l]) + 0x38
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+				}
+				// 137: mul.hi.u64
+				v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
+				r46[l] = v2
+			}
+		}
+	}
+	// PTX lines 138, 139: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.global.u64
+				s3 := uint64(r18[l]) + 0x40
+				s3v := uint64(r46[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+				}
+				// 139: mul.hi.s64
+				v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
+				r47[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.global.u64
+				s3 := uint64(r18[l]) + 0x40
+				s3v := uint64(r46[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+				}
+				// 139: mul.hi.s64
+				v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
+				r47[l] = v4
+			}
+		}
+	}
+	// PTX lines 140: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.global.u64
+				s5 := uint64(r18[l]) + 0x48
+				s5v := uint64(r47[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.global.u64
+				s5 := uint64(r18[l]) + 0x48
+				s5v := uint64(r47[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+				}
+			}
+		}
+	}
+}
+
+// int64MathBlock10 runs block 10 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 38-56; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	k2 := uint64(0x8000000000000000)
+	k3 := uint64(0xffffffffffffffff)
+	k4 := uint64(0x50)
+	// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 39: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r10[l] = v3
+				// 41: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 42: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 43: ld.global.u64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 39: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r10[l] = v3
+				// 41: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 42: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 43: ld.global.u64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
+						continue
+					}
+					v6 = v6x
+				}
+				r13[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 44: mov.u64, warp-uniform
+	u7 := uint64(k1)
+	runtime.Broadcast(r14, m, u7)
+	// PTX lines 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: setp.eq.s64
+				c8t := uint64(r13[l]) == uint64(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 46: ld.global.u64
+				v9a := uint64(r10[l]) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
+						continue
+					}
+					v9 = v9x
+				}
+				r15[l] = v9
+				// 47: setp.eq.s64
+				c10t := uint64(v9) == uint64(k2)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2 = p2&^(1<<l) | c10b0<<l
+				// 48: setp.eq.s64
+				c11t := uint64(r13[l]) == uint64(k3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p3 = p3&^(1<<l) | c11b0<<l
+				// 49: and.pred
+				c12 := (c10) && (c11)
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p4 = p4&^(1<<l) | c12b0<<l
+				// 50: or.pred
+				c13 := (c8) || (c12)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p5 = p5&^(1<<l) | c13b0<<l
+				// 51: cvta.to.global.u64
+				v14 := uint64(r0[l])
+				// 52: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
+				// 53: add.s64
+				v16 := uint64(uint64(v14) + uint64(v15))
+				r18[l] = v16
+				// 54: mul.lo.s64
+				v17 := uint64(uint64(r13[l]) * uint64(v9))
+				r19[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: setp.eq.s64
+				c8t := uint64(r13[l]) == uint64(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 46: ld.global.u64
+				v9a := uint64(r10[l]) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
+						continue
+					}
+					v9 = v9x
+				}
+				r15[l] = v9
+				// 47: setp.eq.s64
+				c10t := uint64(v9) == uint64(k2)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2 = p2&^(1<<l) | c10b0<<l
+				// 48: setp.eq.s64
+				c11t := uint64(r13[l]) == uint64(k3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p3 = p3&^(1<<l) | c11b0<<l
+				// 49: and.pred
+				c12 := (c10) && (c11)
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p4 = p4&^(1<<l) | c12b0<<l
+				// 50: or.pred
+				c13 := (c8) || (c12)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p5 = p5&^(1<<l) | c13b0<<l
+				// 51: cvta.to.global.u64
+				v14 := uint64(r0[l])
+				// 52: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
+				// 53: add.s64
+				v16 := uint64(uint64(v14) + uint64(v15))
+				r18[l] = v16
+				// 54: mul.lo.s64
+				v17 := uint64(uint64(r13[l]) * uint64(v9))
+				r19[l] = v17
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u64
+				s18 := uint64(r18[l]) + 0x0
+				s18v := uint64(r19[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u64
+				s18 := uint64(r18[l]) + 0x0
+				s18v := uint64(r19[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX line 56: mov.u64, warp-uniform
+	u19 := uint64(u7)
+	runtime.Broadcast(r20, m, u19)
+	_ = u19
+}
+
+// int64MathBlock11 runs block 11 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 60: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 61: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 60: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 61: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// int64MathBlock12 runs block 12 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 64-64
+func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: div.s64
+				v1 := isa.Div(r15[l], r13[l], 64, true)
+				r20[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: div.s64
+				v1 := isa.Div(r15[l], r13[l], 64, true)
+				r20[l] = v1
+			}
+		}
+	}
+}
+
+// int64MathBlock13 runs block 13 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 77-79; divergent, reconverges at block 4 (b4 ($L__BB0_9))
+func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 77, 78, 79: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 78: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 79: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 78: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 79: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// int64MathBlock14 runs block 14 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 82-82
+func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: rem.s64
+				v1 := isa.Rem(r15[l], r13[l], 64, true)
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: rem.s64
+				v1 := isa.Rem(r15[l], r13[l], 64, true)
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// int64MathBlock15 runs block 15 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 105-107; divergent, reconverges at block 6 (b6 ($L__BB0_13))
+func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 106: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 107: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 106: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 107: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// int64MathBlock16 runs block 16 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 110-110
+func int64MathBlock16(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r37 := w.Reg(37)
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: div.u64
+				v1 := isa.Div(r15[l], r13[l], 64, false)
+				r37[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: div.u64
+				v1 := isa.Div(r15[l], r13[l], 64, false)
+				r37[l] = v1
+			}
+		}
+	}
+}
+
+// int64MathBlock17 runs block 17 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 122-124; divergent, reconverges at block 8 (b8 ($L__BB0_17))
+func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 123: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 124: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: or.b64
+				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+				// 123: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 124: setp.eq.s64
+				c3t := uint64(v2) == uint64(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// int64MathBlock18 runs block 18 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 127-127
+func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r31 := w.Reg(31)
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: rem.u64
+				v1 := isa.Rem(r15[l], r13[l], 64, false)
+				r31[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: rem.u64
+				v1 := isa.Rem(r15[l], r13[l], 64, false)
+				r31[l] = v1
+			}
+		}
+	}
+}
+
 // mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2403,107 +2475,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 158-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 158: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:158")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 159: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:159")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 160: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/int64_math.ptx:160")
-				}
-				// PTX line 161: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 162: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 163, 164, 165: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 164: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 165: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 164: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 165: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			mix64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2520,111 +2492,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 168-182
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				k0 := uint64(0x9e3779b97f4a7c15)
-				k1 := uint64(0x1e)
-				k2 := uint64(0xbf58476d1ce4e5b9)
-				k3 := uint64(0x1b)
-				k4 := uint64(0x94d049bb133111eb)
-				k5 := uint64(0x1f)
-				k6 := uint64(0x8)
-				// PTX lines 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 169: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							// 170: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(k0))
-							// 171: add.s64
-							v4 := uint64(uint64(v3) + uint64(r1[l]))
-							// 172: shr.u64
-							v5 := uint64(uint64(v4) >> uint32(k1))
-							// 173: xor.b64
-							v6 := uint64(uint64(v5) ^ uint64(v4))
-							// 174: mul.lo.s64
-							v7 := uint64(uint64(v6) * uint64(k2))
-							// 175: shr.u64
-							v8 := uint64(uint64(v7) >> uint32(k3))
-							// 176: xor.b64
-							v9 := uint64(uint64(v8) ^ uint64(v7))
-							// 177: mul.lo.s64
-							v10 := uint64(uint64(v9) * uint64(k4))
-							// 178: shr.u64
-							v11 := uint64(uint64(v10) >> uint32(k5))
-							// 179: xor.b64
-							v12 := uint64(uint64(v11) ^ uint64(v10))
-							// 180: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
-							// 181: add.s64
-							v14 := uint64(uint64(v1) + uint64(v13))
-							// 182: st.global.u64
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(v12)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 169: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							// 170: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(k0))
-							// 171: add.s64
-							v4 := uint64(uint64(v3) + uint64(r1[l]))
-							// 172: shr.u64
-							v5 := uint64(uint64(v4) >> uint32(k1))
-							// 173: xor.b64
-							v6 := uint64(uint64(v5) ^ uint64(v4))
-							// 174: mul.lo.s64
-							v7 := uint64(uint64(v6) * uint64(k2))
-							// 175: shr.u64
-							v8 := uint64(uint64(v7) >> uint32(k3))
-							// 176: xor.b64
-							v9 := uint64(uint64(v8) ^ uint64(v7))
-							// 177: mul.lo.s64
-							v10 := uint64(uint64(v9) * uint64(k4))
-							// 178: shr.u64
-							v11 := uint64(uint64(v10) >> uint32(k5))
-							// 179: xor.b64
-							v12 := uint64(uint64(v11) ^ uint64(v10))
-							// 180: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
-							// 181: add.s64
-							v14 := uint64(uint64(v1) + uint64(v13))
-							// 182: st.global.u64
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(v12)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
-							}
-						}
-					}
-				}
-			}
+			mix64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2636,6 +2504,218 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mix64Block0 runs block 0 of kernel mix64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 158-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func mix64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 158: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:158")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 159: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:159")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 160: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/int64_math.ptx:160")
+	}
+	// PTX line 161: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 162: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 163, 164, 165: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 164: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 165: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 164: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 165: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 168-182
+func mix64Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	k0 := uint64(0x9e3779b97f4a7c15)
+	k1 := uint64(0x1e)
+	k2 := uint64(0xbf58476d1ce4e5b9)
+	k3 := uint64(0x1b)
+	k4 := uint64(0x94d049bb133111eb)
+	k5 := uint64(0x1f)
+	k6 := uint64(0x8)
+	// PTX lines 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 169: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				// 170: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(k0))
+				// 171: add.s64
+				v4 := uint64(uint64(v3) + uint64(r1[l]))
+				// 172: shr.u64
+				v5 := uint64(uint64(v4) >> uint32(k1))
+				// 173: xor.b64
+				v6 := uint64(uint64(v5) ^ uint64(v4))
+				// 174: mul.lo.s64
+				v7 := uint64(uint64(v6) * uint64(k2))
+				// 175: shr.u64
+				v8 := uint64(uint64(v7) >> uint32(k3))
+				// 176: xor.b64
+				v9 := uint64(uint64(v8) ^ uint64(v7))
+				// 177: mul.lo.s64
+				v10 := uint64(uint64(v9) * uint64(k4))
+				// 178: shr.u64
+				v11 := uint64(uint64(v10) >> uint32(k5))
+				// 179: xor.b64
+				v12 := uint64(uint64(v11) ^ uint64(v10))
+				// 180: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
+				// 181: add.s64
+				v14 := uint64(uint64(v1) + uint64(v13))
+				// 182: st.global.u64
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(v12)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 169: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				// 170: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(k0))
+				// 171: add.s64
+				v4 := uint64(uint64(v3) + uint64(r1[l]))
+				// 172: shr.u64
+				v5 := uint64(uint64(v4) >> uint32(k1))
+				// 173: xor.b64
+				v6 := uint64(uint64(v5) ^ uint64(v4))
+				// 174: mul.lo.s64
+				v7 := uint64(uint64(v6) * uint64(k2))
+				// 175: shr.u64
+				v8 := uint64(uint64(v7) >> uint32(k3))
+				// 176: xor.b64
+				v9 := uint64(uint64(v8) ^ uint64(v7))
+				// 177: mul.lo.s64
+				v10 := uint64(uint64(v9) * uint64(k4))
+				// 178: shr.u64
+				v11 := uint64(uint64(v10) >> uint32(k5))
+				// 179: xor.b64
+				v12 := uint64(uint64(v11) ^ uint64(v10))
+				// 180: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
+				// 181: add.s64
+				v14 := uint64(uint64(v1) + uint64(v13))
+				// 182: st.global.u64
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(v12)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+				}
+			}
+		}
 	}
 }
 

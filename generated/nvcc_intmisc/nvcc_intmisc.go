@@ -292,145 +292,7 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intmisc.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intmisc.ptx:29")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intmisc.ptx:30")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intmisc.ptx:31")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intmisc.ptx:32")
-				}
-				// PTX line 33: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 34: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 37: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 37: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			intMiscBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -447,557 +309,7 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 40-75
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r16 := w.Reg(16)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				k2 := uint64(0x20)
-				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(0)
-					v13aw := w.Window(1)
-					v14aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 44: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 45: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 46: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 47: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 48: shl.b32
-							v9 := uint64(uint32(r8[l]) << uint32(k1))
-							// 49: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 50: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 51: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r20[l] = v12
-							// 52: ld.global.u32
-							v13a := uint64(v5) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
-									continue
-								}
-								v13 = v13x
-							}
-							r21[l] = v13
-							// 53: ld.global.u32
-							v14a := uint64(v3) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
-									continue
-								}
-								v14 = v14x
-							}
-							r22[l] = v14
-							// 54: mul.hi.s32
-							v15 := uint64(uint32(isa.MulHi(v14, v13, 32, true)))
-							r23[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 44: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 45: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 46: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 47: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 48: shl.b32
-							v9 := uint64(uint32(r8[l]) << uint32(k1))
-							// 49: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 50: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-							// 51: add.s64
-							v12 := uint64(uint64(v10) + uint64(v11))
-							r20[l] = v12
-							// 52: ld.global.u32
-							v13a := uint64(v5) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
-									continue
-								}
-								v13 = v13x
-							}
-							r21[l] = v13
-							// 53: ld.global.u32
-							v14a := uint64(v3) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
-									continue
-								}
-								v14 = v14x
-							}
-							r22[l] = v14
-							// 54: mul.hi.s32
-							v15 := uint64(uint32(isa.MulHi(v14, v13, 32, true)))
-							r23[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s16 := uint64(r20[l]) + 0x0
-							s16v := uint64(r23[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
-							}
-							// 56: mul.hi.u32
-							v17 := uint64(uint32(isa.MulHi(r22[l], r21[l], 32, false)))
-							r24[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s16 := uint64(r20[l]) + 0x0
-							s16v := uint64(r23[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
-							}
-							// 56: mul.hi.u32
-							v17 := uint64(uint32(isa.MulHi(r22[l], r21[l], 32, false)))
-							r24[l] = v17
-						}
-					}
-				}
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u32
-							s18 := uint64(r20[l]) + 0x4
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
-							}
-							// 58: abs.s32
-							v19s := int32(r22[l])
-							v19 := uint64(uint32(max(v19s, -v19s)))
-							r25[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u32
-							s18 := uint64(r20[l]) + 0x4
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
-							}
-							// 58: abs.s32
-							v19s := int32(r22[l])
-							v19 := uint64(uint32(max(v19s, -v19s)))
-							r25[l] = v19
-						}
-					}
-				}
-				// PTX lines 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s20 := uint64(r20[l]) + 0x8
-							s20v := uint64(r25[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
-							}
-							// 60: min.s32
-							v21 := uint64(uint32(min(int32(r22[l]), int32(r21[l]))))
-							r26[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s20 := uint64(r20[l]) + 0x8
-							s20v := uint64(r25[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
-							}
-							// 60: min.s32
-							v21 := uint64(uint32(min(int32(r22[l]), int32(r21[l]))))
-							r26[l] = v21
-						}
-					}
-				}
-				// PTX lines 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.global.u32
-							s22 := uint64(r20[l]) + 0xc
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
-							}
-							// 62: max.u32
-							v23 := uint64(max(uint32(r22[l]), uint32(r21[l])))
-							r27[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.global.u32
-							s22 := uint64(r20[l]) + 0xc
-							s22v := uint64(r26[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
-							}
-							// 62: max.u32
-							v23 := uint64(max(uint32(r22[l]), uint32(r21[l])))
-							r27[l] = v23
-						}
-					}
-				}
-				// PTX lines 63, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u32
-							s24 := uint64(r20[l]) + 0x10
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
-							}
-							// 65: shf.r.wrap.b32
-							v25 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), false, false))
-							r28[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u32
-							s24 := uint64(r20[l]) + 0x10
-							s24v := uint64(r27[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
-							}
-							// 65: shf.r.wrap.b32
-							v25 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), false, false))
-							r28[l] = v25
-						}
-					}
-				}
-				// PTX lines 67, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.global.u32
-							s26 := uint64(r20[l]) + 0x14
-							s26v := uint64(r28[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
-							}
-							// 69: shf.l.wrap.b32
-							v27 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), true, false))
-							r29[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.global.u32
-							s26 := uint64(r20[l]) + 0x14
-							s26v := uint64(r28[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
-							}
-							// 69: shf.l.wrap.b32
-							v27 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), true, false))
-							r29[l] = v27
-						}
-					}
-				}
-				// PTX lines 71, 72, 73, 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.u32
-							s28 := uint64(r20[l]) + 0x18
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
-							}
-							// 72: mul.wide.s32
-							v29 := uint64(uint64(int64(int32(r21[l])) * int64(int32(r22[l]))))
-							// 73: abs.s64
-							v30s := int64(v29)
-							v30 := uint64(uint64(max(v30s, -v30s)))
-							// 74: shr.u64
-							v31 := uint64(uint64(v30) >> uint32(k2))
-							r32[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.u32
-							s28 := uint64(r20[l]) + 0x18
-							s28v := uint64(r29[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
-							}
-							// 72: mul.wide.s32
-							v29 := uint64(uint64(int64(int32(r21[l])) * int64(int32(r22[l]))))
-							// 73: abs.s64
-							v30s := int64(v29)
-							v30 := uint64(uint64(max(v30s, -v30s)))
-							// 74: shr.u64
-							v31 := uint64(uint64(v30) >> uint32(k2))
-							r32[l] = v31
-						}
-					}
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.u32
-							s32 := uint64(r20[l]) + 0x1c
-							s32v := uint64(r32[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.u32
-							s32 := uint64(r20[l]) + 0x1c
-							s32v := uint64(r32[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
-							}
-						}
-					}
-				}
-			}
+			intMiscBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1009,5 +321,701 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// intMiscBlock0 runs block 0 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intmisc.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intmisc.ptx:29")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intmisc.ptx:30")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intmisc.ptx:31")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intmisc.ptx:32")
+	}
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 37: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 37: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 40-75
+func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r16 := w.Reg(16)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x20)
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(0)
+		v13aw := w.Window(1)
+		v14aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 44: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 45: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 46: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 47: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 48: shl.b32
+				v9 := uint64(uint32(r8[l]) << uint32(k1))
+				// 49: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 50: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 51: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r20[l] = v12
+				// 52: ld.global.u32
+				v13a := uint64(v5) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
+						continue
+					}
+					v13 = v13x
+				}
+				r21[l] = v13
+				// 53: ld.global.u32
+				v14a := uint64(v3) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
+						continue
+					}
+					v14 = v14x
+				}
+				r22[l] = v14
+				// 54: mul.hi.s32
+				v15 := uint64(uint32(isa.MulHi(v14, v13, 32, true)))
+				r23[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 44: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 45: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 46: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 47: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intmisc.ptx:47")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 48: shl.b32
+				v9 := uint64(uint32(r8[l]) << uint32(k1))
+				// 49: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 50: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+				// 51: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				r20[l] = v12
+				// 52: ld.global.u32
+				v13a := uint64(v5) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/intmisc.ptx:52")
+						continue
+					}
+					v13 = v13x
+				}
+				r21[l] = v13
+				// 53: ld.global.u32
+				v14a := uint64(v3) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/intmisc.ptx:53")
+						continue
+					}
+					v14 = v14x
+				}
+				r22[l] = v14
+				// 54: mul.hi.s32
+				v15 := uint64(uint32(isa.MulHi(v14, v13, 32, true)))
+				r23[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s16 := uint64(r20[l]) + 0x0
+				s16v := uint64(r23[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
+				}
+				// 56: mul.hi.u32
+				v17 := uint64(uint32(isa.MulHi(r22[l], r21[l], 32, false)))
+				r24[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s16 := uint64(r20[l]) + 0x0
+				s16v := uint64(r23[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intmisc.ptx:55")
+				}
+				// 56: mul.hi.u32
+				v17 := uint64(uint32(isa.MulHi(r22[l], r21[l], 32, false)))
+				r24[l] = v17
+			}
+		}
+	}
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u32
+				s18 := uint64(r20[l]) + 0x4
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
+				}
+				// 58: abs.s32
+				v19s := int32(r22[l])
+				v19 := uint64(uint32(max(v19s, -v19s)))
+				r25[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u32
+				s18 := uint64(r20[l]) + 0x4
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intmisc.ptx:57")
+				}
+				// 58: abs.s32
+				v19s := int32(r22[l])
+				v19 := uint64(uint32(max(v19s, -v19s)))
+				r25[l] = v19
+			}
+		}
+	}
+	// PTX lines 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s20 := uint64(r20[l]) + 0x8
+				s20v := uint64(r25[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
+				}
+				// 60: min.s32
+				v21 := uint64(uint32(min(int32(r22[l]), int32(r21[l]))))
+				r26[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s20 := uint64(r20[l]) + 0x8
+				s20v := uint64(r25[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/intmisc.ptx:59")
+				}
+				// 60: min.s32
+				v21 := uint64(uint32(min(int32(r22[l]), int32(r21[l]))))
+				r26[l] = v21
+			}
+		}
+	}
+	// PTX lines 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.global.u32
+				s22 := uint64(r20[l]) + 0xc
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
+				}
+				// 62: max.u32
+				v23 := uint64(max(uint32(r22[l]), uint32(r21[l])))
+				r27[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.global.u32
+				s22 := uint64(r20[l]) + 0xc
+				s22v := uint64(r26[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/intmisc.ptx:61")
+				}
+				// 62: max.u32
+				v23 := uint64(max(uint32(r22[l]), uint32(r21[l])))
+				r27[l] = v23
+			}
+		}
+	}
+	// PTX lines 63, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u32
+				s24 := uint64(r20[l]) + 0x10
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
+				}
+				// 65: shf.r.wrap.b32
+				v25 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), false, false))
+				r28[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u32
+				s24 := uint64(r20[l]) + 0x10
+				s24v := uint64(r27[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intmisc.ptx:63")
+				}
+				// 65: shf.r.wrap.b32
+				v25 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), false, false))
+				r28[l] = v25
+			}
+		}
+	}
+	// PTX lines 67, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u32
+				s26 := uint64(r20[l]) + 0x14
+				s26v := uint64(r28[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
+				}
+				// 69: shf.l.wrap.b32
+				v27 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), true, false))
+				r29[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u32
+				s26 := uint64(r20[l]) + 0x14
+				s26v := uint64(r28[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/intmisc.ptx:67")
+				}
+				// 69: shf.l.wrap.b32
+				v27 := uint64(isa.Shf(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), true, false))
+				r29[l] = v27
+			}
+		}
+	}
+	// PTX lines 71, 72, 73, 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.u32
+				s28 := uint64(r20[l]) + 0x18
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
+				}
+				// 72: mul.wide.s32
+				v29 := uint64(uint64(int64(int32(r21[l])) * int64(int32(r22[l]))))
+				// 73: abs.s64
+				v30s := int64(v29)
+				v30 := uint64(uint64(max(v30s, -v30s)))
+				// 74: shr.u64
+				v31 := uint64(uint64(v30) >> uint32(k2))
+				r32[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.u32
+				s28 := uint64(r20[l]) + 0x18
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intmisc.ptx:71")
+				}
+				// 72: mul.wide.s32
+				v29 := uint64(uint64(int64(int32(r21[l])) * int64(int32(r22[l]))))
+				// 73: abs.s64
+				v30s := int64(v29)
+				v30 := uint64(uint64(max(v30s, -v30s)))
+				// 74: shr.u64
+				v31 := uint64(uint64(v30) >> uint32(k2))
+				r32[l] = v31
+			}
+		}
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.u32
+				s32 := uint64(r20[l]) + 0x1c
+				s32v := uint64(r32[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.u32
+				s32 := uint64(r20[l]) + 0x1c
+				s32v := uint64(r32[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/intmisc.ptx:75")
+				}
+			}
+		}
 	}
 }

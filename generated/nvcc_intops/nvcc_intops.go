@@ -688,145 +688,7 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:29")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:30")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:31")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:32")
-				}
-				// PTX line 33: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 34: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 37: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 37: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			bytePermBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -843,223 +705,7 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 40-54
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x7777)
-				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(0)
-					v10aw := w.Window(1)
-					v11aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 44: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 45: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 46: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 47: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
-									continue
-								}
-								v8 = v8x
-							}
-							// 48: and.b32
-							v9 := uint64(uint32(v8) & uint32(k1))
-							// 49: ld.global.u32
-							v10a := uint64(v5) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
-									continue
-								}
-								v10 = v10x
-							}
-							// 50: ld.global.u32
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
-									continue
-								}
-								v11 = v11x
-							}
-							// 51: prmt.b32
-							v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
-							r20[l] = v12
-							// 52: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 53: add.s64
-							v14 := uint64(uint64(v13) + uint64(v2))
-							r22[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 44: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 45: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 46: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 47: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
-									continue
-								}
-								v8 = v8x
-							}
-							// 48: and.b32
-							v9 := uint64(uint32(v8) & uint32(k1))
-							// 49: ld.global.u32
-							v10a := uint64(v5) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
-									continue
-								}
-								v10 = v10x
-							}
-							// 50: ld.global.u32
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
-									continue
-								}
-								v11 = v11x
-							}
-							// 51: prmt.b32
-							v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
-							r20[l] = v12
-							// 52: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 53: add.s64
-							v14 := uint64(uint64(v13) + uint64(v2))
-							r22[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u32
-							s15 := uint64(r22[l]) + 0x0
-							s15v := uint64(r20[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u32
-							s15 := uint64(r22[l]) + 0x0
-							s15v := uint64(r20[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
-							}
-						}
-					}
-				}
-			}
+			bytePermBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1074,6 +720,368 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bytePermBlock0 runs block 0 of kernel byte_perm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:29")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:30")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:31")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:32")
+	}
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 37: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 37: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 40-54
+func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7777)
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(0)
+		v10aw := w.Window(1)
+		v11aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 44: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 45: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 46: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 47: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
+						continue
+					}
+					v8 = v8x
+				}
+				// 48: and.b32
+				v9 := uint64(uint32(v8) & uint32(k1))
+				// 49: ld.global.u32
+				v10a := uint64(v5) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
+						continue
+					}
+					v10 = v10x
+				}
+				// 50: ld.global.u32
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
+						continue
+					}
+					v11 = v11x
+				}
+				// 51: prmt.b32
+				v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
+				r20[l] = v12
+				// 52: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 53: add.s64
+				v14 := uint64(uint64(v13) + uint64(v2))
+				r22[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 44: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 45: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 46: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 47: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
+						continue
+					}
+					v8 = v8x
+				}
+				// 48: and.b32
+				v9 := uint64(uint32(v8) & uint32(k1))
+				// 49: ld.global.u32
+				v10a := uint64(v5) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
+						continue
+					}
+					v10 = v10x
+				}
+				// 50: ld.global.u32
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
+						continue
+					}
+					v11 = v11x
+				}
+				// 51: prmt.b32
+				v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
+				r20[l] = v12
+				// 52: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 53: add.s64
+				v14 := uint64(uint64(v13) + uint64(v2))
+				r22[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u32
+				s15 := uint64(r22[l]) + 0x0
+				s15v := uint64(r20[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u32
+				s15 := uint64(r22[l]) + 0x0
+				s15v := uint64(r20[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+				}
+			}
+		}
+	}
+}
+
 // sadMul24Run runs blocks of kernel sad_mul24 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1082,145 +1090,7 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 74-83; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:74")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 75: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:75")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 76: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:76")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 77: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:77")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 78: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:78")
-				}
-				// PTX line 79: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 80: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 82: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 83: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 82: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 83: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			sadMul24Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1237,394 +1107,7 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 86-113
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x8)
-				k3 := uint64(0xffffff)
-				// PTX lines 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(4)
-					v9aw := w.Window(5)
-					v10aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 87: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 88: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 89: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 90: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 91: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 92: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 93: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 94: ld.global.u32
-							v9a := uint64(v5) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
-									continue
-								}
-								v9 = v9x
-							}
-							r17[l] = v9
-							// 95: ld.global.u32
-							v10a := uint64(v3) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
-									continue
-								}
-								v10 = v10x
-							}
-							r18[l] = v10
-							// 96: sad.s32
-							v11 := isa.Sad(v10, v9, v8, 32, true)
-							r19[l] = v11
-							// 97: shl.b32
-							v12 := uint64(uint32(r8[l]) << uint32(k1))
-							// 98: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 99: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 100: add.s64
-							v15 := uint64(uint64(v13) + uint64(v14))
-							r23[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 87: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 88: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 89: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 90: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 91: cvta.to.global.u64
-							v6 := uint64(r3[l])
-							// 92: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							// 93: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
-									continue
-								}
-								v8 = v8x
-							}
-							r16[l] = v8
-							// 94: ld.global.u32
-							v9a := uint64(v5) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
-									continue
-								}
-								v9 = v9x
-							}
-							r17[l] = v9
-							// 95: ld.global.u32
-							v10a := uint64(v3) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
-									continue
-								}
-								v10 = v10x
-							}
-							r18[l] = v10
-							// 96: sad.s32
-							v11 := isa.Sad(v10, v9, v8, 32, true)
-							r19[l] = v11
-							// 97: shl.b32
-							v12 := uint64(uint32(r8[l]) << uint32(k1))
-							// 98: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 99: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 100: add.s64
-							v15 := uint64(uint64(v13) + uint64(v14))
-							r23[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.global.u32
-							s16 := uint64(r23[l]) + 0x0
-							s16v := uint64(r19[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
-							}
-							// 102: sad.u32
-							v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
-							r24[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.global.u32
-							s16 := uint64(r23[l]) + 0x0
-							s16v := uint64(r19[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
-							}
-							// 102: sad.u32
-							v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
-							r24[l] = v17
-						}
-					}
-				}
-				// PTX lines 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.global.u32
-							s18 := uint64(r23[l]) + 0x4
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
-							}
-							// 104: shl.b32
-							v19 := uint64(uint32(r18[l]) << uint32(k2))
-							// 105: shr.s32
-							v20 := uint64(uint32(int32(v19) >> uint32(k2)))
-							// 106: shl.b32
-							v21 := uint64(uint32(r17[l]) << uint32(k2))
-							// 107: shr.s32
-							v22 := uint64(uint32(int32(v21) >> uint32(k2)))
-							// 108: mul.lo.s32
-							v23 := uint64(uint32(v22) * uint32(v20))
-							r29[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.global.u32
-							s18 := uint64(r23[l]) + 0x4
-							s18v := uint64(r24[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
-							}
-							// 104: shl.b32
-							v19 := uint64(uint32(r18[l]) << uint32(k2))
-							// 105: shr.s32
-							v20 := uint64(uint32(int32(v19) >> uint32(k2)))
-							// 106: shl.b32
-							v21 := uint64(uint32(r17[l]) << uint32(k2))
-							// 107: shr.s32
-							v22 := uint64(uint32(int32(v21) >> uint32(k2)))
-							// 108: mul.lo.s32
-							v23 := uint64(uint32(v22) * uint32(v20))
-							r29[l] = v23
-						}
-					}
-				}
-				// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.global.u32
-							s24 := uint64(r23[l]) + 0x8
-							s24v := uint64(r29[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
-							}
-							// 110: and.b32
-							v25 := uint64(uint32(r18[l]) & uint32(k3))
-							// 111: and.b32
-							v26 := uint64(uint32(r17[l]) & uint32(k3))
-							// 112: mul.lo.s32
-							v27 := uint64(uint32(v26) * uint32(v25))
-							r32[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.global.u32
-							s24 := uint64(r23[l]) + 0x8
-							s24v := uint64(r29[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
-							}
-							// 110: and.b32
-							v25 := uint64(uint32(r18[l]) & uint32(k3))
-							// 111: and.b32
-							v26 := uint64(uint32(r17[l]) & uint32(k3))
-							// 112: mul.lo.s32
-							v27 := uint64(uint32(v26) * uint32(v25))
-							r32[l] = v27
-						}
-					}
-				}
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s28w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: st.global.u32
-							s28 := uint64(r23[l]) + 0xc
-							s28v := uint64(r32[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: st.global.u32
-							s28 := uint64(r23[l]) + 0xc
-							s28v := uint64(r32[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
-							}
-						}
-					}
-				}
-			}
+			sadMul24Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1639,6 +1122,539 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// sadMul24Block0 runs block 0 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 74-83; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:74")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:75")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:76")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:77")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:78")
+	}
+	// PTX line 79: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 80: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 82: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 83: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 82: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 83: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 86-113
+func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x8)
+	k3 := uint64(0xffffff)
+	// PTX lines 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(4)
+		v9aw := w.Window(5)
+		v10aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 87: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 88: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 89: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 90: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 91: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 92: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 93: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 94: ld.global.u32
+				v9a := uint64(v5) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
+						continue
+					}
+					v9 = v9x
+				}
+				r17[l] = v9
+				// 95: ld.global.u32
+				v10a := uint64(v3) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
+						continue
+					}
+					v10 = v10x
+				}
+				r18[l] = v10
+				// 96: sad.s32
+				v11 := isa.Sad(v10, v9, v8, 32, true)
+				r19[l] = v11
+				// 97: shl.b32
+				v12 := uint64(uint32(r8[l]) << uint32(k1))
+				// 98: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 99: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 100: add.s64
+				v15 := uint64(uint64(v13) + uint64(v14))
+				r23[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 87: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 88: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 89: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 90: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 91: cvta.to.global.u64
+				v6 := uint64(r3[l])
+				// 92: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				// 93: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
+						continue
+					}
+					v8 = v8x
+				}
+				r16[l] = v8
+				// 94: ld.global.u32
+				v9a := uint64(v5) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
+						continue
+					}
+					v9 = v9x
+				}
+				r17[l] = v9
+				// 95: ld.global.u32
+				v10a := uint64(v3) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
+						continue
+					}
+					v10 = v10x
+				}
+				r18[l] = v10
+				// 96: sad.s32
+				v11 := isa.Sad(v10, v9, v8, 32, true)
+				r19[l] = v11
+				// 97: shl.b32
+				v12 := uint64(uint32(r8[l]) << uint32(k1))
+				// 98: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 99: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 100: add.s64
+				v15 := uint64(uint64(v13) + uint64(v14))
+				r23[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.global.u32
+				s16 := uint64(r23[l]) + 0x0
+				s16v := uint64(r19[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+				}
+				// 102: sad.u32
+				v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
+				r24[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.global.u32
+				s16 := uint64(r23[l]) + 0x0
+				s16v := uint64(r19[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+				}
+				// 102: sad.u32
+				v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
+				r24[l] = v17
+			}
+		}
+	}
+	// PTX lines 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.global.u32
+				s18 := uint64(r23[l]) + 0x4
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+				}
+				// 104: shl.b32
+				v19 := uint64(uint32(r18[l]) << uint32(k2))
+				// 105: shr.s32
+				v20 := uint64(uint32(int32(v19) >> uint32(k2)))
+				// 106: shl.b32
+				v21 := uint64(uint32(r17[l]) << uint32(k2))
+				// 107: shr.s32
+				v22 := uint64(uint32(int32(v21) >> uint32(k2)))
+				// 108: mul.lo.s32
+				v23 := uint64(uint32(v22) * uint32(v20))
+				r29[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.global.u32
+				s18 := uint64(r23[l]) + 0x4
+				s18v := uint64(r24[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+				}
+				// 104: shl.b32
+				v19 := uint64(uint32(r18[l]) << uint32(k2))
+				// 105: shr.s32
+				v20 := uint64(uint32(int32(v19) >> uint32(k2)))
+				// 106: shl.b32
+				v21 := uint64(uint32(r17[l]) << uint32(k2))
+				// 107: shr.s32
+				v22 := uint64(uint32(int32(v21) >> uint32(k2)))
+				// 108: mul.lo.s32
+				v23 := uint64(uint32(v22) * uint32(v20))
+				r29[l] = v23
+			}
+		}
+	}
+	// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.global.u32
+				s24 := uint64(r23[l]) + 0x8
+				s24v := uint64(r29[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+				}
+				// 110: and.b32
+				v25 := uint64(uint32(r18[l]) & uint32(k3))
+				// 111: and.b32
+				v26 := uint64(uint32(r17[l]) & uint32(k3))
+				// 112: mul.lo.s32
+				v27 := uint64(uint32(v26) * uint32(v25))
+				r32[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.global.u32
+				s24 := uint64(r23[l]) + 0x8
+				s24v := uint64(r29[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+				}
+				// 110: and.b32
+				v25 := uint64(uint32(r18[l]) & uint32(k3))
+				// 111: and.b32
+				v26 := uint64(uint32(r17[l]) & uint32(k3))
+				// 112: mul.lo.s32
+				v27 := uint64(uint32(v26) * uint32(v25))
+				r32[l] = v27
+			}
+		}
+	}
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: st.global.u32
+				s28 := uint64(r23[l]) + 0xc
+				s28v := uint64(r32[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: st.global.u32
+				s28 := uint64(r23[l]) + 0xc
+				s28v := uint64(r32[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+				}
+			}
+		}
+	}
+}
+
 // findNthRun runs blocks of kernel find_nth for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1647,145 +1663,7 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 133-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 133: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:133")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 134: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:134")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:135")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 136: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:136")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 137: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:137")
-				}
-				// PTX line 138: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 139: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 141: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 142: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 141: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 142: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			findNthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1802,223 +1680,7 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2, PTX lines 145-159
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				// PTX lines 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(11)
-					v10aw := w.Window(12)
-					v11aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 146: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 147: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 148: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 149: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 150: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
-									continue
-								}
-								v6 = v6x
-							}
-							// 151: and.b32
-							v7 := uint64(uint32(v6) & uint32(k1))
-							// 152: cvta.to.global.u64
-							v8 := uint64(r3[l])
-							// 153: add.s64
-							v9 := uint64(uint64(v8) + uint64(v2))
-							// 154: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
-									continue
-								}
-								v10 = v10x
-							}
-							// 155: ld.global.u32
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
-									continue
-								}
-								v11 = v11x
-							}
-							// 156: fns.b32
-							v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
-							r20[l] = v12
-							// 157: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 158: add.s64
-							v14 := uint64(uint64(v13) + uint64(v2))
-							r22[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 146: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 147: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 148: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 149: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 150: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
-									continue
-								}
-								v6 = v6x
-							}
-							// 151: and.b32
-							v7 := uint64(uint32(v6) & uint32(k1))
-							// 152: cvta.to.global.u64
-							v8 := uint64(r3[l])
-							// 153: add.s64
-							v9 := uint64(uint64(v8) + uint64(v2))
-							// 154: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
-									continue
-								}
-								v10 = v10x
-							}
-							// 155: ld.global.u32
-							v11a := uint64(v3) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
-									continue
-								}
-								v11 = v11x
-							}
-							// 156: fns.b32
-							v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
-							r20[l] = v12
-							// 157: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 158: add.s64
-							v14 := uint64(uint64(v13) + uint64(v2))
-							r22[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.global.u32
-							s15 := uint64(r22[l]) + 0x0
-							s15v := uint64(r20[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.global.u32
-							s15 := uint64(r22[l]) + 0x0
-							s15v := uint64(r20[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
-							}
-						}
-					}
-				}
-			}
+			findNthBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2030,5 +1692,367 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// findNthBlock0 runs block 0 of kernel find_nth for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 133-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:133")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:134")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:135")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:136")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:137")
+	}
+	// PTX line 138: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 139: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 141: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 142: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 141: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 142: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 145-159
+func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	// PTX lines 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(11)
+		v10aw := w.Window(12)
+		v11aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 146: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 147: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 148: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 149: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 150: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
+						continue
+					}
+					v6 = v6x
+				}
+				// 151: and.b32
+				v7 := uint64(uint32(v6) & uint32(k1))
+				// 152: cvta.to.global.u64
+				v8 := uint64(r3[l])
+				// 153: add.s64
+				v9 := uint64(uint64(v8) + uint64(v2))
+				// 154: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
+						continue
+					}
+					v10 = v10x
+				}
+				// 155: ld.global.u32
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
+						continue
+					}
+					v11 = v11x
+				}
+				// 156: fns.b32
+				v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
+				r20[l] = v12
+				// 157: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 158: add.s64
+				v14 := uint64(uint64(v13) + uint64(v2))
+				r22[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 146: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 147: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 148: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 149: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 150: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
+						continue
+					}
+					v6 = v6x
+				}
+				// 151: and.b32
+				v7 := uint64(uint32(v6) & uint32(k1))
+				// 152: cvta.to.global.u64
+				v8 := uint64(r3[l])
+				// 153: add.s64
+				v9 := uint64(uint64(v8) + uint64(v2))
+				// 154: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
+						continue
+					}
+					v10 = v10x
+				}
+				// 155: ld.global.u32
+				v11a := uint64(v3) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
+						continue
+					}
+					v11 = v11x
+				}
+				// 156: fns.b32
+				v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
+				r20[l] = v12
+				// 157: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 158: add.s64
+				v14 := uint64(uint64(v13) + uint64(v2))
+				r22[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.global.u32
+				s15 := uint64(r22[l]) + 0x0
+				s15v := uint64(r20[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.global.u32
+				s15 := uint64(r22[l]) + 0x0
+				s15v := uint64(r20[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+				}
+			}
+		}
 	}
 }

@@ -1124,160 +1124,14 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-37
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:28")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:29")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/its.ptx:30")
-				}
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 32: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 34: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.CTAID().X))
-				// PTX lines 36, 37: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-							r9[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-							r9[l] = v10
-						}
-					}
-				}
-				_ = u4
-				_ = u5
-				_ = u6
-			}
+			spinLockBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 40-43; divergent, reconverges at block 2 (b2)
-			{
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX line 40: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r10, m, u1)
-				// PTX line 41: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r11, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 42: atom.global.cas.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r12, r5, r11, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:42")
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: setp.ne.s32
-							c3t := uint32(r12[l]) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: setp.ne.s32
-							c3t := uint32(r12[l]) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			spinLockBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1291,212 +1145,7 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 2:
 			// b2, PTX lines 46-53; ret
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x1)
-				// PTX lines 46, 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.volatile.global.u32
-							v1a := uint64(r4[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
-									continue
-								}
-								v1 = v1x
-							}
-							// 47: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r14[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.volatile.global.u32
-							v1a := uint64(r4[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
-									continue
-								}
-								v1 = v1x
-							}
-							// 47: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r14[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.volatile.global.u32
-							s3 := uint64(r4[l]) + 0x0
-							s3v := uint64(r14[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.volatile.global.u32
-							s3 := uint64(r4[l]) + 0x0
-							s3v := uint64(r14[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX lines 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: ld.volatile.global.u32
-							v4a := uint64(r3[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
-									continue
-								}
-								v4 = v4x
-							}
-							// 50: add.s32
-							v5 := uint64(uint32(r9[l]) + uint32(v4))
-							r16[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: ld.volatile.global.u32
-							v4a := uint64(r3[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
-									continue
-								}
-								v4 = v4x
-							}
-							// 50: add.s32
-							v5 := uint64(uint32(r9[l]) + uint32(v4))
-							r16[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.volatile.global.u32
-							s6 := uint64(r3[l]) + 0x0
-							s6v := uint64(r16[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.volatile.global.u32
-							s6 := uint64(r3[l]) + 0x0
-							s6v := uint64(r16[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 53: atom.global.exch.b32
-				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r17, r5, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:53")
-			}
+			spinLockBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1511,6 +1160,369 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// spinLockBlock0 runs block 0 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-37
+func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/its.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 32: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 34: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX lines 36, 37: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				r9[l] = v10
+			}
+		}
+	}
+	_ = u4
+	_ = u5
+	_ = u6
+}
+
+// spinLockBlock1 runs block 1 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 40-43; divergent, reconverges at block 2 (b2)
+func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX line 40: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r10, m, u1)
+	// PTX line 41: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r11, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 42: atom.global.cas.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r12, r5, r11, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:42")
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: setp.ne.s32
+				c3t := uint32(r12[l]) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: setp.ne.s32
+				c3t := uint32(r12[l]) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// spinLockBlock2 runs block 2 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 46-53; ret
+func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x1)
+	// PTX lines 46, 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.volatile.global.u32
+				v1a := uint64(r4[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
+						continue
+					}
+					v1 = v1x
+				}
+				// 47: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r14[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.volatile.global.u32
+				v1a := uint64(r4[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
+						continue
+					}
+					v1 = v1x
+				}
+				// 47: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r14[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.volatile.global.u32
+				s3 := uint64(r4[l]) + 0x0
+				s3v := uint64(r14[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.volatile.global.u32
+				s3 := uint64(r4[l]) + 0x0
+				s3v := uint64(r14[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX lines 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: ld.volatile.global.u32
+				v4a := uint64(r3[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
+						continue
+					}
+					v4 = v4x
+				}
+				// 50: add.s32
+				v5 := uint64(uint32(r9[l]) + uint32(v4))
+				r16[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: ld.volatile.global.u32
+				v4a := uint64(r3[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
+						continue
+					}
+					v4 = v4x
+				}
+				// 50: add.s32
+				v5 := uint64(uint32(r9[l]) + uint32(v4))
+				r16[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.volatile.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(r16[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.volatile.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(r16[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 53: atom.global.exch.b32
+	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r17, r5, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:53")
+}
+
 // laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1519,106 +1531,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 68-79; divergent, reconverges at block 4 (b4 ($L__BB1_8))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 68: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:68")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:69")
-				}
-				// PTX line 70: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 71: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 72: shl.b32, warp-uniform
-				u5 := uint64(uint32(u4) << uint32(k0))
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 73: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX line 74: mul.wide.u32, warp-uniform
-				u7 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(k1))))
-				// PTX line 75: add.s64, warp-uniform
-				u8 := uint64(uint64(u6) + uint64(u7))
-				runtime.Broadcast(r7, m, u8)
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							r8[l] = v9
-							// 77: setp.eq.s32
-							c10t := uint32(v9) == uint32(k2)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							r8[l] = v9
-							// 77: setp.eq.s32
-							c10t := uint32(v9) == uint32(k2)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 78: mul.wide.s32, warp-uniform
-				u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
-				// PTX line 79: add.s64, warp-uniform
-				u12 := uint64(uint64(u3) + uint64(u11))
-				runtime.Broadcast(r10, m, u12)
-				_ = u8
-				_ = u12
-			}
+			laneHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1632,77 +1545,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
-			{
-				r7 := w.Reg(7)
-				k0 := uint64(0x0)
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: ld.volatile.global.u32
-							v1a := uint64(r7[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
-									continue
-								}
-								v1 = v1x
-							}
-							// 87: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: ld.volatile.global.u32
-							v1a := uint64(r7[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
-									continue
-								}
-								v1 = v1x
-							}
-							// 87: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			laneHandoffBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1716,129 +1559,14 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2 ($L__BB1_5), PTX lines 97-98
-			{
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				k0 := uint64(0x1)
-				// PTX lines 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 98: st.volatile.global.u32
-							s2 := uint64(r7[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 98: st.volatile.global.u32
-							s2 := uint64(r7[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
-			{
-				r7 := w.Reg(7)
-				k0 := uint64(0x0)
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: ld.volatile.global.u32
-							v1a := uint64(r7[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
-									continue
-								}
-								v1 = v1x
-							}
-							// 102: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: ld.volatile.global.u32
-							v1a := uint64(r7[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
-									continue
-								}
-								v1 = v1x
-							}
-							// 102: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			laneHandoffBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1855,39 +1583,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 9
 		case 5:
 			// b5, PTX lines 82-82; divergent, reconverges at block 4 (b4 ($L__BB1_8))
-			{
-				r8 := w.Reg(8)
-				k0 := uint64(0x1f)
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: setp.ne.s32
-							c1t := uint32(r8[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: setp.ne.s32
-							c1t := uint32(r8[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			laneHandoffBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1904,241 +1600,14 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 1
 		case 7:
 			// b7, PTX lines 90-93
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 90, 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: add.s32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							// 91: st.volatile.global.u32
-							s2 := uint64(r7[l]) + 0x4
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: add.s32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							// 91: st.volatile.global.u32
-							s2 := uint64(r7[l]) + 0x4
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
-							}
-						}
-					}
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: ld.volatile.global.u32
-							v3a := uint64(r7[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
-									continue
-								}
-								v3 = v3x
-							}
-							r13[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: ld.volatile.global.u32
-							v3a := uint64(r7[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
-									continue
-								}
-								v3 = v3x
-							}
-							r13[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.global.u32
-							s4 := uint64(r10[l]) + 0x4
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.global.u32
-							s4 := uint64(r10[l]) + 0x4
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 8:
 			// b8, PTX lines 105-106
-			{
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r16 := w.Reg(16)
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.volatile.global.u32
-							v1a := uint64(r7[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
-									continue
-								}
-								v1 = v1x
-							}
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.volatile.global.u32
-							v1a := uint64(r7[l]) + 0x4
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
-									continue
-								}
-								v1 = v1x
-							}
-							r16[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.global.u32
-							s2 := uint64(r10[l]) + 0x0
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.global.u32
-							s2 := uint64(r10[l]) + 0x0
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2153,6 +1622,577 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// laneHandoffBlock0 runs block 0 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 68-79; divergent, reconverges at block 4 (b4 ($L__BB1_8))
+func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 68: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:68")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:69")
+	}
+	// PTX line 70: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 71: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 72: shl.b32, warp-uniform
+	u5 := uint64(uint32(u4) << uint32(k0))
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX line 74: mul.wide.u32, warp-uniform
+	u7 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(k1))))
+	// PTX line 75: add.s64, warp-uniform
+	u8 := uint64(uint64(u6) + uint64(u7))
+	runtime.Broadcast(r7, m, u8)
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				r8[l] = v9
+				// 77: setp.eq.s32
+				c10t := uint32(v9) == uint32(k2)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				r8[l] = v9
+				// 77: setp.eq.s32
+				c10t := uint32(v9) == uint32(k2)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 78: mul.wide.s32, warp-uniform
+	u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
+	// PTX line 79: add.s64, warp-uniform
+	u12 := uint64(uint64(u3) + uint64(u11))
+	runtime.Broadcast(r10, m, u12)
+	_ = u8
+	_ = u12
+}
+
+// laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
+func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	k0 := uint64(0x0)
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: ld.volatile.global.u32
+				v1a := uint64(r7[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
+						continue
+					}
+					v1 = v1x
+				}
+				// 87: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: ld.volatile.global.u32
+				v1a := uint64(r7[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
+						continue
+					}
+					v1 = v1x
+				}
+				// 87: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_5), PTX lines 97-98
+func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	k0 := uint64(0x1)
+	// PTX lines 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 98: st.volatile.global.u32
+				s2 := uint64(r7[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 98: st.volatile.global.u32
+				s2 := uint64(r7[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+				}
+			}
+		}
+	}
+}
+
+// laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
+func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	k0 := uint64(0x0)
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: ld.volatile.global.u32
+				v1a := uint64(r7[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
+						continue
+					}
+					v1 = v1x
+				}
+				// 102: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: ld.volatile.global.u32
+				v1a := uint64(r7[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
+						continue
+					}
+					v1 = v1x
+				}
+				// 102: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// laneHandoffBlock5 runs block 5 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 82-82; divergent, reconverges at block 4 (b4 ($L__BB1_8))
+func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	k0 := uint64(0x1f)
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: setp.ne.s32
+				c1t := uint32(r8[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: setp.ne.s32
+				c1t := uint32(r8[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// laneHandoffBlock7 runs block 7 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 90-93
+func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 90, 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: add.s32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				// 91: st.volatile.global.u32
+				s2 := uint64(r7[l]) + 0x4
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: add.s32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				// 91: st.volatile.global.u32
+				s2 := uint64(r7[l]) + 0x4
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+				}
+			}
+		}
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: ld.volatile.global.u32
+				v3a := uint64(r7[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
+						continue
+					}
+					v3 = v3x
+				}
+				r13[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: ld.volatile.global.u32
+				v3a := uint64(r7[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
+						continue
+					}
+					v3 = v3x
+				}
+				r13[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.global.u32
+				s4 := uint64(r10[l]) + 0x4
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.global.u32
+				s4 := uint64(r10[l]) + 0x4
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+				}
+			}
+		}
+	}
+}
+
+// laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 105-106
+func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r16 := w.Reg(16)
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.volatile.global.u32
+				v1a := uint64(r7[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
+						continue
+					}
+					v1 = v1x
+				}
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.volatile.global.u32
+				v1a := uint64(r7[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
+						continue
+					}
+					v1 = v1x
+				}
+				r16[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.global.u32
+				s2 := uint64(r10[l]) + 0x0
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.global.u32
+				s2 := uint64(r10[l]) + 0x0
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+				}
+			}
+		}
+	}
+}
+
 // storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2161,115 +2201,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 		switch pc {
 		case 0:
 			// b0, PTX lines 124-133; divergent, reconverges at block 4 (b3 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				k0 := uint64(0x55555556)
-				k1 := uint64(0x1f)
-				k2 := uint64(0x3)
-				k3 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:124")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 125: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:125")
-				}
-				runtime.Broadcast(r1, m, u2)
-				// PTX line 126: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r2, m, u3)
-				// PTX lines 127, 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 128: mul.hi.s32
-							v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
-							// 129: shr.u32
-							v6 := uint64(uint32(v5) >> uint32(k1))
-							// 130: add.s32
-							v7 := uint64(uint32(v5) + uint32(v6))
-							// 131: mul.lo.s32
-							v8 := uint64(uint32(v7) * uint32(k2))
-							// 132: sub.s32
-							v9 := uint64(uint32(v4) - uint32(v8))
-							r8[l] = v9
-							// 133: setp.eq.s32
-							c10t := uint32(v9) == uint32(k3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							r3[l] = v4
-							// 128: mul.hi.s32
-							v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
-							// 129: shr.u32
-							v6 := uint64(uint32(v5) >> uint32(k1))
-							// 130: add.s32
-							v7 := uint64(uint32(v5) + uint32(v6))
-							// 131: mul.lo.s32
-							v8 := uint64(uint32(v7) * uint32(k2))
-							// 132: sub.s32
-							v9 := uint64(uint32(v4) - uint32(v8))
-							r8[l] = v9
-							// 133: setp.eq.s32
-							c10t := uint32(v9) == uint32(k3)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			storeReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2283,369 +2215,21 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 147-148
-			{
-				r3 := w.Reg(3)
-				r14 := w.Reg(14)
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: neg.s32
-							v1 := uint64(-uint32(r3[l]))
-							// 148: st.global.u32
-							s2 := uint64(r14[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: neg.s32
-							v1 := uint64(-uint32(r3[l]))
-							// 148: st.global.u32
-							s2 := uint64(r14[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 152-159; bar.sync at line 160
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 153: shl.b64
-							v2 := uint64(uint64(r12[l]) << uint32(k0))
-							// 154: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r18[l] = v3
-							// 155: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
-									continue
-								}
-								v4 = v4x
-							}
-							r19[l] = v4
-							// 156: shl.b32
-							v5 := uint64(uint32(r3[l]) << uint32(k0))
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 153: shl.b64
-							v2 := uint64(uint64(r12[l]) << uint32(k0))
-							// 154: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r18[l] = v3
-							// 155: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
-									continue
-								}
-								v4 = v4x
-							}
-							r19[l] = v4
-							// 156: shl.b32
-							v5 := uint64(uint32(r3[l]) << uint32(k0))
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 157: mov.u32, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r21, m, u6)
-				// PTX lines 158, 159: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: add.s32
-							v7 := uint64(uint32(u6) + uint32(r20[l]))
-							// 159: st.shared.u32
-							s8 := uint64(uint64(uint32(v7))) + 0x0
-							s8v := uint64(r19[l])
-							if s8 < shEnd4 && s8&3 == 0 {
-								runtime.Store32(sh, s8, s8v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: add.s32
-							v7 := uint64(uint32(u6) + uint32(r20[l]))
-							// 159: st.shared.u32
-							s8 := uint64(uint64(uint32(v7))) + 0x0
-							s8v := uint64(r19[l])
-							if s8 < shEnd4 && s8&3 == 0 {
-								runtime.Store32(sh, s8, s8v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB2_2), PTX lines 161-169
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r14 := w.Reg(14)
-				r18 := w.Reg(18)
-				r21 := w.Reg(21)
-				r29 := w.Reg(29)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				// PTX lines 161, 162, 163, 164, 165, 166, 167, 168: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					v6aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 162: setp.lt.s32
-							c2t := int32(v1) < int32(r2[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 163: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 164: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k1))
-							// 165: add.s32
-							v5 := uint64(uint32(r21[l]) + uint32(v4))
-							// 166: ld.global.u32
-							v6a := uint64(r18[l]) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
-									continue
-								}
-								v6 = v6x
-							}
-							// 167: ld.shared.u32
-							v7a := uint64(uint64(uint32(v5))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
-									continue
-								}
-								v7 = v7x
-							}
-							// 168: add.s32
-							v8 := uint64(uint32(v6) + uint32(v7))
-							r29[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: add.s32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							// 162: setp.lt.s32
-							c2t := int32(v1) < int32(r2[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-							// 163: selp.b32
-							v3 := uint64(k1)
-							if c2 {
-								v3 = uint64(v1)
-							}
-							// 164: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k1))
-							// 165: add.s32
-							v5 := uint64(uint32(r21[l]) + uint32(v4))
-							// 166: ld.global.u32
-							v6a := uint64(r18[l]) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
-									continue
-								}
-								v6 = v6x
-							}
-							// 167: ld.shared.u32
-							v7a := uint64(uint64(uint32(v5))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
-									continue
-								}
-								v7 = v7x
-							}
-							// 168: add.s32
-							v8 := uint64(uint32(v6) + uint32(v7))
-							r29[l] = v8
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.global.u32
-							s9 := uint64(r14[l]) + 0x0
-							s9v := uint64(r29[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.global.u32
-							s9 := uint64(r14[l]) + 0x0
-							s9v := uint64(r29[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2655,85 +2239,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			next = 7
 		case 5:
 			// b4, PTX lines 136-142; divergent, reconverges at block 4 (b3 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX lines 136: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r9[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r9[l] = v1
-						}
-					}
-				}
-				// PTX line 137: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: mad.lo.s32
-							v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
-							// 139: cvt.s64.s32
-							v4 := uint64(uint64(int32(v3)))
-							r12[l] = v4
-							// 140: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-							// 141: add.s64
-							v6 := uint64(uint64(r9[l]) + uint64(v5))
-							r14[l] = v6
-							// 142: setp.eq.s32
-							c7t := uint32(r8[l]) == uint32(k1)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: mad.lo.s32
-							v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
-							// 139: cvt.s64.s32
-							v4 := uint64(uint64(int32(v3)))
-							r12[l] = v4
-							// 140: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-							// 141: add.s64
-							v6 := uint64(uint64(r9[l]) + uint64(v5))
-							r14[l] = v6
-							// 142: setp.eq.s32
-							c7t := uint32(r8[l]) == uint32(k1)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			storeReturnBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2758,6 +2264,562 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// storeReturnBarrierBlock0 runs block 0 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 124-133; divergent, reconverges at block 4 (b3 ($L__BB2_4))
+func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	k0 := uint64(0x55555556)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x3)
+	k3 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:124")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 125: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:125")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 126: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 127, 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 128: mul.hi.s32
+				v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
+				// 129: shr.u32
+				v6 := uint64(uint32(v5) >> uint32(k1))
+				// 130: add.s32
+				v7 := uint64(uint32(v5) + uint32(v6))
+				// 131: mul.lo.s32
+				v8 := uint64(uint32(v7) * uint32(k2))
+				// 132: sub.s32
+				v9 := uint64(uint32(v4) - uint32(v8))
+				r8[l] = v9
+				// 133: setp.eq.s32
+				c10t := uint32(v9) == uint32(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 128: mul.hi.s32
+				v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
+				// 129: shr.u32
+				v6 := uint64(uint32(v5) >> uint32(k1))
+				// 130: add.s32
+				v7 := uint64(uint32(v5) + uint32(v6))
+				// 131: mul.lo.s32
+				v8 := uint64(uint32(v7) * uint32(k2))
+				// 132: sub.s32
+				v9 := uint64(uint32(v4) - uint32(v8))
+				r8[l] = v9
+				// 133: setp.eq.s32
+				c10t := uint32(v9) == uint32(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// storeReturnBarrierBlock1 runs block 1 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_3), PTX lines 147-148
+func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r14 := w.Reg(14)
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: neg.s32
+				v1 := uint64(-uint32(r3[l]))
+				// 148: st.global.u32
+				s2 := uint64(r14[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: neg.s32
+				v1 := uint64(-uint32(r3[l]))
+				// 148: st.global.u32
+				s2 := uint64(r14[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock2 runs block 2 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 152-159; bar.sync at line 160
+func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 153: shl.b64
+				v2 := uint64(uint64(r12[l]) << uint32(k0))
+				// 154: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r18[l] = v3
+				// 155: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
+						continue
+					}
+					v4 = v4x
+				}
+				r19[l] = v4
+				// 156: shl.b32
+				v5 := uint64(uint32(r3[l]) << uint32(k0))
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 153: shl.b64
+				v2 := uint64(uint64(r12[l]) << uint32(k0))
+				// 154: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r18[l] = v3
+				// 155: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
+						continue
+					}
+					v4 = v4x
+				}
+				r19[l] = v4
+				// 156: shl.b32
+				v5 := uint64(uint32(r3[l]) << uint32(k0))
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 157: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r21, m, u6)
+	// PTX lines 158, 159: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: add.s32
+				v7 := uint64(uint32(u6) + uint32(r20[l]))
+				// 159: st.shared.u32
+				s8 := uint64(uint64(uint32(v7))) + 0x0
+				s8v := uint64(r19[l])
+				if s8 < shEnd4 && s8&3 == 0 {
+					runtime.Store32(shp, s8, s8v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: add.s32
+				v7 := uint64(uint32(u6) + uint32(r20[l]))
+				// 159: st.shared.u32
+				s8 := uint64(uint64(uint32(v7))) + 0x0
+				s8v := uint64(r19[l])
+				if s8 < shEnd4 && s8&3 == 0 {
+					runtime.Store32(shp, s8, s8v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock3 runs block 3 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 161-169
+func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	r21 := w.Reg(21)
+	r29 := w.Reg(29)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	// PTX lines 161, 162, 163, 164, 165, 166, 167, 168: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		v6aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 162: setp.lt.s32
+				c2t := int32(v1) < int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 163: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 164: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k1))
+				// 165: add.s32
+				v5 := uint64(uint32(r21[l]) + uint32(v4))
+				// 166: ld.global.u32
+				v6a := uint64(r18[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
+						continue
+					}
+					v6 = v6x
+				}
+				// 167: ld.shared.u32
+				v7a := uint64(uint64(uint32(v5))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
+						continue
+					}
+					v7 = v7x
+				}
+				// 168: add.s32
+				v8 := uint64(uint32(v6) + uint32(v7))
+				r29[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: add.s32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				// 162: setp.lt.s32
+				c2t := int32(v1) < int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+				// 163: selp.b32
+				v3 := uint64(k1)
+				if c2 {
+					v3 = uint64(v1)
+				}
+				// 164: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k1))
+				// 165: add.s32
+				v5 := uint64(uint32(r21[l]) + uint32(v4))
+				// 166: ld.global.u32
+				v6a := uint64(r18[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
+						continue
+					}
+					v6 = v6x
+				}
+				// 167: ld.shared.u32
+				v7a := uint64(uint64(uint32(v5))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
+						continue
+					}
+					v7 = v7x
+				}
+				// 168: add.s32
+				v8 := uint64(uint32(v6) + uint32(v7))
+				r29[l] = v8
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.global.u32
+				s9 := uint64(r14[l]) + 0x0
+				s9v := uint64(r29[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.global.u32
+				s9 := uint64(r14[l]) + 0x0
+				s9v := uint64(r29[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock5 runs block 5 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 136-142; divergent, reconverges at block 4 (b3 ($L__BB2_4))
+func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX lines 136: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r9[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r9[l] = v1
+			}
+		}
+	}
+	// PTX line 137: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: mad.lo.s32
+				v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
+				// 139: cvt.s64.s32
+				v4 := uint64(uint64(int32(v3)))
+				r12[l] = v4
+				// 140: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+				// 141: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v5))
+				r14[l] = v6
+				// 142: setp.eq.s32
+				c7t := uint32(r8[l]) == uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: mad.lo.s32
+				v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
+				// 139: cvt.s64.s32
+				v4 := uint64(uint64(int32(v3)))
+				r12[l] = v4
+				// 140: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+				// 141: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v5))
+				r14[l] = v6
+				// 142: setp.eq.s32
+				c7t := uint32(r8[l]) == uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
 // syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2766,222 +2828,7 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 187-203; divergent, reconverges at block 5 (b3 ($L__BB3_3))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x10)
-				k1 := uint64(0x0)
-				k2 := uint64(0x4)
-				k3 := uint64(0x2)
-				k4 := uint64(0x1000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 187: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:187")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 188: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:188")
-				}
-				// PTX line 189: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX line 190: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 192: mad.lo.s32
-							v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
-							r5[l] = v6
-							// 193: and.b32
-							v7 := uint64(uint32(v5) & uint32(k0))
-							// 194: setp.eq.s32
-							c8t := uint32(v7) == uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 195: cvt.s64.s32
-							v9 := uint64(uint64(int32(v6)))
-							r7[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: mov.u32
-							v5 := uint64(uint64(tid0[l]))
-							r4[l] = v5
-							// 192: mad.lo.s32
-							v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
-							r5[l] = v6
-							// 193: and.b32
-							v7 := uint64(uint32(v5) & uint32(k0))
-							// 194: setp.eq.s32
-							c8t := uint32(v7) == uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 195: cvt.s64.s32
-							v9 := uint64(uint64(int32(v6)))
-							r7[l] = v9
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 196: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u2)
-				// PTX lines 197, 198, 199, 200: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
-							// 198: add.s64
-							v12 := uint64(uint64(u10) + uint64(v11))
-							// 199: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
-									continue
-								}
-								v13 = v13x
-							}
-							r11[l] = v13
-							// 200: shl.b32
-							v14 := uint64(uint32(r4[l]) << uint32(k3))
-							r12[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
-							// 198: add.s64
-							v12 := uint64(uint64(u10) + uint64(v11))
-							// 199: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
-									continue
-								}
-								v13 = v13x
-							}
-							r11[l] = v13
-							// 200: shl.b32
-							v14 := uint64(uint32(r4[l]) << uint32(k3))
-							r12[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 201: mov.u32, warp-uniform
-				u15 := uint64(k4)
-				runtime.Broadcast(r13, m, u15)
-				// PTX lines 202, 203: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: add.s32
-							v16 := uint64(uint32(u15) + uint32(r12[l]))
-							// 203: st.shared.u32
-							s17 := uint64(uint64(uint32(v16))) + 0x0
-							s17v := uint64(r11[l])
-							if s17 < shEnd4 && s17&3 == 0 {
-								runtime.Store32(sh, s17, s17v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: add.s32
-							v16 := uint64(uint32(u15) + uint32(r12[l]))
-							// 203: st.shared.u32
-							s17 := uint64(uint64(uint32(v16))) + 0x0
-							s17v := uint64(r11[l])
-							if s17 < shEnd4 && s17&3 == 0 {
-								runtime.Store32(sh, s17, s17v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
-							}
-						}
-					}
-				}
-				_ = u1
-			}
+			syncwarpBothSidesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2998,29 +2845,7 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		case 2:
 			// b1 ($L__BB3_2), PTX lines 208-209
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x3e8)
-				// PTX line 208: bar.warp.sync
-				w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:208")
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: mov.u32
-							v1 := uint64(k0)
-							r15[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: mov.u32
-							v1 := uint64(k0)
-							r15[l] = v1
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3030,161 +2855,14 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		case 4:
 			// b2 ($L__BB3_1), PTX lines 213-214
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x7d0)
-				// PTX line 213: bar.warp.sync
-				w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:213")
-				// PTX lines 214: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: mov.u32
-							v1 := uint64(k0)
-							r15[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: mov.u32
-							v1 := uint64(k0)
-							r15[l] = v1
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b3 ($L__BB3_3), PTX lines 217-224; ret
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				k0 := uint64(0x40)
-				k1 := uint64(0x2)
-				// PTX lines 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: xor.b32
-							v1 := uint64(uint32(r12[l]) ^ uint32(k0))
-							// 218: add.s32
-							v2 := uint64(uint32(r13[l]) + uint32(v1))
-							// 219: ld.shared.u32
-							v3a := uint64(uint64(uint32(v2))) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
-									continue
-								}
-								v3 = v3x
-							}
-							// 220: add.s32
-							v4 := uint64(uint32(v3) + uint32(r15[l]))
-							r19[l] = v4
-							// 221: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 222: shl.b64
-							v6 := uint64(uint64(r7[l]) << uint32(k1))
-							// 223: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r22[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: xor.b32
-							v1 := uint64(uint32(r12[l]) ^ uint32(k0))
-							// 218: add.s32
-							v2 := uint64(uint32(r13[l]) + uint32(v1))
-							// 219: ld.shared.u32
-							v3a := uint64(uint64(uint32(v2))) + 0x0
-							var v3 uint64
-							if v3a < shEnd4 && v3a&3 == 0 {
-								v3 = runtime.Load32(sh, v3a)
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
-									continue
-								}
-								v3 = v3x
-							}
-							// 220: add.s32
-							v4 := uint64(uint32(v3) + uint32(r15[l]))
-							r19[l] = v4
-							// 221: cvta.to.global.u64
-							v5 := uint64(r0[l])
-							// 222: shl.b64
-							v6 := uint64(uint64(r7[l]) << uint32(k1))
-							// 223: add.s64
-							v7 := uint64(uint64(v5) + uint64(v6))
-							r22[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 224: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: st.global.u32
-							s8 := uint64(r22[l]) + 0x0
-							s8v := uint64(r19[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: st.global.u32
-							s8 := uint64(r22[l]) + 0x0
-							s8v := uint64(r19[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
-							}
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3199,6 +2877,408 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// syncwarpBothSidesBlock0 runs block 0 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 187-203; divergent, reconverges at block 5 (b3 ($L__BB3_3))
+func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x10)
+	k1 := uint64(0x0)
+	k2 := uint64(0x4)
+	k3 := uint64(0x2)
+	k4 := uint64(0x1000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 187: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:187")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 188: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:188")
+	}
+	// PTX line 189: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX line 190: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 192: mad.lo.s32
+				v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
+				r5[l] = v6
+				// 193: and.b32
+				v7 := uint64(uint32(v5) & uint32(k0))
+				// 194: setp.eq.s32
+				c8t := uint32(v7) == uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 195: cvt.s64.s32
+				v9 := uint64(uint64(int32(v6)))
+				r7[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 192: mad.lo.s32
+				v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
+				r5[l] = v6
+				// 193: and.b32
+				v7 := uint64(uint32(v5) & uint32(k0))
+				// 194: setp.eq.s32
+				c8t := uint32(v7) == uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 195: cvt.s64.s32
+				v9 := uint64(uint64(int32(v6)))
+				r7[l] = v9
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 196: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u2)
+	// PTX lines 197, 198, 199, 200: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+				// 198: add.s64
+				v12 := uint64(uint64(u10) + uint64(v11))
+				// 199: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+						continue
+					}
+					v13 = v13x
+				}
+				r11[l] = v13
+				// 200: shl.b32
+				v14 := uint64(uint32(r4[l]) << uint32(k3))
+				r12[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+				// 198: add.s64
+				v12 := uint64(uint64(u10) + uint64(v11))
+				// 199: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+						continue
+					}
+					v13 = v13x
+				}
+				r11[l] = v13
+				// 200: shl.b32
+				v14 := uint64(uint32(r4[l]) << uint32(k3))
+				r12[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 201: mov.u32, warp-uniform
+	u15 := uint64(k4)
+	runtime.Broadcast(r13, m, u15)
+	// PTX lines 202, 203: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: add.s32
+				v16 := uint64(uint32(u15) + uint32(r12[l]))
+				// 203: st.shared.u32
+				s17 := uint64(uint64(uint32(v16))) + 0x0
+				s17v := uint64(r11[l])
+				if s17 < shEnd4 && s17&3 == 0 {
+					runtime.Store32(shp, s17, s17v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: add.s32
+				v16 := uint64(uint32(u15) + uint32(r12[l]))
+				// 203: st.shared.u32
+				s17 := uint64(uint64(uint32(v16))) + 0x0
+				s17v := uint64(r11[l])
+				if s17 < shEnd4 && s17&3 == 0 {
+					runtime.Store32(shp, s17, s17v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+				}
+			}
+		}
+	}
+	_ = u1
+}
+
+// syncwarpBothSidesBlock2 runs block 2 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_2), PTX lines 208-209
+func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x3e8)
+	// PTX line 208: bar.warp.sync
+	w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:208")
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: mov.u32
+				v1 := uint64(k0)
+				r15[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: mov.u32
+				v1 := uint64(k0)
+				r15[l] = v1
+			}
+		}
+	}
+}
+
+// syncwarpBothSidesBlock4 runs block 4 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB3_1), PTX lines 213-214
+func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x7d0)
+	// PTX line 213: bar.warp.sync
+	w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:213")
+	// PTX lines 214: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: mov.u32
+				v1 := uint64(k0)
+				r15[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: mov.u32
+				v1 := uint64(k0)
+				r15[l] = v1
+			}
+		}
+	}
+}
+
+// syncwarpBothSidesBlock5 runs block 5 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB3_3), PTX lines 217-224; ret
+func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	k0 := uint64(0x40)
+	k1 := uint64(0x2)
+	// PTX lines 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: xor.b32
+				v1 := uint64(uint32(r12[l]) ^ uint32(k0))
+				// 218: add.s32
+				v2 := uint64(uint32(r13[l]) + uint32(v1))
+				// 219: ld.shared.u32
+				v3a := uint64(uint64(uint32(v2))) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
+						continue
+					}
+					v3 = v3x
+				}
+				// 220: add.s32
+				v4 := uint64(uint32(v3) + uint32(r15[l]))
+				r19[l] = v4
+				// 221: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 222: shl.b64
+				v6 := uint64(uint64(r7[l]) << uint32(k1))
+				// 223: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r22[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: xor.b32
+				v1 := uint64(uint32(r12[l]) ^ uint32(k0))
+				// 218: add.s32
+				v2 := uint64(uint32(r13[l]) + uint32(v1))
+				// 219: ld.shared.u32
+				v3a := uint64(uint64(uint32(v2))) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(shp, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
+						continue
+					}
+					v3 = v3x
+				}
+				// 220: add.s32
+				v4 := uint64(uint32(v3) + uint32(r15[l]))
+				r19[l] = v4
+				// 221: cvta.to.global.u64
+				v5 := uint64(r0[l])
+				// 222: shl.b64
+				v6 := uint64(uint64(r7[l]) << uint32(k1))
+				// 223: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r22[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 224: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: st.global.u32
+				s8 := uint64(r22[l]) + 0x0
+				s8v := uint64(r19[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: st.global.u32
+				s8 := uint64(r22[l]) + 0x0
+				s8v := uint64(r19[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+				}
+			}
+		}
 	}
 }
 

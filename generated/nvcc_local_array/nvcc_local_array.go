@@ -1940,157 +1940,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-45; divergent, reconverges at block 8 (b8 ($L__BB0_37))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				k2 := uint64(0x8)
-				k3 := uint64(0xc)
-				k4 := uint64(0x10)
-				k5 := uint64(0x14)
-				k6 := uint64(0x18)
-				k7 := uint64(0x1c)
-				// PTX line 29: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/local_array.ptx:30")
-				}
-				runtime.Broadcast(r3, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/local_array.ptx:31")
-				}
-				runtime.Broadcast(r4, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/local_array.ptx:32")
-				}
-				// PTX line 33: add.u64, warp-uniform
-				u5 := uint64(uint64(u1) + uint64(k0))
-				runtime.Broadcast(r6, m, u5)
-				// PTX line 34: add.u64, warp-uniform
-				u6 := uint64(uint64(u1) + uint64(k1))
-				runtime.Broadcast(r7, m, u6)
-				// PTX line 35: add.u64, warp-uniform
-				u7 := uint64(uint64(u1) + uint64(k2))
-				runtime.Broadcast(r8, m, u7)
-				// PTX line 36: add.u64, warp-uniform
-				u8 := uint64(uint64(u1) + uint64(k3))
-				runtime.Broadcast(r9, m, u8)
-				// PTX line 37: add.u64, warp-uniform
-				u9 := uint64(uint64(u1) + uint64(k4))
-				runtime.Broadcast(r10, m, u9)
-				// PTX line 38: add.u64, warp-uniform
-				u10 := uint64(uint64(u1) + uint64(k5))
-				runtime.Broadcast(r11, m, u10)
-				// PTX line 39: add.u64, warp-uniform
-				u11 := uint64(uint64(u1) + uint64(k6))
-				runtime.Broadcast(r12, m, u11)
-				// PTX line 40: add.u64, warp-uniform
-				u12 := uint64(uint64(u1) + uint64(k7))
-				runtime.Broadcast(r13, m, u12)
-				// PTX line 41: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.NTID().X))
-				// PTX line 42: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.CTAID().X))
-				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: mov.u32
-							v15 := uint64(uint64(tid0[l]))
-							// 44: mad.lo.s32
-							v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
-							r17[l] = v16
-							// 45: setp.ge.s32
-							c17t := int32(v16) >= int32(u4)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: mov.u32
-							v15 := uint64(uint64(tid0[l]))
-							// 44: mad.lo.s32
-							v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
-							r17[l] = v16
-							// 45: setp.ge.s32
-							c17t := int32(v16) >= int32(u4)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-				_ = u3
-				_ = u5
-				_ = u6
-				_ = u7
-				_ = u8
-				_ = u9
-				_ = u10
-				_ = u11
-				_ = u12
-			}
+			sort8Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2104,131 +1954,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 77-80; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.local.u32
-							s1 := uint64(r31[l]) + 0x0
-							s1v := uint64(r24[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.local.u32
-							s1 := uint64(r31[l]) + 0x0
-							s1v := uint64(r24[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
-							}
-						}
-					}
-				}
-				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
-									continue
-								}
-								v2 = v2x
-							}
-							r32[l] = v2
-							// 79: setp.le.s32
-							c3t := int32(v2) <= int32(r25[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 80: mov.u64
-							v4 := uint64(r8[l])
-							r33[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
-									continue
-								}
-								v2 = v2x
-							}
-							r32[l] = v2
-							// 79: setp.le.s32
-							c3t := int32(v2) <= int32(r25[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 80: mov.u64
-							v4 := uint64(r8[l])
-							r33[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			sort8Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2242,131 +1968,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 2:
 			// b2 ($L__BB0_6), PTX lines 93-96; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.local.u32
-							s1 := uint64(r33[l]) + 0x0
-							s1v := uint64(r25[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.local.u32
-							s1 := uint64(r33[l]) + 0x0
-							s1v := uint64(r25[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
-							}
-						}
-					}
-				}
-				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
-									continue
-								}
-								v2 = v2x
-							}
-							r35[l] = v2
-							// 95: setp.le.s32
-							c3t := int32(v2) <= int32(r26[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 96: mov.u64
-							v4 := uint64(r9[l])
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
-									continue
-								}
-								v2 = v2x
-							}
-							r35[l] = v2
-							// 95: setp.le.s32
-							c3t := int32(v2) <= int32(r26[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 96: mov.u64
-							v4 := uint64(r9[l])
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[4] = p4
-				}
-			}
+			sort8Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2380,131 +1982,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 3:
 			// b3 ($L__BB0_10), PTX lines 115-118; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r36 := w.Reg(36)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: st.local.u32
-							s1 := uint64(r36[l]) + 0x0
-							s1v := uint64(r26[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: st.local.u32
-							s1 := uint64(r36[l]) + 0x0
-							s1v := uint64(r26[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
-							}
-						}
-					}
-				}
-				// PTX lines 116, 117, 118: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
-									continue
-								}
-								v2 = v2x
-							}
-							r39[l] = v2
-							// 117: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-							// 118: mov.u64
-							v4 := uint64(r10[l])
-							r40[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
-									continue
-								}
-								v2 = v2x
-							}
-							r39[l] = v2
-							// 117: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-							// 118: mov.u64
-							v4 := uint64(r10[l])
-							r40[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[7] = p7
-				}
-			}
+			sort8Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2518,131 +1996,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 4:
 			// b4 ($L__BB0_15), PTX lines 143-146; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r40 := w.Reg(40)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.local.u32
-							s1 := uint64(r40[l]) + 0x0
-							s1v := uint64(r27[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.local.u32
-							s1 := uint64(r40[l]) + 0x0
-							s1v := uint64(r27[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
-							}
-						}
-					}
-				}
-				// PTX lines 144, 145, 146: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: ld.local.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
-									continue
-								}
-								v2 = v2x
-							}
-							r44[l] = v2
-							// 145: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p11 = p11&^(1<<l) | c3b0<<l
-							// 146: mov.u64
-							v4 := uint64(r11[l])
-							r45[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: ld.local.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
-									continue
-								}
-								v2 = v2x
-							}
-							r44[l] = v2
-							// 145: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p11 = p11&^(1<<l) | c3b0<<l
-							// 146: mov.u64
-							v4 := uint64(r11[l])
-							r45[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[11] = p11
-				}
-			}
+			sort8Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2656,131 +2010,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 5:
 			// b5 ($L__BB0_21), PTX lines 177-180; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r45 := w.Reg(45)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				// PTX lines 177: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: st.local.u32
-							s1 := uint64(r45[l]) + 0x0
-							s1v := uint64(r28[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: st.local.u32
-							s1 := uint64(r45[l]) + 0x0
-							s1v := uint64(r28[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
-							}
-						}
-					}
-				}
-				// PTX lines 178, 179, 180: lane-local, one loop over the lanes
-				{
-					p16 := w.P[16]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: ld.local.u32
-							v2a := uint64(r11[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
-									continue
-								}
-								v2 = v2x
-							}
-							r50[l] = v2
-							// 179: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p16 = p16&^(1<<l) | c3b0<<l
-							// 180: mov.u64
-							v4 := uint64(r12[l])
-							r51[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: ld.local.u32
-							v2a := uint64(r11[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
-									continue
-								}
-								v2 = v2x
-							}
-							r50[l] = v2
-							// 179: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p16 = p16&^(1<<l) | c3b0<<l
-							// 180: mov.u64
-							v4 := uint64(r12[l])
-							r51[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[16] = p16
-				}
-			}
+			sort8Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2794,131 +2024,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 6:
 			// b6 ($L__BB0_28), PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r51 := w.Reg(51)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.local.u32
-							s1 := uint64(r51[l]) + 0x0
-							s1v := uint64(r29[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.local.u32
-							s1 := uint64(r51[l]) + 0x0
-							s1v := uint64(r29[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
-							}
-						}
-					}
-				}
-				// PTX lines 218, 219, 220: lane-local, one loop over the lanes
-				{
-					p22 := w.P[22]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: ld.local.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
-									continue
-								}
-								v2 = v2x
-							}
-							r57[l] = v2
-							// 219: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p22 = p22&^(1<<l) | c3b0<<l
-							// 220: mov.u64
-							v4 := uint64(r13[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: ld.local.u32
-							v2a := uint64(r12[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
-									continue
-								}
-								v2 = v2x
-							}
-							r57[l] = v2
-							// 219: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p22 = p22&^(1<<l) | c3b0<<l
-							// 220: mov.u64
-							v4 := uint64(r13[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[22] = p22
-				}
-			}
+			sort8Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2932,803 +2038,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 7:
 			// b7 ($L__BB0_36), PTX lines 263-282
-			{
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r19 := w.Reg(19)
-				r30 := w.Reg(30)
-				r58 := w.Reg(58)
-				r65 := w.Reg(65)
-				r68 := w.Reg(68)
-				r69 := w.Reg(69)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				r75 := w.Reg(75)
-				k0 := uint64(0x2)
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: st.local.u32
-							s1 := uint64(r58[l]) + 0x0
-							s1v := uint64(r30[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: st.local.u32
-							s1 := uint64(r58[l]) + 0x0
-							s1v := uint64(r30[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
-							}
-						}
-					}
-				}
-				// PTX lines 264, 265, 266, 267: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
-									continue
-								}
-								v2 = v2x
-							}
-							r65[l] = v2
-							// 265: cvta.to.global.u64
-							v3 := uint64(r3[l])
-							// 266: shl.b64
-							v4 := uint64(uint64(r19[l]) << uint32(k0))
-							// 267: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r68[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
-									continue
-								}
-								v2 = v2x
-							}
-							r65[l] = v2
-							// 265: cvta.to.global.u64
-							v3 := uint64(r3[l])
-							// 266: shl.b64
-							v4 := uint64(uint64(r19[l]) << uint32(k0))
-							// 267: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r68[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.global.u32
-							s6 := uint64(r68[l]) + 0x0
-							s6v := uint64(r65[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.global.u32
-							s6 := uint64(r68[l]) + 0x0
-							s6v := uint64(r65[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
-							}
-						}
-					}
-				}
-				// PTX lines 269: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: ld.local.u32
-							v7a := uint64(r7[l]) + 0x0
-							var v7 uint64
-							if v7a < lmEnd4 && v7a&3 == 0 {
-								v7 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v7a:]))
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
-									continue
-								}
-								v7 = v7x
-							}
-							r69[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: ld.local.u32
-							v7a := uint64(r7[l]) + 0x0
-							var v7 uint64
-							if v7a < lmEnd4 && v7a&3 == 0 {
-								v7 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v7a:]))
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
-									continue
-								}
-								v7 = v7x
-							}
-							r69[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 270: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: st.global.u32
-							s8 := uint64(r68[l]) + 0x4
-							s8v := uint64(r69[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: st.global.u32
-							s8 := uint64(r68[l]) + 0x4
-							s8v := uint64(r69[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
-							}
-						}
-					}
-				}
-				// PTX lines 271: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: ld.local.u32
-							v9a := uint64(r8[l]) + 0x0
-							var v9 uint64
-							if v9a < lmEnd4 && v9a&3 == 0 {
-								v9 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v9a:]))
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
-									continue
-								}
-								v9 = v9x
-							}
-							r70[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: ld.local.u32
-							v9a := uint64(r8[l]) + 0x0
-							var v9 uint64
-							if v9a < lmEnd4 && v9a&3 == 0 {
-								v9 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v9a:]))
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
-									continue
-								}
-								v9 = v9x
-							}
-							r70[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 272: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 272: st.global.u32
-							s10 := uint64(r68[l]) + 0x8
-							s10v := uint64(r70[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 272: st.global.u32
-							s10 := uint64(r68[l]) + 0x8
-							s10v := uint64(r70[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
-							}
-						}
-					}
-				}
-				// PTX lines 273: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 273: ld.local.u32
-							v11a := uint64(r9[l]) + 0x0
-							var v11 uint64
-							if v11a < lmEnd4 && v11a&3 == 0 {
-								v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
-									continue
-								}
-								v11 = v11x
-							}
-							r71[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 273: ld.local.u32
-							v11a := uint64(r9[l]) + 0x0
-							var v11 uint64
-							if v11a < lmEnd4 && v11a&3 == 0 {
-								v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
-									continue
-								}
-								v11 = v11x
-							}
-							r71[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 274: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 274: st.global.u32
-							s12 := uint64(r68[l]) + 0xc
-							s12v := uint64(r71[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 274: st.global.u32
-							s12 := uint64(r68[l]) + 0xc
-							s12v := uint64(r71[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
-							}
-						}
-					}
-				}
-				// PTX lines 275: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: ld.local.u32
-							v13a := uint64(r10[l]) + 0x0
-							var v13 uint64
-							if v13a < lmEnd4 && v13a&3 == 0 {
-								v13 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v13a:]))
-							} else {
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
-									continue
-								}
-								v13 = v13x
-							}
-							r72[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: ld.local.u32
-							v13a := uint64(r10[l]) + 0x0
-							var v13 uint64
-							if v13a < lmEnd4 && v13a&3 == 0 {
-								v13 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v13a:]))
-							} else {
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
-									continue
-								}
-								v13 = v13x
-							}
-							r72[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 276: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: st.global.u32
-							s14 := uint64(r68[l]) + 0x10
-							s14v := uint64(r72[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: st.global.u32
-							s14 := uint64(r68[l]) + 0x10
-							s14v := uint64(r72[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
-							}
-						}
-					}
-				}
-				// PTX lines 277: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: ld.local.u32
-							v15a := uint64(r11[l]) + 0x0
-							var v15 uint64
-							if v15a < lmEnd4 && v15a&3 == 0 {
-								v15 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v15a:]))
-							} else {
-								v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
-									continue
-								}
-								v15 = v15x
-							}
-							r73[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: ld.local.u32
-							v15a := uint64(r11[l]) + 0x0
-							var v15 uint64
-							if v15a < lmEnd4 && v15a&3 == 0 {
-								v15 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v15a:]))
-							} else {
-								v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
-									continue
-								}
-								v15 = v15x
-							}
-							r73[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 278: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 278: st.global.u32
-							s16 := uint64(r68[l]) + 0x14
-							s16v := uint64(r73[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 278: st.global.u32
-							s16 := uint64(r68[l]) + 0x14
-							s16v := uint64(r73[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
-							}
-						}
-					}
-				}
-				// PTX lines 279: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 279: ld.local.u32
-							v17a := uint64(r12[l]) + 0x0
-							var v17 uint64
-							if v17a < lmEnd4 && v17a&3 == 0 {
-								v17 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v17a:]))
-							} else {
-								v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
-									continue
-								}
-								v17 = v17x
-							}
-							r74[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 279: ld.local.u32
-							v17a := uint64(r12[l]) + 0x0
-							var v17 uint64
-							if v17a < lmEnd4 && v17a&3 == 0 {
-								v17 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v17a:]))
-							} else {
-								v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
-									continue
-								}
-								v17 = v17x
-							}
-							r74[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 280: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: st.global.u32
-							s18 := uint64(r68[l]) + 0x18
-							s18v := uint64(r74[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: st.global.u32
-							s18 := uint64(r68[l]) + 0x18
-							s18v := uint64(r74[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
-							}
-						}
-					}
-				}
-				// PTX lines 281: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: ld.local.u32
-							v19a := uint64(r13[l]) + 0x0
-							var v19 uint64
-							if v19a < lmEnd4 && v19a&3 == 0 {
-								v19 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v19a:]))
-							} else {
-								v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
-									continue
-								}
-								v19 = v19x
-							}
-							r75[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: ld.local.u32
-							v19a := uint64(r13[l]) + 0x0
-							var v19 uint64
-							if v19a < lmEnd4 && v19a&3 == 0 {
-								v19 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v19a:]))
-							} else {
-								v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
-									continue
-								}
-								v19 = v19x
-							}
-							r75[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 282: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 282: st.global.u32
-							s20 := uint64(r68[l]) + 0x1c
-							s20v := uint64(r75[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 282: st.global.u32
-							s20 := uint64(r68[l]) + 0x1c
-							s20v := uint64(r75[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
-							}
-						}
-					}
-				}
-			}
+			sort8Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3738,799 +2048,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 38
 		case 9:
 			// b9, PTX lines 48-70; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			{
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				k0 := uint64(0x3)
-				k1 := uint64(0x4)
-				// PTX lines 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: shl.b32
-							v1 := uint64(uint32(r17[l]) << uint32(k0))
-							// 49: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							r19[l] = v2
-							// 50: cvta.to.global.u64
-							v3 := uint64(r4[l])
-							// 51: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-							// 52: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r22[l] = v5
-							// 53: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
-									continue
-								}
-								v6 = v6x
-							}
-							r23[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: shl.b32
-							v1 := uint64(uint32(r17[l]) << uint32(k0))
-							// 49: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							r19[l] = v2
-							// 50: cvta.to.global.u64
-							v3 := uint64(r4[l])
-							// 51: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-							// 52: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r22[l] = v5
-							// 53: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
-									continue
-								}
-								v6 = v6x
-							}
-							r23[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.local.u32
-							s7 := uint64(r6[l]) + 0x0
-							s7v := uint64(r23[l])
-							if s7 < lmEnd4 && s7&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.local.u32
-							s7 := uint64(r6[l]) + 0x0
-							s7v := uint64(r23[l])
-							if s7 < lmEnd4 && s7&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
-							}
-						}
-					}
-				}
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: ld.global.u32
-							v8a := uint64(r22[l]) + 0x4
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
-									continue
-								}
-								v8 = v8x
-							}
-							r24[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: ld.global.u32
-							v8a := uint64(r22[l]) + 0x4
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
-									continue
-								}
-								v8 = v8x
-							}
-							r24[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.local.u32
-							s9 := uint64(r7[l]) + 0x0
-							s9v := uint64(r24[l])
-							if s9 < lmEnd4 && s9&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.local.u32
-							s9 := uint64(r7[l]) + 0x0
-							s9v := uint64(r24[l])
-							if s9 < lmEnd4 && s9&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
-							}
-						}
-					}
-				}
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: ld.global.u32
-							v10a := uint64(r22[l]) + 0x8
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
-									continue
-								}
-								v10 = v10x
-							}
-							r25[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: ld.global.u32
-							v10a := uint64(r22[l]) + 0x8
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
-									continue
-								}
-								v10 = v10x
-							}
-							r25[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.local.u32
-							s11 := uint64(r8[l]) + 0x0
-							s11v := uint64(r25[l])
-							if s11 < lmEnd4 && s11&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.local.u32
-							s11 := uint64(r8[l]) + 0x0
-							s11v := uint64(r25[l])
-							if s11 < lmEnd4 && s11&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: ld.global.u32
-							v12a := uint64(r22[l]) + 0xc
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
-									continue
-								}
-								v12 = v12x
-							}
-							r26[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: ld.global.u32
-							v12a := uint64(r22[l]) + 0xc
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
-									continue
-								}
-								v12 = v12x
-							}
-							r26[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.local.u32
-							s13 := uint64(r9[l]) + 0x0
-							s13v := uint64(r26[l])
-							if s13 < lmEnd4 && s13&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.local.u32
-							s13 := uint64(r9[l]) + 0x0
-							s13v := uint64(r26[l])
-							if s13 < lmEnd4 && s13&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v14aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.global.u32
-							v14a := uint64(r22[l]) + 0x10
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
-									continue
-								}
-								v14 = v14x
-							}
-							r27[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.global.u32
-							v14a := uint64(r22[l]) + 0x10
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
-									continue
-								}
-								v14 = v14x
-							}
-							r27[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.local.u32
-							s15 := uint64(r10[l]) + 0x0
-							s15v := uint64(r27[l])
-							if s15 < lmEnd4 && s15&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.local.u32
-							s15 := uint64(r10[l]) + 0x0
-							s15v := uint64(r27[l])
-							if s15 < lmEnd4 && s15&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
-							}
-						}
-					}
-				}
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: ld.global.u32
-							v16a := uint64(r22[l]) + 0x14
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
-									continue
-								}
-								v16 = v16x
-							}
-							r28[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: ld.global.u32
-							v16a := uint64(r22[l]) + 0x14
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
-									continue
-								}
-								v16 = v16x
-							}
-							r28[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: st.local.u32
-							s17 := uint64(r11[l]) + 0x0
-							s17v := uint64(r28[l])
-							if s17 < lmEnd4 && s17&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: st.local.u32
-							s17 := uint64(r11[l]) + 0x0
-							s17v := uint64(r28[l])
-							if s17 < lmEnd4 && s17&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
-							}
-						}
-					}
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v18aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: ld.global.u32
-							v18a := uint64(r22[l]) + 0x18
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
-									continue
-								}
-								v18 = v18x
-							}
-							r29[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: ld.global.u32
-							v18a := uint64(r22[l]) + 0x18
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
-									continue
-								}
-								v18 = v18x
-							}
-							r29[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.local.u32
-							s19 := uint64(r12[l]) + 0x0
-							s19v := uint64(r29[l])
-							if s19 < lmEnd4 && s19&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s19:], uint32(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.local.u32
-							s19 := uint64(r12[l]) + 0x0
-							s19v := uint64(r29[l])
-							if s19 < lmEnd4 && s19&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s19:], uint32(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
-							}
-						}
-					}
-				}
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v20aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: ld.global.u32
-							v20a := uint64(r22[l]) + 0x1c
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
-									continue
-								}
-								v20 = v20x
-							}
-							r30[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: ld.global.u32
-							v20a := uint64(r22[l]) + 0x1c
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
-									continue
-								}
-								v20 = v20x
-							}
-							r30[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.local.u32
-							s21 := uint64(r13[l]) + 0x0
-							s21v := uint64(r30[l])
-							if s21 < lmEnd4 && s21&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s21:], uint32(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
-							}
-							// 69: setp.le.s32
-							c22t := int32(r23[l]) <= int32(r24[l])
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p1 = p1&^(1<<l) | c22b0<<l
-							// 70: mov.u64
-							v23 := uint64(r7[l])
-							r31[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.local.u32
-							s21 := uint64(r13[l]) + 0x0
-							s21v := uint64(r30[l])
-							if s21 < lmEnd4 && s21&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s21:], uint32(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
-							}
-							// 69: setp.le.s32
-							c22t := int32(r23[l]) <= int32(r24[l])
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p1 = p1&^(1<<l) | c22b0<<l
-							// 70: mov.u64
-							v23 := uint64(r7[l])
-							r31[l] = v23
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			sort8Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4544,188 +2062,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 10:
 			// b10, PTX lines 73-74
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r23 := w.Reg(23)
-				r31 := w.Reg(31)
-				// PTX lines 73, 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r23[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
-							}
-							// 74: mov.u64
-							v2 := uint64(r6[l])
-							r31[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r23[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
-							}
-							// 74: mov.u64
-							v2 := uint64(r6[l])
-							r31[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 11:
 			// b11, PTX lines 83-86; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r25 := w.Reg(25)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r32[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r32[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
-							}
-						}
-					}
-				}
-				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
-									continue
-								}
-								v2 = v2x
-							}
-							r34[l] = v2
-							// 85: setp.le.s32
-							c3t := int32(v2) <= int32(r25[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 86: mov.u64
-							v4 := uint64(r7[l])
-							r33[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
-									continue
-								}
-								v2 = v2x
-							}
-							r34[l] = v2
-							// 85: setp.le.s32
-							c3t := int32(v2) <= int32(r25[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-							// 86: mov.u64
-							v4 := uint64(r7[l])
-							r33[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			sort8Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4739,188 +2083,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 12:
 			// b12, PTX lines 89-90
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				// PTX lines 89, 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r34[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
-							}
-							// 90: mov.u64
-							v2 := uint64(r6[l])
-							r33[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r34[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
-							}
-							// 90: mov.u64
-							v2 := uint64(r6[l])
-							r33[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 13:
 			// b13, PTX lines 99-102; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r26 := w.Reg(26)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r35[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r35[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
-							}
-						}
-					}
-				}
-				// PTX lines 100, 101, 102: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
-									continue
-								}
-								v2 = v2x
-							}
-							r37[l] = v2
-							// 101: setp.le.s32
-							c3t := int32(v2) <= int32(r26[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 102: mov.u64
-							v4 := uint64(r8[l])
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
-									continue
-								}
-								v2 = v2x
-							}
-							r37[l] = v2
-							// 101: setp.le.s32
-							c3t := int32(v2) <= int32(r26[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 102: mov.u64
-							v4 := uint64(r8[l])
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			sort8Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4934,131 +2104,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 14:
 			// b14, PTX lines 105-108; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r26 := w.Reg(26)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r37[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r37[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
-									continue
-								}
-								v2 = v2x
-							}
-							r38[l] = v2
-							// 107: setp.le.s32
-							c3t := int32(v2) <= int32(r26[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 108: mov.u64
-							v4 := uint64(r7[l])
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
-									continue
-								}
-								v2 = v2x
-							}
-							r38[l] = v2
-							// 107: setp.le.s32
-							c3t := int32(v2) <= int32(r26[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 108: mov.u64
-							v4 := uint64(r7[l])
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[6] = p6
-				}
-			}
+			sort8Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5072,188 +2118,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 15:
 			// b15, PTX lines 111-112
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				// PTX lines 111, 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r38[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
-							}
-							// 112: mov.u64
-							v2 := uint64(r6[l])
-							r36[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r38[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
-							}
-							// 112: mov.u64
-							v2 := uint64(r6[l])
-							r36[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 16:
 			// b16, PTX lines 121-124; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r27 := w.Reg(27)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r39[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r39[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
-							}
-						}
-					}
-				}
-				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
-									continue
-								}
-								v2 = v2x
-							}
-							r41[l] = v2
-							// 123: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-							// 124: mov.u64
-							v4 := uint64(r9[l])
-							r40[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
-									continue
-								}
-								v2 = v2x
-							}
-							r41[l] = v2
-							// 123: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-							// 124: mov.u64
-							v4 := uint64(r9[l])
-							r40[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[8] = p8
-				}
-			}
+			sort8Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5267,131 +2139,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 17:
 			// b17, PTX lines 127-130; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r27 := w.Reg(27)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r41[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r41[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128, 129, 130: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							r42[l] = v2
-							// 129: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-							// 130: mov.u64
-							v4 := uint64(r8[l])
-							r40[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							r42[l] = v2
-							// 129: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p9 = p9&^(1<<l) | c3b0<<l
-							// 130: mov.u64
-							v4 := uint64(r8[l])
-							r40[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[9] = p9
-				}
-			}
+			sort8Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5405,131 +2153,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 18:
 			// b18, PTX lines 133-136; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r27 := w.Reg(27)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r42[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r42[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
-							}
-						}
-					}
-				}
-				// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
-									continue
-								}
-								v2 = v2x
-							}
-							r43[l] = v2
-							// 135: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p10 = p10&^(1<<l) | c3b0<<l
-							// 136: mov.u64
-							v4 := uint64(r7[l])
-							r40[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
-									continue
-								}
-								v2 = v2x
-							}
-							r43[l] = v2
-							// 135: setp.le.s32
-							c3t := int32(v2) <= int32(r27[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p10 = p10&^(1<<l) | c3b0<<l
-							// 136: mov.u64
-							v4 := uint64(r7[l])
-							r40[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[10] = p10
-				}
-			}
+			sort8Block18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5543,188 +2167,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 19:
 			// b19, PTX lines 139-140
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r40 := w.Reg(40)
-				r43 := w.Reg(43)
-				// PTX lines 139, 140: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r43[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
-							}
-							// 140: mov.u64
-							v2 := uint64(r6[l])
-							r40[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r43[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
-							}
-							// 140: mov.u64
-							v2 := uint64(r6[l])
-							r40[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 20:
 			// b20, PTX lines 149-152; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r28 := w.Reg(28)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.local.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r44[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.local.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r44[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
-							}
-						}
-					}
-				}
-				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
-									continue
-								}
-								v2 = v2x
-							}
-							r46[l] = v2
-							// 151: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-							// 152: mov.u64
-							v4 := uint64(r10[l])
-							r45[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
-									continue
-								}
-								v2 = v2x
-							}
-							r46[l] = v2
-							// 151: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p12 = p12&^(1<<l) | c3b0<<l
-							// 152: mov.u64
-							v4 := uint64(r10[l])
-							r45[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[12] = p12
-				}
-			}
+			sort8Block20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5738,131 +2188,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 21:
 			// b21, PTX lines 155-158; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r28 := w.Reg(28)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r46[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r46[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
-							}
-						}
-					}
-				}
-				// PTX lines 156, 157, 158: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
-									continue
-								}
-								v2 = v2x
-							}
-							r47[l] = v2
-							// 157: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p13 = p13&^(1<<l) | c3b0<<l
-							// 158: mov.u64
-							v4 := uint64(r9[l])
-							r45[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
-									continue
-								}
-								v2 = v2x
-							}
-							r47[l] = v2
-							// 157: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p13 = p13&^(1<<l) | c3b0<<l
-							// 158: mov.u64
-							v4 := uint64(r9[l])
-							r45[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[13] = p13
-				}
-			}
+			sort8Block21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5876,131 +2202,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 22:
 			// b22, PTX lines 161-164; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r28 := w.Reg(28)
-				r45 := w.Reg(45)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r47[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r47[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
-				{
-					p14 := w.P[14]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
-									continue
-								}
-								v2 = v2x
-							}
-							r48[l] = v2
-							// 163: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p14 = p14&^(1<<l) | c3b0<<l
-							// 164: mov.u64
-							v4 := uint64(r8[l])
-							r45[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
-									continue
-								}
-								v2 = v2x
-							}
-							r48[l] = v2
-							// 163: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p14 = p14&^(1<<l) | c3b0<<l
-							// 164: mov.u64
-							v4 := uint64(r8[l])
-							r45[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[14] = p14
-				}
-			}
+			sort8Block22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6014,131 +2216,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 23:
 			// b23, PTX lines 167-170; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r28 := w.Reg(28)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r48[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r48[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168, 169, 170: lane-local, one loop over the lanes
-				{
-					p15 := w.P[15]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
-									continue
-								}
-								v2 = v2x
-							}
-							r49[l] = v2
-							// 169: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p15 = p15&^(1<<l) | c3b0<<l
-							// 170: mov.u64
-							v4 := uint64(r7[l])
-							r45[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
-									continue
-								}
-								v2 = v2x
-							}
-							r49[l] = v2
-							// 169: setp.le.s32
-							c3t := int32(v2) <= int32(r28[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p15 = p15&^(1<<l) | c3b0<<l
-							// 170: mov.u64
-							v4 := uint64(r7[l])
-							r45[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[15] = p15
-				}
-			}
+			sort8Block23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6152,188 +2230,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 24:
 			// b24, PTX lines 173-174
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r45 := w.Reg(45)
-				r49 := w.Reg(49)
-				// PTX lines 173, 174: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r49[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
-							}
-							// 174: mov.u64
-							v2 := uint64(r6[l])
-							r45[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r49[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
-							}
-							// 174: mov.u64
-							v2 := uint64(r6[l])
-							r45[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 25:
 			// b25, PTX lines 183-186; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r29 := w.Reg(29)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.local.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r50[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.local.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r50[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
-							}
-						}
-					}
-				}
-				// PTX lines 184, 185, 186: lane-local, one loop over the lanes
-				{
-					p17 := w.P[17]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: ld.local.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
-									continue
-								}
-								v2 = v2x
-							}
-							r52[l] = v2
-							// 185: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p17 = p17&^(1<<l) | c3b0<<l
-							// 186: mov.u64
-							v4 := uint64(r11[l])
-							r51[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: ld.local.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
-									continue
-								}
-								v2 = v2x
-							}
-							r52[l] = v2
-							// 185: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p17 = p17&^(1<<l) | c3b0<<l
-							// 186: mov.u64
-							v4 := uint64(r11[l])
-							r51[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[17] = p17
-				}
-			}
+			sort8Block25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6347,131 +2251,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 26:
 			// b26, PTX lines 189-192; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r29 := w.Reg(29)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				// PTX lines 189: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: st.local.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r52[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: st.local.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r52[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
-							}
-						}
-					}
-				}
-				// PTX lines 190, 191, 192: lane-local, one loop over the lanes
-				{
-					p18 := w.P[18]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
-									continue
-								}
-								v2 = v2x
-							}
-							r53[l] = v2
-							// 191: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p18 = p18&^(1<<l) | c3b0<<l
-							// 192: mov.u64
-							v4 := uint64(r10[l])
-							r51[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
-									continue
-								}
-								v2 = v2x
-							}
-							r53[l] = v2
-							// 191: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p18 = p18&^(1<<l) | c3b0<<l
-							// 192: mov.u64
-							v4 := uint64(r10[l])
-							r51[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[18] = p18
-				}
-			}
+			sort8Block26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6485,131 +2265,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 27:
 			// b27, PTX lines 195-198; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r29 := w.Reg(29)
-				r51 := w.Reg(51)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r53[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r53[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
-							}
-						}
-					}
-				}
-				// PTX lines 196, 197, 198: lane-local, one loop over the lanes
-				{
-					p19 := w.P[19]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
-									continue
-								}
-								v2 = v2x
-							}
-							r54[l] = v2
-							// 197: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p19 = p19&^(1<<l) | c3b0<<l
-							// 198: mov.u64
-							v4 := uint64(r9[l])
-							r51[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
-									continue
-								}
-								v2 = v2x
-							}
-							r54[l] = v2
-							// 197: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p19 = p19&^(1<<l) | c3b0<<l
-							// 198: mov.u64
-							v4 := uint64(r9[l])
-							r51[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[19] = p19
-				}
-			}
+			sort8Block27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6623,131 +2279,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 28:
 			// b28, PTX lines 201-204; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r29 := w.Reg(29)
-				r51 := w.Reg(51)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r54[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r54[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
-							}
-						}
-					}
-				}
-				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
-				{
-					p20 := w.P[20]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
-									continue
-								}
-								v2 = v2x
-							}
-							r55[l] = v2
-							// 203: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p20 = p20&^(1<<l) | c3b0<<l
-							// 204: mov.u64
-							v4 := uint64(r8[l])
-							r51[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
-									continue
-								}
-								v2 = v2x
-							}
-							r55[l] = v2
-							// 203: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p20 = p20&^(1<<l) | c3b0<<l
-							// 204: mov.u64
-							v4 := uint64(r8[l])
-							r51[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[20] = p20
-				}
-			}
+			sort8Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6761,131 +2293,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 29:
 			// b29, PTX lines 207-210; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r29 := w.Reg(29)
-				r51 := w.Reg(51)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r55[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r55[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
-							}
-						}
-					}
-				}
-				// PTX lines 208, 209, 210: lane-local, one loop over the lanes
-				{
-					p21 := w.P[21]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
-									continue
-								}
-								v2 = v2x
-							}
-							r56[l] = v2
-							// 209: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p21 = p21&^(1<<l) | c3b0<<l
-							// 210: mov.u64
-							v4 := uint64(r7[l])
-							r51[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
-									continue
-								}
-								v2 = v2x
-							}
-							r56[l] = v2
-							// 209: setp.le.s32
-							c3t := int32(v2) <= int32(r29[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p21 = p21&^(1<<l) | c3b0<<l
-							// 210: mov.u64
-							v4 := uint64(r7[l])
-							r51[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[21] = p21
-				}
-			}
+			sort8Block29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6899,188 +2307,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 30:
 			// b30, PTX lines 213-214
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r51 := w.Reg(51)
-				r56 := w.Reg(56)
-				// PTX lines 213, 214: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r56[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
-							}
-							// 214: mov.u64
-							v2 := uint64(r6[l])
-							r51[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r56[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
-							}
-							// 214: mov.u64
-							v2 := uint64(r6[l])
-							r51[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block30(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 31:
 			// b31, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r30 := w.Reg(30)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: st.local.u32
-							s1 := uint64(r13[l]) + 0x0
-							s1v := uint64(r57[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: st.local.u32
-							s1 := uint64(r13[l]) + 0x0
-							s1v := uint64(r57[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
-							}
-						}
-					}
-				}
-				// PTX lines 224, 225, 226: lane-local, one loop over the lanes
-				{
-					p23 := w.P[23]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: ld.local.u32
-							v2a := uint64(r11[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
-									continue
-								}
-								v2 = v2x
-							}
-							r59[l] = v2
-							// 225: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p23 = p23&^(1<<l) | c3b0<<l
-							// 226: mov.u64
-							v4 := uint64(r12[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: ld.local.u32
-							v2a := uint64(r11[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
-									continue
-								}
-								v2 = v2x
-							}
-							r59[l] = v2
-							// 225: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p23 = p23&^(1<<l) | c3b0<<l
-							// 226: mov.u64
-							v4 := uint64(r12[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[23] = p23
-				}
-			}
+			sort8Block31(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7094,131 +2328,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 32:
 			// b32, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r30 := w.Reg(30)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: st.local.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r59[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: st.local.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r59[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
-							}
-						}
-					}
-				}
-				// PTX lines 230, 231, 232: lane-local, one loop over the lanes
-				{
-					p24 := w.P[24]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: ld.local.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
-									continue
-								}
-								v2 = v2x
-							}
-							r60[l] = v2
-							// 231: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p24 = p24&^(1<<l) | c3b0<<l
-							// 232: mov.u64
-							v4 := uint64(r11[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: ld.local.u32
-							v2a := uint64(r10[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
-									continue
-								}
-								v2 = v2x
-							}
-							r60[l] = v2
-							// 231: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p24 = p24&^(1<<l) | c3b0<<l
-							// 232: mov.u64
-							v4 := uint64(r11[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[24] = p24
-				}
-			}
+			sort8Block32(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7232,131 +2342,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 33:
 			// b33, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r30 := w.Reg(30)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				// PTX lines 235: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: st.local.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r60[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: st.local.u32
-							s1 := uint64(r11[l]) + 0x0
-							s1v := uint64(r60[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
-							}
-						}
-					}
-				}
-				// PTX lines 236, 237, 238: lane-local, one loop over the lanes
-				{
-					p25 := w.P[25]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 236: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
-									continue
-								}
-								v2 = v2x
-							}
-							r61[l] = v2
-							// 237: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p25 = p25&^(1<<l) | c3b0<<l
-							// 238: mov.u64
-							v4 := uint64(r10[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 236: ld.local.u32
-							v2a := uint64(r9[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
-									continue
-								}
-								v2 = v2x
-							}
-							r61[l] = v2
-							// 237: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p25 = p25&^(1<<l) | c3b0<<l
-							// 238: mov.u64
-							v4 := uint64(r10[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[25] = p25
-				}
-			}
+			sort8Block33(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7370,131 +2356,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 34:
 			// b34, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r30 := w.Reg(30)
-				r58 := w.Reg(58)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				// PTX lines 241: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r61[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: st.local.u32
-							s1 := uint64(r10[l]) + 0x0
-							s1v := uint64(r61[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
-							}
-						}
-					}
-				}
-				// PTX lines 242, 243, 244: lane-local, one loop over the lanes
-				{
-					p26 := w.P[26]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
-									continue
-								}
-								v2 = v2x
-							}
-							r62[l] = v2
-							// 243: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p26 = p26&^(1<<l) | c3b0<<l
-							// 244: mov.u64
-							v4 := uint64(r9[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: ld.local.u32
-							v2a := uint64(r8[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
-									continue
-								}
-								v2 = v2x
-							}
-							r62[l] = v2
-							// 243: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p26 = p26&^(1<<l) | c3b0<<l
-							// 244: mov.u64
-							v4 := uint64(r9[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[26] = p26
-				}
-			}
+			sort8Block34(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7508,131 +2370,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 35:
 			// b35, PTX lines 247-250; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r30 := w.Reg(30)
-				r58 := w.Reg(58)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				// PTX lines 247: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r62[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: st.local.u32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r62[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
-							}
-						}
-					}
-				}
-				// PTX lines 248, 249, 250: lane-local, one loop over the lanes
-				{
-					p27 := w.P[27]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 248: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
-									continue
-								}
-								v2 = v2x
-							}
-							r63[l] = v2
-							// 249: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p27 = p27&^(1<<l) | c3b0<<l
-							// 250: mov.u64
-							v4 := uint64(r8[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 248: ld.local.u32
-							v2a := uint64(r7[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
-									continue
-								}
-								v2 = v2x
-							}
-							r63[l] = v2
-							// 249: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p27 = p27&^(1<<l) | c3b0<<l
-							// 250: mov.u64
-							v4 := uint64(r8[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[27] = p27
-				}
-			}
+			sort8Block35(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7646,131 +2384,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 36:
 			// b36, PTX lines 253-256; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r30 := w.Reg(30)
-				r58 := w.Reg(58)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				// PTX lines 253: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r63[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: st.local.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r63[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
-							}
-						}
-					}
-				}
-				// PTX lines 254, 255, 256: lane-local, one loop over the lanes
-				{
-					p28 := w.P[28]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
-									continue
-								}
-								v2 = v2x
-							}
-							r64[l] = v2
-							// 255: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p28 = p28&^(1<<l) | c3b0<<l
-							// 256: mov.u64
-							v4 := uint64(r7[l])
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: ld.local.u32
-							v2a := uint64(r6[l]) + 0x0
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
-									continue
-								}
-								v2 = v2x
-							}
-							r64[l] = v2
-							// 255: setp.le.s32
-							c3t := int32(v2) <= int32(r30[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p28 = p28&^(1<<l) | c3b0<<l
-							// 256: mov.u64
-							v4 := uint64(r7[l])
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[28] = p28
-				}
-			}
+			sort8Block36(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7784,57 +2398,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 37:
 			// b37, PTX lines 259-260
-			{
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r58 := w.Reg(58)
-				r64 := w.Reg(64)
-				// PTX lines 259, 260: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r64[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
-							}
-							// 260: mov.u64
-							v2 := uint64(r6[l])
-							r58[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: st.local.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r64[l])
-							if s1 < lmEnd4 && s1&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
-							}
-							// 260: mov.u64
-							v2 := uint64(r6[l])
-							r58[l] = v2
-						}
-					}
-				}
-			}
+			sort8Block37(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7849,6 +2413,5590 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// sort8Block0 runs block 0 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-45; divergent, reconverges at block 8 (b8 ($L__BB0_37))
+func sort8Block0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x8)
+	k3 := uint64(0xc)
+	k4 := uint64(0x10)
+	k5 := uint64(0x14)
+	k6 := uint64(0x18)
+	k7 := uint64(0x1c)
+	// PTX line 29: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/local_array.ptx:30")
+	}
+	runtime.Broadcast(r3, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/local_array.ptx:31")
+	}
+	runtime.Broadcast(r4, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/local_array.ptx:32")
+	}
+	// PTX line 33: add.u64, warp-uniform
+	u5 := uint64(uint64(u1) + uint64(k0))
+	runtime.Broadcast(r6, m, u5)
+	// PTX line 34: add.u64, warp-uniform
+	u6 := uint64(uint64(u1) + uint64(k1))
+	runtime.Broadcast(r7, m, u6)
+	// PTX line 35: add.u64, warp-uniform
+	u7 := uint64(uint64(u1) + uint64(k2))
+	runtime.Broadcast(r8, m, u7)
+	// PTX line 36: add.u64, warp-uniform
+	u8 := uint64(uint64(u1) + uint64(k3))
+	runtime.Broadcast(r9, m, u8)
+	// PTX line 37: add.u64, warp-uniform
+	u9 := uint64(uint64(u1) + uint64(k4))
+	runtime.Broadcast(r10, m, u9)
+	// PTX line 38: add.u64, warp-uniform
+	u10 := uint64(uint64(u1) + uint64(k5))
+	runtime.Broadcast(r11, m, u10)
+	// PTX line 39: add.u64, warp-uniform
+	u11 := uint64(uint64(u1) + uint64(k6))
+	runtime.Broadcast(r12, m, u11)
+	// PTX line 40: add.u64, warp-uniform
+	u12 := uint64(uint64(u1) + uint64(k7))
+	runtime.Broadcast(r13, m, u12)
+	// PTX line 41: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.CTAID().X))
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: mov.u32
+				v15 := uint64(uint64(tid0[l]))
+				// 44: mad.lo.s32
+				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
+				r17[l] = v16
+				// 45: setp.ge.s32
+				c17t := int32(v16) >= int32(u4)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: mov.u32
+				v15 := uint64(uint64(tid0[l]))
+				// 44: mad.lo.s32
+				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
+				r17[l] = v16
+				// 45: setp.ge.s32
+				c17t := int32(v16) >= int32(u4)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+	_ = u3
+	_ = u5
+	_ = u6
+	_ = u7
+	_ = u8
+	_ = u9
+	_ = u10
+	_ = u11
+	_ = u12
+}
+
+// sort8Block1 runs block 1 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_3), PTX lines 77-80; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+func sort8Block1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.local.u32
+				s1 := uint64(r31[l]) + 0x0
+				s1v := uint64(r24[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.local.u32
+				s1 := uint64(r31[l]) + 0x0
+				s1v := uint64(r24[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:77")
+				}
+			}
+		}
+	}
+	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
+						continue
+					}
+					v2 = v2x
+				}
+				r32[l] = v2
+				// 79: setp.le.s32
+				c3t := int32(v2) <= int32(r25[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 80: mov.u64
+				v4 := uint64(r8[l])
+				r33[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:78")
+						continue
+					}
+					v2 = v2x
+				}
+				r32[l] = v2
+				// 79: setp.le.s32
+				c3t := int32(v2) <= int32(r25[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 80: mov.u64
+				v4 := uint64(r8[l])
+				r33[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_6), PTX lines 93-96; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+func sort8Block2(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.local.u32
+				s1 := uint64(r33[l]) + 0x0
+				s1v := uint64(r25[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.local.u32
+				s1 := uint64(r33[l]) + 0x0
+				s1v := uint64(r25[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:93")
+				}
+			}
+		}
+	}
+	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
+				r35[l] = v2
+				// 95: setp.le.s32
+				c3t := int32(v2) <= int32(r26[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 96: mov.u64
+				v4 := uint64(r9[l])
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
+				r35[l] = v2
+				// 95: setp.le.s32
+				c3t := int32(v2) <= int32(r26[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 96: mov.u64
+				v4 := uint64(r9[l])
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[4] = p4
+	}
+}
+
+// sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_10), PTX lines 115-118; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block3(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r36 := w.Reg(36)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: st.local.u32
+				s1 := uint64(r36[l]) + 0x0
+				s1v := uint64(r26[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: st.local.u32
+				s1 := uint64(r36[l]) + 0x0
+				s1v := uint64(r26[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:115")
+				}
+			}
+		}
+	}
+	// PTX lines 116, 117, 118: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
+						continue
+					}
+					v2 = v2x
+				}
+				r39[l] = v2
+				// 117: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+				// 118: mov.u64
+				v4 := uint64(r10[l])
+				r40[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:116")
+						continue
+					}
+					v2 = v2x
+				}
+				r39[l] = v2
+				// 117: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+				// 118: mov.u64
+				v4 := uint64(r10[l])
+				r40[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[7] = p7
+	}
+}
+
+// sort8Block4 runs block 4 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_15), PTX lines 143-146; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block4(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r40 := w.Reg(40)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.local.u32
+				s1 := uint64(r40[l]) + 0x0
+				s1v := uint64(r27[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.local.u32
+				s1 := uint64(r40[l]) + 0x0
+				s1v := uint64(r27[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:143")
+				}
+			}
+		}
+	}
+	// PTX lines 144, 145, 146: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: ld.local.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
+						continue
+					}
+					v2 = v2x
+				}
+				r44[l] = v2
+				// 145: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p11 = p11&^(1<<l) | c3b0<<l
+				// 146: mov.u64
+				v4 := uint64(r11[l])
+				r45[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: ld.local.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:144")
+						continue
+					}
+					v2 = v2x
+				}
+				r44[l] = v2
+				// 145: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p11 = p11&^(1<<l) | c3b0<<l
+				// 146: mov.u64
+				v4 := uint64(r11[l])
+				r45[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[11] = p11
+	}
+}
+
+// sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_21), PTX lines 177-180; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block5(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r45 := w.Reg(45)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	// PTX lines 177: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: st.local.u32
+				s1 := uint64(r45[l]) + 0x0
+				s1v := uint64(r28[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: st.local.u32
+				s1 := uint64(r45[l]) + 0x0
+				s1v := uint64(r28[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:177")
+				}
+			}
+		}
+	}
+	// PTX lines 178, 179, 180: lane-local, one loop over the lanes
+	{
+		p16 := w.P[16]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: ld.local.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
+						continue
+					}
+					v2 = v2x
+				}
+				r50[l] = v2
+				// 179: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p16 = p16&^(1<<l) | c3b0<<l
+				// 180: mov.u64
+				v4 := uint64(r12[l])
+				r51[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.local.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:178")
+						continue
+					}
+					v2 = v2x
+				}
+				r50[l] = v2
+				// 179: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p16 = p16&^(1<<l) | c3b0<<l
+				// 180: mov.u64
+				v4 := uint64(r12[l])
+				r51[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[16] = p16
+	}
+}
+
+// sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_28), PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block6(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r51 := w.Reg(51)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.local.u32
+				s1 := uint64(r51[l]) + 0x0
+				s1v := uint64(r29[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.local.u32
+				s1 := uint64(r51[l]) + 0x0
+				s1v := uint64(r29[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:217")
+				}
+			}
+		}
+	}
+	// PTX lines 218, 219, 220: lane-local, one loop over the lanes
+	{
+		p22 := w.P[22]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: ld.local.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
+						continue
+					}
+					v2 = v2x
+				}
+				r57[l] = v2
+				// 219: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p22 = p22&^(1<<l) | c3b0<<l
+				// 220: mov.u64
+				v4 := uint64(r13[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: ld.local.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:218")
+						continue
+					}
+					v2 = v2x
+				}
+				r57[l] = v2
+				// 219: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p22 = p22&^(1<<l) | c3b0<<l
+				// 220: mov.u64
+				v4 := uint64(r13[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[22] = p22
+	}
+}
+
+// sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_36), PTX lines 263-282
+func sort8Block7(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r19 := w.Reg(19)
+	r30 := w.Reg(30)
+	r58 := w.Reg(58)
+	r65 := w.Reg(65)
+	r68 := w.Reg(68)
+	r69 := w.Reg(69)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	r75 := w.Reg(75)
+	k0 := uint64(0x2)
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: st.local.u32
+				s1 := uint64(r58[l]) + 0x0
+				s1v := uint64(r30[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: st.local.u32
+				s1 := uint64(r58[l]) + 0x0
+				s1v := uint64(r30[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:263")
+				}
+			}
+		}
+	}
+	// PTX lines 264, 265, 266, 267: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
+						continue
+					}
+					v2 = v2x
+				}
+				r65[l] = v2
+				// 265: cvta.to.global.u64
+				v3 := uint64(r3[l])
+				// 266: shl.b64
+				v4 := uint64(uint64(r19[l]) << uint32(k0))
+				// 267: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r68[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:264")
+						continue
+					}
+					v2 = v2x
+				}
+				r65[l] = v2
+				// 265: cvta.to.global.u64
+				v3 := uint64(r3[l])
+				// 266: shl.b64
+				v4 := uint64(uint64(r19[l]) << uint32(k0))
+				// 267: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r68[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.global.u32
+				s6 := uint64(r68[l]) + 0x0
+				s6v := uint64(r65[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.global.u32
+				s6 := uint64(r68[l]) + 0x0
+				s6v := uint64(r65[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/local_array.ptx:268")
+				}
+			}
+		}
+	}
+	// PTX lines 269: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: ld.local.u32
+				v7a := uint64(r7[l]) + 0x0
+				var v7 uint64
+				if v7a < lmEnd4 && v7a&3 == 0 {
+					v7 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v7a:]))
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
+						continue
+					}
+					v7 = v7x
+				}
+				r69[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: ld.local.u32
+				v7a := uint64(r7[l]) + 0x0
+				var v7 uint64
+				if v7a < lmEnd4 && v7a&3 == 0 {
+					v7 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v7a:]))
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceLocal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceLocal, v7a, 4, "testdata/ptx/nvcc/local_array.ptx:269")
+						continue
+					}
+					v7 = v7x
+				}
+				r69[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 270: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: st.global.u32
+				s8 := uint64(r68[l]) + 0x4
+				s8v := uint64(r69[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: st.global.u32
+				s8 := uint64(r68[l]) + 0x4
+				s8v := uint64(r69[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/local_array.ptx:270")
+				}
+			}
+		}
+	}
+	// PTX lines 271: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: ld.local.u32
+				v9a := uint64(r8[l]) + 0x0
+				var v9 uint64
+				if v9a < lmEnd4 && v9a&3 == 0 {
+					v9 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v9a:]))
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
+						continue
+					}
+					v9 = v9x
+				}
+				r70[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: ld.local.u32
+				v9a := uint64(r8[l]) + 0x0
+				var v9 uint64
+				if v9a < lmEnd4 && v9a&3 == 0 {
+					v9 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v9a:]))
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceLocal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceLocal, v9a, 4, "testdata/ptx/nvcc/local_array.ptx:271")
+						continue
+					}
+					v9 = v9x
+				}
+				r70[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 272: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 272: st.global.u32
+				s10 := uint64(r68[l]) + 0x8
+				s10v := uint64(r70[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 272: st.global.u32
+				s10 := uint64(r68[l]) + 0x8
+				s10v := uint64(r70[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/local_array.ptx:272")
+				}
+			}
+		}
+	}
+	// PTX lines 273: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 273: ld.local.u32
+				v11a := uint64(r9[l]) + 0x0
+				var v11 uint64
+				if v11a < lmEnd4 && v11a&3 == 0 {
+					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
+						continue
+					}
+					v11 = v11x
+				}
+				r71[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 273: ld.local.u32
+				v11a := uint64(r9[l]) + 0x0
+				var v11 uint64
+				if v11a < lmEnd4 && v11a&3 == 0 {
+					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:273")
+						continue
+					}
+					v11 = v11x
+				}
+				r71[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 274: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 274: st.global.u32
+				s12 := uint64(r68[l]) + 0xc
+				s12v := uint64(r71[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 274: st.global.u32
+				s12 := uint64(r68[l]) + 0xc
+				s12v := uint64(r71[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/local_array.ptx:274")
+				}
+			}
+		}
+	}
+	// PTX lines 275: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: ld.local.u32
+				v13a := uint64(r10[l]) + 0x0
+				var v13 uint64
+				if v13a < lmEnd4 && v13a&3 == 0 {
+					v13 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v13a:]))
+				} else {
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
+						continue
+					}
+					v13 = v13x
+				}
+				r72[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: ld.local.u32
+				v13a := uint64(r10[l]) + 0x0
+				var v13 uint64
+				if v13a < lmEnd4 && v13a&3 == 0 {
+					v13 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v13a:]))
+				} else {
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceLocal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceLocal, v13a, 4, "testdata/ptx/nvcc/local_array.ptx:275")
+						continue
+					}
+					v13 = v13x
+				}
+				r72[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 276: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: st.global.u32
+				s14 := uint64(r68[l]) + 0x10
+				s14v := uint64(r72[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: st.global.u32
+				s14 := uint64(r68[l]) + 0x10
+				s14v := uint64(r72[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/local_array.ptx:276")
+				}
+			}
+		}
+	}
+	// PTX lines 277: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: ld.local.u32
+				v15a := uint64(r11[l]) + 0x0
+				var v15 uint64
+				if v15a < lmEnd4 && v15a&3 == 0 {
+					v15 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v15a:]))
+				} else {
+					v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
+						continue
+					}
+					v15 = v15x
+				}
+				r73[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: ld.local.u32
+				v15a := uint64(r11[l]) + 0x0
+				var v15 uint64
+				if v15a < lmEnd4 && v15a&3 == 0 {
+					v15 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v15a:]))
+				} else {
+					v15x, v15ok := w.TryLoad(nil, runtime.SpaceLocal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceLocal, v15a, 4, "testdata/ptx/nvcc/local_array.ptx:277")
+						continue
+					}
+					v15 = v15x
+				}
+				r73[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 278: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 278: st.global.u32
+				s16 := uint64(r68[l]) + 0x14
+				s16v := uint64(r73[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 278: st.global.u32
+				s16 := uint64(r68[l]) + 0x14
+				s16v := uint64(r73[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/local_array.ptx:278")
+				}
+			}
+		}
+	}
+	// PTX lines 279: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: ld.local.u32
+				v17a := uint64(r12[l]) + 0x0
+				var v17 uint64
+				if v17a < lmEnd4 && v17a&3 == 0 {
+					v17 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v17a:]))
+				} else {
+					v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
+						continue
+					}
+					v17 = v17x
+				}
+				r74[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: ld.local.u32
+				v17a := uint64(r12[l]) + 0x0
+				var v17 uint64
+				if v17a < lmEnd4 && v17a&3 == 0 {
+					v17 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v17a:]))
+				} else {
+					v17x, v17ok := w.TryLoad(nil, runtime.SpaceLocal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceLocal, v17a, 4, "testdata/ptx/nvcc/local_array.ptx:279")
+						continue
+					}
+					v17 = v17x
+				}
+				r74[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 280: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: st.global.u32
+				s18 := uint64(r68[l]) + 0x18
+				s18v := uint64(r74[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: st.global.u32
+				s18 := uint64(r68[l]) + 0x18
+				s18v := uint64(r74[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/local_array.ptx:280")
+				}
+			}
+		}
+	}
+	// PTX lines 281: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: ld.local.u32
+				v19a := uint64(r13[l]) + 0x0
+				var v19 uint64
+				if v19a < lmEnd4 && v19a&3 == 0 {
+					v19 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v19a:]))
+				} else {
+					v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
+						continue
+					}
+					v19 = v19x
+				}
+				r75[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: ld.local.u32
+				v19a := uint64(r13[l]) + 0x0
+				var v19 uint64
+				if v19a < lmEnd4 && v19a&3 == 0 {
+					v19 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v19a:]))
+				} else {
+					v19x, v19ok := w.TryLoad(nil, runtime.SpaceLocal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceLocal, v19a, 4, "testdata/ptx/nvcc/local_array.ptx:281")
+						continue
+					}
+					v19 = v19x
+				}
+				r75[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 282: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 282: st.global.u32
+				s20 := uint64(r68[l]) + 0x1c
+				s20v := uint64(r75[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 282: st.global.u32
+				s20 := uint64(r68[l]) + 0x1c
+				s20v := uint64(r75[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:282")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 48-70; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+func sort8Block9(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0x3)
+	k1 := uint64(0x4)
+	// PTX lines 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: shl.b32
+				v1 := uint64(uint32(r17[l]) << uint32(k0))
+				// 49: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				r19[l] = v2
+				// 50: cvta.to.global.u64
+				v3 := uint64(r4[l])
+				// 51: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
+				// 52: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r22[l] = v5
+				// 53: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
+						continue
+					}
+					v6 = v6x
+				}
+				r23[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: shl.b32
+				v1 := uint64(uint32(r17[l]) << uint32(k0))
+				// 49: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				r19[l] = v2
+				// 50: cvta.to.global.u64
+				v3 := uint64(r4[l])
+				// 51: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
+				// 52: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r22[l] = v5
+				// 53: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:53")
+						continue
+					}
+					v6 = v6x
+				}
+				r23[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.local.u32
+				s7 := uint64(r6[l]) + 0x0
+				s7v := uint64(r23[l])
+				if s7 < lmEnd4 && s7&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.local.u32
+				s7 := uint64(r6[l]) + 0x0
+				s7v := uint64(r23[l])
+				if s7 < lmEnd4 && s7&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s7, 4, s7v, l, "testdata/ptx/nvcc/local_array.ptx:54")
+				}
+			}
+		}
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: ld.global.u32
+				v8a := uint64(r22[l]) + 0x4
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
+						continue
+					}
+					v8 = v8x
+				}
+				r24[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: ld.global.u32
+				v8a := uint64(r22[l]) + 0x4
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/local_array.ptx:55")
+						continue
+					}
+					v8 = v8x
+				}
+				r24[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.local.u32
+				s9 := uint64(r7[l]) + 0x0
+				s9v := uint64(r24[l])
+				if s9 < lmEnd4 && s9&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.local.u32
+				s9 := uint64(r7[l]) + 0x0
+				s9v := uint64(r24[l])
+				if s9 < lmEnd4 && s9&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/nvcc/local_array.ptx:56")
+				}
+			}
+		}
+	}
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: ld.global.u32
+				v10a := uint64(r22[l]) + 0x8
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
+						continue
+					}
+					v10 = v10x
+				}
+				r25[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: ld.global.u32
+				v10a := uint64(r22[l]) + 0x8
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/local_array.ptx:57")
+						continue
+					}
+					v10 = v10x
+				}
+				r25[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.local.u32
+				s11 := uint64(r8[l]) + 0x0
+				s11v := uint64(r25[l])
+				if s11 < lmEnd4 && s11&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.local.u32
+				s11 := uint64(r8[l]) + 0x0
+				s11v := uint64(r25[l])
+				if s11 < lmEnd4 && s11&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s11, 4, s11v, l, "testdata/ptx/nvcc/local_array.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: ld.global.u32
+				v12a := uint64(r22[l]) + 0xc
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
+						continue
+					}
+					v12 = v12x
+				}
+				r26[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: ld.global.u32
+				v12a := uint64(r22[l]) + 0xc
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/local_array.ptx:59")
+						continue
+					}
+					v12 = v12x
+				}
+				r26[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.local.u32
+				s13 := uint64(r9[l]) + 0x0
+				s13v := uint64(r26[l])
+				if s13 < lmEnd4 && s13&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.local.u32
+				s13 := uint64(r9[l]) + 0x0
+				s13v := uint64(r26[l])
+				if s13 < lmEnd4 && s13&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.global.u32
+				v14a := uint64(r22[l]) + 0x10
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
+						continue
+					}
+					v14 = v14x
+				}
+				r27[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.global.u32
+				v14a := uint64(r22[l]) + 0x10
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/local_array.ptx:61")
+						continue
+					}
+					v14 = v14x
+				}
+				r27[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.local.u32
+				s15 := uint64(r10[l]) + 0x0
+				s15v := uint64(r27[l])
+				if s15 < lmEnd4 && s15&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.local.u32
+				s15 := uint64(r10[l]) + 0x0
+				s15v := uint64(r27[l])
+				if s15 < lmEnd4 && s15&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s15, 4, s15v, l, "testdata/ptx/nvcc/local_array.ptx:62")
+				}
+			}
+		}
+	}
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: ld.global.u32
+				v16a := uint64(r22[l]) + 0x14
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
+						continue
+					}
+					v16 = v16x
+				}
+				r28[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: ld.global.u32
+				v16a := uint64(r22[l]) + 0x14
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/local_array.ptx:63")
+						continue
+					}
+					v16 = v16x
+				}
+				r28[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: st.local.u32
+				s17 := uint64(r11[l]) + 0x0
+				s17v := uint64(r28[l])
+				if s17 < lmEnd4 && s17&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: st.local.u32
+				s17 := uint64(r11[l]) + 0x0
+				s17v := uint64(r28[l])
+				if s17 < lmEnd4 && s17&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s17, 4, s17v, l, "testdata/ptx/nvcc/local_array.ptx:64")
+				}
+			}
+		}
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v18aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: ld.global.u32
+				v18a := uint64(r22[l]) + 0x18
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
+						continue
+					}
+					v18 = v18x
+				}
+				r29[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: ld.global.u32
+				v18a := uint64(r22[l]) + 0x18
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:65")
+						continue
+					}
+					v18 = v18x
+				}
+				r29[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.local.u32
+				s19 := uint64(r12[l]) + 0x0
+				s19v := uint64(r29[l])
+				if s19 < lmEnd4 && s19&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s19:], uint32(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.local.u32
+				s19 := uint64(r12[l]) + 0x0
+				s19v := uint64(r29[l])
+				if s19 < lmEnd4 && s19&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s19:], uint32(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s19, 4, s19v, l, "testdata/ptx/nvcc/local_array.ptx:66")
+				}
+			}
+		}
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v20aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: ld.global.u32
+				v20a := uint64(r22[l]) + 0x1c
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
+						continue
+					}
+					v20 = v20x
+				}
+				r30[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: ld.global.u32
+				v20a := uint64(r22[l]) + 0x1c
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/nvcc/local_array.ptx:67")
+						continue
+					}
+					v20 = v20x
+				}
+				r30[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.local.u32
+				s21 := uint64(r13[l]) + 0x0
+				s21v := uint64(r30[l])
+				if s21 < lmEnd4 && s21&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s21:], uint32(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
+				}
+				// 69: setp.le.s32
+				c22t := int32(r23[l]) <= int32(r24[l])
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p1 = p1&^(1<<l) | c22b0<<l
+				// 70: mov.u64
+				v23 := uint64(r7[l])
+				r31[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.local.u32
+				s21 := uint64(r13[l]) + 0x0
+				s21v := uint64(r30[l])
+				if s21 < lmEnd4 && s21&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s21:], uint32(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s21, 4, s21v, l, "testdata/ptx/nvcc/local_array.ptx:68")
+				}
+				// 69: setp.le.s32
+				c22t := int32(r23[l]) <= int32(r24[l])
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p1 = p1&^(1<<l) | c22b0<<l
+				// 70: mov.u64
+				v23 := uint64(r7[l])
+				r31[l] = v23
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// sort8Block10 runs block 10 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 73-74
+func sort8Block10(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r23 := w.Reg(23)
+	r31 := w.Reg(31)
+	// PTX lines 73, 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r23[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
+				}
+				// 74: mov.u64
+				v2 := uint64(r6[l])
+				r31[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r23[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:73")
+				}
+				// 74: mov.u64
+				v2 := uint64(r6[l])
+				r31[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block11 runs block 11 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 83-86; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+func sort8Block11(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r25 := w.Reg(25)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r32[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r32[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:83")
+				}
+			}
+		}
+	}
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
+						continue
+					}
+					v2 = v2x
+				}
+				r34[l] = v2
+				// 85: setp.le.s32
+				c3t := int32(v2) <= int32(r25[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 86: mov.u64
+				v4 := uint64(r7[l])
+				r33[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:84")
+						continue
+					}
+					v2 = v2x
+				}
+				r34[l] = v2
+				// 85: setp.le.s32
+				c3t := int32(v2) <= int32(r25[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+				// 86: mov.u64
+				v4 := uint64(r7[l])
+				r33[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// sort8Block12 runs block 12 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 89-90
+func sort8Block12(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	// PTX lines 89, 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r34[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
+				}
+				// 90: mov.u64
+				v2 := uint64(r6[l])
+				r33[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r34[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:89")
+				}
+				// 90: mov.u64
+				v2 := uint64(r6[l])
+				r33[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block13 runs block 13 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 99-102; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+func sort8Block13(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r26 := w.Reg(26)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r35[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r35[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:99")
+				}
+			}
+		}
+	}
+	// PTX lines 100, 101, 102: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
+						continue
+					}
+					v2 = v2x
+				}
+				r37[l] = v2
+				// 101: setp.le.s32
+				c3t := int32(v2) <= int32(r26[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 102: mov.u64
+				v4 := uint64(r8[l])
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:100")
+						continue
+					}
+					v2 = v2x
+				}
+				r37[l] = v2
+				// 101: setp.le.s32
+				c3t := int32(v2) <= int32(r26[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 102: mov.u64
+				v4 := uint64(r8[l])
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 105-108; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+func sort8Block14(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r26 := w.Reg(26)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r37[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r37[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
+						continue
+					}
+					v2 = v2x
+				}
+				r38[l] = v2
+				// 107: setp.le.s32
+				c3t := int32(v2) <= int32(r26[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 108: mov.u64
+				v4 := uint64(r7[l])
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:106")
+						continue
+					}
+					v2 = v2x
+				}
+				r38[l] = v2
+				// 107: setp.le.s32
+				c3t := int32(v2) <= int32(r26[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 108: mov.u64
+				v4 := uint64(r7[l])
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[6] = p6
+	}
+}
+
+// sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 111-112
+func sort8Block15(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	// PTX lines 111, 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r38[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
+				}
+				// 112: mov.u64
+				v2 := uint64(r6[l])
+				r36[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r38[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:111")
+				}
+				// 112: mov.u64
+				v2 := uint64(r6[l])
+				r36[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 121-124; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block16(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r27 := w.Reg(27)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r39[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r39[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:121")
+				}
+			}
+		}
+	}
+	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
+						continue
+					}
+					v2 = v2x
+				}
+				r41[l] = v2
+				// 123: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+				// 124: mov.u64
+				v4 := uint64(r9[l])
+				r40[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:122")
+						continue
+					}
+					v2 = v2x
+				}
+				r41[l] = v2
+				// 123: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+				// 124: mov.u64
+				v4 := uint64(r9[l])
+				r40[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[8] = p8
+	}
+}
+
+// sort8Block17 runs block 17 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 127-130; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block17(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r27 := w.Reg(27)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r41[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r41[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128, 129, 130: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				r42[l] = v2
+				// 129: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+				// 130: mov.u64
+				v4 := uint64(r8[l])
+				r40[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				r42[l] = v2
+				// 129: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p9 = p9&^(1<<l) | c3b0<<l
+				// 130: mov.u64
+				v4 := uint64(r8[l])
+				r40[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[9] = p9
+	}
+}
+
+// sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 133-136; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+func sort8Block18(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r27 := w.Reg(27)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r42[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r42[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:133")
+				}
+			}
+		}
+	}
+	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
+						continue
+					}
+					v2 = v2x
+				}
+				r43[l] = v2
+				// 135: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p10 = p10&^(1<<l) | c3b0<<l
+				// 136: mov.u64
+				v4 := uint64(r7[l])
+				r40[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:134")
+						continue
+					}
+					v2 = v2x
+				}
+				r43[l] = v2
+				// 135: setp.le.s32
+				c3t := int32(v2) <= int32(r27[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p10 = p10&^(1<<l) | c3b0<<l
+				// 136: mov.u64
+				v4 := uint64(r7[l])
+				r40[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[10] = p10
+	}
+}
+
+// sort8Block19 runs block 19 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 139-140
+func sort8Block19(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r40 := w.Reg(40)
+	r43 := w.Reg(43)
+	// PTX lines 139, 140: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r43[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
+				}
+				// 140: mov.u64
+				v2 := uint64(r6[l])
+				r40[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r43[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:139")
+				}
+				// 140: mov.u64
+				v2 := uint64(r6[l])
+				r40[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block20 runs block 20 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 149-152; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block20(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r28 := w.Reg(28)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.local.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r44[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.local.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r44[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:149")
+				}
+			}
+		}
+	}
+	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
+						continue
+					}
+					v2 = v2x
+				}
+				r46[l] = v2
+				// 151: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+				// 152: mov.u64
+				v4 := uint64(r10[l])
+				r45[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:150")
+						continue
+					}
+					v2 = v2x
+				}
+				r46[l] = v2
+				// 151: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p12 = p12&^(1<<l) | c3b0<<l
+				// 152: mov.u64
+				v4 := uint64(r10[l])
+				r45[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[12] = p12
+	}
+}
+
+// sort8Block21 runs block 21 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 155-158; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block21(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r28 := w.Reg(28)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r46[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r46[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:155")
+				}
+			}
+		}
+	}
+	// PTX lines 156, 157, 158: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
+						continue
+					}
+					v2 = v2x
+				}
+				r47[l] = v2
+				// 157: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p13 = p13&^(1<<l) | c3b0<<l
+				// 158: mov.u64
+				v4 := uint64(r9[l])
+				r45[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:156")
+						continue
+					}
+					v2 = v2x
+				}
+				r47[l] = v2
+				// 157: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p13 = p13&^(1<<l) | c3b0<<l
+				// 158: mov.u64
+				v4 := uint64(r9[l])
+				r45[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[13] = p13
+	}
+}
+
+// sort8Block22 runs block 22 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b22, PTX lines 161-164; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block22(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r28 := w.Reg(28)
+	r45 := w.Reg(45)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r47[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r47[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+	{
+		p14 := w.P[14]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
+						continue
+					}
+					v2 = v2x
+				}
+				r48[l] = v2
+				// 163: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p14 = p14&^(1<<l) | c3b0<<l
+				// 164: mov.u64
+				v4 := uint64(r8[l])
+				r45[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:162")
+						continue
+					}
+					v2 = v2x
+				}
+				r48[l] = v2
+				// 163: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p14 = p14&^(1<<l) | c3b0<<l
+				// 164: mov.u64
+				v4 := uint64(r8[l])
+				r45[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[14] = p14
+	}
+}
+
+// sort8Block23 runs block 23 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 167-170; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+func sort8Block23(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r28 := w.Reg(28)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r48[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r48[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168, 169, 170: lane-local, one loop over the lanes
+	{
+		p15 := w.P[15]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
+						continue
+					}
+					v2 = v2x
+				}
+				r49[l] = v2
+				// 169: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p15 = p15&^(1<<l) | c3b0<<l
+				// 170: mov.u64
+				v4 := uint64(r7[l])
+				r45[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:168")
+						continue
+					}
+					v2 = v2x
+				}
+				r49[l] = v2
+				// 169: setp.le.s32
+				c3t := int32(v2) <= int32(r28[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p15 = p15&^(1<<l) | c3b0<<l
+				// 170: mov.u64
+				v4 := uint64(r7[l])
+				r45[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[15] = p15
+	}
+}
+
+// sort8Block24 runs block 24 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b24, PTX lines 173-174
+func sort8Block24(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r45 := w.Reg(45)
+	r49 := w.Reg(49)
+	// PTX lines 173, 174: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r49[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
+				}
+				// 174: mov.u64
+				v2 := uint64(r6[l])
+				r45[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r49[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:173")
+				}
+				// 174: mov.u64
+				v2 := uint64(r6[l])
+				r45[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block25 runs block 25 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b25, PTX lines 183-186; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block25(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r29 := w.Reg(29)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.local.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r50[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.local.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r50[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:183")
+				}
+			}
+		}
+	}
+	// PTX lines 184, 185, 186: lane-local, one loop over the lanes
+	{
+		p17 := w.P[17]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: ld.local.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
+						continue
+					}
+					v2 = v2x
+				}
+				r52[l] = v2
+				// 185: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p17 = p17&^(1<<l) | c3b0<<l
+				// 186: mov.u64
+				v4 := uint64(r11[l])
+				r51[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.local.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:184")
+						continue
+					}
+					v2 = v2x
+				}
+				r52[l] = v2
+				// 185: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p17 = p17&^(1<<l) | c3b0<<l
+				// 186: mov.u64
+				v4 := uint64(r11[l])
+				r51[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[17] = p17
+	}
+}
+
+// sort8Block26 runs block 26 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b26, PTX lines 189-192; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block26(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r29 := w.Reg(29)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	// PTX lines 189: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: st.local.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r52[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: st.local.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r52[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:189")
+				}
+			}
+		}
+	}
+	// PTX lines 190, 191, 192: lane-local, one loop over the lanes
+	{
+		p18 := w.P[18]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
+						continue
+					}
+					v2 = v2x
+				}
+				r53[l] = v2
+				// 191: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p18 = p18&^(1<<l) | c3b0<<l
+				// 192: mov.u64
+				v4 := uint64(r10[l])
+				r51[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:190")
+						continue
+					}
+					v2 = v2x
+				}
+				r53[l] = v2
+				// 191: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p18 = p18&^(1<<l) | c3b0<<l
+				// 192: mov.u64
+				v4 := uint64(r10[l])
+				r51[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[18] = p18
+	}
+}
+
+// sort8Block27 runs block 27 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b27, PTX lines 195-198; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block27(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r29 := w.Reg(29)
+	r51 := w.Reg(51)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r53[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r53[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:195")
+				}
+			}
+		}
+	}
+	// PTX lines 196, 197, 198: lane-local, one loop over the lanes
+	{
+		p19 := w.P[19]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
+						continue
+					}
+					v2 = v2x
+				}
+				r54[l] = v2
+				// 197: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p19 = p19&^(1<<l) | c3b0<<l
+				// 198: mov.u64
+				v4 := uint64(r9[l])
+				r51[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:196")
+						continue
+					}
+					v2 = v2x
+				}
+				r54[l] = v2
+				// 197: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p19 = p19&^(1<<l) | c3b0<<l
+				// 198: mov.u64
+				v4 := uint64(r9[l])
+				r51[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[19] = p19
+	}
+}
+
+// sort8Block28 runs block 28 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b28, PTX lines 201-204; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block28(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r29 := w.Reg(29)
+	r51 := w.Reg(51)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r54[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r54[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:201")
+				}
+			}
+		}
+	}
+	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+	{
+		p20 := w.P[20]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
+						continue
+					}
+					v2 = v2x
+				}
+				r55[l] = v2
+				// 203: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p20 = p20&^(1<<l) | c3b0<<l
+				// 204: mov.u64
+				v4 := uint64(r8[l])
+				r51[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:202")
+						continue
+					}
+					v2 = v2x
+				}
+				r55[l] = v2
+				// 203: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p20 = p20&^(1<<l) | c3b0<<l
+				// 204: mov.u64
+				v4 := uint64(r8[l])
+				r51[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[20] = p20
+	}
+}
+
+// sort8Block29 runs block 29 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b29, PTX lines 207-210; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+func sort8Block29(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r29 := w.Reg(29)
+	r51 := w.Reg(51)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r55[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r55[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:207")
+				}
+			}
+		}
+	}
+	// PTX lines 208, 209, 210: lane-local, one loop over the lanes
+	{
+		p21 := w.P[21]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
+						continue
+					}
+					v2 = v2x
+				}
+				r56[l] = v2
+				// 209: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p21 = p21&^(1<<l) | c3b0<<l
+				// 210: mov.u64
+				v4 := uint64(r7[l])
+				r51[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:208")
+						continue
+					}
+					v2 = v2x
+				}
+				r56[l] = v2
+				// 209: setp.le.s32
+				c3t := int32(v2) <= int32(r29[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p21 = p21&^(1<<l) | c3b0<<l
+				// 210: mov.u64
+				v4 := uint64(r7[l])
+				r51[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[21] = p21
+	}
+}
+
+// sort8Block30 runs block 30 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b30, PTX lines 213-214
+func sort8Block30(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r51 := w.Reg(51)
+	r56 := w.Reg(56)
+	// PTX lines 213, 214: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r56[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
+				}
+				// 214: mov.u64
+				v2 := uint64(r6[l])
+				r51[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r56[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:213")
+				}
+				// 214: mov.u64
+				v2 := uint64(r6[l])
+				r51[l] = v2
+			}
+		}
+	}
+}
+
+// sort8Block31 runs block 31 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b31, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block31(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r30 := w.Reg(30)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.local.u32
+				s1 := uint64(r13[l]) + 0x0
+				s1v := uint64(r57[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.local.u32
+				s1 := uint64(r13[l]) + 0x0
+				s1v := uint64(r57[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:223")
+				}
+			}
+		}
+	}
+	// PTX lines 224, 225, 226: lane-local, one loop over the lanes
+	{
+		p23 := w.P[23]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: ld.local.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
+						continue
+					}
+					v2 = v2x
+				}
+				r59[l] = v2
+				// 225: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p23 = p23&^(1<<l) | c3b0<<l
+				// 226: mov.u64
+				v4 := uint64(r12[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: ld.local.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:224")
+						continue
+					}
+					v2 = v2x
+				}
+				r59[l] = v2
+				// 225: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p23 = p23&^(1<<l) | c3b0<<l
+				// 226: mov.u64
+				v4 := uint64(r12[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[23] = p23
+	}
+}
+
+// sort8Block32 runs block 32 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b32, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block32(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r30 := w.Reg(30)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: st.local.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r59[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: st.local.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r59[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:229")
+				}
+			}
+		}
+	}
+	// PTX lines 230, 231, 232: lane-local, one loop over the lanes
+	{
+		p24 := w.P[24]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: ld.local.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
+						continue
+					}
+					v2 = v2x
+				}
+				r60[l] = v2
+				// 231: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p24 = p24&^(1<<l) | c3b0<<l
+				// 232: mov.u64
+				v4 := uint64(r11[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: ld.local.u32
+				v2a := uint64(r10[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:230")
+						continue
+					}
+					v2 = v2x
+				}
+				r60[l] = v2
+				// 231: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p24 = p24&^(1<<l) | c3b0<<l
+				// 232: mov.u64
+				v4 := uint64(r11[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[24] = p24
+	}
+}
+
+// sort8Block33 runs block 33 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b33, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block33(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r30 := w.Reg(30)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: st.local.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r60[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: st.local.u32
+				s1 := uint64(r11[l]) + 0x0
+				s1v := uint64(r60[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:235")
+				}
+			}
+		}
+	}
+	// PTX lines 236, 237, 238: lane-local, one loop over the lanes
+	{
+		p25 := w.P[25]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
+						continue
+					}
+					v2 = v2x
+				}
+				r61[l] = v2
+				// 237: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p25 = p25&^(1<<l) | c3b0<<l
+				// 238: mov.u64
+				v4 := uint64(r10[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: ld.local.u32
+				v2a := uint64(r9[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:236")
+						continue
+					}
+					v2 = v2x
+				}
+				r61[l] = v2
+				// 237: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p25 = p25&^(1<<l) | c3b0<<l
+				// 238: mov.u64
+				v4 := uint64(r10[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[25] = p25
+	}
+}
+
+// sort8Block34 runs block 34 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b34, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block34(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r30 := w.Reg(30)
+	r58 := w.Reg(58)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	// PTX lines 241: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r61[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: st.local.u32
+				s1 := uint64(r10[l]) + 0x0
+				s1v := uint64(r61[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:241")
+				}
+			}
+		}
+	}
+	// PTX lines 242, 243, 244: lane-local, one loop over the lanes
+	{
+		p26 := w.P[26]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
+						continue
+					}
+					v2 = v2x
+				}
+				r62[l] = v2
+				// 243: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p26 = p26&^(1<<l) | c3b0<<l
+				// 244: mov.u64
+				v4 := uint64(r9[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: ld.local.u32
+				v2a := uint64(r8[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:242")
+						continue
+					}
+					v2 = v2x
+				}
+				r62[l] = v2
+				// 243: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p26 = p26&^(1<<l) | c3b0<<l
+				// 244: mov.u64
+				v4 := uint64(r9[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[26] = p26
+	}
+}
+
+// sort8Block35 runs block 35 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b35, PTX lines 247-250; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block35(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r30 := w.Reg(30)
+	r58 := w.Reg(58)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	// PTX lines 247: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r62[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: st.local.u32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r62[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:247")
+				}
+			}
+		}
+	}
+	// PTX lines 248, 249, 250: lane-local, one loop over the lanes
+	{
+		p27 := w.P[27]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 248: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
+						continue
+					}
+					v2 = v2x
+				}
+				r63[l] = v2
+				// 249: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p27 = p27&^(1<<l) | c3b0<<l
+				// 250: mov.u64
+				v4 := uint64(r8[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 248: ld.local.u32
+				v2a := uint64(r7[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:248")
+						continue
+					}
+					v2 = v2x
+				}
+				r63[l] = v2
+				// 249: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p27 = p27&^(1<<l) | c3b0<<l
+				// 250: mov.u64
+				v4 := uint64(r8[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[27] = p27
+	}
+}
+
+// sort8Block36 runs block 36 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b36, PTX lines 253-256; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+func sort8Block36(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r30 := w.Reg(30)
+	r58 := w.Reg(58)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	// PTX lines 253: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r63[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: st.local.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r63[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:253")
+				}
+			}
+		}
+	}
+	// PTX lines 254, 255, 256: lane-local, one loop over the lanes
+	{
+		p28 := w.P[28]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
+						continue
+					}
+					v2 = v2x
+				}
+				r64[l] = v2
+				// 255: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p28 = p28&^(1<<l) | c3b0<<l
+				// 256: mov.u64
+				v4 := uint64(r7[l])
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: ld.local.u32
+				v2a := uint64(r6[l]) + 0x0
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/nvcc/local_array.ptx:254")
+						continue
+					}
+					v2 = v2x
+				}
+				r64[l] = v2
+				// 255: setp.le.s32
+				c3t := int32(v2) <= int32(r30[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p28 = p28&^(1<<l) | c3b0<<l
+				// 256: mov.u64
+				v4 := uint64(r7[l])
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[28] = p28
+	}
+}
+
+// sort8Block37 runs block 37 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b37, PTX lines 259-260
+func sort8Block37(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r58 := w.Reg(58)
+	r64 := w.Reg(64)
+	// PTX lines 259, 260: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r64[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
+				}
+				// 260: mov.u64
+				v2 := uint64(r6[l])
+				r58[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: st.local.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r64[l])
+				if s1 < lmEnd4 && s1&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 4, s1v, l, "testdata/ptx/nvcc/local_array.ptx:259")
+				}
+				// 260: mov.u64
+				v2 := uint64(r6[l])
+				r58[l] = v2
+			}
+		}
+	}
+}
+
 // nibbleHistRun runs blocks of kernel nibble_hist for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7857,113 +8005,7 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 303-311; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				k0 := uint64(0x0)
-				// PTX line 303: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				runtime.Broadcast(r2, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 304: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/local_array.ptx:304")
-				}
-				runtime.Broadcast(r3, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 305: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/local_array.ptx:305")
-				}
-				runtime.Broadcast(r4, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 306: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/local_array.ptx:306")
-				}
-				// PTX line 307: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX line 308: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX lines 309, 310, 311: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 309: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 310: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r9[l] = v8
-							// 311: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 309: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 310: mad.lo.s32
-							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-							r9[l] = v8
-							// 311: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			nibbleHistBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7980,1793 +8022,7 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 3
 		case 2:
 			// b2, PTX lines 314-403
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				r37 := w.Reg(37)
-				r39 := w.Reg(39)
-				r43 := w.Reg(43)
-				r45 := w.Reg(45)
-				r49 := w.Reg(49)
-				r51 := w.Reg(51)
-				r55 := w.Reg(55)
-				r57 := w.Reg(57)
-				r60 := w.Reg(60)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				r75 := w.Reg(75)
-				r76 := w.Reg(76)
-				r77 := w.Reg(77)
-				r78 := w.Reg(78)
-				r79 := w.Reg(79)
-				r80 := w.Reg(80)
-				r81 := w.Reg(81)
-				r82 := w.Reg(82)
-				r83 := w.Reg(83)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				k2 := uint64(0x2)
-				k3 := uint64(0x3c)
-				k4 := uint64(0x1)
-				k5 := uint64(0x6)
-				k6 := uint64(0xa)
-				k7 := uint64(0xe)
-				k8 := uint64(0x12)
-				k9 := uint64(0x16)
-				k10 := uint64(0x1c)
-				// PTX lines 314, 315: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 314: add.u64
-							v1 := uint64(uint64(r2[l]) + uint64(k0))
-							r10[l] = v1
-							// 315: cvta.to.global.u64
-							v2 := uint64(r4[l])
-							r11[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 314: add.u64
-							v1 := uint64(uint64(r2[l]) + uint64(k0))
-							r10[l] = v1
-							// 315: cvta.to.global.u64
-							v2 := uint64(r4[l])
-							r11[l] = v2
-						}
-					}
-				}
-				// PTX line 316: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r12, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 317: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/local_array.ptx:317")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 318: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/local_array.ptx:318")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 319: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/local_array.ptx:319")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 320: st.local.v4.u32
-				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/nvcc/local_array.ptx:320")
-				// PTX lines 321, 322, 323, 324, 325, 326, 327, 328, 329: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					v6aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 321: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
-							// 322: add.s64
-							v5 := uint64(uint64(r11[l]) + uint64(v4))
-							// 323: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
-									continue
-								}
-								v6 = v6x
-							}
-							r15[l] = v6
-							// 324: shl.b32
-							v7 := uint64(uint32(v6) << uint32(k2))
-							// 325: cvt.u64.u32
-							v8 := uint64(uint64(uint32(v7)))
-							// 326: and.b64
-							v9 := uint64(uint64(v8) & uint64(k3))
-							// 327: add.s64
-							v10 := uint64(uint64(r10[l]) + uint64(v9))
-							r19[l] = v10
-							// 328: ld.local.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11a < lmEnd4 && v11a&3 == 0 {
-								v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
-									continue
-								}
-								v11 = v11x
-							}
-							// 329: add.s32
-							v12 := uint64(uint32(v11) + uint32(k4))
-							r21[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 321: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
-							// 322: add.s64
-							v5 := uint64(uint64(r11[l]) + uint64(v4))
-							// 323: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
-									continue
-								}
-								v6 = v6x
-							}
-							r15[l] = v6
-							// 324: shl.b32
-							v7 := uint64(uint32(v6) << uint32(k2))
-							// 325: cvt.u64.u32
-							v8 := uint64(uint64(uint32(v7)))
-							// 326: and.b64
-							v9 := uint64(uint64(v8) & uint64(k3))
-							// 327: add.s64
-							v10 := uint64(uint64(r10[l]) + uint64(v9))
-							r19[l] = v10
-							// 328: ld.local.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11a < lmEnd4 && v11a&3 == 0 {
-								v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
-									continue
-								}
-								v11 = v11x
-							}
-							// 329: add.s32
-							v12 := uint64(uint32(v11) + uint32(k4))
-							r21[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 330, 331, 332, 333, 334: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 330: st.local.u32
-							s13 := uint64(r19[l]) + 0x0
-							s13v := uint64(r21[l])
-							if s13 < lmEnd4 && s13&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
-							}
-							// 331: shr.u32
-							v14 := uint64(uint32(r15[l]) >> uint32(k2))
-							// 332: cvt.u64.u32
-							v15 := uint64(uint64(uint32(v14)))
-							// 333: and.b64
-							v16 := uint64(uint64(v15) & uint64(k3))
-							// 334: add.s64
-							v17 := uint64(uint64(r10[l]) + uint64(v16))
-							r25[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 330: st.local.u32
-							s13 := uint64(r19[l]) + 0x0
-							s13v := uint64(r21[l])
-							if s13 < lmEnd4 && s13&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
-							}
-							// 331: shr.u32
-							v14 := uint64(uint32(r15[l]) >> uint32(k2))
-							// 332: cvt.u64.u32
-							v15 := uint64(uint64(uint32(v14)))
-							// 333: and.b64
-							v16 := uint64(uint64(v15) & uint64(k3))
-							// 334: add.s64
-							v17 := uint64(uint64(r10[l]) + uint64(v16))
-							r25[l] = v17
-						}
-					}
-				}
-				// PTX lines 335, 336: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 335: ld.local.u32
-							v18a := uint64(r25[l]) + 0x0
-							var v18 uint64
-							if v18a < lmEnd4 && v18a&3 == 0 {
-								v18 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v18a:]))
-							} else {
-								v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
-									continue
-								}
-								v18 = v18x
-							}
-							// 336: add.s32
-							v19 := uint64(uint32(v18) + uint32(k4))
-							r27[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 335: ld.local.u32
-							v18a := uint64(r25[l]) + 0x0
-							var v18 uint64
-							if v18a < lmEnd4 && v18a&3 == 0 {
-								v18 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v18a:]))
-							} else {
-								v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
-									continue
-								}
-								v18 = v18x
-							}
-							// 336: add.s32
-							v19 := uint64(uint32(v18) + uint32(k4))
-							r27[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 337, 338, 339, 340, 341: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 337: st.local.u32
-							s20 := uint64(r25[l]) + 0x0
-							s20v := uint64(r27[l])
-							if s20 < lmEnd4 && s20&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s20:], uint32(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
-							}
-							// 338: shr.u32
-							v21 := uint64(uint32(r15[l]) >> uint32(k5))
-							// 339: cvt.u64.u32
-							v22 := uint64(uint64(uint32(v21)))
-							// 340: and.b64
-							v23 := uint64(uint64(v22) & uint64(k3))
-							// 341: add.s64
-							v24 := uint64(uint64(r10[l]) + uint64(v23))
-							r31[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 337: st.local.u32
-							s20 := uint64(r25[l]) + 0x0
-							s20v := uint64(r27[l])
-							if s20 < lmEnd4 && s20&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s20:], uint32(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
-							}
-							// 338: shr.u32
-							v21 := uint64(uint32(r15[l]) >> uint32(k5))
-							// 339: cvt.u64.u32
-							v22 := uint64(uint64(uint32(v21)))
-							// 340: and.b64
-							v23 := uint64(uint64(v22) & uint64(k3))
-							// 341: add.s64
-							v24 := uint64(uint64(r10[l]) + uint64(v23))
-							r31[l] = v24
-						}
-					}
-				}
-				// PTX lines 342, 343: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 342: ld.local.u32
-							v25a := uint64(r31[l]) + 0x0
-							var v25 uint64
-							if v25a < lmEnd4 && v25a&3 == 0 {
-								v25 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v25a:]))
-							} else {
-								v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
-									continue
-								}
-								v25 = v25x
-							}
-							// 343: add.s32
-							v26 := uint64(uint32(v25) + uint32(k4))
-							r33[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 342: ld.local.u32
-							v25a := uint64(r31[l]) + 0x0
-							var v25 uint64
-							if v25a < lmEnd4 && v25a&3 == 0 {
-								v25 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v25a:]))
-							} else {
-								v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
-									continue
-								}
-								v25 = v25x
-							}
-							// 343: add.s32
-							v26 := uint64(uint32(v25) + uint32(k4))
-							r33[l] = v26
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 344, 345, 346, 347, 348: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 344: st.local.u32
-							s27 := uint64(r31[l]) + 0x0
-							s27v := uint64(r33[l])
-							if s27 < lmEnd4 && s27&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s27:], uint32(s27v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
-							}
-							// 345: shr.u32
-							v28 := uint64(uint32(r15[l]) >> uint32(k6))
-							// 346: cvt.u64.u32
-							v29 := uint64(uint64(uint32(v28)))
-							// 347: and.b64
-							v30 := uint64(uint64(v29) & uint64(k3))
-							// 348: add.s64
-							v31 := uint64(uint64(r10[l]) + uint64(v30))
-							r37[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 344: st.local.u32
-							s27 := uint64(r31[l]) + 0x0
-							s27v := uint64(r33[l])
-							if s27 < lmEnd4 && s27&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s27:], uint32(s27v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
-							}
-							// 345: shr.u32
-							v28 := uint64(uint32(r15[l]) >> uint32(k6))
-							// 346: cvt.u64.u32
-							v29 := uint64(uint64(uint32(v28)))
-							// 347: and.b64
-							v30 := uint64(uint64(v29) & uint64(k3))
-							// 348: add.s64
-							v31 := uint64(uint64(r10[l]) + uint64(v30))
-							r37[l] = v31
-						}
-					}
-				}
-				// PTX lines 349, 350: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 349: ld.local.u32
-							v32a := uint64(r37[l]) + 0x0
-							var v32 uint64
-							if v32a < lmEnd4 && v32a&3 == 0 {
-								v32 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v32a:]))
-							} else {
-								v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
-									continue
-								}
-								v32 = v32x
-							}
-							// 350: add.s32
-							v33 := uint64(uint32(v32) + uint32(k4))
-							r39[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 349: ld.local.u32
-							v32a := uint64(r37[l]) + 0x0
-							var v32 uint64
-							if v32a < lmEnd4 && v32a&3 == 0 {
-								v32 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v32a:]))
-							} else {
-								v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
-									continue
-								}
-								v32 = v32x
-							}
-							// 350: add.s32
-							v33 := uint64(uint32(v32) + uint32(k4))
-							r39[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 351, 352, 353, 354, 355: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 351: st.local.u32
-							s34 := uint64(r37[l]) + 0x0
-							s34v := uint64(r39[l])
-							if s34 < lmEnd4 && s34&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s34:], uint32(s34v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
-							}
-							// 352: shr.u32
-							v35 := uint64(uint32(r15[l]) >> uint32(k7))
-							// 353: cvt.u64.u32
-							v36 := uint64(uint64(uint32(v35)))
-							// 354: and.b64
-							v37 := uint64(uint64(v36) & uint64(k3))
-							// 355: add.s64
-							v38 := uint64(uint64(r10[l]) + uint64(v37))
-							r43[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 351: st.local.u32
-							s34 := uint64(r37[l]) + 0x0
-							s34v := uint64(r39[l])
-							if s34 < lmEnd4 && s34&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s34:], uint32(s34v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
-							}
-							// 352: shr.u32
-							v35 := uint64(uint32(r15[l]) >> uint32(k7))
-							// 353: cvt.u64.u32
-							v36 := uint64(uint64(uint32(v35)))
-							// 354: and.b64
-							v37 := uint64(uint64(v36) & uint64(k3))
-							// 355: add.s64
-							v38 := uint64(uint64(r10[l]) + uint64(v37))
-							r43[l] = v38
-						}
-					}
-				}
-				// PTX lines 356, 357: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 356: ld.local.u32
-							v39a := uint64(r43[l]) + 0x0
-							var v39 uint64
-							if v39a < lmEnd4 && v39a&3 == 0 {
-								v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
-							} else {
-								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
-									continue
-								}
-								v39 = v39x
-							}
-							// 357: add.s32
-							v40 := uint64(uint32(v39) + uint32(k4))
-							r45[l] = v40
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 356: ld.local.u32
-							v39a := uint64(r43[l]) + 0x0
-							var v39 uint64
-							if v39a < lmEnd4 && v39a&3 == 0 {
-								v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
-							} else {
-								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
-									continue
-								}
-								v39 = v39x
-							}
-							// 357: add.s32
-							v40 := uint64(uint32(v39) + uint32(k4))
-							r45[l] = v40
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 358, 359, 360, 361, 362: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 358: st.local.u32
-							s41 := uint64(r43[l]) + 0x0
-							s41v := uint64(r45[l])
-							if s41 < lmEnd4 && s41&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
-							}
-							// 359: shr.u32
-							v42 := uint64(uint32(r15[l]) >> uint32(k8))
-							// 360: cvt.u64.u32
-							v43 := uint64(uint64(uint32(v42)))
-							// 361: and.b64
-							v44 := uint64(uint64(v43) & uint64(k3))
-							// 362: add.s64
-							v45 := uint64(uint64(r10[l]) + uint64(v44))
-							r49[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 358: st.local.u32
-							s41 := uint64(r43[l]) + 0x0
-							s41v := uint64(r45[l])
-							if s41 < lmEnd4 && s41&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
-							}
-							// 359: shr.u32
-							v42 := uint64(uint32(r15[l]) >> uint32(k8))
-							// 360: cvt.u64.u32
-							v43 := uint64(uint64(uint32(v42)))
-							// 361: and.b64
-							v44 := uint64(uint64(v43) & uint64(k3))
-							// 362: add.s64
-							v45 := uint64(uint64(r10[l]) + uint64(v44))
-							r49[l] = v45
-						}
-					}
-				}
-				// PTX lines 363, 364: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 363: ld.local.u32
-							v46a := uint64(r49[l]) + 0x0
-							var v46 uint64
-							if v46a < lmEnd4 && v46a&3 == 0 {
-								v46 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v46a:]))
-							} else {
-								v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
-									continue
-								}
-								v46 = v46x
-							}
-							// 364: add.s32
-							v47 := uint64(uint32(v46) + uint32(k4))
-							r51[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 363: ld.local.u32
-							v46a := uint64(r49[l]) + 0x0
-							var v46 uint64
-							if v46a < lmEnd4 && v46a&3 == 0 {
-								v46 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v46a:]))
-							} else {
-								v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
-									continue
-								}
-								v46 = v46x
-							}
-							// 364: add.s32
-							v47 := uint64(uint32(v46) + uint32(k4))
-							r51[l] = v47
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 365, 366, 367, 368, 369: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 365: st.local.u32
-							s48 := uint64(r49[l]) + 0x0
-							s48v := uint64(r51[l])
-							if s48 < lmEnd4 && s48&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s48:], uint32(s48v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
-							}
-							// 366: shr.u32
-							v49 := uint64(uint32(r15[l]) >> uint32(k9))
-							// 367: cvt.u64.u32
-							v50 := uint64(uint64(uint32(v49)))
-							// 368: and.b64
-							v51 := uint64(uint64(v50) & uint64(k3))
-							// 369: add.s64
-							v52 := uint64(uint64(r10[l]) + uint64(v51))
-							r55[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 365: st.local.u32
-							s48 := uint64(r49[l]) + 0x0
-							s48v := uint64(r51[l])
-							if s48 < lmEnd4 && s48&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s48:], uint32(s48v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
-							}
-							// 366: shr.u32
-							v49 := uint64(uint32(r15[l]) >> uint32(k9))
-							// 367: cvt.u64.u32
-							v50 := uint64(uint64(uint32(v49)))
-							// 368: and.b64
-							v51 := uint64(uint64(v50) & uint64(k3))
-							// 369: add.s64
-							v52 := uint64(uint64(r10[l]) + uint64(v51))
-							r55[l] = v52
-						}
-					}
-				}
-				// PTX lines 370, 371: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 370: ld.local.u32
-							v53a := uint64(r55[l]) + 0x0
-							var v53 uint64
-							if v53a < lmEnd4 && v53a&3 == 0 {
-								v53 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v53a:]))
-							} else {
-								v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
-								if !v53ok {
-									flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
-									continue
-								}
-								v53 = v53x
-							}
-							// 371: add.s32
-							v54 := uint64(uint32(v53) + uint32(k4))
-							r57[l] = v54
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 370: ld.local.u32
-							v53a := uint64(r55[l]) + 0x0
-							var v53 uint64
-							if v53a < lmEnd4 && v53a&3 == 0 {
-								v53 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v53a:]))
-							} else {
-								v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
-								if !v53ok {
-									flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
-									continue
-								}
-								v53 = v53x
-							}
-							// 371: add.s32
-							v54 := uint64(uint32(v53) + uint32(k4))
-							r57[l] = v54
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 372, 373, 374, 375: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 372: st.local.u32
-							s55 := uint64(r55[l]) + 0x0
-							s55v := uint64(r57[l])
-							if s55 < lmEnd4 && s55&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s55:], uint32(s55v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
-							}
-							// 373: shr.u32
-							v56 := uint64(uint32(r15[l]) >> uint32(k10))
-							// 374: mul.wide.u32
-							v57 := uint64(uint64(uint64(uint32(v56)) * uint64(uint32(k1))))
-							// 375: add.s64
-							v58 := uint64(uint64(r10[l]) + uint64(v57))
-							r60[l] = v58
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 372: st.local.u32
-							s55 := uint64(r55[l]) + 0x0
-							s55v := uint64(r57[l])
-							if s55 < lmEnd4 && s55&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s55:], uint32(s55v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
-							}
-							// 373: shr.u32
-							v56 := uint64(uint32(r15[l]) >> uint32(k10))
-							// 374: mul.wide.u32
-							v57 := uint64(uint64(uint64(uint32(v56)) * uint64(uint32(k1))))
-							// 375: add.s64
-							v58 := uint64(uint64(r10[l]) + uint64(v57))
-							r60[l] = v58
-						}
-					}
-				}
-				// PTX lines 376, 377: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 376: ld.local.u32
-							v59a := uint64(r60[l]) + 0x0
-							var v59 uint64
-							if v59a < lmEnd4 && v59a&3 == 0 {
-								v59 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v59a:]))
-							} else {
-								v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
-								if !v59ok {
-									flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
-									continue
-								}
-								v59 = v59x
-							}
-							// 377: add.s32
-							v60 := uint64(uint32(v59) + uint32(k4))
-							r62[l] = v60
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 376: ld.local.u32
-							v59a := uint64(r60[l]) + 0x0
-							var v59 uint64
-							if v59a < lmEnd4 && v59a&3 == 0 {
-								v59 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v59a:]))
-							} else {
-								v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
-								if !v59ok {
-									flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
-									continue
-								}
-								v59 = v59x
-							}
-							// 377: add.s32
-							v60 := uint64(uint32(v59) + uint32(k4))
-							r62[l] = v60
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 378: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: st.local.u32
-							s61 := uint64(r60[l]) + 0x0
-							s61v := uint64(r62[l])
-							if s61 < lmEnd4 && s61&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s61:], uint32(s61v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: st.local.u32
-							s61 := uint64(r60[l]) + 0x0
-							s61v := uint64(r62[l])
-							if s61 < lmEnd4 && s61&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s61:], uint32(s61v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 379: ld.local.v4.u32
-				w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r63, r64, r65, r66}, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:379")
-				// PTX lines 380, 381, 382, 383, 384: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s66w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 380: shl.b32
-							v62 := uint64(uint32(r9[l]) << uint32(k1))
-							// 381: cvta.to.global.u64
-							v63 := uint64(r3[l])
-							// 382: mul.wide.s32
-							v64 := uint64(uint64(int64(int32(v62)) * int64(int32(k1))))
-							// 383: add.s64
-							v65 := uint64(uint64(v63) + uint64(v64))
-							r70[l] = v65
-							// 384: st.global.u32
-							s66 := uint64(v65) + 0x0
-							s66v := uint64(r63[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 380: shl.b32
-							v62 := uint64(uint32(r9[l]) << uint32(k1))
-							// 381: cvta.to.global.u64
-							v63 := uint64(r3[l])
-							// 382: mul.wide.s32
-							v64 := uint64(uint64(int64(int32(v62)) * int64(int32(k1))))
-							// 383: add.s64
-							v65 := uint64(uint64(v63) + uint64(v64))
-							r70[l] = v65
-							// 384: st.global.u32
-							s66 := uint64(v65) + 0x0
-							s66v := uint64(r63[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
-							}
-						}
-					}
-				}
-				// PTX lines 385: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s67w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 385: st.global.u32
-							s67 := uint64(r70[l]) + 0x4
-							s67v := uint64(r64[l])
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 385: st.global.u32
-							s67 := uint64(r70[l]) + 0x4
-							s67v := uint64(r64[l])
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
-							}
-						}
-					}
-				}
-				// PTX lines 386: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s68w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 386: st.global.u32
-							s68 := uint64(r70[l]) + 0x8
-							s68v := uint64(r65[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
-								runtime.Store32(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 386: st.global.u32
-							s68 := uint64(r70[l]) + 0x8
-							s68v := uint64(r65[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
-								runtime.Store32(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
-							}
-						}
-					}
-				}
-				// PTX lines 387: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s69w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 387: st.global.u32
-							s69 := uint64(r70[l]) + 0xc
-							s69v := uint64(r66[l])
-							if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
-								runtime.Store32(s69w.Mem, s69o, s69v)
-							} else {
-								w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 387: st.global.u32
-							s69 := uint64(r70[l]) + 0xc
-							s69v := uint64(r66[l])
-							if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
-								runtime.Store32(s69w.Mem, s69o, s69v)
-							} else {
-								w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 388: ld.local.v4.u32
-				w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r71, r72, r73, r74}, r10, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:388")
-				// PTX lines 389: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s70w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 389: st.global.u32
-							s70 := uint64(r70[l]) + 0x10
-							s70v := uint64(r71[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 389: st.global.u32
-							s70 := uint64(r70[l]) + 0x10
-							s70v := uint64(r71[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
-							}
-						}
-					}
-				}
-				// PTX lines 390: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s71w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 390: st.global.u32
-							s71 := uint64(r70[l]) + 0x14
-							s71v := uint64(r72[l])
-							if s71o := s71 - s71w.Base; s71o < s71w.End && s71&3 == 0 {
-								runtime.Store32(s71w.Mem, s71o, s71v)
-							} else {
-								w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 390: st.global.u32
-							s71 := uint64(r70[l]) + 0x14
-							s71v := uint64(r72[l])
-							if s71o := s71 - s71w.Base; s71o < s71w.End && s71&3 == 0 {
-								runtime.Store32(s71w.Mem, s71o, s71v)
-							} else {
-								w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
-							}
-						}
-					}
-				}
-				// PTX lines 391: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s72w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 391: st.global.u32
-							s72 := uint64(r70[l]) + 0x18
-							s72v := uint64(r73[l])
-							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
-								runtime.Store32(s72w.Mem, s72o, s72v)
-							} else {
-								w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 391: st.global.u32
-							s72 := uint64(r70[l]) + 0x18
-							s72v := uint64(r73[l])
-							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
-								runtime.Store32(s72w.Mem, s72o, s72v)
-							} else {
-								w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
-							}
-						}
-					}
-				}
-				// PTX lines 392: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s73w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 392: st.global.u32
-							s73 := uint64(r70[l]) + 0x1c
-							s73v := uint64(r74[l])
-							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-								runtime.Store32(s73w.Mem, s73o, s73v)
-							} else {
-								w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 392: st.global.u32
-							s73 := uint64(r70[l]) + 0x1c
-							s73v := uint64(r74[l])
-							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-								runtime.Store32(s73w.Mem, s73o, s73v)
-							} else {
-								w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 393: ld.local.v4.u32
-				w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r75, r76, r77, r78}, r10, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:393")
-				// PTX lines 394: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s74w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 394: st.global.u32
-							s74 := uint64(r70[l]) + 0x20
-							s74v := uint64(r75[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 394: st.global.u32
-							s74 := uint64(r70[l]) + 0x20
-							s74v := uint64(r75[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
-							}
-						}
-					}
-				}
-				// PTX lines 395: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s75w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 395: st.global.u32
-							s75 := uint64(r70[l]) + 0x24
-							s75v := uint64(r76[l])
-							if s75o := s75 - s75w.Base; s75o < s75w.End && s75&3 == 0 {
-								runtime.Store32(s75w.Mem, s75o, s75v)
-							} else {
-								w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 395: st.global.u32
-							s75 := uint64(r70[l]) + 0x24
-							s75v := uint64(r76[l])
-							if s75o := s75 - s75w.Base; s75o < s75w.End && s75&3 == 0 {
-								runtime.Store32(s75w.Mem, s75o, s75v)
-							} else {
-								w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
-							}
-						}
-					}
-				}
-				// PTX lines 396: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 396: ld.local.u32
-							v76a := uint64(r10[l]) + 0x28
-							var v76 uint64
-							if v76a < lmEnd4 && v76a&3 == 0 {
-								v76 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v76a:]))
-							} else {
-								v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
-								if !v76ok {
-									flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
-									continue
-								}
-								v76 = v76x
-							}
-							r79[l] = v76
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 396: ld.local.u32
-							v76a := uint64(r10[l]) + 0x28
-							var v76 uint64
-							if v76a < lmEnd4 && v76a&3 == 0 {
-								v76 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v76a:]))
-							} else {
-								v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
-								if !v76ok {
-									flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
-									continue
-								}
-								v76 = v76x
-							}
-							r79[l] = v76
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 397: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s77w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 397: st.global.u32
-							s77 := uint64(r70[l]) + 0x28
-							s77v := uint64(r79[l])
-							if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
-								runtime.Store32(s77w.Mem, s77o, s77v)
-							} else {
-								w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 397: st.global.u32
-							s77 := uint64(r70[l]) + 0x28
-							s77v := uint64(r79[l])
-							if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
-								runtime.Store32(s77w.Mem, s77o, s77v)
-							} else {
-								w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
-							}
-						}
-					}
-				}
-				// PTX lines 398: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s78w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 398: st.global.u32
-							s78 := uint64(r70[l]) + 0x2c
-							s78v := uint64(r78[l])
-							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
-								runtime.Store32(s78w.Mem, s78o, s78v)
-							} else {
-								w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 398: st.global.u32
-							s78 := uint64(r70[l]) + 0x2c
-							s78v := uint64(r78[l])
-							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
-								runtime.Store32(s78w.Mem, s78o, s78v)
-							} else {
-								w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemLocal,
-					}, m)
-				}
-				// PTX line 399: ld.local.v4.u32
-				w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r80, r81, r82, r83}, r10, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:399")
-				// PTX lines 400: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s79w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 400: st.global.u32
-							s79 := uint64(r70[l]) + 0x30
-							s79v := uint64(r80[l])
-							if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
-								runtime.Store32(s79w.Mem, s79o, s79v)
-							} else {
-								w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 400: st.global.u32
-							s79 := uint64(r70[l]) + 0x30
-							s79v := uint64(r80[l])
-							if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
-								runtime.Store32(s79w.Mem, s79o, s79v)
-							} else {
-								w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
-							}
-						}
-					}
-				}
-				// PTX lines 401: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s80w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 401: st.global.u32
-							s80 := uint64(r70[l]) + 0x34
-							s80v := uint64(r81[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 401: st.global.u32
-							s80 := uint64(r70[l]) + 0x34
-							s80v := uint64(r81[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
-							}
-						}
-					}
-				}
-				// PTX lines 402: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s81w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 402: st.global.u32
-							s81 := uint64(r70[l]) + 0x38
-							s81v := uint64(r82[l])
-							if s81o := s81 - s81w.Base; s81o < s81w.End && s81&3 == 0 {
-								runtime.Store32(s81w.Mem, s81o, s81v)
-							} else {
-								w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 402: st.global.u32
-							s81 := uint64(r70[l]) + 0x38
-							s81v := uint64(r82[l])
-							if s81o := s81 - s81w.Base; s81o < s81w.End && s81&3 == 0 {
-								runtime.Store32(s81w.Mem, s81o, s81v)
-							} else {
-								w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
-							}
-						}
-					}
-				}
-				// PTX lines 403: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s82w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 403: st.global.u32
-							s82 := uint64(r70[l]) + 0x3c
-							s82v := uint64(r83[l])
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 403: st.global.u32
-							s82 := uint64(r70[l]) + 0x3c
-							s82v := uint64(r83[l])
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
-							}
-						}
-					}
-				}
-				_ = u3
-			}
+			nibbleHistBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9779,4 +8035,1904 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// nibbleHistBlock0 runs block 0 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 303-311; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	k0 := uint64(0x0)
+	// PTX line 303: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	runtime.Broadcast(r2, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 304: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/local_array.ptx:304")
+	}
+	runtime.Broadcast(r3, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 305: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/local_array.ptx:305")
+	}
+	runtime.Broadcast(r4, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 306: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/local_array.ptx:306")
+	}
+	// PTX line 307: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 308: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX lines 309, 310, 311: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 309: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 310: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r9[l] = v8
+				// 311: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 309: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 310: mad.lo.s32
+				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				r9[l] = v8
+				// 311: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// nibbleHistBlock2 runs block 2 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 314-403
+func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	r37 := w.Reg(37)
+	r39 := w.Reg(39)
+	r43 := w.Reg(43)
+	r45 := w.Reg(45)
+	r49 := w.Reg(49)
+	r51 := w.Reg(51)
+	r55 := w.Reg(55)
+	r57 := w.Reg(57)
+	r60 := w.Reg(60)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	r75 := w.Reg(75)
+	r76 := w.Reg(76)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	r79 := w.Reg(79)
+	r80 := w.Reg(80)
+	r81 := w.Reg(81)
+	r82 := w.Reg(82)
+	r83 := w.Reg(83)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x2)
+	k3 := uint64(0x3c)
+	k4 := uint64(0x1)
+	k5 := uint64(0x6)
+	k6 := uint64(0xa)
+	k7 := uint64(0xe)
+	k8 := uint64(0x12)
+	k9 := uint64(0x16)
+	k10 := uint64(0x1c)
+	// PTX lines 314, 315: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 314: add.u64
+				v1 := uint64(uint64(r2[l]) + uint64(k0))
+				r10[l] = v1
+				// 315: cvta.to.global.u64
+				v2 := uint64(r4[l])
+				r11[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 314: add.u64
+				v1 := uint64(uint64(r2[l]) + uint64(k0))
+				r10[l] = v1
+				// 315: cvta.to.global.u64
+				v2 := uint64(r4[l])
+				r11[l] = v2
+			}
+		}
+	}
+	// PTX line 316: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r12, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 317: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/local_array.ptx:317")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 318: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/local_array.ptx:318")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 319: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/local_array.ptx:319")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 320: st.local.v4.u32
+	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r12, r12, r12, r12}, r10, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/nvcc/local_array.ptx:320")
+	// PTX lines 321, 322, 323, 324, 325, 326, 327, 328, 329: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		v6aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 321: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
+				// 322: add.s64
+				v5 := uint64(uint64(r11[l]) + uint64(v4))
+				// 323: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
+						continue
+					}
+					v6 = v6x
+				}
+				r15[l] = v6
+				// 324: shl.b32
+				v7 := uint64(uint32(v6) << uint32(k2))
+				// 325: cvt.u64.u32
+				v8 := uint64(uint64(uint32(v7)))
+				// 326: and.b64
+				v9 := uint64(uint64(v8) & uint64(k3))
+				// 327: add.s64
+				v10 := uint64(uint64(r10[l]) + uint64(v9))
+				r19[l] = v10
+				// 328: ld.local.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11a < lmEnd4 && v11a&3 == 0 {
+					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
+						continue
+					}
+					v11 = v11x
+				}
+				// 329: add.s32
+				v12 := uint64(uint32(v11) + uint32(k4))
+				r21[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 321: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
+				// 322: add.s64
+				v5 := uint64(uint64(r11[l]) + uint64(v4))
+				// 323: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/local_array.ptx:323")
+						continue
+					}
+					v6 = v6x
+				}
+				r15[l] = v6
+				// 324: shl.b32
+				v7 := uint64(uint32(v6) << uint32(k2))
+				// 325: cvt.u64.u32
+				v8 := uint64(uint64(uint32(v7)))
+				// 326: and.b64
+				v9 := uint64(uint64(v8) & uint64(k3))
+				// 327: add.s64
+				v10 := uint64(uint64(r10[l]) + uint64(v9))
+				r19[l] = v10
+				// 328: ld.local.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11a < lmEnd4 && v11a&3 == 0 {
+					v11 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v11a:]))
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceLocal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceLocal, v11a, 4, "testdata/ptx/nvcc/local_array.ptx:328")
+						continue
+					}
+					v11 = v11x
+				}
+				// 329: add.s32
+				v12 := uint64(uint32(v11) + uint32(k4))
+				r21[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 330, 331, 332, 333, 334: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 330: st.local.u32
+				s13 := uint64(r19[l]) + 0x0
+				s13v := uint64(r21[l])
+				if s13 < lmEnd4 && s13&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
+				}
+				// 331: shr.u32
+				v14 := uint64(uint32(r15[l]) >> uint32(k2))
+				// 332: cvt.u64.u32
+				v15 := uint64(uint64(uint32(v14)))
+				// 333: and.b64
+				v16 := uint64(uint64(v15) & uint64(k3))
+				// 334: add.s64
+				v17 := uint64(uint64(r10[l]) + uint64(v16))
+				r25[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 330: st.local.u32
+				s13 := uint64(r19[l]) + 0x0
+				s13v := uint64(r21[l])
+				if s13 < lmEnd4 && s13&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/nvcc/local_array.ptx:330")
+				}
+				// 331: shr.u32
+				v14 := uint64(uint32(r15[l]) >> uint32(k2))
+				// 332: cvt.u64.u32
+				v15 := uint64(uint64(uint32(v14)))
+				// 333: and.b64
+				v16 := uint64(uint64(v15) & uint64(k3))
+				// 334: add.s64
+				v17 := uint64(uint64(r10[l]) + uint64(v16))
+				r25[l] = v17
+			}
+		}
+	}
+	// PTX lines 335, 336: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 335: ld.local.u32
+				v18a := uint64(r25[l]) + 0x0
+				var v18 uint64
+				if v18a < lmEnd4 && v18a&3 == 0 {
+					v18 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v18a:]))
+				} else {
+					v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
+						continue
+					}
+					v18 = v18x
+				}
+				// 336: add.s32
+				v19 := uint64(uint32(v18) + uint32(k4))
+				r27[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 335: ld.local.u32
+				v18a := uint64(r25[l]) + 0x0
+				var v18 uint64
+				if v18a < lmEnd4 && v18a&3 == 0 {
+					v18 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v18a:]))
+				} else {
+					v18x, v18ok := w.TryLoad(nil, runtime.SpaceLocal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceLocal, v18a, 4, "testdata/ptx/nvcc/local_array.ptx:335")
+						continue
+					}
+					v18 = v18x
+				}
+				// 336: add.s32
+				v19 := uint64(uint32(v18) + uint32(k4))
+				r27[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 337, 338, 339, 340, 341: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 337: st.local.u32
+				s20 := uint64(r25[l]) + 0x0
+				s20v := uint64(r27[l])
+				if s20 < lmEnd4 && s20&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s20:], uint32(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
+				}
+				// 338: shr.u32
+				v21 := uint64(uint32(r15[l]) >> uint32(k5))
+				// 339: cvt.u64.u32
+				v22 := uint64(uint64(uint32(v21)))
+				// 340: and.b64
+				v23 := uint64(uint64(v22) & uint64(k3))
+				// 341: add.s64
+				v24 := uint64(uint64(r10[l]) + uint64(v23))
+				r31[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 337: st.local.u32
+				s20 := uint64(r25[l]) + 0x0
+				s20v := uint64(r27[l])
+				if s20 < lmEnd4 && s20&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s20:], uint32(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s20, 4, s20v, l, "testdata/ptx/nvcc/local_array.ptx:337")
+				}
+				// 338: shr.u32
+				v21 := uint64(uint32(r15[l]) >> uint32(k5))
+				// 339: cvt.u64.u32
+				v22 := uint64(uint64(uint32(v21)))
+				// 340: and.b64
+				v23 := uint64(uint64(v22) & uint64(k3))
+				// 341: add.s64
+				v24 := uint64(uint64(r10[l]) + uint64(v23))
+				r31[l] = v24
+			}
+		}
+	}
+	// PTX lines 342, 343: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 342: ld.local.u32
+				v25a := uint64(r31[l]) + 0x0
+				var v25 uint64
+				if v25a < lmEnd4 && v25a&3 == 0 {
+					v25 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v25a:]))
+				} else {
+					v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
+						continue
+					}
+					v25 = v25x
+				}
+				// 343: add.s32
+				v26 := uint64(uint32(v25) + uint32(k4))
+				r33[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 342: ld.local.u32
+				v25a := uint64(r31[l]) + 0x0
+				var v25 uint64
+				if v25a < lmEnd4 && v25a&3 == 0 {
+					v25 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v25a:]))
+				} else {
+					v25x, v25ok := w.TryLoad(nil, runtime.SpaceLocal, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceLocal, v25a, 4, "testdata/ptx/nvcc/local_array.ptx:342")
+						continue
+					}
+					v25 = v25x
+				}
+				// 343: add.s32
+				v26 := uint64(uint32(v25) + uint32(k4))
+				r33[l] = v26
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 344, 345, 346, 347, 348: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 344: st.local.u32
+				s27 := uint64(r31[l]) + 0x0
+				s27v := uint64(r33[l])
+				if s27 < lmEnd4 && s27&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s27:], uint32(s27v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
+				}
+				// 345: shr.u32
+				v28 := uint64(uint32(r15[l]) >> uint32(k6))
+				// 346: cvt.u64.u32
+				v29 := uint64(uint64(uint32(v28)))
+				// 347: and.b64
+				v30 := uint64(uint64(v29) & uint64(k3))
+				// 348: add.s64
+				v31 := uint64(uint64(r10[l]) + uint64(v30))
+				r37[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 344: st.local.u32
+				s27 := uint64(r31[l]) + 0x0
+				s27v := uint64(r33[l])
+				if s27 < lmEnd4 && s27&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s27:], uint32(s27v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s27, 4, s27v, l, "testdata/ptx/nvcc/local_array.ptx:344")
+				}
+				// 345: shr.u32
+				v28 := uint64(uint32(r15[l]) >> uint32(k6))
+				// 346: cvt.u64.u32
+				v29 := uint64(uint64(uint32(v28)))
+				// 347: and.b64
+				v30 := uint64(uint64(v29) & uint64(k3))
+				// 348: add.s64
+				v31 := uint64(uint64(r10[l]) + uint64(v30))
+				r37[l] = v31
+			}
+		}
+	}
+	// PTX lines 349, 350: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 349: ld.local.u32
+				v32a := uint64(r37[l]) + 0x0
+				var v32 uint64
+				if v32a < lmEnd4 && v32a&3 == 0 {
+					v32 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v32a:]))
+				} else {
+					v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
+						continue
+					}
+					v32 = v32x
+				}
+				// 350: add.s32
+				v33 := uint64(uint32(v32) + uint32(k4))
+				r39[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 349: ld.local.u32
+				v32a := uint64(r37[l]) + 0x0
+				var v32 uint64
+				if v32a < lmEnd4 && v32a&3 == 0 {
+					v32 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v32a:]))
+				} else {
+					v32x, v32ok := w.TryLoad(nil, runtime.SpaceLocal, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceLocal, v32a, 4, "testdata/ptx/nvcc/local_array.ptx:349")
+						continue
+					}
+					v32 = v32x
+				}
+				// 350: add.s32
+				v33 := uint64(uint32(v32) + uint32(k4))
+				r39[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 351, 352, 353, 354, 355: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 351: st.local.u32
+				s34 := uint64(r37[l]) + 0x0
+				s34v := uint64(r39[l])
+				if s34 < lmEnd4 && s34&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s34:], uint32(s34v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
+				}
+				// 352: shr.u32
+				v35 := uint64(uint32(r15[l]) >> uint32(k7))
+				// 353: cvt.u64.u32
+				v36 := uint64(uint64(uint32(v35)))
+				// 354: and.b64
+				v37 := uint64(uint64(v36) & uint64(k3))
+				// 355: add.s64
+				v38 := uint64(uint64(r10[l]) + uint64(v37))
+				r43[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 351: st.local.u32
+				s34 := uint64(r37[l]) + 0x0
+				s34v := uint64(r39[l])
+				if s34 < lmEnd4 && s34&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s34:], uint32(s34v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s34, 4, s34v, l, "testdata/ptx/nvcc/local_array.ptx:351")
+				}
+				// 352: shr.u32
+				v35 := uint64(uint32(r15[l]) >> uint32(k7))
+				// 353: cvt.u64.u32
+				v36 := uint64(uint64(uint32(v35)))
+				// 354: and.b64
+				v37 := uint64(uint64(v36) & uint64(k3))
+				// 355: add.s64
+				v38 := uint64(uint64(r10[l]) + uint64(v37))
+				r43[l] = v38
+			}
+		}
+	}
+	// PTX lines 356, 357: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 356: ld.local.u32
+				v39a := uint64(r43[l]) + 0x0
+				var v39 uint64
+				if v39a < lmEnd4 && v39a&3 == 0 {
+					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
+				} else {
+					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
+						continue
+					}
+					v39 = v39x
+				}
+				// 357: add.s32
+				v40 := uint64(uint32(v39) + uint32(k4))
+				r45[l] = v40
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 356: ld.local.u32
+				v39a := uint64(r43[l]) + 0x0
+				var v39 uint64
+				if v39a < lmEnd4 && v39a&3 == 0 {
+					v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
+				} else {
+					v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/nvcc/local_array.ptx:356")
+						continue
+					}
+					v39 = v39x
+				}
+				// 357: add.s32
+				v40 := uint64(uint32(v39) + uint32(k4))
+				r45[l] = v40
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 358, 359, 360, 361, 362: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 358: st.local.u32
+				s41 := uint64(r43[l]) + 0x0
+				s41v := uint64(r45[l])
+				if s41 < lmEnd4 && s41&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
+				}
+				// 359: shr.u32
+				v42 := uint64(uint32(r15[l]) >> uint32(k8))
+				// 360: cvt.u64.u32
+				v43 := uint64(uint64(uint32(v42)))
+				// 361: and.b64
+				v44 := uint64(uint64(v43) & uint64(k3))
+				// 362: add.s64
+				v45 := uint64(uint64(r10[l]) + uint64(v44))
+				r49[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 358: st.local.u32
+				s41 := uint64(r43[l]) + 0x0
+				s41v := uint64(r45[l])
+				if s41 < lmEnd4 && s41&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/nvcc/local_array.ptx:358")
+				}
+				// 359: shr.u32
+				v42 := uint64(uint32(r15[l]) >> uint32(k8))
+				// 360: cvt.u64.u32
+				v43 := uint64(uint64(uint32(v42)))
+				// 361: and.b64
+				v44 := uint64(uint64(v43) & uint64(k3))
+				// 362: add.s64
+				v45 := uint64(uint64(r10[l]) + uint64(v44))
+				r49[l] = v45
+			}
+		}
+	}
+	// PTX lines 363, 364: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 363: ld.local.u32
+				v46a := uint64(r49[l]) + 0x0
+				var v46 uint64
+				if v46a < lmEnd4 && v46a&3 == 0 {
+					v46 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v46a:]))
+				} else {
+					v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
+						continue
+					}
+					v46 = v46x
+				}
+				// 364: add.s32
+				v47 := uint64(uint32(v46) + uint32(k4))
+				r51[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 363: ld.local.u32
+				v46a := uint64(r49[l]) + 0x0
+				var v46 uint64
+				if v46a < lmEnd4 && v46a&3 == 0 {
+					v46 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v46a:]))
+				} else {
+					v46x, v46ok := w.TryLoad(nil, runtime.SpaceLocal, v46a, 4, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceLocal, v46a, 4, "testdata/ptx/nvcc/local_array.ptx:363")
+						continue
+					}
+					v46 = v46x
+				}
+				// 364: add.s32
+				v47 := uint64(uint32(v46) + uint32(k4))
+				r51[l] = v47
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 365, 366, 367, 368, 369: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 365: st.local.u32
+				s48 := uint64(r49[l]) + 0x0
+				s48v := uint64(r51[l])
+				if s48 < lmEnd4 && s48&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s48:], uint32(s48v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
+				}
+				// 366: shr.u32
+				v49 := uint64(uint32(r15[l]) >> uint32(k9))
+				// 367: cvt.u64.u32
+				v50 := uint64(uint64(uint32(v49)))
+				// 368: and.b64
+				v51 := uint64(uint64(v50) & uint64(k3))
+				// 369: add.s64
+				v52 := uint64(uint64(r10[l]) + uint64(v51))
+				r55[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 365: st.local.u32
+				s48 := uint64(r49[l]) + 0x0
+				s48v := uint64(r51[l])
+				if s48 < lmEnd4 && s48&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s48:], uint32(s48v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s48, 4, s48v, l, "testdata/ptx/nvcc/local_array.ptx:365")
+				}
+				// 366: shr.u32
+				v49 := uint64(uint32(r15[l]) >> uint32(k9))
+				// 367: cvt.u64.u32
+				v50 := uint64(uint64(uint32(v49)))
+				// 368: and.b64
+				v51 := uint64(uint64(v50) & uint64(k3))
+				// 369: add.s64
+				v52 := uint64(uint64(r10[l]) + uint64(v51))
+				r55[l] = v52
+			}
+		}
+	}
+	// PTX lines 370, 371: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 370: ld.local.u32
+				v53a := uint64(r55[l]) + 0x0
+				var v53 uint64
+				if v53a < lmEnd4 && v53a&3 == 0 {
+					v53 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v53a:]))
+				} else {
+					v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
+					if !v53ok {
+						flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
+						continue
+					}
+					v53 = v53x
+				}
+				// 371: add.s32
+				v54 := uint64(uint32(v53) + uint32(k4))
+				r57[l] = v54
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 370: ld.local.u32
+				v53a := uint64(r55[l]) + 0x0
+				var v53 uint64
+				if v53a < lmEnd4 && v53a&3 == 0 {
+					v53 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v53a:]))
+				} else {
+					v53x, v53ok := w.TryLoad(nil, runtime.SpaceLocal, v53a, 4, l)
+					if !v53ok {
+						flt.Note(0, l, runtime.SpaceLocal, v53a, 4, "testdata/ptx/nvcc/local_array.ptx:370")
+						continue
+					}
+					v53 = v53x
+				}
+				// 371: add.s32
+				v54 := uint64(uint32(v53) + uint32(k4))
+				r57[l] = v54
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 372, 373, 374, 375: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 372: st.local.u32
+				s55 := uint64(r55[l]) + 0x0
+				s55v := uint64(r57[l])
+				if s55 < lmEnd4 && s55&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s55:], uint32(s55v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
+				}
+				// 373: shr.u32
+				v56 := uint64(uint32(r15[l]) >> uint32(k10))
+				// 374: mul.wide.u32
+				v57 := uint64(uint64(uint64(uint32(v56)) * uint64(uint32(k1))))
+				// 375: add.s64
+				v58 := uint64(uint64(r10[l]) + uint64(v57))
+				r60[l] = v58
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 372: st.local.u32
+				s55 := uint64(r55[l]) + 0x0
+				s55v := uint64(r57[l])
+				if s55 < lmEnd4 && s55&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s55:], uint32(s55v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s55, 4, s55v, l, "testdata/ptx/nvcc/local_array.ptx:372")
+				}
+				// 373: shr.u32
+				v56 := uint64(uint32(r15[l]) >> uint32(k10))
+				// 374: mul.wide.u32
+				v57 := uint64(uint64(uint64(uint32(v56)) * uint64(uint32(k1))))
+				// 375: add.s64
+				v58 := uint64(uint64(r10[l]) + uint64(v57))
+				r60[l] = v58
+			}
+		}
+	}
+	// PTX lines 376, 377: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 376: ld.local.u32
+				v59a := uint64(r60[l]) + 0x0
+				var v59 uint64
+				if v59a < lmEnd4 && v59a&3 == 0 {
+					v59 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v59a:]))
+				} else {
+					v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
+					if !v59ok {
+						flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
+						continue
+					}
+					v59 = v59x
+				}
+				// 377: add.s32
+				v60 := uint64(uint32(v59) + uint32(k4))
+				r62[l] = v60
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 376: ld.local.u32
+				v59a := uint64(r60[l]) + 0x0
+				var v59 uint64
+				if v59a < lmEnd4 && v59a&3 == 0 {
+					v59 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v59a:]))
+				} else {
+					v59x, v59ok := w.TryLoad(nil, runtime.SpaceLocal, v59a, 4, l)
+					if !v59ok {
+						flt.Note(0, l, runtime.SpaceLocal, v59a, 4, "testdata/ptx/nvcc/local_array.ptx:376")
+						continue
+					}
+					v59 = v59x
+				}
+				// 377: add.s32
+				v60 := uint64(uint32(v59) + uint32(k4))
+				r62[l] = v60
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 378: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: st.local.u32
+				s61 := uint64(r60[l]) + 0x0
+				s61v := uint64(r62[l])
+				if s61 < lmEnd4 && s61&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s61:], uint32(s61v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: st.local.u32
+				s61 := uint64(r60[l]) + 0x0
+				s61v := uint64(r62[l])
+				if s61 < lmEnd4 && s61&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s61:], uint32(s61v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s61, 4, s61v, l, "testdata/ptx/nvcc/local_array.ptx:378")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 379: ld.local.v4.u32
+	w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r63, r64, r65, r66}, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:379")
+	// PTX lines 380, 381, 382, 383, 384: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s66w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 380: shl.b32
+				v62 := uint64(uint32(r9[l]) << uint32(k1))
+				// 381: cvta.to.global.u64
+				v63 := uint64(r3[l])
+				// 382: mul.wide.s32
+				v64 := uint64(uint64(int64(int32(v62)) * int64(int32(k1))))
+				// 383: add.s64
+				v65 := uint64(uint64(v63) + uint64(v64))
+				r70[l] = v65
+				// 384: st.global.u32
+				s66 := uint64(v65) + 0x0
+				s66v := uint64(r63[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 380: shl.b32
+				v62 := uint64(uint32(r9[l]) << uint32(k1))
+				// 381: cvta.to.global.u64
+				v63 := uint64(r3[l])
+				// 382: mul.wide.s32
+				v64 := uint64(uint64(int64(int32(v62)) * int64(int32(k1))))
+				// 383: add.s64
+				v65 := uint64(uint64(v63) + uint64(v64))
+				r70[l] = v65
+				// 384: st.global.u32
+				s66 := uint64(v65) + 0x0
+				s66v := uint64(r63[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGlobal, s66, 4, s66v, l, "testdata/ptx/nvcc/local_array.ptx:384")
+				}
+			}
+		}
+	}
+	// PTX lines 385: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s67w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 385: st.global.u32
+				s67 := uint64(r70[l]) + 0x4
+				s67v := uint64(r64[l])
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 385: st.global.u32
+				s67 := uint64(r70[l]) + 0x4
+				s67v := uint64(r64[l])
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGlobal, s67, 4, s67v, l, "testdata/ptx/nvcc/local_array.ptx:385")
+				}
+			}
+		}
+	}
+	// PTX lines 386: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s68w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 386: st.global.u32
+				s68 := uint64(r70[l]) + 0x8
+				s68v := uint64(r65[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
+					runtime.Store32(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 386: st.global.u32
+				s68 := uint64(r70[l]) + 0x8
+				s68v := uint64(r65[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
+					runtime.Store32(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGlobal, s68, 4, s68v, l, "testdata/ptx/nvcc/local_array.ptx:386")
+				}
+			}
+		}
+	}
+	// PTX lines 387: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s69w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 387: st.global.u32
+				s69 := uint64(r70[l]) + 0xc
+				s69v := uint64(r66[l])
+				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
+					runtime.Store32(s69w.Ptr, s69o, s69v)
+				} else {
+					w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 387: st.global.u32
+				s69 := uint64(r70[l]) + 0xc
+				s69v := uint64(r66[l])
+				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
+					runtime.Store32(s69w.Ptr, s69o, s69v)
+				} else {
+					w.StoreLane(s69w, runtime.SpaceGlobal, s69, 4, s69v, l, "testdata/ptx/nvcc/local_array.ptx:387")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 388: ld.local.v4.u32
+	w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r71, r72, r73, r74}, r10, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:388")
+	// PTX lines 389: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s70w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 389: st.global.u32
+				s70 := uint64(r70[l]) + 0x10
+				s70v := uint64(r71[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 389: st.global.u32
+				s70 := uint64(r70[l]) + 0x10
+				s70v := uint64(r71[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGlobal, s70, 4, s70v, l, "testdata/ptx/nvcc/local_array.ptx:389")
+				}
+			}
+		}
+	}
+	// PTX lines 390: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s71w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 390: st.global.u32
+				s71 := uint64(r70[l]) + 0x14
+				s71v := uint64(r72[l])
+				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&3 == 0 {
+					runtime.Store32(s71w.Ptr, s71o, s71v)
+				} else {
+					w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 390: st.global.u32
+				s71 := uint64(r70[l]) + 0x14
+				s71v := uint64(r72[l])
+				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&3 == 0 {
+					runtime.Store32(s71w.Ptr, s71o, s71v)
+				} else {
+					w.StoreLane(s71w, runtime.SpaceGlobal, s71, 4, s71v, l, "testdata/ptx/nvcc/local_array.ptx:390")
+				}
+			}
+		}
+	}
+	// PTX lines 391: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s72w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 391: st.global.u32
+				s72 := uint64(r70[l]) + 0x18
+				s72v := uint64(r73[l])
+				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
+					runtime.Store32(s72w.Ptr, s72o, s72v)
+				} else {
+					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 391: st.global.u32
+				s72 := uint64(r70[l]) + 0x18
+				s72v := uint64(r73[l])
+				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
+					runtime.Store32(s72w.Ptr, s72o, s72v)
+				} else {
+					w.StoreLane(s72w, runtime.SpaceGlobal, s72, 4, s72v, l, "testdata/ptx/nvcc/local_array.ptx:391")
+				}
+			}
+		}
+	}
+	// PTX lines 392: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s73w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 392: st.global.u32
+				s73 := uint64(r70[l]) + 0x1c
+				s73v := uint64(r74[l])
+				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+					runtime.Store32(s73w.Ptr, s73o, s73v)
+				} else {
+					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 392: st.global.u32
+				s73 := uint64(r70[l]) + 0x1c
+				s73v := uint64(r74[l])
+				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+					runtime.Store32(s73w.Ptr, s73o, s73v)
+				} else {
+					w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/nvcc/local_array.ptx:392")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 393: ld.local.v4.u32
+	w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r75, r76, r77, r78}, r10, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:393")
+	// PTX lines 394: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s74w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 394: st.global.u32
+				s74 := uint64(r70[l]) + 0x20
+				s74v := uint64(r75[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 394: st.global.u32
+				s74 := uint64(r70[l]) + 0x20
+				s74v := uint64(r75[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/nvcc/local_array.ptx:394")
+				}
+			}
+		}
+	}
+	// PTX lines 395: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s75w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 395: st.global.u32
+				s75 := uint64(r70[l]) + 0x24
+				s75v := uint64(r76[l])
+				if s75o := s75 - s75w.Base; s75o < s75w.End && s75&3 == 0 {
+					runtime.Store32(s75w.Ptr, s75o, s75v)
+				} else {
+					w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 395: st.global.u32
+				s75 := uint64(r70[l]) + 0x24
+				s75v := uint64(r76[l])
+				if s75o := s75 - s75w.Base; s75o < s75w.End && s75&3 == 0 {
+					runtime.Store32(s75w.Ptr, s75o, s75v)
+				} else {
+					w.StoreLane(s75w, runtime.SpaceGlobal, s75, 4, s75v, l, "testdata/ptx/nvcc/local_array.ptx:395")
+				}
+			}
+		}
+	}
+	// PTX lines 396: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 396: ld.local.u32
+				v76a := uint64(r10[l]) + 0x28
+				var v76 uint64
+				if v76a < lmEnd4 && v76a&3 == 0 {
+					v76 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v76a:]))
+				} else {
+					v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
+					if !v76ok {
+						flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
+						continue
+					}
+					v76 = v76x
+				}
+				r79[l] = v76
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 396: ld.local.u32
+				v76a := uint64(r10[l]) + 0x28
+				var v76 uint64
+				if v76a < lmEnd4 && v76a&3 == 0 {
+					v76 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v76a:]))
+				} else {
+					v76x, v76ok := w.TryLoad(nil, runtime.SpaceLocal, v76a, 4, l)
+					if !v76ok {
+						flt.Note(0, l, runtime.SpaceLocal, v76a, 4, "testdata/ptx/nvcc/local_array.ptx:396")
+						continue
+					}
+					v76 = v76x
+				}
+				r79[l] = v76
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 397: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s77w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 397: st.global.u32
+				s77 := uint64(r70[l]) + 0x28
+				s77v := uint64(r79[l])
+				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
+					runtime.Store32(s77w.Ptr, s77o, s77v)
+				} else {
+					w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 397: st.global.u32
+				s77 := uint64(r70[l]) + 0x28
+				s77v := uint64(r79[l])
+				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
+					runtime.Store32(s77w.Ptr, s77o, s77v)
+				} else {
+					w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/nvcc/local_array.ptx:397")
+				}
+			}
+		}
+	}
+	// PTX lines 398: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s78w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 398: st.global.u32
+				s78 := uint64(r70[l]) + 0x2c
+				s78v := uint64(r78[l])
+				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
+					runtime.Store32(s78w.Ptr, s78o, s78v)
+				} else {
+					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 398: st.global.u32
+				s78 := uint64(r70[l]) + 0x2c
+				s78v := uint64(r78[l])
+				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
+					runtime.Store32(s78w.Ptr, s78o, s78v)
+				} else {
+					w.StoreLane(s78w, runtime.SpaceGlobal, s78, 4, s78v, l, "testdata/ptx/nvcc/local_array.ptx:398")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemLocal,
+		}, m)
+	}
+	// PTX line 399: ld.local.v4.u32
+	w.LoadVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r80, r81, r82, r83}, r10, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/nvcc/local_array.ptx:399")
+	// PTX lines 400: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s79w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 400: st.global.u32
+				s79 := uint64(r70[l]) + 0x30
+				s79v := uint64(r80[l])
+				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
+					runtime.Store32(s79w.Ptr, s79o, s79v)
+				} else {
+					w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 400: st.global.u32
+				s79 := uint64(r70[l]) + 0x30
+				s79v := uint64(r80[l])
+				if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
+					runtime.Store32(s79w.Ptr, s79o, s79v)
+				} else {
+					w.StoreLane(s79w, runtime.SpaceGlobal, s79, 4, s79v, l, "testdata/ptx/nvcc/local_array.ptx:400")
+				}
+			}
+		}
+	}
+	// PTX lines 401: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s80w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 401: st.global.u32
+				s80 := uint64(r70[l]) + 0x34
+				s80v := uint64(r81[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 401: st.global.u32
+				s80 := uint64(r70[l]) + 0x34
+				s80v := uint64(r81[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGlobal, s80, 4, s80v, l, "testdata/ptx/nvcc/local_array.ptx:401")
+				}
+			}
+		}
+	}
+	// PTX lines 402: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s81w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 402: st.global.u32
+				s81 := uint64(r70[l]) + 0x38
+				s81v := uint64(r82[l])
+				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&3 == 0 {
+					runtime.Store32(s81w.Ptr, s81o, s81v)
+				} else {
+					w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 402: st.global.u32
+				s81 := uint64(r70[l]) + 0x38
+				s81v := uint64(r82[l])
+				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&3 == 0 {
+					runtime.Store32(s81w.Ptr, s81o, s81v)
+				} else {
+					w.StoreLane(s81w, runtime.SpaceGlobal, s81, 4, s81v, l, "testdata/ptx/nvcc/local_array.ptx:402")
+				}
+			}
+		}
+	}
+	// PTX lines 403: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s82w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 403: st.global.u32
+				s82 := uint64(r70[l]) + 0x3c
+				s82v := uint64(r83[l])
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 403: st.global.u32
+				s82 := uint64(r70[l]) + 0x3c
+				s82v := uint64(r83[l])
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGlobal, s82, 4, s82v, l, "testdata/ptx/nvcc/local_array.ptx:403")
+				}
+			}
+		}
+	}
+	_ = u3
 }

@@ -1474,228 +1474,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-50; divergent, reconverges at block 5 (b5 ($L__BB0_9))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:32")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:36")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:37")
-				}
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u3)
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u2)
-				runtime.Broadcast(r7, m, u8)
-				// PTX line 40: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.NTID().Y))
-				// PTX line 41: mov.u32, warp-uniform
-				u10 := uint64(uint64(w.CTAID().Y))
-				// PTX lines 42, 43: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: mov.u32
-							v11 := uint64(uint64(tid1[l]))
-							// 43: mad.lo.s32
-							v12 := uint64(uint32(uint32(u10)*uint32(u9) + uint32(v11)))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: mov.u32
-							v11 := uint64(uint64(tid1[l]))
-							// 43: mad.lo.s32
-							v12 := uint64(uint32(uint32(u10)*uint32(u9) + uint32(v11)))
-							r11[l] = v12
-						}
-					}
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.NTID().X))
-				// PTX line 45: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.CTAID().X))
-				// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: mov.u32
-							v15 := uint64(uint64(tid0[l]))
-							// 47: mad.lo.s32
-							v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
-							r15[l] = v16
-							// 48: setp.ge.s32
-							c17t := int32(r11[l]) >= int32(u4)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-							// 49: setp.ge.s32
-							c18t := int32(v16) >= int32(u5)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p1 = p1&^(1<<l) | c18b0<<l
-							// 50: or.pred
-							c19 := (c17) || (c18)
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p2 = p2&^(1<<l) | c19b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: mov.u32
-							v15 := uint64(uint64(tid0[l]))
-							// 47: mad.lo.s32
-							v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
-							r15[l] = v16
-							// 48: setp.ge.s32
-							c17t := int32(r11[l]) >= int32(u4)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-							// 49: setp.ge.s32
-							c18t := int32(v16) >= int32(u5)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p1 = p1&^(1<<l) | c18b0<<l
-							// 50: or.pred
-							c19 := (c17) || (c18)
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p2 = p2&^(1<<l) | c19b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				_ = u1
-				_ = u6
-				_ = u7
-				_ = u8
-			}
+			matmulBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1709,431 +1488,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 74-93; divergent, reconverges at block 9 (b9)
-			{
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x4)
-				k1 := uint64(0x10)
-				k2 := uint64(0xfffffffc)
-				k3 := uint64(0x0)
-				// PTX lines 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(0)
-					v2aw := w.Window(1)
-					v5aw := w.Window(2)
-					v6aw := w.Window(3)
-					v9aw := w.Window(4)
-					v10aw := w.Window(5)
-					v14aw := w.Window(6)
-					v15aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: ld.global.f32
-							v1a := uint64(r22[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: ld.global.f32
-							v2a := uint64(r26[l]) + 0xfffffffffffffff8
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
-									continue
-								}
-								v2 = v2x
-							}
-							// 76: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-							}
-							// 77: add.s64
-							v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
-							// 78: ld.global.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
-									continue
-								}
-								v5 = v5x
-							}
-							// 79: ld.global.f32
-							v6a := uint64(r26[l]) + 0xfffffffffffffffc
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
-									continue
-								}
-								v6 = v6x
-							}
-							// 80: fma.rn.f32
-							var v7 uint64
-							if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v7f) {
-								v7 = uint64(math.Float32bits(float32(v7f)))
-							} else {
-								v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(v3)))
-							}
-							// 81: add.s64
-							v8 := uint64(uint64(v4) + uint64(r27[l]))
-							// 82: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
-									continue
-								}
-								v9 = v9x
-							}
-							// 83: ld.global.f32
-							v10a := uint64(r26[l]) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
-									continue
-								}
-								v10 = v10x
-							}
-							// 84: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(v7)))
-							}
-							// 85: add.s64
-							v12 := uint64(uint64(v8) + uint64(r27[l]))
-							// 86: add.s64
-							v13 := uint64(uint64(v12) + uint64(r27[l]))
-							r22[l] = v13
-							// 87: ld.global.f32
-							v14a := uint64(v12) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
-									continue
-								}
-								v14 = v14x
-							}
-							// 88: ld.global.f32
-							v15a := uint64(r26[l]) + 0x4
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
-									continue
-								}
-								v15 = v15x
-							}
-							// 89: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(v11)))
-							}
-							r16[l] = v16
-							// 90: add.s32
-							v17 := uint64(uint32(r19[l]) + uint32(k0))
-							r19[l] = v17
-							// 91: add.s64
-							v18 := uint64(uint64(r26[l]) + uint64(k1))
-							r26[l] = v18
-							// 92: add.s32
-							v19 := uint64(uint32(r20[l]) + uint32(k2))
-							r20[l] = v19
-							// 93: setp.ne.s32
-							c20t := uint32(v19) != uint32(k3)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p5 = p5&^(1<<l) | c20b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: ld.global.f32
-							v1a := uint64(r22[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: ld.global.f32
-							v2a := uint64(r26[l]) + 0xfffffffffffffff8
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
-									continue
-								}
-								v2 = v2x
-							}
-							// 76: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-							}
-							// 77: add.s64
-							v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
-							// 78: ld.global.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
-									continue
-								}
-								v5 = v5x
-							}
-							// 79: ld.global.f32
-							v6a := uint64(r26[l]) + 0xfffffffffffffffc
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
-									continue
-								}
-								v6 = v6x
-							}
-							// 80: fma.rn.f32
-							var v7 uint64
-							if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v7f) {
-								v7 = uint64(math.Float32bits(float32(v7f)))
-							} else {
-								v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(v3)))
-							}
-							// 81: add.s64
-							v8 := uint64(uint64(v4) + uint64(r27[l]))
-							// 82: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
-									continue
-								}
-								v9 = v9x
-							}
-							// 83: ld.global.f32
-							v10a := uint64(r26[l]) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
-									continue
-								}
-								v10 = v10x
-							}
-							// 84: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(v7)))
-							}
-							// 85: add.s64
-							v12 := uint64(uint64(v8) + uint64(r27[l]))
-							// 86: add.s64
-							v13 := uint64(uint64(v12) + uint64(r27[l]))
-							r22[l] = v13
-							// 87: ld.global.f32
-							v14a := uint64(v12) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
-									continue
-								}
-								v14 = v14x
-							}
-							// 88: ld.global.f32
-							v15a := uint64(r26[l]) + 0x4
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
-									continue
-								}
-								v15 = v15x
-							}
-							// 89: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(v11)))
-							}
-							r16[l] = v16
-							// 90: add.s32
-							v17 := uint64(uint32(r19[l]) + uint32(k0))
-							r19[l] = v17
-							// 91: add.s64
-							v18 := uint64(uint64(r26[l]) + uint64(k1))
-							r26[l] = v18
-							// 92: add.s32
-							v19 := uint64(uint32(r20[l]) + uint32(k2))
-							r20[l] = v19
-							// 93: setp.ne.s32
-							c20t := uint32(v19) != uint32(k3)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p5 = p5&^(1<<l) | c20b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			matmulBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2147,39 +1502,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2 ($L__BB0_5), PTX lines 97-97
-			{
-				r18 := w.Reg(18)
-				k0 := uint64(0x0)
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: setp.eq.s32
-							c1t := uint32(r18[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: setp.eq.s32
-							c1t := uint32(r18[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			matmulBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2193,153 +1516,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 3:
 			// b3 ($L__BB0_7), PTX lines 110-116; divergent, reconverges at block 11 (b11)
-			{
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 110, 111, 112, 113, 114, 115, 116: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.global.f32
-							v1a := uint64(r44[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: ld.global.f32
-							v2a := uint64(r48[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
-									continue
-								}
-								v2 = v2x
-							}
-							// 112: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-							}
-							r16[l] = v3
-							// 113: add.s64
-							v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
-							r44[l] = v4
-							// 114: add.s64
-							v5 := uint64(uint64(r48[l]) + uint64(k0))
-							r48[l] = v5
-							// 115: add.s32
-							v6 := uint64(uint32(r18[l]) + uint32(k1))
-							r18[l] = v6
-							// 116: setp.ne.s32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p7 = p7&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.global.f32
-							v1a := uint64(r44[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: ld.global.f32
-							v2a := uint64(r48[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
-									continue
-								}
-								v2 = v2x
-							}
-							// 112: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
-							}
-							r16[l] = v3
-							// 113: add.s64
-							v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
-							r44[l] = v4
-							// 114: add.s64
-							v5 := uint64(uint64(r48[l]) + uint64(k0))
-							r48[l] = v5
-							// 115: add.s32
-							v6 := uint64(uint32(r18[l]) + uint32(k1))
-							r18[l] = v6
-							// 116: setp.ne.s32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p7 = p7&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[7] = p7
-				}
-			}
+			matmulBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2353,67 +1530,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 4:
 			// b4 ($L__BB0_8), PTX lines 120-124
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				k0 := uint64(0x4)
-				// PTX lines 120, 121, 122, 123, 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: mad.lo.s32
-							v1 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
-							// 121: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 122: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 123: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 124: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r16[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: mad.lo.s32
-							v1 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
-							// 121: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 122: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 123: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 124: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r16[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
-							}
-						}
-					}
-				}
-			}
+			matmulBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2423,45 +1540,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 12
 		case 6:
 			// b6, PTX lines 53-54
-			{
-				r5 := w.Reg(5)
-				r16 := w.Reg(16)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: setp.lt.s32
-							c1t := int32(r5[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: setp.lt.s32
-							c1t := int32(r5[l]) < int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 54: mov.f32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r16, m, u2)
-				_ = u2
-			}
+			matmulBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2475,62 +1554,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 7:
 			// b7, PTX lines 57-61
-			{
-				r5 := w.Reg(5)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 58: and.b32
-							v2 := uint64(uint32(r5[l]) & uint32(k1))
-							r18[l] = v2
-							// 59: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 58: and.b32
-							v2 := uint64(uint32(r5[l]) & uint32(k1))
-							r18[l] = v2
-							// 59: setp.lt.u32
-							c3t := uint32(v1) < uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-				// PTX line 60: mov.f32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r16, m, u4)
-				// PTX line 61: mov.u32, warp-uniform
-				u5 := uint64(k2)
-				runtime.Broadcast(r19, m, u5)
-				_ = u4
-				_ = u5
-			}
+			matmulBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2544,72 +1568,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 8:
 			// b8, PTX lines 64-71
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x4)
-				k1 := uint64(0x8)
-				// PTX lines 64, 65, 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: sub.s32
-							v1 := uint64(uint32(r5[l]) - uint32(r18[l]))
-							r20[l] = v1
-							// 65: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
-							// 66: add.s64
-							v3 := uint64(uint64(r6[l]) + uint64(v2))
-							r22[l] = v3
-							// 67: mul.lo.s32
-							v4 := uint64(uint32(r5[l]) * uint32(r11[l]))
-							// 68: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 69: add.s64
-							v6 := uint64(uint64(r7[l]) + uint64(v5))
-							// 70: add.s64
-							v7 := uint64(uint64(v6) + uint64(k1))
-							r26[l] = v7
-							// 71: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r27[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: sub.s32
-							v1 := uint64(uint32(r5[l]) - uint32(r18[l]))
-							r20[l] = v1
-							// 65: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
-							// 66: add.s64
-							v3 := uint64(uint64(r6[l]) + uint64(v2))
-							r22[l] = v3
-							// 67: mul.lo.s32
-							v4 := uint64(uint32(r5[l]) * uint32(r11[l]))
-							// 68: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-							// 69: add.s64
-							v6 := uint64(uint64(r7[l]) + uint64(v5))
-							// 70: add.s64
-							v7 := uint64(uint64(v6) + uint64(k1))
-							r26[l] = v7
-							// 71: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r27[l] = v8
-						}
-					}
-				}
-			}
+			matmulBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2619,64 +1578,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 2
 		case 10:
 			// b10, PTX lines 100-106
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r15 := w.Reg(15)
-				r19 := w.Reg(19)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				k0 := uint64(0x4)
-				// PTX lines 100, 101, 102, 103, 104, 105, 106: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: mad.lo.s32
-							v1 := uint64(uint32(uint32(r19[l])*uint32(r4[l]) + uint32(r15[l])))
-							// 101: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 102: add.s64
-							v3 := uint64(uint64(r6[l]) + uint64(v2))
-							r44[l] = v3
-							// 103: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r45[l] = v4
-							// 104: mad.lo.s32
-							v5 := uint64(uint32(uint32(r5[l])*uint32(r11[l]) + uint32(r19[l])))
-							// 105: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
-							// 106: add.s64
-							v7 := uint64(uint64(r7[l]) + uint64(v6))
-							r48[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: mad.lo.s32
-							v1 := uint64(uint32(uint32(r19[l])*uint32(r4[l]) + uint32(r15[l])))
-							// 101: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 102: add.s64
-							v3 := uint64(uint64(r6[l]) + uint64(v2))
-							r44[l] = v3
-							// 103: mul.wide.s32
-							v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r45[l] = v4
-							// 104: mad.lo.s32
-							v5 := uint64(uint32(uint32(r5[l])*uint32(r11[l]) + uint32(r19[l])))
-							// 105: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
-							// 106: add.s64
-							v7 := uint64(uint64(r7[l]) + uint64(v6))
-							r48[l] = v7
-						}
-					}
-				}
-			}
+			matmulBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2694,6 +1596,1163 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// matmulBlock0 runs block 0 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-50; divergent, reconverges at block 5 (b5 ($L__BB0_9))
+func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:32")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:36")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:37")
+	}
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u3)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u2)
+	runtime.Broadcast(r7, m, u8)
+	// PTX line 40: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().Y))
+	// PTX line 41: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().Y))
+	// PTX lines 42, 43: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: mov.u32
+				v11 := uint64(uint64(tid1[l]))
+				// 43: mad.lo.s32
+				v12 := uint64(uint32(uint32(u10)*uint32(u9) + uint32(v11)))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: mov.u32
+				v11 := uint64(uint64(tid1[l]))
+				// 43: mad.lo.s32
+				v12 := uint64(uint32(uint32(u10)*uint32(u9) + uint32(v11)))
+				r11[l] = v12
+			}
+		}
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.CTAID().X))
+	// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: mov.u32
+				v15 := uint64(uint64(tid0[l]))
+				// 47: mad.lo.s32
+				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
+				r15[l] = v16
+				// 48: setp.ge.s32
+				c17t := int32(r11[l]) >= int32(u4)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+				// 49: setp.ge.s32
+				c18t := int32(v16) >= int32(u5)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p1 = p1&^(1<<l) | c18b0<<l
+				// 50: or.pred
+				c19 := (c17) || (c18)
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p2 = p2&^(1<<l) | c19b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: mov.u32
+				v15 := uint64(uint64(tid0[l]))
+				// 47: mad.lo.s32
+				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
+				r15[l] = v16
+				// 48: setp.ge.s32
+				c17t := int32(r11[l]) >= int32(u4)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+				// 49: setp.ge.s32
+				c18t := int32(v16) >= int32(u5)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p1 = p1&^(1<<l) | c18b0<<l
+				// 50: or.pred
+				c19 := (c17) || (c18)
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p2 = p2&^(1<<l) | c19b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	_ = u1
+	_ = u6
+	_ = u7
+	_ = u8
+}
+
+// matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_4), PTX lines 74-93; divergent, reconverges at block 9 (b9)
+func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	k1 := uint64(0x10)
+	k2 := uint64(0xfffffffc)
+	k3 := uint64(0x0)
+	// PTX lines 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(0)
+		v2aw := w.Window(1)
+		v5aw := w.Window(2)
+		v6aw := w.Window(3)
+		v9aw := w.Window(4)
+		v10aw := w.Window(5)
+		v14aw := w.Window(6)
+		v15aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v11s [32]uint64
+				var v3s [32]uint64
+				var v4s [32]uint64
+				var v7s [32]uint64
+				var v8s [32]uint64
+				for l := range 32 {
+					// 74: ld.global.f32
+					v1a := uint64(r22[l]) + 0x0
+					var v1 uint64
+					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+						v1 = runtime.Load32(v1aw.Ptr, v1ao)
+					} else {
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
+							continue
+						}
+						v1 = v1x
+					}
+					// 75: ld.global.f32
+					v2a := uint64(r26[l]) + 0xfffffffffffffff8
+					var v2 uint64
+					if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+						v2 = runtime.Load32(v2aw.Ptr, v2ao)
+					} else {
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
+							continue
+						}
+						v2 = v2x
+					}
+					// 76: fma.rn.f32
+					var v3 uint64
+					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+						v3 = uint64(math.Float32bits(float32(v3f)))
+					} else {
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+					}
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					// 77: add.s64
+					v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
+					// 78: ld.global.f32
+					v5a := uint64(v4) + 0x0
+					var v5 uint64
+					if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+						v5 = runtime.Load32(v5aw.Ptr, v5ao)
+					} else {
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
+							continue
+						}
+						v5 = v5x
+					}
+					// 79: ld.global.f32
+					v6a := uint64(r26[l]) + 0xfffffffffffffffc
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+						v6 = runtime.Load32(v6aw.Ptr, v6ao)
+					} else {
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
+							continue
+						}
+						v6 = v6x
+					}
+					// 80: fma.rn.f32
+					var v7 uint64
+					if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v7f) {
+						v7 = uint64(math.Float32bits(float32(v7f)))
+					} else {
+						v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(v3)))
+					}
+					v4s[l] = v4
+					v7s[l] = v7
+				}
+				for l := range 32 {
+					v4 := v4s[l]
+					v7 := v7s[l]
+					// 81: add.s64
+					v8 := uint64(uint64(v4) + uint64(r27[l]))
+					// 82: ld.global.f32
+					v9a := uint64(v8) + 0x0
+					var v9 uint64
+					if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+						v9 = runtime.Load32(v9aw.Ptr, v9ao)
+					} else {
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
+							continue
+						}
+						v9 = v9x
+					}
+					// 83: ld.global.f32
+					v10a := uint64(r26[l]) + 0x0
+					var v10 uint64
+					if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+						v10 = runtime.Load32(v10aw.Ptr, v10ao)
+					} else {
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
+							continue
+						}
+						v10 = v10x
+					}
+					// 84: fma.rn.f32
+					var v11 uint64
+					if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v11f) {
+						v11 = uint64(math.Float32bits(float32(v11f)))
+					} else {
+						v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(v7)))
+					}
+					v8s[l] = v8
+					v11s[l] = v11
+				}
+				for l := range 32 {
+					v8 := v8s[l]
+					v11 := v11s[l]
+					// 85: add.s64
+					v12 := uint64(uint64(v8) + uint64(r27[l]))
+					// 86: add.s64
+					v13 := uint64(uint64(v12) + uint64(r27[l]))
+					r22[l] = v13
+					// 87: ld.global.f32
+					v14a := uint64(v12) + 0x0
+					var v14 uint64
+					if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+						v14 = runtime.Load32(v14aw.Ptr, v14ao)
+					} else {
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
+							continue
+						}
+						v14 = v14x
+					}
+					// 88: ld.global.f32
+					v15a := uint64(r26[l]) + 0x4
+					var v15 uint64
+					if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+						v15 = runtime.Load32(v15aw.Ptr, v15ao)
+					} else {
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
+							continue
+						}
+						v15 = v15x
+					}
+					// 89: fma.rn.f32
+					var v16 uint64
+					if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v16f) {
+						v16 = uint64(math.Float32bits(float32(v16f)))
+					} else {
+						v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(v11)))
+					}
+					r16[l] = v16
+					// 90: add.s32
+					v17 := uint64(uint32(r19[l]) + uint32(k0))
+					r19[l] = v17
+					// 91: add.s64
+					v18 := uint64(uint64(r26[l]) + uint64(k1))
+					r26[l] = v18
+					// 92: add.s32
+					v19 := uint64(uint32(r20[l]) + uint32(k2))
+					r20[l] = v19
+					// 93: setp.ne.s32
+					c20t := uint32(v19) != uint32(k3)
+					c20 := c20t
+					c20b0 := uint32(0)
+					if c20 {
+						c20b0 = 1
+					}
+					p5 = p5&^(1<<l) | c20b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: ld.global.f32
+				v1a := uint64(r22[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: ld.global.f32
+				v2a := uint64(r26[l]) + 0xfffffffffffffff8
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:75")
+						continue
+					}
+					v2 = v2x
+				}
+				// 76: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+				}
+				// 77: add.s64
+				v4 := uint64(uint64(r22[l]) + uint64(r27[l]))
+				// 78: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:78")
+						continue
+					}
+					v5 = v5x
+				}
+				// 79: ld.global.f32
+				v6a := uint64(r26[l]) + 0xfffffffffffffffc
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:79")
+						continue
+					}
+					v6 = v6x
+				}
+				// 80: fma.rn.f32
+				var v7 uint64
+				if v7f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v7f) {
+					v7 = uint64(math.Float32bits(float32(v7f)))
+				} else {
+					v7 = uint64(isa.FmaF32RN(uint32(v6), uint32(v5), uint32(v3)))
+				}
+				// 81: add.s64
+				v8 := uint64(uint64(v4) + uint64(r27[l]))
+				// 82: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:82")
+						continue
+					}
+					v9 = v9x
+				}
+				// 83: ld.global.f32
+				v10a := uint64(r26[l]) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:83")
+						continue
+					}
+					v10 = v10x
+				}
+				// 84: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v10), uint32(v9), uint32(v7)))
+				}
+				// 85: add.s64
+				v12 := uint64(uint64(v8) + uint64(r27[l]))
+				// 86: add.s64
+				v13 := uint64(uint64(v12) + uint64(r27[l]))
+				r22[l] = v13
+				// 87: ld.global.f32
+				v14a := uint64(v12) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(6, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:87")
+						continue
+					}
+					v14 = v14x
+				}
+				// 88: ld.global.f32
+				v15a := uint64(r26[l]) + 0x4
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(7, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:88")
+						continue
+					}
+					v15 = v15x
+				}
+				// 89: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(v15))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(v15), uint32(v14), uint32(v11)))
+				}
+				r16[l] = v16
+				// 90: add.s32
+				v17 := uint64(uint32(r19[l]) + uint32(k0))
+				r19[l] = v17
+				// 91: add.s64
+				v18 := uint64(uint64(r26[l]) + uint64(k1))
+				r26[l] = v18
+				// 92: add.s32
+				v19 := uint64(uint32(r20[l]) + uint32(k2))
+				r20[l] = v19
+				// 93: setp.ne.s32
+				c20t := uint32(v19) != uint32(k3)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p5 = p5&^(1<<l) | c20b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// matmulBlock2 runs block 2 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_5), PTX lines 97-97
+func matmulBlock2(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: setp.eq.s32
+				c1t := uint32(r18[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: setp.eq.s32
+				c1t := uint32(r18[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_7), PTX lines 110-116; divergent, reconverges at block 11 (b11)
+func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 110, 111, 112, 113, 114, 115, 116: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.global.f32
+				v1a := uint64(r44[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: ld.global.f32
+				v2a := uint64(r48[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
+						continue
+					}
+					v2 = v2x
+				}
+				// 112: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+				}
+				r16[l] = v3
+				// 113: add.s64
+				v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
+				r44[l] = v4
+				// 114: add.s64
+				v5 := uint64(uint64(r48[l]) + uint64(k0))
+				r48[l] = v5
+				// 115: add.s32
+				v6 := uint64(uint32(r18[l]) + uint32(k1))
+				r18[l] = v6
+				// 116: setp.ne.s32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p7 = p7&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.global.f32
+				v1a := uint64(r44[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: ld.global.f32
+				v2a := uint64(r48[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:111")
+						continue
+					}
+					v2 = v2x
+				}
+				// 112: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+				}
+				r16[l] = v3
+				// 113: add.s64
+				v4 := uint64(uint64(r44[l]) + uint64(r45[l]))
+				r44[l] = v4
+				// 114: add.s64
+				v5 := uint64(uint64(r48[l]) + uint64(k0))
+				r48[l] = v5
+				// 115: add.s32
+				v6 := uint64(uint32(r18[l]) + uint32(k1))
+				r18[l] = v6
+				// 116: setp.ne.s32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p7 = p7&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[7] = p7
+	}
+}
+
+// matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_8), PTX lines 120-124
+func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x4)
+	// PTX lines 120, 121, 122, 123, 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: mad.lo.s32
+				v1 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
+				// 121: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 122: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 123: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 124: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r16[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: mad.lo.s32
+				v1 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
+				// 121: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 122: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 123: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 124: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r16[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:124")
+				}
+			}
+		}
+	}
+}
+
+// matmulBlock6 runs block 6 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 53-54
+func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r16 := w.Reg(16)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: setp.lt.s32
+				c1t := int32(r5[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: setp.lt.s32
+				c1t := int32(r5[l]) < int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 54: mov.f32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r16, m, u2)
+	_ = u2
+}
+
+// matmulBlock7 runs block 7 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 57-61
+func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 58: and.b32
+				v2 := uint64(uint32(r5[l]) & uint32(k1))
+				r18[l] = v2
+				// 59: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 58: and.b32
+				v2 := uint64(uint32(r5[l]) & uint32(k1))
+				r18[l] = v2
+				// 59: setp.lt.u32
+				c3t := uint32(v1) < uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+	// PTX line 60: mov.f32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r16, m, u4)
+	// PTX line 61: mov.u32, warp-uniform
+	u5 := uint64(k2)
+	runtime.Broadcast(r19, m, u5)
+	_ = u4
+	_ = u5
+}
+
+// matmulBlock8 runs block 8 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 64-71
+func matmulBlock8(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	// PTX lines 64, 65, 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: sub.s32
+				v1 := uint64(uint32(r5[l]) - uint32(r18[l]))
+				r20[l] = v1
+				// 65: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
+				// 66: add.s64
+				v3 := uint64(uint64(r6[l]) + uint64(v2))
+				r22[l] = v3
+				// 67: mul.lo.s32
+				v4 := uint64(uint32(r5[l]) * uint32(r11[l]))
+				// 68: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 69: add.s64
+				v6 := uint64(uint64(r7[l]) + uint64(v5))
+				// 70: add.s64
+				v7 := uint64(uint64(v6) + uint64(k1))
+				r26[l] = v7
+				// 71: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r27[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: sub.s32
+				v1 := uint64(uint32(r5[l]) - uint32(r18[l]))
+				r20[l] = v1
+				// 65: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
+				// 66: add.s64
+				v3 := uint64(uint64(r6[l]) + uint64(v2))
+				r22[l] = v3
+				// 67: mul.lo.s32
+				v4 := uint64(uint32(r5[l]) * uint32(r11[l]))
+				// 68: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				// 69: add.s64
+				v6 := uint64(uint64(r7[l]) + uint64(v5))
+				// 70: add.s64
+				v7 := uint64(uint64(v6) + uint64(k1))
+				r26[l] = v7
+				// 71: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r27[l] = v8
+			}
+		}
+	}
+}
+
+// matmulBlock10 runs block 10 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 100-106
+func matmulBlock10(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r15 := w.Reg(15)
+	r19 := w.Reg(19)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	k0 := uint64(0x4)
+	// PTX lines 100, 101, 102, 103, 104, 105, 106: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: mad.lo.s32
+				v1 := uint64(uint32(uint32(r19[l])*uint32(r4[l]) + uint32(r15[l])))
+				// 101: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 102: add.s64
+				v3 := uint64(uint64(r6[l]) + uint64(v2))
+				r44[l] = v3
+				// 103: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r45[l] = v4
+				// 104: mad.lo.s32
+				v5 := uint64(uint32(uint32(r5[l])*uint32(r11[l]) + uint32(r19[l])))
+				// 105: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+				// 106: add.s64
+				v7 := uint64(uint64(r7[l]) + uint64(v6))
+				r48[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: mad.lo.s32
+				v1 := uint64(uint32(uint32(r19[l])*uint32(r4[l]) + uint32(r15[l])))
+				// 101: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 102: add.s64
+				v3 := uint64(uint64(r6[l]) + uint64(v2))
+				r44[l] = v3
+				// 103: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r45[l] = v4
+				// 104: mad.lo.s32
+				v5 := uint64(uint32(uint32(r5[l])*uint32(r11[l]) + uint32(r19[l])))
+				// 105: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+				// 106: add.s64
+				v7 := uint64(uint64(r7[l]) + uint64(v6))
+				r48[l] = v7
+			}
+		}
+	}
+}
+
 // matmulTiledRun runs blocks of kernel matmul_tiled for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2702,207 +2761,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 149-164
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 149: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:149")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 150: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:150")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 151: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:151")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 152: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:152")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 153: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:153")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 154: ld.param.u32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:154")
-				}
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 155: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().Y))
-				// PTX line 156: shl.b32, warp-uniform
-				u8 := uint64(uint32(u7) << uint32(k0))
-				// PTX lines 157, 158: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: mov.u32
-							v9 := uint64(uint64(tid1[l]))
-							r8[l] = v9
-							// 158: add.s32
-							v10 := uint64(uint32(u8) + uint32(v9))
-							r9[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: mov.u32
-							v9 := uint64(uint64(tid1[l]))
-							r8[l] = v9
-							// 158: add.s32
-							v10 := uint64(uint32(u8) + uint32(v9))
-							r9[l] = v10
-						}
-					}
-				}
-				// PTX line 159: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 160: shl.b32, warp-uniform
-				u12 := uint64(uint32(u11) << uint32(k0))
-				// PTX lines 161, 162, 163: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r12[l] = v13
-							// 162: add.s32
-							v14 := uint64(uint32(u12) + uint32(v13))
-							r13[l] = v14
-							// 163: setp.lt.s32
-							c15t := int32(u6) < int32(k1)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r12[l] = v13
-							// 162: add.s32
-							v14 := uint64(uint32(u12) + uint32(v13))
-							r13[l] = v14
-							// 163: setp.lt.s32
-							c15t := int32(u6) < int32(k1)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 164: mov.f32, warp-uniform
-				u16 := uint64(k2)
-				runtime.Broadcast(r14, m, u16)
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-				_ = u16
-			}
+			matmulTiledBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2916,129 +2775,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 186-195; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			{
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r24 := w.Reg(24)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				k0 := uint64(0xffffffef)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				// PTX lines 186, 187, 188, 189, 190, 191, 192: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: add.s32
-							v1 := uint64(uint32(r30[l]) + uint32(r24[l]))
-							// 187: max.s32
-							v2 := uint64(uint32(max(int32(v1), int32(k0))))
-							// 188: not.b32
-							v3 := uint64(^uint32(v2))
-							// 189: max.s32
-							v4 := uint64(uint32(max(int32(v3), int32(k1))))
-							r35[l] = v4
-							// 190: add.s32
-							v5 := uint64(uint32(r31[l]) + uint32(r12[l]))
-							r36[l] = v5
-							// 191: setp.ge.s32
-							c6t := int32(v5) >= int32(r5[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 192: setp.ge.s32
-							c7t := int32(r9[l]) >= int32(r3[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: add.s32
-							v1 := uint64(uint32(r30[l]) + uint32(r24[l]))
-							// 187: max.s32
-							v2 := uint64(uint32(max(int32(v1), int32(k0))))
-							// 188: not.b32
-							v3 := uint64(^uint32(v2))
-							// 189: max.s32
-							v4 := uint64(uint32(max(int32(v3), int32(k1))))
-							r35[l] = v4
-							// 190: add.s32
-							v5 := uint64(uint32(r31[l]) + uint32(r12[l]))
-							r36[l] = v5
-							// 191: setp.ge.s32
-							c6t := int32(v5) >= int32(r5[l])
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 192: setp.ge.s32
-							c7t := int32(r9[l]) >= int32(r3[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				// PTX line 193: mov.f32, warp-uniform
-				u8 := uint64(k2)
-				runtime.Broadcast(r37, m, u8)
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: or.pred
-							c9 := (p2>>l&1 != 0) || (p1>>l&1 != 0)
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p3 = p3&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: or.pred
-							c9 := (p2>>l&1 != 0) || (p1>>l&1 != 0)
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p3 = p3&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 195: mov.f32, warp-uniform
-				u10 := uint64(u8)
-				runtime.Broadcast(r38, m, u10)
-				_ = u10
-			}
+			matmulTiledBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3052,112 +2789,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2 ($L__BB1_4), PTX lines 204-208; divergent, reconverges at block 3 (b3 ($L__BB1_6))
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				r20 := w.Reg(20)
-				r31 := w.Reg(31)
-				r38 := w.Reg(38)
-				r42 := w.Reg(42)
-				// PTX lines 204, 205, 206, 207, 208: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: st.shared.f32
-							s1 := uint64(uint64(uint32(r20[l]))) + 0x0
-							s1v := uint64(r38[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
-							}
-							// 205: add.s32
-							v2 := uint64(uint32(r31[l]) + uint32(r8[l]))
-							r42[l] = v2
-							// 206: setp.ge.s32
-							c3t := int32(v2) >= int32(r5[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 207: setp.ge.s32
-							c4t := int32(r13[l]) >= int32(r4[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-							// 208: or.pred
-							c5 := (c4) || (c3)
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p6 = p6&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: st.shared.f32
-							s1 := uint64(uint64(uint32(r20[l]))) + 0x0
-							s1v := uint64(r38[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
-							}
-							// 205: add.s32
-							v2 := uint64(uint32(r31[l]) + uint32(r8[l]))
-							r42[l] = v2
-							// 206: setp.ge.s32
-							c3t := int32(v2) >= int32(r5[l])
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 207: setp.ge.s32
-							c4t := int32(r13[l]) >= int32(r4[l])
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-							// 208: or.pred
-							c5 := (c4) || (c3)
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p6 = p6&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-				}
-			}
+			matmulTiledBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3171,87 +2803,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 217-217; bar.sync at line 218
-			{
-				r23 := w.Reg(23)
-				r37 := w.Reg(37)
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.shared.f32
-							s1 := uint64(uint64(uint32(r23[l]))) + 0x0
-							s1v := uint64(r37[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.shared.f32
-							s1 := uint64(uint64(uint32(r23[l]))) + 0x0
-							s1v := uint64(r37[l])
-							if s1 < shEnd4 && s1&3 == 0 {
-								runtime.Store32(sh, s1, s1v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b3 ($L__BB1_6), PTX lines 219-219
-			{
-				r5 := w.Reg(5)
-				r31 := w.Reg(31)
-				// PTX lines 219: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 219: setp.ge.s32
-							c1t := int32(r31[l]) >= int32(r5[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 219: setp.ge.s32
-							c1t := int32(r31[l]) >= int32(r5[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			matmulTiledBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3265,413 +2824,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 5:
 			// b4 ($L__BB1_9), PTX lines 233-249
-			{
-				r14 := w.Reg(14)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				k0 := uint64(0x4)
-				k1 := uint64(0x100)
-				k2 := uint64(0x10)
-				k3 := uint64(0xfffffffc)
-				k4 := uint64(0x0)
-				// PTX lines 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: ld.shared.f32
-							v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
-									continue
-								}
-								v1 = v1x
-							}
-							// 234: ld.shared.f32
-							v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
-									continue
-								}
-								v2 = v2x
-							}
-							// 235: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-							}
-							// 236: ld.shared.f32
-							v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
-									continue
-								}
-								v4 = v4x
-							}
-							// 237: ld.shared.f32
-							v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
-									continue
-								}
-								v5 = v5x
-							}
-							// 238: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(v3)))
-							}
-							// 239: ld.shared.f32
-							v7a := uint64(uint64(uint32(r51[l]))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
-									continue
-								}
-								v7 = v7x
-							}
-							// 240: ld.shared.f32
-							v8a := uint64(uint64(uint32(r50[l]))) + 0x0
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
-									continue
-								}
-								v8 = v8x
-							}
-							// 241: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(v6)))
-							}
-							// 242: ld.shared.f32
-							v10a := uint64(uint64(uint32(r51[l]))) + 0x40
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
-									continue
-								}
-								v10 = v10x
-							}
-							// 243: ld.shared.f32
-							v11a := uint64(uint64(uint32(r50[l]))) + 0x4
-							var v11 uint64
-							if v11a < shEnd4 && v11a&3 == 0 {
-								v11 = runtime.Load32(sh, v11a)
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-								if !v11ok {
-									flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
-									continue
-								}
-								v11 = v11x
-							}
-							// 244: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(v9)))
-							}
-							r14[l] = v12
-							// 245: add.s32
-							v13 := uint64(uint32(r48[l]) + uint32(k0))
-							r48[l] = v13
-							// 246: add.s32
-							v14 := uint64(uint32(r51[l]) + uint32(k1))
-							r51[l] = v14
-							// 247: add.s32
-							v15 := uint64(uint32(r50[l]) + uint32(k2))
-							r50[l] = v15
-							// 248: add.s32
-							v16 := uint64(uint32(r49[l]) + uint32(k3))
-							r49[l] = v16
-							// 249: setp.ne.s32
-							c17t := uint32(v16) != uint32(k4)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p9 = p9&^(1<<l) | c17b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: ld.shared.f32
-							v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
-									continue
-								}
-								v1 = v1x
-							}
-							// 234: ld.shared.f32
-							v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
-									continue
-								}
-								v2 = v2x
-							}
-							// 235: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-							}
-							// 236: ld.shared.f32
-							v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
-							var v4 uint64
-							if v4a < shEnd4 && v4a&3 == 0 {
-								v4 = runtime.Load32(sh, v4a)
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
-									continue
-								}
-								v4 = v4x
-							}
-							// 237: ld.shared.f32
-							v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
-									continue
-								}
-								v5 = v5x
-							}
-							// 238: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(v3)))
-							}
-							// 239: ld.shared.f32
-							v7a := uint64(uint64(uint32(r51[l]))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
-									continue
-								}
-								v7 = v7x
-							}
-							// 240: ld.shared.f32
-							v8a := uint64(uint64(uint32(r50[l]))) + 0x0
-							var v8 uint64
-							if v8a < shEnd4 && v8a&3 == 0 {
-								v8 = runtime.Load32(sh, v8a)
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-								if !v8ok {
-									flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
-									continue
-								}
-								v8 = v8x
-							}
-							// 241: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(v6)))
-							}
-							// 242: ld.shared.f32
-							v10a := uint64(uint64(uint32(r51[l]))) + 0x40
-							var v10 uint64
-							if v10a < shEnd4 && v10a&3 == 0 {
-								v10 = runtime.Load32(sh, v10a)
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
-								if !v10ok {
-									flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
-									continue
-								}
-								v10 = v10x
-							}
-							// 243: ld.shared.f32
-							v11a := uint64(uint64(uint32(r50[l]))) + 0x4
-							var v11 uint64
-							if v11a < shEnd4 && v11a&3 == 0 {
-								v11 = runtime.Load32(sh, v11a)
-							} else {
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
-								if !v11ok {
-									flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
-									continue
-								}
-								v11 = v11x
-							}
-							// 244: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(v9)))
-							}
-							r14[l] = v12
-							// 245: add.s32
-							v13 := uint64(uint32(r48[l]) + uint32(k0))
-							r48[l] = v13
-							// 246: add.s32
-							v14 := uint64(uint32(r51[l]) + uint32(k1))
-							r51[l] = v14
-							// 247: add.s32
-							v15 := uint64(uint32(r50[l]) + uint32(k2))
-							r50[l] = v15
-							// 248: add.s32
-							v16 := uint64(uint32(r49[l]) + uint32(k3))
-							r49[l] = v16
-							// 249: setp.ne.s32
-							c17t := uint32(v16) != uint32(k4)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p9 = p9&^(1<<l) | c17b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[9] = p9
-				}
-			}
+			matmulTiledBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3685,39 +2838,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 6:
 			// b5 ($L__BB1_10), PTX lines 253-253
-			{
-				r46 := w.Reg(46)
-				k0 := uint64(0x0)
-				// PTX lines 253: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: setp.eq.s32
-							c1t := uint32(r46[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: setp.eq.s32
-							c1t := uint32(r46[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			matmulTiledBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3734,53 +2855,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 8:
 			// b6 ($L__BB1_14), PTX lines 279-281
-			{
-				r5 := w.Reg(5)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				k0 := uint64(0x10)
-				// PTX lines 279, 280, 281: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 279: add.s32
-							v1 := uint64(uint32(r31[l]) + uint32(k0))
-							r31[l] = v1
-							// 280: setp.lt.s32
-							c2t := int32(v1) < int32(r5[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p13 = p13&^(1<<l) | c2b0<<l
-							// 281: add.s32
-							v3 := uint64(uint32(r30[l]) + uint32(k0))
-							r30[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 279: add.s32
-							v1 := uint64(uint32(r31[l]) + uint32(k0))
-							r31[l] = v1
-							// 280: setp.lt.s32
-							c2t := int32(v1) < int32(r5[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p13 = p13&^(1<<l) | c2b0<<l
-							// 281: add.s32
-							v3 := uint64(uint32(r30[l]) + uint32(k0))
-							r30[l] = v3
-						}
-					}
-					w.P[13] = p13
-				}
-			}
+			matmulTiledBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3794,75 +2869,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 9:
 			// b7 ($L__BB1_15), PTX lines 285-287; divergent, reconverges at block 10 (b8 ($L__BB1_17))
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				// PTX lines 285, 286, 287: lane-local, one loop over the lanes
-				{
-					p14 := w.P[14]
-					p15 := w.P[15]
-					p16 := w.P[16]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: setp.ge.s32
-							c1t := int32(r13[l]) >= int32(r4[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p14 = p14&^(1<<l) | c1b0<<l
-							// 286: setp.ge.s32
-							c2t := int32(r9[l]) >= int32(r3[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p15 = p15&^(1<<l) | c2b0<<l
-							// 287: or.pred
-							c3 := (c2) || (c1)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p16 = p16&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: setp.ge.s32
-							c1t := int32(r13[l]) >= int32(r4[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p14 = p14&^(1<<l) | c1b0<<l
-							// 286: setp.ge.s32
-							c2t := int32(r9[l]) >= int32(r3[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p15 = p15&^(1<<l) | c2b0<<l
-							// 287: or.pred
-							c3 := (c2) || (c1)
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p16 = p16&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[14] = p14
-					w.P[15] = p15
-					w.P[16] = p16
-				}
-			}
+			matmulTiledBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3879,363 +2886,28 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 22
 		case 11:
 			// b9, PTX lines 167-183
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				k0 := uint64(0x6)
-				k1 := uint64(0x0)
-				k2 := uint64(0x2)
-				k3 := uint64(0x400)
-				k4 := uint64(0x80)
-				k5 := uint64(0x8)
-				// PTX lines 167, 168: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: mul.lo.s32
-							v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
-							r15[l] = v1
-							// 168: shl.b32
-							v2 := uint64(uint32(r8[l]) << uint32(k0))
-							r16[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: mul.lo.s32
-							v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
-							r15[l] = v1
-							// 168: shl.b32
-							v2 := uint64(uint32(r8[l]) << uint32(k0))
-							r16[l] = v2
-						}
-					}
-				}
-				// PTX line 169: mov.u32, warp-uniform
-				u3 := uint64(k1)
-				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: add.s32
-							v4 := uint64(uint32(u3) + uint32(r16[l]))
-							r18[l] = v4
-							// 171: shl.b32
-							v5 := uint64(uint32(r12[l]) << uint32(k2))
-							r19[l] = v5
-							// 172: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							r20[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: add.s32
-							v4 := uint64(uint32(u3) + uint32(r16[l]))
-							r18[l] = v4
-							// 171: shl.b32
-							v5 := uint64(uint32(r12[l]) << uint32(k2))
-							r19[l] = v5
-							// 172: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							r20[l] = v6
-						}
-					}
-				}
-				// PTX line 173: mov.u32, warp-uniform
-				u7 := uint64(k3)
-				runtime.Broadcast(r21, m, u7)
-				// PTX lines 174, 175, 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: add.s32
-							v8 := uint64(uint32(u7) + uint32(r16[l]))
-							// 175: add.s32
-							v9 := uint64(uint32(v8) + uint32(r19[l]))
-							r23[l] = v9
-							// 176: not.b32
-							v10 := uint64(^uint32(r5[l]))
-							r24[l] = v10
-							// 177: add.s32
-							v11 := uint64(uint32(u7) + uint32(r19[l]))
-							// 178: add.s32
-							v12 := uint64(uint32(v11) + uint32(k4))
-							r26[l] = v12
-							// 179: add.s32
-							v13 := uint64(uint32(r18[l]) + uint32(k5))
-							r27[l] = v13
-							// 180: cvta.to.global.u64
-							v14 := uint64(r1[l])
-							r28[l] = v14
-							// 181: cvta.to.global.u64
-							v15 := uint64(r2[l])
-							r29[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: add.s32
-							v8 := uint64(uint32(u7) + uint32(r16[l]))
-							// 175: add.s32
-							v9 := uint64(uint32(v8) + uint32(r19[l]))
-							r23[l] = v9
-							// 176: not.b32
-							v10 := uint64(^uint32(r5[l]))
-							r24[l] = v10
-							// 177: add.s32
-							v11 := uint64(uint32(u7) + uint32(r19[l]))
-							// 178: add.s32
-							v12 := uint64(uint32(v11) + uint32(k4))
-							r26[l] = v12
-							// 179: add.s32
-							v13 := uint64(uint32(r18[l]) + uint32(k5))
-							r27[l] = v13
-							// 180: cvta.to.global.u64
-							v14 := uint64(r1[l])
-							r28[l] = v14
-							// 181: cvta.to.global.u64
-							v15 := uint64(r2[l])
-							r29[l] = v15
-						}
-					}
-				}
-				// PTX line 182: mov.u32, warp-uniform
-				u16 := uint64(k1)
-				runtime.Broadcast(r30, m, u16)
-				// PTX line 183: mov.u32, warp-uniform
-				u17 := uint64(u16)
-				runtime.Broadcast(r31, m, u17)
-				_ = u17
-			}
+			matmulTiledBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 12:
 			// b10, PTX lines 198-201
-			{
-				r15 := w.Reg(15)
-				r28 := w.Reg(28)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				k0 := uint64(0x4)
-				// PTX lines 198, 199, 200, 201: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: add.s32
-							v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
-							// 199: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 200: add.s64
-							v3 := uint64(uint64(r28[l]) + uint64(v2))
-							// 201: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
-									continue
-								}
-								v4 = v4x
-							}
-							r38[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: add.s32
-							v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
-							// 199: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 200: add.s64
-							v3 := uint64(uint64(r28[l]) + uint64(v2))
-							// 201: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
-									continue
-								}
-								v4 = v4x
-							}
-							r38[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 13:
 			// b11, PTX lines 211-214
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r29 := w.Reg(29)
-				r37 := w.Reg(37)
-				r42 := w.Reg(42)
-				k0 := uint64(0x4)
-				// PTX lines 211, 212, 213, 214: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: mad.lo.s32
-							v1 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
-							// 212: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 213: add.s64
-							v3 := uint64(uint64(r29[l]) + uint64(v2))
-							// 214: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
-									continue
-								}
-								v4 = v4x
-							}
-							r37[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: mad.lo.s32
-							v1 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
-							// 212: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 213: add.s64
-							v3 := uint64(uint64(r29[l]) + uint64(v2))
-							// 214: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
-									continue
-								}
-								v4 = v4x
-							}
-							r37[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 14:
 			// b12, PTX lines 222-225
-			{
-				r35 := w.Reg(35)
-				r46 := w.Reg(46)
-				r48 := w.Reg(48)
-				k0 := uint64(0x3)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x0)
-				// PTX lines 222, 223, 224: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: and.b32
-							v1 := uint64(uint32(r35[l]) & uint32(k0))
-							r46[l] = v1
-							// 223: add.s32
-							v2 := uint64(uint32(r35[l]) + uint32(k1))
-							// 224: setp.lt.u32
-							c3t := uint32(v2) < uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: and.b32
-							v1 := uint64(uint32(r35[l]) & uint32(k0))
-							r46[l] = v1
-							// 223: add.s32
-							v2 := uint64(uint32(r35[l]) + uint32(k1))
-							// 224: setp.lt.u32
-							c3t := uint32(v2) < uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-				// PTX line 225: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r48, m, u4)
-				_ = u4
-			}
+			matmulTiledBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4249,44 +2921,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 15:
 			// b13, PTX lines 228-230
-			{
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r35 := w.Reg(35)
-				r46 := w.Reg(46)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				// PTX lines 228, 229, 230: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 228: sub.s32
-							v1 := uint64(uint32(r35[l]) - uint32(r46[l]))
-							r49[l] = v1
-							// 229: mov.u32
-							v2 := uint64(r27[l])
-							r50[l] = v2
-							// 230: mov.u32
-							v3 := uint64(r26[l])
-							r51[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 228: sub.s32
-							v1 := uint64(uint32(r35[l]) - uint32(r46[l]))
-							r49[l] = v1
-							// 229: mov.u32
-							v2 := uint64(r27[l])
-							r50[l] = v2
-							// 230: mov.u32
-							v3 := uint64(r26[l])
-							r51[l] = v3
-						}
-					}
-				}
-			}
+			matmulTiledBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4296,162 +2931,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 6
 		case 17:
 			// b15, PTX lines 256-264
-			{
-				r14 := w.Reg(14)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r46 := w.Reg(46)
-				r48 := w.Reg(48)
-				r64 := w.Reg(64)
-				r67 := w.Reg(67)
-				k0 := uint64(0x2)
-				k1 := uint64(0x6)
-				k2 := uint64(0x1)
-				// PTX lines 256, 257, 258, 259, 260, 261, 262, 263, 264: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: shl.b32
-							v1 := uint64(uint32(r48[l]) << uint32(k0))
-							// 257: add.s32
-							v2 := uint64(uint32(r18[l]) + uint32(v1))
-							r64[l] = v2
-							// 258: shl.b32
-							v3 := uint64(uint32(r48[l]) << uint32(k1))
-							// 259: add.s32
-							v4 := uint64(uint32(r21[l]) + uint32(v3))
-							// 260: add.s32
-							v5 := uint64(uint32(v4) + uint32(r19[l]))
-							r67[l] = v5
-							// 261: ld.shared.f32
-							v6a := uint64(uint64(uint32(v5))) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
-									continue
-								}
-								v6 = v6x
-							}
-							// 262: ld.shared.f32
-							v7a := uint64(uint64(uint32(v2))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
-									continue
-								}
-								v7 = v7x
-							}
-							// 263: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
-							}
-							r14[l] = v8
-							// 264: setp.eq.s32
-							c9t := uint32(r46[l]) == uint32(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p11 = p11&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: shl.b32
-							v1 := uint64(uint32(r48[l]) << uint32(k0))
-							// 257: add.s32
-							v2 := uint64(uint32(r18[l]) + uint32(v1))
-							r64[l] = v2
-							// 258: shl.b32
-							v3 := uint64(uint32(r48[l]) << uint32(k1))
-							// 259: add.s32
-							v4 := uint64(uint32(r21[l]) + uint32(v3))
-							// 260: add.s32
-							v5 := uint64(uint32(v4) + uint32(r19[l]))
-							r67[l] = v5
-							// 261: ld.shared.f32
-							v6a := uint64(uint64(uint32(v5))) + 0x0
-							var v6 uint64
-							if v6a < shEnd4 && v6a&3 == 0 {
-								v6 = runtime.Load32(sh, v6a)
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
-									continue
-								}
-								v6 = v6x
-							}
-							// 262: ld.shared.f32
-							v7a := uint64(uint64(uint32(v2))) + 0x0
-							var v7 uint64
-							if v7a < shEnd4 && v7a&3 == 0 {
-								v7 = runtime.Load32(sh, v7a)
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
-									continue
-								}
-								v7 = v7x
-							}
-							// 263: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
-							}
-							r14[l] = v8
-							// 264: setp.eq.s32
-							c9t := uint32(r46[l]) == uint32(k2)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p11 = p11&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[11] = p11
-				}
-			}
+			matmulTiledBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4465,132 +2945,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 18:
 			// b16, PTX lines 267-270
-			{
-				r14 := w.Reg(14)
-				r46 := w.Reg(46)
-				r64 := w.Reg(64)
-				r67 := w.Reg(67)
-				k0 := uint64(0x2)
-				// PTX lines 267, 268, 269, 270: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: ld.shared.f32
-							v1a := uint64(uint64(uint32(r67[l]))) + 0x40
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
-									continue
-								}
-								v1 = v1x
-							}
-							// 268: ld.shared.f32
-							v2a := uint64(uint64(uint32(r64[l]))) + 0x4
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
-									continue
-								}
-								v2 = v2x
-							}
-							// 269: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-							}
-							r14[l] = v3
-							// 270: setp.eq.s32
-							c4t := uint32(r46[l]) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p12 = p12&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: ld.shared.f32
-							v1a := uint64(uint64(uint32(r67[l]))) + 0x40
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
-									continue
-								}
-								v1 = v1x
-							}
-							// 268: ld.shared.f32
-							v2a := uint64(uint64(uint32(r64[l]))) + 0x4
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
-									continue
-								}
-								v2 = v2x
-							}
-							// 269: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-							}
-							r14[l] = v3
-							// 270: setp.eq.s32
-							c4t := uint32(r46[l]) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p12 = p12&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[12] = p12
-				}
-			}
+			matmulTiledBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4604,112 +2959,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 19:
 			// b17, PTX lines 273-275
-			{
-				r14 := w.Reg(14)
-				r64 := w.Reg(64)
-				r67 := w.Reg(67)
-				// PTX lines 273, 274, 275: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 273: ld.shared.f32
-							v1a := uint64(uint64(uint32(r67[l]))) + 0x80
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
-									continue
-								}
-								v1 = v1x
-							}
-							// 274: ld.shared.f32
-							v2a := uint64(uint64(uint32(r64[l]))) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
-									continue
-								}
-								v2 = v2x
-							}
-							// 275: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-							}
-							r14[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 273: ld.shared.f32
-							v1a := uint64(uint64(uint32(r67[l]))) + 0x80
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
-									continue
-								}
-								v1 = v1x
-							}
-							// 274: ld.shared.f32
-							v2a := uint64(uint64(uint32(r64[l]))) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
-									continue
-								}
-								v2 = v2x
-							}
-							// 275: fma.rn.f32
-							var v3 uint64
-							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
-								v3 = uint64(math.Float32bits(float32(v3f)))
-							} else {
-								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
-							}
-							r14[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4719,67 +2969,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 9
 		case 21:
 			// b19, PTX lines 290-294
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				// PTX lines 290, 291, 292, 293, 294: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 290: mad.lo.s32
-							v1 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
-							// 291: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 292: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 293: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 294: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r14[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 290: mad.lo.s32
-							v1 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
-							// 291: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 292: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-							// 293: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 294: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r14[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4791,5 +2981,1969 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// matmulTiledBlock0 runs block 0 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 149-164
+func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 149: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:149")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 150: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:150")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 151: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/matmul_2d.ptx:151")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:152")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:153")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 154: ld.param.u32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/matmul_2d.ptx:154")
+	}
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 155: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().Y))
+	// PTX line 156: shl.b32, warp-uniform
+	u8 := uint64(uint32(u7) << uint32(k0))
+	// PTX lines 157, 158: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: mov.u32
+				v9 := uint64(uint64(tid1[l]))
+				r8[l] = v9
+				// 158: add.s32
+				v10 := uint64(uint32(u8) + uint32(v9))
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: mov.u32
+				v9 := uint64(uint64(tid1[l]))
+				r8[l] = v9
+				// 158: add.s32
+				v10 := uint64(uint32(u8) + uint32(v9))
+				r9[l] = v10
+			}
+		}
+	}
+	// PTX line 159: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 160: shl.b32, warp-uniform
+	u12 := uint64(uint32(u11) << uint32(k0))
+	// PTX lines 161, 162, 163: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r12[l] = v13
+				// 162: add.s32
+				v14 := uint64(uint32(u12) + uint32(v13))
+				r13[l] = v14
+				// 163: setp.lt.s32
+				c15t := int32(u6) < int32(k1)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r12[l] = v13
+				// 162: add.s32
+				v14 := uint64(uint32(u12) + uint32(v13))
+				r13[l] = v14
+				// 163: setp.lt.s32
+				c15t := int32(u6) < int32(k1)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 164: mov.f32, warp-uniform
+	u16 := uint64(k2)
+	runtime.Broadcast(r14, m, u16)
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+	_ = u16
+}
+
+// matmulTiledBlock1 runs block 1 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 186-195; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r24 := w.Reg(24)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0xffffffef)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	// PTX lines 186, 187, 188, 189, 190, 191, 192: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: add.s32
+				v1 := uint64(uint32(r30[l]) + uint32(r24[l]))
+				// 187: max.s32
+				v2 := uint64(uint32(max(int32(v1), int32(k0))))
+				// 188: not.b32
+				v3 := uint64(^uint32(v2))
+				// 189: max.s32
+				v4 := uint64(uint32(max(int32(v3), int32(k1))))
+				r35[l] = v4
+				// 190: add.s32
+				v5 := uint64(uint32(r31[l]) + uint32(r12[l]))
+				r36[l] = v5
+				// 191: setp.ge.s32
+				c6t := int32(v5) >= int32(r5[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 192: setp.ge.s32
+				c7t := int32(r9[l]) >= int32(r3[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: add.s32
+				v1 := uint64(uint32(r30[l]) + uint32(r24[l]))
+				// 187: max.s32
+				v2 := uint64(uint32(max(int32(v1), int32(k0))))
+				// 188: not.b32
+				v3 := uint64(^uint32(v2))
+				// 189: max.s32
+				v4 := uint64(uint32(max(int32(v3), int32(k1))))
+				r35[l] = v4
+				// 190: add.s32
+				v5 := uint64(uint32(r31[l]) + uint32(r12[l]))
+				r36[l] = v5
+				// 191: setp.ge.s32
+				c6t := int32(v5) >= int32(r5[l])
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 192: setp.ge.s32
+				c7t := int32(r9[l]) >= int32(r3[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	// PTX line 193: mov.f32, warp-uniform
+	u8 := uint64(k2)
+	runtime.Broadcast(r37, m, u8)
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: or.pred
+				c9 := (p2>>l&1 != 0) || (p1>>l&1 != 0)
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p3 = p3&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: or.pred
+				c9 := (p2>>l&1 != 0) || (p1>>l&1 != 0)
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p3 = p3&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 195: mov.f32, warp-uniform
+	u10 := uint64(u8)
+	runtime.Broadcast(r38, m, u10)
+	_ = u10
+}
+
+// matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 204-208; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	r20 := w.Reg(20)
+	r31 := w.Reg(31)
+	r38 := w.Reg(38)
+	r42 := w.Reg(42)
+	// PTX lines 204, 205, 206, 207, 208: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: st.shared.f32
+				s1 := uint64(uint64(uint32(r20[l]))) + 0x0
+				s1v := uint64(r38[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
+				}
+				// 205: add.s32
+				v2 := uint64(uint32(r31[l]) + uint32(r8[l]))
+				r42[l] = v2
+				// 206: setp.ge.s32
+				c3t := int32(v2) >= int32(r5[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 207: setp.ge.s32
+				c4t := int32(r13[l]) >= int32(r4[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+				// 208: or.pred
+				c5 := (c4) || (c3)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p6 = p6&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: st.shared.f32
+				s1 := uint64(uint64(uint32(r20[l]))) + 0x0
+				s1v := uint64(r38[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:204")
+				}
+				// 205: add.s32
+				v2 := uint64(uint32(r31[l]) + uint32(r8[l]))
+				r42[l] = v2
+				// 206: setp.ge.s32
+				c3t := int32(v2) >= int32(r5[l])
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 207: setp.ge.s32
+				c4t := int32(r13[l]) >= int32(r4[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+				// 208: or.pred
+				c5 := (c4) || (c3)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p6 = p6&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+	}
+}
+
+// matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 217-217; bar.sync at line 218
+func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
+	r23 := w.Reg(23)
+	r37 := w.Reg(37)
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.shared.f32
+				s1 := uint64(uint64(uint32(r23[l]))) + 0x0
+				s1v := uint64(r37[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.shared.f32
+				s1 := uint64(uint64(uint32(r23[l]))) + 0x0
+				s1v := uint64(r37[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(shp, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/matmul_2d.ptx:217")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock4 runs block 4 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 219-219
+func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r31 := w.Reg(31)
+	// PTX lines 219: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 219: setp.ge.s32
+				c1t := int32(r31[l]) >= int32(r5[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 219: setp.ge.s32
+				c1t := int32(r31[l]) >= int32(r5[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_9), PTX lines 233-249
+func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	k0 := uint64(0x4)
+	k1 := uint64(0x100)
+	k2 := uint64(0x10)
+	k3 := uint64(0xfffffffc)
+	k4 := uint64(0x0)
+	// PTX lines 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v3s [32]uint64
+				var v6s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 233: ld.shared.f32
+					v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
+					var v1 uint64
+					if v1a < shEnd4 && v1a&3 == 0 {
+						v1 = runtime.Load32(shp, v1a)
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
+							continue
+						}
+						v1 = v1x
+					}
+					// 234: ld.shared.f32
+					v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
+					var v2 uint64
+					if v2a < shEnd4 && v2a&3 == 0 {
+						v2 = runtime.Load32(shp, v2a)
+					} else {
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
+							continue
+						}
+						v2 = v2x
+					}
+					// 235: fma.rn.f32
+					var v3 uint64
+					if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+						v3 = uint64(math.Float32bits(float32(v3f)))
+					} else {
+						v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					}
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					// 236: ld.shared.f32
+					v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
+					var v4 uint64
+					if v4a < shEnd4 && v4a&3 == 0 {
+						v4 = runtime.Load32(shp, v4a)
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+						if !v4ok {
+							flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
+							continue
+						}
+						v4 = v4x
+					}
+					// 237: ld.shared.f32
+					v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
+					var v5 uint64
+					if v5a < shEnd4 && v5a&3 == 0 {
+						v5 = runtime.Load32(shp, v5a)
+					} else {
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+						if !v5ok {
+							flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
+							continue
+						}
+						v5 = v5x
+					}
+					// 238: fma.rn.f32
+					var v6 uint64
+					if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
+						v6 = uint64(math.Float32bits(float32(v6f)))
+					} else {
+						v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(v3)))
+					}
+					v6s[l] = v6
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					// 239: ld.shared.f32
+					v7a := uint64(uint64(uint32(r51[l]))) + 0x0
+					var v7 uint64
+					if v7a < shEnd4 && v7a&3 == 0 {
+						v7 = runtime.Load32(shp, v7a)
+					} else {
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
+							continue
+						}
+						v7 = v7x
+					}
+					// 240: ld.shared.f32
+					v8a := uint64(uint64(uint32(r50[l]))) + 0x0
+					var v8 uint64
+					if v8a < shEnd4 && v8a&3 == 0 {
+						v8 = runtime.Load32(shp, v8a)
+					} else {
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+						if !v8ok {
+							flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
+							continue
+						}
+						v8 = v8x
+					}
+					// 241: fma.rn.f32
+					var v9 uint64
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+						v9 = uint64(math.Float32bits(float32(v9f)))
+					} else {
+						v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(v6)))
+					}
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v9 := v9s[l]
+					// 242: ld.shared.f32
+					v10a := uint64(uint64(uint32(r51[l]))) + 0x40
+					var v10 uint64
+					if v10a < shEnd4 && v10a&3 == 0 {
+						v10 = runtime.Load32(shp, v10a)
+					} else {
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+						if !v10ok {
+							flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
+							continue
+						}
+						v10 = v10x
+					}
+					// 243: ld.shared.f32
+					v11a := uint64(uint64(uint32(r50[l]))) + 0x4
+					var v11 uint64
+					if v11a < shEnd4 && v11a&3 == 0 {
+						v11 = runtime.Load32(shp, v11a)
+					} else {
+						v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+						if !v11ok {
+							flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
+							continue
+						}
+						v11 = v11x
+					}
+					// 244: fma.rn.f32
+					var v12 uint64
+					if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
+						v12 = uint64(math.Float32bits(float32(v12f)))
+					} else {
+						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(v9)))
+					}
+					r14[l] = v12
+					// 245: add.s32
+					v13 := uint64(uint32(r48[l]) + uint32(k0))
+					r48[l] = v13
+					// 246: add.s32
+					v14 := uint64(uint32(r51[l]) + uint32(k1))
+					r51[l] = v14
+					// 247: add.s32
+					v15 := uint64(uint32(r50[l]) + uint32(k2))
+					r50[l] = v15
+					// 248: add.s32
+					v16 := uint64(uint32(r49[l]) + uint32(k3))
+					r49[l] = v16
+					// 249: setp.ne.s32
+					c17t := uint32(v16) != uint32(k4)
+					c17 := c17t
+					c17b0 := uint32(0)
+					if c17 {
+						c17b0 = 1
+					}
+					p9 = p9&^(1<<l) | c17b0<<l
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: ld.shared.f32
+				v1a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffff80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:233")
+						continue
+					}
+					v1 = v1x
+				}
+				// 234: ld.shared.f32
+				v2a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffff8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:234")
+						continue
+					}
+					v2 = v2x
+				}
+				// 235: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+				}
+				// 236: ld.shared.f32
+				v4a := uint64(uint64(uint32(r51[l]))) + 0xffffffffffffffc0
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(shp, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:236")
+						continue
+					}
+					v4 = v4x
+				}
+				// 237: ld.shared.f32
+				v5a := uint64(uint64(uint32(r50[l]))) + 0xfffffffffffffffc
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:237")
+						continue
+					}
+					v5 = v5x
+				}
+				// 238: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(v3)))
+				}
+				// 239: ld.shared.f32
+				v7a := uint64(uint64(uint32(r51[l]))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:239")
+						continue
+					}
+					v7 = v7x
+				}
+				// 240: ld.shared.f32
+				v8a := uint64(uint64(uint32(r50[l]))) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(shp, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:240")
+						continue
+					}
+					v8 = v8x
+				}
+				// 241: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(v6)))
+				}
+				// 242: ld.shared.f32
+				v10a := uint64(uint64(uint32(r51[l]))) + 0x40
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(shp, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:242")
+						continue
+					}
+					v10 = v10x
+				}
+				// 243: ld.shared.f32
+				v11a := uint64(uint64(uint32(r50[l]))) + 0x4
+				var v11 uint64
+				if v11a < shEnd4 && v11a&3 == 0 {
+					v11 = runtime.Load32(shp, v11a)
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+					if !v11ok {
+						flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:243")
+						continue
+					}
+					v11 = v11x
+				}
+				// 244: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(v9)))
+				}
+				r14[l] = v12
+				// 245: add.s32
+				v13 := uint64(uint32(r48[l]) + uint32(k0))
+				r48[l] = v13
+				// 246: add.s32
+				v14 := uint64(uint32(r51[l]) + uint32(k1))
+				r51[l] = v14
+				// 247: add.s32
+				v15 := uint64(uint32(r50[l]) + uint32(k2))
+				r50[l] = v15
+				// 248: add.s32
+				v16 := uint64(uint32(r49[l]) + uint32(k3))
+				r49[l] = v16
+				// 249: setp.ne.s32
+				c17t := uint32(v16) != uint32(k4)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p9 = p9&^(1<<l) | c17b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[9] = p9
+	}
+}
+
+// matmulTiledBlock6 runs block 6 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_10), PTX lines 253-253
+func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
+	r46 := w.Reg(46)
+	k0 := uint64(0x0)
+	// PTX lines 253: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: setp.eq.s32
+				c1t := uint32(r46[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: setp.eq.s32
+				c1t := uint32(r46[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// matmulTiledBlock8 runs block 8 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_14), PTX lines 279-281
+func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0x10)
+	// PTX lines 279, 280, 281: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: add.s32
+				v1 := uint64(uint32(r31[l]) + uint32(k0))
+				r31[l] = v1
+				// 280: setp.lt.s32
+				c2t := int32(v1) < int32(r5[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13 = p13&^(1<<l) | c2b0<<l
+				// 281: add.s32
+				v3 := uint64(uint32(r30[l]) + uint32(k0))
+				r30[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: add.s32
+				v1 := uint64(uint32(r31[l]) + uint32(k0))
+				r31[l] = v1
+				// 280: setp.lt.s32
+				c2t := int32(v1) < int32(r5[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13 = p13&^(1<<l) | c2b0<<l
+				// 281: add.s32
+				v3 := uint64(uint32(r30[l]) + uint32(k0))
+				r30[l] = v3
+			}
+		}
+		w.P[13] = p13
+	}
+}
+
+// matmulTiledBlock9 runs block 9 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_15), PTX lines 285-287; divergent, reconverges at block 10 (b8 ($L__BB1_17))
+func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	// PTX lines 285, 286, 287: lane-local, one loop over the lanes
+	{
+		p14 := w.P[14]
+		p15 := w.P[15]
+		p16 := w.P[16]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: setp.ge.s32
+				c1t := int32(r13[l]) >= int32(r4[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p14 = p14&^(1<<l) | c1b0<<l
+				// 286: setp.ge.s32
+				c2t := int32(r9[l]) >= int32(r3[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p15 = p15&^(1<<l) | c2b0<<l
+				// 287: or.pred
+				c3 := (c2) || (c1)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p16 = p16&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: setp.ge.s32
+				c1t := int32(r13[l]) >= int32(r4[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p14 = p14&^(1<<l) | c1b0<<l
+				// 286: setp.ge.s32
+				c2t := int32(r9[l]) >= int32(r3[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p15 = p15&^(1<<l) | c2b0<<l
+				// 287: or.pred
+				c3 := (c2) || (c1)
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p16 = p16&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[14] = p14
+		w.P[15] = p15
+		w.P[16] = p16
+	}
+}
+
+// matmulTiledBlock11 runs block 11 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 167-183
+func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0x6)
+	k1 := uint64(0x0)
+	k2 := uint64(0x2)
+	k3 := uint64(0x400)
+	k4 := uint64(0x80)
+	k5 := uint64(0x8)
+	// PTX lines 167, 168: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
+				r15[l] = v1
+				// 168: shl.b32
+				v2 := uint64(uint32(r8[l]) << uint32(k0))
+				r16[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
+				r15[l] = v1
+				// 168: shl.b32
+				v2 := uint64(uint32(r8[l]) << uint32(k0))
+				r16[l] = v2
+			}
+		}
+	}
+	// PTX line 169: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: add.s32
+				v4 := uint64(uint32(u3) + uint32(r16[l]))
+				r18[l] = v4
+				// 171: shl.b32
+				v5 := uint64(uint32(r12[l]) << uint32(k2))
+				r19[l] = v5
+				// 172: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				r20[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: add.s32
+				v4 := uint64(uint32(u3) + uint32(r16[l]))
+				r18[l] = v4
+				// 171: shl.b32
+				v5 := uint64(uint32(r12[l]) << uint32(k2))
+				r19[l] = v5
+				// 172: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				r20[l] = v6
+			}
+		}
+	}
+	// PTX line 173: mov.u32, warp-uniform
+	u7 := uint64(k3)
+	runtime.Broadcast(r21, m, u7)
+	// PTX lines 174, 175, 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: add.s32
+				v8 := uint64(uint32(u7) + uint32(r16[l]))
+				// 175: add.s32
+				v9 := uint64(uint32(v8) + uint32(r19[l]))
+				r23[l] = v9
+				// 176: not.b32
+				v10 := uint64(^uint32(r5[l]))
+				r24[l] = v10
+				// 177: add.s32
+				v11 := uint64(uint32(u7) + uint32(r19[l]))
+				// 178: add.s32
+				v12 := uint64(uint32(v11) + uint32(k4))
+				r26[l] = v12
+				// 179: add.s32
+				v13 := uint64(uint32(r18[l]) + uint32(k5))
+				r27[l] = v13
+				// 180: cvta.to.global.u64
+				v14 := uint64(r1[l])
+				r28[l] = v14
+				// 181: cvta.to.global.u64
+				v15 := uint64(r2[l])
+				r29[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: add.s32
+				v8 := uint64(uint32(u7) + uint32(r16[l]))
+				// 175: add.s32
+				v9 := uint64(uint32(v8) + uint32(r19[l]))
+				r23[l] = v9
+				// 176: not.b32
+				v10 := uint64(^uint32(r5[l]))
+				r24[l] = v10
+				// 177: add.s32
+				v11 := uint64(uint32(u7) + uint32(r19[l]))
+				// 178: add.s32
+				v12 := uint64(uint32(v11) + uint32(k4))
+				r26[l] = v12
+				// 179: add.s32
+				v13 := uint64(uint32(r18[l]) + uint32(k5))
+				r27[l] = v13
+				// 180: cvta.to.global.u64
+				v14 := uint64(r1[l])
+				r28[l] = v14
+				// 181: cvta.to.global.u64
+				v15 := uint64(r2[l])
+				r29[l] = v15
+			}
+		}
+	}
+	// PTX line 182: mov.u32, warp-uniform
+	u16 := uint64(k1)
+	runtime.Broadcast(r30, m, u16)
+	// PTX line 183: mov.u32, warp-uniform
+	u17 := uint64(u16)
+	runtime.Broadcast(r31, m, u17)
+	_ = u17
+}
+
+// matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 198-201
+func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r28 := w.Reg(28)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	k0 := uint64(0x4)
+	// PTX lines 198, 199, 200, 201: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: add.s32
+				v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
+				// 199: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 200: add.s64
+				v3 := uint64(uint64(r28[l]) + uint64(v2))
+				// 201: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
+						continue
+					}
+					v4 = v4x
+				}
+				r38[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: add.s32
+				v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
+				// 199: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 200: add.s64
+				v3 := uint64(uint64(r28[l]) + uint64(v2))
+				// 201: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:201")
+						continue
+					}
+					v4 = v4x
+				}
+				r38[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock13 runs block 13 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 211-214
+func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r29 := w.Reg(29)
+	r37 := w.Reg(37)
+	r42 := w.Reg(42)
+	k0 := uint64(0x4)
+	// PTX lines 211, 212, 213, 214: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: mad.lo.s32
+				v1 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
+				// 212: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 213: add.s64
+				v3 := uint64(uint64(r29[l]) + uint64(v2))
+				// 214: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
+						continue
+					}
+					v4 = v4x
+				}
+				r37[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: mad.lo.s32
+				v1 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
+				// 212: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 213: add.s64
+				v3 := uint64(uint64(r29[l]) + uint64(v2))
+				// 214: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:214")
+						continue
+					}
+					v4 = v4x
+				}
+				r37[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock14 runs block 14 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 222-225
+func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
+	r35 := w.Reg(35)
+	r46 := w.Reg(46)
+	r48 := w.Reg(48)
+	k0 := uint64(0x3)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	// PTX lines 222, 223, 224: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: and.b32
+				v1 := uint64(uint32(r35[l]) & uint32(k0))
+				r46[l] = v1
+				// 223: add.s32
+				v2 := uint64(uint32(r35[l]) + uint32(k1))
+				// 224: setp.lt.u32
+				c3t := uint32(v2) < uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: and.b32
+				v1 := uint64(uint32(r35[l]) & uint32(k0))
+				r46[l] = v1
+				// 223: add.s32
+				v2 := uint64(uint32(r35[l]) + uint32(k1))
+				// 224: setp.lt.u32
+				c3t := uint32(v2) < uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+	// PTX line 225: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r48, m, u4)
+	_ = u4
+}
+
+// matmulTiledBlock15 runs block 15 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 228-230
+func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r35 := w.Reg(35)
+	r46 := w.Reg(46)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	// PTX lines 228, 229, 230: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 228: sub.s32
+				v1 := uint64(uint32(r35[l]) - uint32(r46[l]))
+				r49[l] = v1
+				// 229: mov.u32
+				v2 := uint64(r27[l])
+				r50[l] = v2
+				// 230: mov.u32
+				v3 := uint64(r26[l])
+				r51[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 228: sub.s32
+				v1 := uint64(uint32(r35[l]) - uint32(r46[l]))
+				r49[l] = v1
+				// 229: mov.u32
+				v2 := uint64(r27[l])
+				r50[l] = v2
+				// 230: mov.u32
+				v3 := uint64(r26[l])
+				r51[l] = v3
+			}
+		}
+	}
+}
+
+// matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 256-264
+func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r46 := w.Reg(46)
+	r48 := w.Reg(48)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	k0 := uint64(0x2)
+	k1 := uint64(0x6)
+	k2 := uint64(0x1)
+	// PTX lines 256, 257, 258, 259, 260, 261, 262, 263, 264: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: shl.b32
+				v1 := uint64(uint32(r48[l]) << uint32(k0))
+				// 257: add.s32
+				v2 := uint64(uint32(r18[l]) + uint32(v1))
+				r64[l] = v2
+				// 258: shl.b32
+				v3 := uint64(uint32(r48[l]) << uint32(k1))
+				// 259: add.s32
+				v4 := uint64(uint32(r21[l]) + uint32(v3))
+				// 260: add.s32
+				v5 := uint64(uint32(v4) + uint32(r19[l]))
+				r67[l] = v5
+				// 261: ld.shared.f32
+				v6a := uint64(uint64(uint32(v5))) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
+						continue
+					}
+					v6 = v6x
+				}
+				// 262: ld.shared.f32
+				v7a := uint64(uint64(uint32(v2))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
+						continue
+					}
+					v7 = v7x
+				}
+				// 263: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
+				}
+				r14[l] = v8
+				// 264: setp.eq.s32
+				c9t := uint32(r46[l]) == uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p11 = p11&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: shl.b32
+				v1 := uint64(uint32(r48[l]) << uint32(k0))
+				// 257: add.s32
+				v2 := uint64(uint32(r18[l]) + uint32(v1))
+				r64[l] = v2
+				// 258: shl.b32
+				v3 := uint64(uint32(r48[l]) << uint32(k1))
+				// 259: add.s32
+				v4 := uint64(uint32(r21[l]) + uint32(v3))
+				// 260: add.s32
+				v5 := uint64(uint32(v4) + uint32(r19[l]))
+				r67[l] = v5
+				// 261: ld.shared.f32
+				v6a := uint64(uint64(uint32(v5))) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(shp, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:261")
+						continue
+					}
+					v6 = v6x
+				}
+				// 262: ld.shared.f32
+				v7a := uint64(uint64(uint32(v2))) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(shp, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:262")
+						continue
+					}
+					v7 = v7x
+				}
+				// 263: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(v7), uint32(v6), uint32(r14[l])))
+				}
+				r14[l] = v8
+				// 264: setp.eq.s32
+				c9t := uint32(r46[l]) == uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p11 = p11&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[11] = p11
+	}
+}
+
+// matmulTiledBlock18 runs block 18 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 267-270
+func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r46 := w.Reg(46)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	k0 := uint64(0x2)
+	// PTX lines 267, 268, 269, 270: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: ld.shared.f32
+				v1a := uint64(uint64(uint32(r67[l]))) + 0x40
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
+						continue
+					}
+					v1 = v1x
+				}
+				// 268: ld.shared.f32
+				v2a := uint64(uint64(uint32(r64[l]))) + 0x4
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
+						continue
+					}
+					v2 = v2x
+				}
+				// 269: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+				}
+				r14[l] = v3
+				// 270: setp.eq.s32
+				c4t := uint32(r46[l]) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p12 = p12&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: ld.shared.f32
+				v1a := uint64(uint64(uint32(r67[l]))) + 0x40
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:267")
+						continue
+					}
+					v1 = v1x
+				}
+				// 268: ld.shared.f32
+				v2a := uint64(uint64(uint32(r64[l]))) + 0x4
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:268")
+						continue
+					}
+					v2 = v2x
+				}
+				// 269: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+				}
+				r14[l] = v3
+				// 270: setp.eq.s32
+				c4t := uint32(r46[l]) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p12 = p12&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[12] = p12
+	}
+}
+
+// matmulTiledBlock19 runs block 19 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 273-275
+func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	// PTX lines 273, 274, 275: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 273: ld.shared.f32
+				v1a := uint64(uint64(uint32(r67[l]))) + 0x80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
+						continue
+					}
+					v1 = v1x
+				}
+				// 274: ld.shared.f32
+				v2a := uint64(uint64(uint32(r64[l]))) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
+						continue
+					}
+					v2 = v2x
+				}
+				// 275: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+				}
+				r14[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 273: ld.shared.f32
+				v1a := uint64(uint64(uint32(r67[l]))) + 0x80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:273")
+						continue
+					}
+					v1 = v1x
+				}
+				// 274: ld.shared.f32
+				v2a := uint64(uint64(uint32(r64[l]))) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/matmul_2d.ptx:274")
+						continue
+					}
+					v2 = v2x
+				}
+				// 275: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+				}
+				r14[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 290-294
+func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	// PTX lines 290, 291, 292, 293, 294: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 290: mad.lo.s32
+				v1 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
+				// 291: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 292: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 293: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 294: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r14[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 290: mad.lo.s32
+				v1 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
+				// 291: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 292: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+				// 293: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 294: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r14[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/matmul_2d.ptx:294")
+				}
+			}
+		}
 	}
 }

@@ -1118,81 +1118,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-23; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				// PTX lines 22, 23: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: ld.param.u32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 23: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: ld.param.u32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 23: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			fibBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1206,101 +1132,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 28-28; ret
-			{
-				r0 := w.Reg(0)
-				// PTX lines 28: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: st.param.b32
-							s1 := uint64(0x14)
-							s1v := uint64(r0[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: st.param.b32
-							s1 := uint64(0x14)
-							s1v := uint64(r0[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
-							}
-						}
-					}
-				}
-			}
+			fibBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 2:
 			// b2 ($L__BB0_1), PTX lines 32-36; code before the call
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xffffffff)
-				// PTX lines 32, 36: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 36: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 36: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
-							}
-						}
-					}
-				}
-			}
+			fibBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1313,110 +1152,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 2
 		case 5:
 			// b4, PTX lines 43-49; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0xfffffffe)
-				// PTX lines 43, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
-									continue
-								}
-								v1 = v1x
-							}
-							r4[l] = v1
-							// 45: add.s32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
-									continue
-								}
-								v1 = v1x
-							}
-							r4[l] = v1
-							// 45: add.s32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.param.b32
-							s3 := uint64(0x8)
-							s3v := uint64(r5[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.param.b32
-							s3 := uint64(0x8)
-							s3v := uint64(r5[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
-							}
-						}
-					}
-				}
-			}
+			fibBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1426,106 +1162,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 7:
 			// b5, PTX lines 56-59; ret
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				// PTX lines 56, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
-									continue
-								}
-								v1 = v1x
-							}
-							// 58: add.s32
-							v2 := uint64(uint32(v1) + uint32(r4[l]))
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
-									continue
-								}
-								v1 = v1x
-							}
-							// 58: add.s32
-							v2 := uint64(uint32(v1) + uint32(r4[l]))
-							r7[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.param.b32
-							s3 := uint64(0x14)
-							s3v := uint64(r7[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.param.b32
-							s3 := uint64(0x14)
-							s3v := uint64(r7[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
-							}
-						}
-					}
-				}
-			}
+			fibBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1540,6 +1177,389 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// fibBlock0 runs block 0 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-23; divergent, reconverges at the exit
+func fibBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	// PTX lines 22, 23: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 23: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 23: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// fibBlock1 runs block 1 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 28-28; ret
+func fibBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 28: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: st.param.b32
+				s1 := uint64(0x14)
+				s1v := uint64(r0[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: st.param.b32
+				s1 := uint64(0x14)
+				s1v := uint64(r0[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock2 runs block 2 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_1), PTX lines 32-36; code before the call
+func fibBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// PTX lines 32, 36: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 36: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 36: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock5 runs block 5 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 43-49; code before the call
+func fibBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0xfffffffe)
+	// PTX lines 43, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
+						continue
+					}
+					v1 = v1x
+				}
+				r4[l] = v1
+				// 45: add.s32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
+						continue
+					}
+					v1 = v1x
+				}
+				r4[l] = v1
+				// 45: add.s32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.param.b32
+				s3 := uint64(0x8)
+				s3v := uint64(r5[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.param.b32
+				s3 := uint64(0x8)
+				s3v := uint64(r5[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock7 runs block 7 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 56-59; ret
+func fibBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	// PTX lines 56, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
+						continue
+					}
+					v1 = v1x
+				}
+				// 58: add.s32
+				v2 := uint64(uint32(v1) + uint32(r4[l]))
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
+						continue
+					}
+					v1 = v1x
+				}
+				// 58: add.s32
+				v2 := uint64(uint32(v1) + uint32(r4[l]))
+				r7[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.param.b32
+				s3 := uint64(0x14)
+				s3v := uint64(r7[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.param.b32
+				s3 := uint64(0x14)
+				s3v := uint64(r7[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+				}
+			}
+		}
+	}
+}
+
 // treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1548,81 +1568,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 72-73; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.param.u32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 73: setp.lt.u32
-							c2t := uint32(v1) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.param.u32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 73: setp.lt.u32
-							c2t := uint32(v1) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			treeDepthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1636,103 +1582,14 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 78-79; ret
-			{
-				k0 := uint64(0x0)
-				// PTX line 78: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.param.b32
-							s2 := uint64(0x14)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.param.b32
-							s2 := uint64(0x14)
-							s2v := uint64(u1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 2:
 			// b2 ($L__BB1_1), PTX lines 83-87; code before the call
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 83, 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: shr.u32
-							v1 := uint64(uint32(r0[l]) >> uint32(k0))
-							// 87: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: shr.u32
-							v1 := uint64(uint32(r0[l]) >> uint32(k0))
-							// 87: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1745,119 +1602,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 2
 		case 5:
 			// b4, PTX lines 94-102; code before the call
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r8 := w.Reg(8)
-				k0 := uint64(0xaaaaaaab)
-				k1 := uint64(0x21)
-				// PTX lines 94, 96, 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
-									continue
-								}
-								v1 = v1x
-							}
-							r5[l] = v1
-							// 96: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 97: shr.u64
-							v3 := uint64(uint64(v2) >> uint32(k1))
-							// 98: cvt.u32.u64
-							v4 := uint64(uint32(uint64(v3)))
-							r8[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
-									continue
-								}
-								v1 = v1x
-							}
-							r5[l] = v1
-							// 96: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 97: shr.u64
-							v3 := uint64(uint64(v2) >> uint32(k1))
-							// 98: cvt.u32.u64
-							v4 := uint64(uint32(uint64(v3)))
-							r8[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.param.b32
-							s5 := uint64(0x8)
-							s5v := uint64(r8[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.param.b32
-							s5 := uint64(0x8)
-							s5v := uint64(r8[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1867,111 +1612,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 7:
 			// b5, PTX lines 109-113; ret
-			{
-				r5 := w.Reg(5)
-				r11 := w.Reg(11)
-				k0 := uint64(0x1)
-				// PTX lines 109, 111, 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: max.s32
-							v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
-							// 112: add.s32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r11[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: max.s32
-							v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
-							// 112: add.s32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r11[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: st.param.b32
-							s4 := uint64(0x14)
-							s4v := uint64(r11[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: st.param.b32
-							s4 := uint64(0x14)
-							s4v := uint64(r11[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1986,6 +1627,405 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// treeDepthBlock0 runs block 0 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 72-73; divergent, reconverges at the exit
+func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 73: setp.lt.u32
+				c2t := uint32(v1) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 73: setp.lt.u32
+				c2t := uint32(v1) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// treeDepthBlock1 runs block 1 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 78-79; ret
+func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	// PTX line 78: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.param.b32
+				s2 := uint64(0x14)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.param.b32
+				s2 := uint64(0x14)
+				s2v := uint64(u1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+				}
+			}
+		}
+	}
+}
+
+// treeDepthBlock2 runs block 2 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_1), PTX lines 83-87; code before the call
+func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 83, 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: shr.u32
+				v1 := uint64(uint32(r0[l]) >> uint32(k0))
+				// 87: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: shr.u32
+				v1 := uint64(uint32(r0[l]) >> uint32(k0))
+				// 87: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+				}
+			}
+		}
+	}
+}
+
+// treeDepthBlock5 runs block 5 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 94-102; code before the call
+func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0xaaaaaaab)
+	k1 := uint64(0x21)
+	// PTX lines 94, 96, 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
+						continue
+					}
+					v1 = v1x
+				}
+				r5[l] = v1
+				// 96: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 97: shr.u64
+				v3 := uint64(uint64(v2) >> uint32(k1))
+				// 98: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				r8[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
+						continue
+					}
+					v1 = v1x
+				}
+				r5[l] = v1
+				// 96: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 97: shr.u64
+				v3 := uint64(uint64(v2) >> uint32(k1))
+				// 98: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				r8[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.param.b32
+				s5 := uint64(0x8)
+				s5v := uint64(r8[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.param.b32
+				s5 := uint64(0x8)
+				s5v := uint64(r8[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+				}
+			}
+		}
+	}
+}
+
+// treeDepthBlock7 runs block 7 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 109-113; ret
+func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	// PTX lines 109, 111, 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: max.s32
+				v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
+				// 112: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r11[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: max.s32
+				v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
+				// 112: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r11[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: st.param.b32
+				s4 := uint64(0x14)
+				s4v := uint64(r11[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: st.param.b32
+				s4 := uint64(0x14)
+				s4v := uint64(r11[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+				}
+			}
+		}
+	}
+}
+
 // gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1994,119 +2034,7 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 126-128; divergent, reconverges at block 2 (b2 ($L__BB2_3))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 126, 127, 128: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 127: ld.param.u32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 128: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 127: ld.param.u32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 128: setp.eq.s32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			gcdBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2125,59 +2053,7 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX lines 134-137; divergent, reconverges at block 4 (b4)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: mov.u32
-							v1 := uint64(r1[l])
-							r0[l] = v1
-							// 135: rem.u32
-							v2 := isa.Rem(r2[l], v1, 32, false)
-							r1[l] = v2
-							// 136: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 137: mov.u32
-							v4 := uint64(v1)
-							r2[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: mov.u32
-							v1 := uint64(r1[l])
-							r0[l] = v1
-							// 135: rem.u32
-							v2 := isa.Rem(r2[l], v1, 32, false)
-							r1[l] = v2
-							// 136: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 137: mov.u32
-							v4 := uint64(v1)
-							r2[l] = v4
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			gcdBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2201,75 +2077,14 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 2:
 			// b2 ($L__BB2_3), PTX lines 141-141; ret
-			{
-				r0 := w.Reg(0)
-				// PTX lines 141: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: st.param.b32
-							s1 := uint64(0x8)
-							s1v := uint64(r0[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: st.param.b32
-							s1 := uint64(0x8)
-							s1v := uint64(r0[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
-							}
-						}
-					}
-				}
-			}
+			gcdBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3, PTX lines 131-131
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: mov.u32
-							v1 := uint64(r0[l])
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: mov.u32
-							v1 := uint64(r0[l])
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			gcdBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2287,6 +2102,247 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// gcdBlock0 runs block 0 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 126-128; divergent, reconverges at block 2 (b2 ($L__BB2_3))
+func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 126, 127, 128: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 127: ld.param.u32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 128: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 127: ld.param.u32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 128: setp.eq.s32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// gcdBlock1 runs block 1 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 134-137; divergent, reconverges at block 4 (b4)
+func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: mov.u32
+				v1 := uint64(r1[l])
+				r0[l] = v1
+				// 135: rem.u32
+				v2 := isa.Rem(r2[l], v1, 32, false)
+				r1[l] = v2
+				// 136: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 137: mov.u32
+				v4 := uint64(v1)
+				r2[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: mov.u32
+				v1 := uint64(r1[l])
+				r0[l] = v1
+				// 135: rem.u32
+				v2 := isa.Rem(r2[l], v1, 32, false)
+				r1[l] = v2
+				// 136: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 137: mov.u32
+				v4 := uint64(v1)
+				r2[l] = v4
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// gcdBlock2 runs block 2 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_3), PTX lines 141-141; ret
+func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 141: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: st.param.b32
+				s1 := uint64(0x8)
+				s1v := uint64(r0[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: st.param.b32
+				s1 := uint64(0x8)
+				s1v := uint64(r0[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+				}
+			}
+		}
+	}
+}
+
+// gcdBlock3 runs block 3 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 131-131
+func gcdBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: mov.u32
+				v1 := uint64(r0[l])
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u32
+				v1 := uint64(r0[l])
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2295,164 +2351,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 160-170; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 160: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/recursion.ptx:160")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 161: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/recursion.ptx:161")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 162: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/recursion.ptx:162")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 163: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/recursion.ptx:163")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 164: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/recursion.ptx:164")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 165: ld.param.u32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 44 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/recursion.ptx:165")
-				}
-				// PTX line 166: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX line 167: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX lines 168, 169, 170: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 169: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							r9[l] = v10
-							// 170: setp.ge.s32
-							c11t := int32(v10) >= int32(u6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 169: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							r9[l] = v10
-							// 170: setp.ge.s32
-							c11t := int32(v10) >= int32(u6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-			}
+			recursionBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2469,120 +2368,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 9
 		case 2:
 			// b2, PTX lines 173-180; code before the call
-			{
-				r3 := w.Reg(3)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				// PTX lines 173, 174, 175, 176: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: cvta.to.global.u64
-							v1 := uint64(r3[l])
-							// 174: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							r11[l] = v2
-							// 175: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r12[l] = v3
-							// 176: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
-									continue
-								}
-								v4 = v4x
-							}
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: cvta.to.global.u64
-							v1 := uint64(r3[l])
-							// 174: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							r11[l] = v2
-							// 175: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r12[l] = v3
-							// 176: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
-									continue
-								}
-								v4 = v4x
-							}
-							r13[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.param.b32
-							s5 := uint64(0x0)
-							s5v := uint64(r13[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.param.b32
-							s5 := uint64(0x0)
-							s5v := uint64(r13[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2592,204 +2378,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b3, PTX lines 187-196; code before the call
-			{
-				r0 := w.Reg(0)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				// PTX lines 187, 189, 190: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
-									continue
-								}
-								v1 = v1x
-							}
-							r16[l] = v1
-							// 189: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 190: add.s64
-							v3 := uint64(uint64(v2) + uint64(r11[l]))
-							r18[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
-									continue
-								}
-								v1 = v1x
-							}
-							r16[l] = v1
-							// 189: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 190: add.s64
-							v3 := uint64(uint64(v2) + uint64(r11[l]))
-							r18[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 191: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: st.global.u32
-							s4 := uint64(r18[l]) + 0x0
-							s4v := uint64(r16[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: st.global.u32
-							s4 := uint64(r18[l]) + 0x0
-							s4v := uint64(r16[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
-							}
-						}
-					}
-				}
-				// PTX lines 192: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: ld.global.u32
-							v5a := uint64(r12[l]) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
-									continue
-								}
-								v5 = v5x
-							}
-							r19[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: ld.global.u32
-							v5a := uint64(r12[l]) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
-									continue
-								}
-								v5 = v5x
-							}
-							r19[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.param.b32
-							s6 := uint64(0x8)
-							s6v := uint64(r19[l])
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.param.b32
-							s6 := uint64(0x8)
-							s6v := uint64(r19[l])
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2799,294 +2388,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b4, PTX lines 203-217; code before the call
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				// PTX lines 203, 205, 206: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 205: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 206: add.s64
-							v3 := uint64(uint64(v2) + uint64(r11[l]))
-							r22[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 205: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 206: add.s64
-							v3 := uint64(uint64(v2) + uint64(r11[l]))
-							r22[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 207, 208, 209: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: st.global.u32
-							s4 := uint64(r22[l]) + 0x0
-							s4v := uint64(r20[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
-							}
-							// 208: cvta.to.global.u64
-							v5 := uint64(r4[l])
-							// 209: add.s64
-							v6 := uint64(uint64(v5) + uint64(r11[l]))
-							r24[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: st.global.u32
-							s4 := uint64(r22[l]) + 0x0
-							s4v := uint64(r20[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
-							}
-							// 208: cvta.to.global.u64
-							v5 := uint64(r4[l])
-							// 209: add.s64
-							v6 := uint64(uint64(v5) + uint64(r11[l]))
-							r24[l] = v6
-						}
-					}
-				}
-				// PTX lines 210, 211: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v7aw := w.Window(4)
-					v8aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: ld.global.u32
-							v7a := uint64(r24[l]) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
-									continue
-								}
-								v7 = v7x
-							}
-							r25[l] = v7
-							// 211: ld.global.u32
-							v8a := uint64(r12[l]) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
-									continue
-								}
-								v8 = v8x
-							}
-							r26[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: ld.global.u32
-							v7a := uint64(r24[l]) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
-									continue
-								}
-								v7 = v7x
-							}
-							r25[l] = v7
-							// 211: ld.global.u32
-							v8a := uint64(r12[l]) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
-									continue
-								}
-								v8 = v8x
-							}
-							r26[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: st.param.b32
-							s9 := uint64(0x10)
-							s9v := uint64(r26[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: st.param.b32
-							s9 := uint64(0x10)
-							s9v := uint64(r26[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
-							}
-						}
-					}
-				}
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.param.b32
-							s10 := uint64(0x14)
-							s10v := uint64(r25[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.param.b32
-							s10 := uint64(0x14)
-							s10v := uint64(r25[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3096,112 +2398,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b5, PTX lines 225-229
-			{
-				r2 := w.Reg(2)
-				r11 := w.Reg(11)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				// PTX lines 225, 227, 228: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: ld.param.b32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
-									continue
-								}
-								v1 = v1x
-							}
-							r27[l] = v1
-							// 227: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 228: add.s64
-							v3 := uint64(uint64(v2) + uint64(r11[l]))
-							r29[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: ld.param.b32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
-									continue
-								}
-								v1 = v1x
-							}
-							r27[l] = v1
-							// 227: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 228: add.s64
-							v3 := uint64(uint64(v2) + uint64(r11[l]))
-							r29[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: st.global.u32
-							s4 := uint64(r29[l]) + 0x0
-							s4v := uint64(r27[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: st.global.u32
-							s4 := uint64(r29[l]) + 0x0
-							s4v := uint64(r27[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3213,6 +2410,885 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// recursionBlock0 runs block 0 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 160-170; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 160: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/recursion.ptx:160")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 161: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/recursion.ptx:161")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 162: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/recursion.ptx:162")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 163: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/recursion.ptx:163")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 164: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/recursion.ptx:164")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 165: ld.param.u32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/recursion.ptx:165")
+	}
+	// PTX line 166: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 167: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX lines 168, 169, 170: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 169: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				r9[l] = v10
+				// 170: setp.ge.s32
+				c11t := int32(v10) >= int32(u6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 169: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				r9[l] = v10
+				// 170: setp.ge.s32
+				c11t := int32(v10) >= int32(u6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+}
+
+// recursionBlock2 runs block 2 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 173-180; code before the call
+func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// PTX lines 173, 174, 175, 176: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: cvta.to.global.u64
+				v1 := uint64(r3[l])
+				// 174: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				r11[l] = v2
+				// 175: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r12[l] = v3
+				// 176: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
+						continue
+					}
+					v4 = v4x
+				}
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: cvta.to.global.u64
+				v1 := uint64(r3[l])
+				// 174: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				r11[l] = v2
+				// 175: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r12[l] = v3
+				// 176: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
+						continue
+					}
+					v4 = v4x
+				}
+				r13[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.param.b32
+				s5 := uint64(0x0)
+				s5v := uint64(r13[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.param.b32
+				s5 := uint64(0x0)
+				s5v := uint64(r13[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+				}
+			}
+		}
+	}
+}
+
+// recursionBlock4 runs block 4 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 187-196; code before the call
+func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	// PTX lines 187, 189, 190: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
+						continue
+					}
+					v1 = v1x
+				}
+				r16[l] = v1
+				// 189: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 190: add.s64
+				v3 := uint64(uint64(v2) + uint64(r11[l]))
+				r18[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
+						continue
+					}
+					v1 = v1x
+				}
+				r16[l] = v1
+				// 189: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 190: add.s64
+				v3 := uint64(uint64(v2) + uint64(r11[l]))
+				r18[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 191: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: st.global.u32
+				s4 := uint64(r18[l]) + 0x0
+				s4v := uint64(r16[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: st.global.u32
+				s4 := uint64(r18[l]) + 0x0
+				s4v := uint64(r16[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+				}
+			}
+		}
+	}
+	// PTX lines 192: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: ld.global.u32
+				v5a := uint64(r12[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
+						continue
+					}
+					v5 = v5x
+				}
+				r19[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: ld.global.u32
+				v5a := uint64(r12[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
+						continue
+					}
+					v5 = v5x
+				}
+				r19[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.param.b32
+				s6 := uint64(0x8)
+				s6v := uint64(r19[l])
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.param.b32
+				s6 := uint64(0x8)
+				s6v := uint64(r19[l])
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+				}
+			}
+		}
+	}
+}
+
+// recursionBlock6 runs block 6 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 203-217; code before the call
+func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	// PTX lines 203, 205, 206: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 205: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 206: add.s64
+				v3 := uint64(uint64(v2) + uint64(r11[l]))
+				r22[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 205: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 206: add.s64
+				v3 := uint64(uint64(v2) + uint64(r11[l]))
+				r22[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 207, 208, 209: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: st.global.u32
+				s4 := uint64(r22[l]) + 0x0
+				s4v := uint64(r20[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+				}
+				// 208: cvta.to.global.u64
+				v5 := uint64(r4[l])
+				// 209: add.s64
+				v6 := uint64(uint64(v5) + uint64(r11[l]))
+				r24[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: st.global.u32
+				s4 := uint64(r22[l]) + 0x0
+				s4v := uint64(r20[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+				}
+				// 208: cvta.to.global.u64
+				v5 := uint64(r4[l])
+				// 209: add.s64
+				v6 := uint64(uint64(v5) + uint64(r11[l]))
+				r24[l] = v6
+			}
+		}
+	}
+	// PTX lines 210, 211: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(4)
+		v8aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: ld.global.u32
+				v7a := uint64(r24[l]) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
+						continue
+					}
+					v7 = v7x
+				}
+				r25[l] = v7
+				// 211: ld.global.u32
+				v8a := uint64(r12[l]) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
+						continue
+					}
+					v8 = v8x
+				}
+				r26[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: ld.global.u32
+				v7a := uint64(r24[l]) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
+						continue
+					}
+					v7 = v7x
+				}
+				r25[l] = v7
+				// 211: ld.global.u32
+				v8a := uint64(r12[l]) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
+						continue
+					}
+					v8 = v8x
+				}
+				r26[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: st.param.b32
+				s9 := uint64(0x10)
+				s9v := uint64(r26[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: st.param.b32
+				s9 := uint64(0x10)
+				s9v := uint64(r26[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+				}
+			}
+		}
+	}
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.param.b32
+				s10 := uint64(0x14)
+				s10v := uint64(r25[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.param.b32
+				s10 := uint64(0x14)
+				s10v := uint64(r25[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+				}
+			}
+		}
+	}
+}
+
+// recursionBlock8 runs block 8 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 225-229
+func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r11 := w.Reg(11)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	// PTX lines 225, 227, 228: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: ld.param.b32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
+						continue
+					}
+					v1 = v1x
+				}
+				r27[l] = v1
+				// 227: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 228: add.s64
+				v3 := uint64(uint64(v2) + uint64(r11[l]))
+				r29[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: ld.param.b32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
+						continue
+					}
+					v1 = v1x
+				}
+				r27[l] = v1
+				// 227: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 228: add.s64
+				v3 := uint64(uint64(v2) + uint64(r11[l]))
+				r29[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: st.global.u32
+				s4 := uint64(r29[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: st.global.u32
+				s4 := uint64(r29[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+				}
+			}
+		}
 	}
 }
 

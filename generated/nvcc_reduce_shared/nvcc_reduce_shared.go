@@ -1831,119 +1831,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:29")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:30")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:31")
-				}
-				// PTX line 32: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 33: shl.b32, warp-uniform
-				u5 := uint64(uint32(u4) << uint32(k0))
-				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 35: add.s32
-							v7 := uint64(uint32(u5) + uint32(v6))
-							r6[l] = v7
-							// 36: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 35: add.s32
-							v7 := uint64(uint32(u5) + uint32(v6))
-							r6[l] = v7
-							// 36: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 37: mov.u32, warp-uniform
-				u9 := uint64(k1)
-				runtime.Broadcast(r7, m, u9)
-				_ = u1
-				_ = u2
-				_ = u9
-			}
+			reduceSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1957,116 +1845,14 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
-			{
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: shl.b32
-							v1 := uint64(uint32(r5[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: shl.b32
-							v1 := uint64(uint32(r5[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-				// PTX line 47: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 48, 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-							// 49: st.shared.u32
-							s4 := uint64(uint64(uint32(v3))) + 0x0
-							s4v := uint64(r7[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-							// 49: st.shared.u32
-							s4 := uint64(uint64(uint32(v3))) + 0x0
-							s4v := uint64(r7[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x7f)
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			reduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2083,39 +1869,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x3f)
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			reduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2132,39 +1886,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x1f)
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			reduceSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2181,39 +1903,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0xf)
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			reduceSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2230,39 +1920,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x7)
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			reduceSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2279,39 +1937,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x3)
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			reduceSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2328,39 +1954,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			reduceSumBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2377,39 +1971,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 16:
 			// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: setp.ne.s32
-							c1t := uint32(r5[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: setp.ne.s32
-							c1t := uint32(r5[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			reduceSumBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2439,1234 +2001,70 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 30
 		case 20:
 			// b11, PTX lines 40-43
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x4)
-				// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
-									continue
-								}
-								v4 = v4x
-							}
-							r7[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 43: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
-									continue
-								}
-								v4 = v4x
-							}
-							r7[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduceSumBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 21:
 			// b12, PTX lines 54-57
-			{
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
-									continue
-								}
-								v1 = v1x
-							}
-							// 55: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
-									continue
-								}
-								v2 = v2x
-							}
-							// 56: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r16[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
-									continue
-								}
-								v1 = v1x
-							}
-							// 55: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
-									continue
-								}
-								v2 = v2x
-							}
-							// 56: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r16[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r16[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r16[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 22:
 			// b13, PTX lines 64-67
-			{
-				r13 := w.Reg(13)
-				r19 := w.Reg(19)
-				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
-									continue
-								}
-								v2 = v2x
-							}
-							// 66: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r19[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
-									continue
-								}
-								v2 = v2x
-							}
-							// 66: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r19[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r19[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r19[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 23:
 			// b14, PTX lines 74-77
-			{
-				r13 := w.Reg(13)
-				r22 := w.Reg(22)
-				// PTX lines 74, 75, 76: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
-									continue
-								}
-								v2 = v2x
-							}
-							// 76: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r22[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
-									continue
-								}
-								v2 = v2x
-							}
-							// 76: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r22[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r22[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r22[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 24:
 			// b15, PTX lines 84-87
-			{
-				r13 := w.Reg(13)
-				r25 := w.Reg(25)
-				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
-									continue
-								}
-								v1 = v1x
-							}
-							// 85: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							// 86: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r25[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
-									continue
-								}
-								v1 = v1x
-							}
-							// 85: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							// 86: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r25[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r25[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r25[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 25:
 			// b16, PTX lines 94-97
-			{
-				r13 := w.Reg(13)
-				r28 := w.Reg(28)
-				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
-									continue
-								}
-								v1 = v1x
-							}
-							// 95: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
-									continue
-								}
-								v2 = v2x
-							}
-							// 96: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r28[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
-									continue
-								}
-								v1 = v1x
-							}
-							// 95: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
-									continue
-								}
-								v2 = v2x
-							}
-							// 96: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r28[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r28[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r28[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 26:
 			// b17, PTX lines 104-107
-			{
-				r13 := w.Reg(13)
-				r31 := w.Reg(31)
-				// PTX lines 104, 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
-									continue
-								}
-								v1 = v1x
-							}
-							// 105: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
-									continue
-								}
-								v2 = v2x
-							}
-							// 106: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r31[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
-									continue
-								}
-								v1 = v1x
-							}
-							// 105: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
-									continue
-								}
-								v2 = v2x
-							}
-							// 106: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r31[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r31[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r31[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 27:
 			// b18, PTX lines 114-117
-			{
-				r13 := w.Reg(13)
-				r34 := w.Reg(34)
-				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
-									continue
-								}
-								v1 = v1x
-							}
-							// 115: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
-									continue
-								}
-								v2 = v2x
-							}
-							// 116: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r34[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: ld.shared.u32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
-									continue
-								}
-								v1 = v1x
-							}
-							// 115: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
-									continue
-								}
-								v2 = v2x
-							}
-							// 116: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r34[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r34[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r34[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 28:
 			// b19, PTX lines 124-127
-			{
-				r13 := w.Reg(13)
-				r37 := w.Reg(37)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 124: ld.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:124")
-				// PTX lines 125, 126: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
-									continue
-								}
-								v2 = v2x
-							}
-							// 126: add.s32
-							v3 := uint64(uint32(v2) + uint32(u1))
-							r37[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: ld.shared.u32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
-									continue
-								}
-								v2 = v2x
-							}
-							// 126: add.s32
-							v3 := uint64(uint32(v2) + uint32(u1))
-							r37[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r37[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.shared.u32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r37[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 29:
 			// b20, PTX lines 133-137
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 133: ld.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:133")
-				// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 135: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 136: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 137: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(u1)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 135: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 136: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 137: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(u1)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3681,6 +2079,1705 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// reduceSumBlock0 runs block 0 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:29")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:30")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 33: shl.b32, warp-uniform
+	u5 := uint64(uint32(u4) << uint32(k0))
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 35: add.s32
+				v7 := uint64(uint32(u5) + uint32(v6))
+				r6[l] = v7
+				// 36: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 35: add.s32
+				v7 := uint64(uint32(u5) + uint32(v6))
+				r6[l] = v7
+				// 36: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 37: mov.u32, warp-uniform
+	u9 := uint64(k1)
+	runtime.Broadcast(r7, m, u9)
+	_ = u1
+	_ = u2
+	_ = u9
+}
+
+// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
+func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 48, 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+				// 49: st.shared.u32
+				s4 := uint64(uint64(uint32(v3))) + 0x0
+				s4v := uint64(r7[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+				// 49: st.shared.u32
+				s4 := uint64(uint64(uint32(v3))) + 0x0
+				s4v := uint64(r7[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock2 runs block 2 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x7f)
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x3f)
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x1f)
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// reduceSumBlock8 runs block 8 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0xf)
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x7)
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// reduceSumBlock12 runs block 12 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x3)
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// reduceSumBlock14 runs block 14 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
+func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// reduceSumBlock16 runs block 16 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
+func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: setp.ne.s32
+				c1t := uint32(r5[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: setp.ne.s32
+				c1t := uint32(r5[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 40-43
+func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
+						continue
+					}
+					v4 = v4x
+				}
+				r7[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 43: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
+						continue
+					}
+					v4 = v4x
+				}
+				r7[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 54-57
+func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
+						continue
+					}
+					v1 = v1x
+				}
+				// 55: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
+						continue
+					}
+					v2 = v2x
+				}
+				// 56: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r16[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
+						continue
+					}
+					v1 = v1x
+				}
+				// 55: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
+						continue
+					}
+					v2 = v2x
+				}
+				// 56: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r16[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r16[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r16[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 64-67
+func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r19 := w.Reg(19)
+	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
+						continue
+					}
+					v2 = v2x
+				}
+				// 66: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r19[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
+						continue
+					}
+					v2 = v2x
+				}
+				// 66: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r19[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r19[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r19[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 74-77
+func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r22 := w.Reg(22)
+	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
+						continue
+					}
+					v2 = v2x
+				}
+				// 76: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r22[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
+						continue
+					}
+					v2 = v2x
+				}
+				// 76: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r22[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r22[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r22[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 84-87
+func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r25 := w.Reg(25)
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				// 86: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r25[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				// 86: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r25[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r25[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r25[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 94-97
+func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r28 := w.Reg(28)
+	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
+						continue
+					}
+					v1 = v1x
+				}
+				// 95: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
+						continue
+					}
+					v2 = v2x
+				}
+				// 96: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r28[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
+						continue
+					}
+					v1 = v1x
+				}
+				// 95: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
+						continue
+					}
+					v2 = v2x
+				}
+				// 96: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r28[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r28[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r28[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 104-107
+func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r31 := w.Reg(31)
+	// PTX lines 104, 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
+						continue
+					}
+					v1 = v1x
+				}
+				// 105: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
+						continue
+					}
+					v2 = v2x
+				}
+				// 106: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r31[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
+						continue
+					}
+					v1 = v1x
+				}
+				// 105: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
+						continue
+					}
+					v2 = v2x
+				}
+				// 106: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r31[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r31[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r31[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 114-117
+func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r34 := w.Reg(34)
+	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
+						continue
+					}
+					v1 = v1x
+				}
+				// 115: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
+						continue
+					}
+					v2 = v2x
+				}
+				// 116: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r34[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: ld.shared.u32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
+						continue
+					}
+					v1 = v1x
+				}
+				// 115: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
+						continue
+					}
+					v2 = v2x
+				}
+				// 116: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r34[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r34[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r34[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 124-127
+func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r37 := w.Reg(37)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 124: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:124")
+	// PTX lines 125, 126: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
+						continue
+					}
+					v2 = v2x
+				}
+				// 126: add.s32
+				v3 := uint64(uint32(v2) + uint32(u1))
+				r37[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: ld.shared.u32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
+						continue
+					}
+					v2 = v2x
+				}
+				// 126: add.s32
+				v3 := uint64(uint32(v2) + uint32(u1))
+				r37[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r37[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.shared.u32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r37[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock29 runs block 29 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 133-137
+func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 133: ld.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:133")
+	// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 135: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 136: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 137: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(u1)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 135: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 136: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 137: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(u1)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+				}
+			}
+		}
+	}
+}
+
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3689,119 +3786,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x8)
-				k1 := uint64(0xff800000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 157: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:157")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 158: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:158")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 159: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:159")
-				}
-				// PTX line 160: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				runtime.Broadcast(r3, m, u4)
-				// PTX line 161: shl.b32, warp-uniform
-				u5 := uint64(uint32(u4) << uint32(k0))
-				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 163: add.s32
-							v7 := uint64(uint32(u5) + uint32(v6))
-							r6[l] = v7
-							// 164: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 163: add.s32
-							v7 := uint64(uint32(u5) + uint32(v6))
-							r6[l] = v7
-							// 164: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 165: mov.f32, warp-uniform
-				u9 := uint64(k1)
-				runtime.Broadcast(r7, m, u9)
-				_ = u1
-				_ = u2
-				_ = u9
-			}
+			reduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3815,116 +3800,14 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
-			{
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				k1 := uint64(0x400)
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: shl.b32
-							v1 := uint64(uint32(r5[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: shl.b32
-							v1 := uint64(uint32(r5[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-				// PTX line 175: mov.u32, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 176, 177: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-							// 177: st.shared.f32
-							s4 := uint64(uint64(uint32(v3))) + 0x0
-							s4v := uint64(r7[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: add.s32
-							v3 := uint64(uint32(u2) + uint32(r11[l]))
-							r13[l] = v3
-							// 177: st.shared.f32
-							s4 := uint64(uint64(uint32(v3))) + 0x0
-							s4v := uint64(r7[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x7f)
-				// PTX lines 179: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			reduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3941,39 +3824,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x3f)
-				// PTX lines 189: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			reduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3990,39 +3841,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x1f)
-				// PTX lines 199: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			reduceMaxBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4039,39 +3858,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0xf)
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			reduceMaxBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4088,39 +3875,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x7)
-				// PTX lines 219: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 219: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 219: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			reduceMaxBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4137,39 +3892,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x3)
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			reduceMaxBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4186,39 +3909,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				// PTX lines 239: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: setp.gt.u32
-							c1t := uint32(r5[l]) > uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			reduceMaxBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4235,39 +3926,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 16:
 			// b8 ($L__BB1_16), PTX lines 249-249; divergent, reconverges at block 17 (b9 ($L__BB1_18))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				// PTX lines 249: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: setp.ne.s32
-							c1t := uint32(r5[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: setp.ne.s32
-							c1t := uint32(r5[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			reduceMaxBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4297,1234 +3956,70 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 30
 		case 20:
 			// b11, PTX lines 168-171
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x4)
-				// PTX lines 168, 169, 170, 171: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 169: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 170: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 171: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
-									continue
-								}
-								v4 = v4x
-							}
-							r7[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 169: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 170: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 171: ld.global.f32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
-									continue
-								}
-								v4 = v4x
-							}
-							r7[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduceMaxBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 21:
 			// b12, PTX lines 182-185
-			{
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				// PTX lines 182, 183, 184: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
-									continue
-								}
-								v1 = v1x
-							}
-							// 183: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
-									continue
-								}
-								v2 = v2x
-							}
-							// 184: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r16[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
-									continue
-								}
-								v1 = v1x
-							}
-							// 183: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
-									continue
-								}
-								v2 = v2x
-							}
-							// 184: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r16[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r16[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r16[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 22:
 			// b13, PTX lines 192-195
-			{
-				r13 := w.Reg(13)
-				r19 := w.Reg(19)
-				// PTX lines 192, 193, 194: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
-									continue
-								}
-								v1 = v1x
-							}
-							// 193: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
-									continue
-								}
-								v2 = v2x
-							}
-							// 194: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r19[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
-									continue
-								}
-								v1 = v1x
-							}
-							// 193: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
-									continue
-								}
-								v2 = v2x
-							}
-							// 194: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r19[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r19[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r19[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 23:
 			// b14, PTX lines 202-205
-			{
-				r13 := w.Reg(13)
-				r22 := w.Reg(22)
-				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
-									continue
-								}
-								v1 = v1x
-							}
-							// 203: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
-									continue
-								}
-								v2 = v2x
-							}
-							// 204: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r22[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
-									continue
-								}
-								v1 = v1x
-							}
-							// 203: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
-									continue
-								}
-								v2 = v2x
-							}
-							// 204: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r22[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 205: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r22[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r22[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 24:
 			// b15, PTX lines 212-215
-			{
-				r13 := w.Reg(13)
-				r25 := w.Reg(25)
-				// PTX lines 212, 213, 214: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
-									continue
-								}
-								v1 = v1x
-							}
-							// 213: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
-									continue
-								}
-								v2 = v2x
-							}
-							// 214: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r25[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
-									continue
-								}
-								v1 = v1x
-							}
-							// 213: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
-									continue
-								}
-								v2 = v2x
-							}
-							// 214: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r25[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r25[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r25[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 25:
 			// b16, PTX lines 222-225
-			{
-				r13 := w.Reg(13)
-				r28 := w.Reg(28)
-				// PTX lines 222, 223, 224: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
-									continue
-								}
-								v1 = v1x
-							}
-							// 223: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
-									continue
-								}
-								v2 = v2x
-							}
-							// 224: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r28[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
-									continue
-								}
-								v1 = v1x
-							}
-							// 223: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
-									continue
-								}
-								v2 = v2x
-							}
-							// 224: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r28[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 225: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r28[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r28[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 26:
 			// b17, PTX lines 232-235
-			{
-				r13 := w.Reg(13)
-				r31 := w.Reg(31)
-				// PTX lines 232, 233, 234: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
-									continue
-								}
-								v1 = v1x
-							}
-							// 233: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
-									continue
-								}
-								v2 = v2x
-							}
-							// 234: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r31[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
-									continue
-								}
-								v1 = v1x
-							}
-							// 233: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
-									continue
-								}
-								v2 = v2x
-							}
-							// 234: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r31[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 235: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r31[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r31[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 27:
 			// b18, PTX lines 242-245
-			{
-				r13 := w.Reg(13)
-				r34 := w.Reg(34)
-				// PTX lines 242, 243, 244: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
-									continue
-								}
-								v1 = v1x
-							}
-							// 243: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
-									continue
-								}
-								v2 = v2x
-							}
-							// 244: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r34[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
-									continue
-								}
-								v1 = v1x
-							}
-							// 243: ld.shared.f32
-							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
-							var v2 uint64
-							if v2a < shEnd4 && v2a&3 == 0 {
-								v2 = runtime.Load32(sh, v2a)
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
-									continue
-								}
-								v2 = v2x
-							}
-							// 244: max.f32
-							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-							r34[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 245: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 245: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r34[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 245: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(r34[l])
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 28:
 			// b19, PTX lines 252-255
-			{
-				r13 := w.Reg(13)
-				r35 := w.Reg(35)
-				// PTX lines 252: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 252: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 252: ld.shared.f32
-							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
-							var v1 uint64
-							if v1a < shEnd4 && v1a&3 == 0 {
-								v1 = runtime.Load32(sh, v1a)
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 253: ld.shared.f32
-				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:253")
-				// PTX lines 254, 255: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: max.f32
-							v3 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u2), false))
-							// 255: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(v3)
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: max.f32
-							v3 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u2), false))
-							// 255: st.shared.f32
-							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
-							s4v := uint64(v3)
-							if s4 < shEnd4 && s4&3 == 0 {
-								runtime.Store32(sh, s4, s4v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 29:
 			// b20, PTX lines 261-265
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 261: ld.shared.f32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
-				// PTX lines 262, 263, 264, 265: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 263: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 264: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 265: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(u1)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: cvta.to.global.u64
-							v2 := uint64(r0[l])
-							// 263: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 264: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 265: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(u1)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock29(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5536,5 +4031,1704 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// reduceMaxBlock0 runs block 0 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x8)
+	k1 := uint64(0xff800000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 157: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:157")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 158: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:158")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 159: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:159")
+	}
+	// PTX line 160: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 161: shl.b32, warp-uniform
+	u5 := uint64(uint32(u4) << uint32(k0))
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 163: add.s32
+				v7 := uint64(uint32(u5) + uint32(v6))
+				r6[l] = v7
+				// 164: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 163: add.s32
+				v7 := uint64(uint32(u5) + uint32(v6))
+				r6[l] = v7
+				// 164: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 165: mov.f32, warp-uniform
+	u9 := uint64(k1)
+	runtime.Broadcast(r7, m, u9)
+	_ = u1
+	_ = u2
+	_ = u9
+}
+
+// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
+func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x400)
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+	// PTX line 175: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 176, 177: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+				// 177: st.shared.f32
+				s4 := uint64(uint64(uint32(v3))) + 0x0
+				s4v := uint64(r7[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: add.s32
+				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				r13[l] = v3
+				// 177: st.shared.f32
+				s4 := uint64(uint64(uint32(v3))) + 0x0
+				s4v := uint64(r7[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock2 runs block 2 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x7f)
+	// PTX lines 179: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
+func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x3f)
+	// PTX lines 189: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
+func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x1f)
+	// PTX lines 199: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// reduceMaxBlock8 runs block 8 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
+func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0xf)
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
+func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x7)
+	// PTX lines 219: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 219: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 219: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// reduceMaxBlock12 runs block 12 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
+func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x3)
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// reduceMaxBlock14 runs block 14 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
+func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	// PTX lines 239: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: setp.gt.u32
+				c1t := uint32(r5[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// reduceMaxBlock16 runs block 16 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_16), PTX lines 249-249; divergent, reconverges at block 17 (b9 ($L__BB1_18))
+func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// PTX lines 249: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: setp.ne.s32
+				c1t := uint32(r5[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: setp.ne.s32
+				c1t := uint32(r5[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 168-171
+func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	// PTX lines 168, 169, 170, 171: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 169: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 170: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 171: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
+						continue
+					}
+					v4 = v4x
+				}
+				r7[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 169: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 170: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 171: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
+						continue
+					}
+					v4 = v4x
+				}
+				r7[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 182-185
+func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	// PTX lines 182, 183, 184: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
+						continue
+					}
+					v1 = v1x
+				}
+				// 183: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
+						continue
+					}
+					v2 = v2x
+				}
+				// 184: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r16[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
+						continue
+					}
+					v1 = v1x
+				}
+				// 183: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
+						continue
+					}
+					v2 = v2x
+				}
+				// 184: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r16[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r16[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r16[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 192-195
+func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r19 := w.Reg(19)
+	// PTX lines 192, 193, 194: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
+						continue
+					}
+					v1 = v1x
+				}
+				// 193: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
+						continue
+					}
+					v2 = v2x
+				}
+				// 194: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r19[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
+						continue
+					}
+					v1 = v1x
+				}
+				// 193: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
+						continue
+					}
+					v2 = v2x
+				}
+				// 194: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r19[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r19[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r19[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 202-205
+func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r22 := w.Reg(22)
+	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
+						continue
+					}
+					v2 = v2x
+				}
+				// 204: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r22[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
+						continue
+					}
+					v2 = v2x
+				}
+				// 204: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r22[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 205: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r22[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r22[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 212-215
+func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r25 := w.Reg(25)
+	// PTX lines 212, 213, 214: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
+						continue
+					}
+					v1 = v1x
+				}
+				// 213: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
+						continue
+					}
+					v2 = v2x
+				}
+				// 214: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r25[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
+						continue
+					}
+					v1 = v1x
+				}
+				// 213: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
+						continue
+					}
+					v2 = v2x
+				}
+				// 214: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r25[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r25[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r25[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 222-225
+func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r28 := w.Reg(28)
+	// PTX lines 222, 223, 224: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
+						continue
+					}
+					v1 = v1x
+				}
+				// 223: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
+						continue
+					}
+					v2 = v2x
+				}
+				// 224: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r28[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
+						continue
+					}
+					v1 = v1x
+				}
+				// 223: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
+						continue
+					}
+					v2 = v2x
+				}
+				// 224: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r28[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 225: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r28[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r28[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 232-235
+func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r31 := w.Reg(31)
+	// PTX lines 232, 233, 234: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
+						continue
+					}
+					v1 = v1x
+				}
+				// 233: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
+						continue
+					}
+					v2 = v2x
+				}
+				// 234: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r31[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
+						continue
+					}
+					v1 = v1x
+				}
+				// 233: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
+						continue
+					}
+					v2 = v2x
+				}
+				// 234: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r31[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r31[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r31[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 242-245
+func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r34 := w.Reg(34)
+	// PTX lines 242, 243, 244: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
+						continue
+					}
+					v1 = v1x
+				}
+				// 243: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
+						continue
+					}
+					v2 = v2x
+				}
+				// 244: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r34[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
+						continue
+					}
+					v1 = v1x
+				}
+				// 243: ld.shared.f32
+				v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(shp, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
+						continue
+					}
+					v2 = v2x
+				}
+				// 244: max.f32
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r34[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 245: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 245: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r34[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 245: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(r34[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock28 runs block 28 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 252-255
+func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r35 := w.Reg(35)
+	// PTX lines 252: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 252: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 252: ld.shared.f32
+				v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(shp, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 253: ld.shared.f32
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:253")
+	// PTX lines 254, 255: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: max.f32
+				v3 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u2), false))
+				// 255: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(v3)
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: max.f32
+				v3 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u2), false))
+				// 255: st.shared.f32
+				s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s4v := uint64(v3)
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(shp, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock29 runs block 29 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 261-265
+func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 261: ld.shared.f32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
+	// PTX lines 262, 263, 264, 265: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 263: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 264: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 265: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(u1)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: cvta.to.global.u64
+				v2 := uint64(r0[l])
+				// 263: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 264: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 265: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(u1)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+				}
+			}
+		}
 	}
 }

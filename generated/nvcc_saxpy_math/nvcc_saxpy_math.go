@@ -498,126 +498,7 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:28")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:29")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.f32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:30")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:31")
-				}
-				// PTX line 32: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 33: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							r7[l] = v8
-							// 36: setp.ge.s32
-							c9t := int32(v8) >= int32(u4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-			}
+			saxpyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -634,175 +515,7 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 39-47
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(0)
-					v7aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 40: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 43: add.s64
-							v5 := uint64(uint64(v1) + uint64(v3))
-							r12[l] = v5
-							// 44: ld.global.f32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
-									continue
-								}
-								v6 = v6x
-							}
-							// 45: ld.global.nc.f32
-							v7a := uint64(v4) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
-									continue
-								}
-								v7 = v7x
-							}
-							// 46: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
-							}
-							r15[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 40: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 41: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-							// 42: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 43: add.s64
-							v5 := uint64(uint64(v1) + uint64(v3))
-							r12[l] = v5
-							// 44: ld.global.f32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
-									continue
-								}
-								v6 = v6x
-							}
-							// 45: ld.global.nc.f32
-							v7a := uint64(v4) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
-									continue
-								}
-								v7 = v7x
-							}
-							// 46: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
-							}
-							r15[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.f32
-							s9 := uint64(r12[l]) + 0x0
-							s9v := uint64(r15[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.f32
-							s9 := uint64(r12[l]) + 0x0
-							s9v := uint64(r15[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
-							}
-						}
-					}
-				}
-			}
+			saxpyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -817,6 +530,301 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// saxpyBlock0 runs block 0 of kernel saxpy for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:28")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:29")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.f32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:30")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				r7[l] = v8
+				// 36: setp.ge.s32
+				c9t := int32(v8) >= int32(u4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 39-47
+func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(0)
+		v7aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 40: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 43: add.s64
+				v5 := uint64(uint64(v1) + uint64(v3))
+				r12[l] = v5
+				// 44: ld.global.f32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
+						continue
+					}
+					v6 = v6x
+				}
+				// 45: ld.global.nc.f32
+				v7a := uint64(v4) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
+						continue
+					}
+					v7 = v7x
+				}
+				// 46: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
+				}
+				r15[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 40: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 41: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 42: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 43: add.s64
+				v5 := uint64(uint64(v1) + uint64(v3))
+				r12[l] = v5
+				// 44: ld.global.f32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:44")
+						continue
+					}
+					v6 = v6x
+				}
+				// 45: ld.global.nc.f32
+				v7a := uint64(v4) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:45")
+						continue
+					}
+					v7 = v7x
+				}
+				// 46: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v7), uint32(v6)))
+				}
+				r15[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.f32
+				s9 := uint64(r12[l]) + 0x0
+				s9v := uint64(r15[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.f32
+				s9 := uint64(r12[l]) + 0x0
+				s9v := uint64(r15[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/saxpy_math.ptx:47")
+				}
+			}
+		}
+	}
+}
+
 // floatMathRun runs blocks of kernel float_math for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -825,183 +833,7 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 70-81; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:70")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 71: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:71")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 72: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:72")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:73")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:74")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 75: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:75")
-				}
-				runtime.Broadcast(r5, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 76: ld.param.u32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:76")
-				}
-				// PTX line 77: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.CTAID().X))
-				// PTX line 78: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.NTID().X))
-				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 80: mad.lo.s32
-							v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 81: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 80: mad.lo.s32
-							v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 81: setp.ge.s32
-							c12t := int32(v11) >= int32(u7)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u5
-				_ = u6
-			}
+			floatMathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1018,427 +850,7 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2, PTX lines 84-120
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r12 := w.Reg(12)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r32 := w.Reg(32)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3f800000)
-				k2 := uint64(0xbfb8aa3b)
-				k3 := uint64(0x3f000000)
-				k4 := uint64(0xbf800000)
-				// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v6aw := w.Window(3)
-					v7aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: cvta.to.global.u64
-							v1 := uint64(r4[l])
-							// 85: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							r12[l] = v2
-							// 86: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 87: cvta.to.global.u64
-							v4 := uint64(r5[l])
-							// 88: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 89: ld.global.f32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
-									continue
-								}
-								v6 = v6x
-							}
-							r16[l] = v6
-							// 90: ld.global.f32
-							v7a := uint64(v3) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
-									continue
-								}
-								v7 = v7x
-							}
-							r17[l] = v7
-							// 91: abs.f32
-							v8 := uint64(isa.AbsF32(uint32(v7)))
-							// 92: sqrt.rn.f32
-							v9 := uint64(isa.SqrtF32(uint32(v8), isa.RN))
-							r19[l] = v9
-							// 93: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 94: add.s64
-							v11 := uint64(uint64(v10) + uint64(v2))
-							r21[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: cvta.to.global.u64
-							v1 := uint64(r4[l])
-							// 85: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							r12[l] = v2
-							// 86: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 87: cvta.to.global.u64
-							v4 := uint64(r5[l])
-							// 88: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							// 89: ld.global.f32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
-									continue
-								}
-								v6 = v6x
-							}
-							r16[l] = v6
-							// 90: ld.global.f32
-							v7a := uint64(v3) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
-									continue
-								}
-								v7 = v7x
-							}
-							r17[l] = v7
-							// 91: abs.f32
-							v8 := uint64(isa.AbsF32(uint32(v7)))
-							// 92: sqrt.rn.f32
-							v9 := uint64(isa.SqrtF32(uint32(v8), isa.RN))
-							r19[l] = v9
-							// 93: cvta.to.global.u64
-							v10 := uint64(r0[l])
-							// 94: add.s64
-							v11 := uint64(uint64(v10) + uint64(v2))
-							r21[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 95, 96, 97, 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.global.f32
-							s12 := uint64(r21[l]) + 0x0
-							s12v := uint64(r19[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
-							}
-							// 96: min.f32
-							v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
-							r22[l] = v13
-							// 97: max.f32
-							v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
-							r23[l] = v14
-							// 98: fma.rn.f32
-							var v15 uint64
-							if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
-								v15 = uint64(math.Float32bits(float32(v15f)))
-							} else {
-								v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
-							}
-							r24[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.global.f32
-							s12 := uint64(r21[l]) + 0x0
-							s12v := uint64(r19[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
-							}
-							// 96: min.f32
-							v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
-							r22[l] = v13
-							// 97: max.f32
-							v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
-							r23[l] = v14
-							// 98: fma.rn.f32
-							var v15 uint64
-							if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
-								v15 = uint64(math.Float32bits(float32(v15f)))
-							} else {
-								v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
-							}
-							r24[l] = v15
-						}
-					}
-				}
-				// PTX line 99: mov.f32, warp-uniform
-				u16 := uint64(k1)
-				// PTX lines 100, 101, 102, 103, 104, 105, 106, 108, 110, 111: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: div.rn.f32
-							v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
-							// 101: sub.f32
-							v18 := uint64(isa.SubF32RN(uint32(r22[l]), uint32(v17)))
-							// 102: cvta.to.global.u64
-							v19 := uint64(r1[l])
-							// 103: add.s64
-							v20 := uint64(uint64(v19) + uint64(r12[l]))
-							// 104: st.global.f32
-							s21 := uint64(v20) + 0x0
-							s21v := uint64(v18)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
-							}
-							// 105: mul.f32
-							v22 := uint64(isa.MulF32RN(uint32(r17[l]), uint32(r17[l])))
-							// 106: mul.f32
-							v23 := uint64(isa.MulF32RN(uint32(v22), uint32(k2)))
-							// 108: ex2.approx.f32
-							v24 := uint64(isa.Ex2ApproxF32(uint32(v23)))
-							r32[l] = v24
-							// 110: cvta.to.global.u64
-							v25 := uint64(r2[l])
-							// 111: add.s64
-							v26 := uint64(uint64(v25) + uint64(r12[l]))
-							r34[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: div.rn.f32
-							v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
-							// 101: sub.f32
-							v18 := uint64(isa.SubF32RN(uint32(r22[l]), uint32(v17)))
-							// 102: cvta.to.global.u64
-							v19 := uint64(r1[l])
-							// 103: add.s64
-							v20 := uint64(uint64(v19) + uint64(r12[l]))
-							// 104: st.global.f32
-							s21 := uint64(v20) + 0x0
-							s21v := uint64(v18)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
-							}
-							// 105: mul.f32
-							v22 := uint64(isa.MulF32RN(uint32(r17[l]), uint32(r17[l])))
-							// 106: mul.f32
-							v23 := uint64(isa.MulF32RN(uint32(v22), uint32(k2)))
-							// 108: ex2.approx.f32
-							v24 := uint64(isa.Ex2ApproxF32(uint32(v23)))
-							r32[l] = v24
-							// 110: cvta.to.global.u64
-							v25 := uint64(r2[l])
-							// 111: add.s64
-							v26 := uint64(uint64(v25) + uint64(r12[l]))
-							r34[l] = v26
-						}
-					}
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s27w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.global.f32
-							s27 := uint64(r34[l]) + 0x0
-							s27v := uint64(r32[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.global.f32
-							s27 := uint64(r34[l]) + 0x0
-							s27v := uint64(r32[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
-							}
-						}
-					}
-				}
-				// PTX line 113: mov.f32, warp-uniform
-				u28 := uint64(k3)
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: fma.rn.f32
-							var v29 uint64
-							if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
-								v29 = uint64(math.Float32bits(float32(v29f)))
-							} else {
-								v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
-							}
-							r36[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: fma.rn.f32
-							var v29 uint64
-							if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
-								v29 = uint64(math.Float32bits(float32(v29f)))
-							} else {
-								v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
-							}
-							r36[l] = v29
-						}
-					}
-				}
-				// PTX line 115: mov.f32, warp-uniform
-				u30 := uint64(k4)
-				// PTX lines 116, 117, 118, 119, 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s35w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: max.f32
-							v31 := uint64(isa.MaxF32(uint32(r36[l]), uint32(u30), false))
-							// 117: min.f32
-							v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
-							// 118: cvta.to.global.u64
-							v33 := uint64(r3[l])
-							// 119: add.s64
-							v34 := uint64(uint64(v33) + uint64(r12[l]))
-							// 120: st.global.f32
-							s35 := uint64(v34) + 0x0
-							s35v := uint64(v32)
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: max.f32
-							v31 := uint64(isa.MaxF32(uint32(r36[l]), uint32(u30), false))
-							// 117: min.f32
-							v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
-							// 118: cvta.to.global.u64
-							v33 := uint64(r3[l])
-							// 119: add.s64
-							v34 := uint64(uint64(v33) + uint64(r12[l]))
-							// 120: st.global.f32
-							s35 := uint64(v34) + 0x0
-							s35v := uint64(v32)
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
-							}
-						}
-					}
-				}
-			}
+			floatMathBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1450,5 +862,621 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// floatMathBlock0 runs block 0 of kernel float_math for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 70-81; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:70")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:71")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 72: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:72")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:73")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:74")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:75")
+	}
+	runtime.Broadcast(r5, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:76")
+	}
+	// PTX line 77: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 78: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 80: mad.lo.s32
+				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 81: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 80: mad.lo.s32
+				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 81: setp.ge.s32
+				c12t := int32(v11) >= int32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u5
+	_ = u6
+}
+
+// floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 84-120
+func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3f800000)
+	k2 := uint64(0xbfb8aa3b)
+	k3 := uint64(0x3f000000)
+	k4 := uint64(0xbf800000)
+	// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(3)
+		v7aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: cvta.to.global.u64
+				v1 := uint64(r4[l])
+				// 85: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				r12[l] = v2
+				// 86: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 87: cvta.to.global.u64
+				v4 := uint64(r5[l])
+				// 88: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 89: ld.global.f32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
+						continue
+					}
+					v6 = v6x
+				}
+				r16[l] = v6
+				// 90: ld.global.f32
+				v7a := uint64(v3) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
+						continue
+					}
+					v7 = v7x
+				}
+				r17[l] = v7
+				// 91: abs.f32
+				v8 := uint64(isa.AbsF32(uint32(v7)))
+				// 92: sqrt.rn.f32
+				v9 := uint64(isa.SqrtF32(uint32(v8), isa.RN))
+				r19[l] = v9
+				// 93: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 94: add.s64
+				v11 := uint64(uint64(v10) + uint64(v2))
+				r21[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: cvta.to.global.u64
+				v1 := uint64(r4[l])
+				// 85: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				r12[l] = v2
+				// 86: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 87: cvta.to.global.u64
+				v4 := uint64(r5[l])
+				// 88: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				// 89: ld.global.f32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:89")
+						continue
+					}
+					v6 = v6x
+				}
+				r16[l] = v6
+				// 90: ld.global.f32
+				v7a := uint64(v3) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/saxpy_math.ptx:90")
+						continue
+					}
+					v7 = v7x
+				}
+				r17[l] = v7
+				// 91: abs.f32
+				v8 := uint64(isa.AbsF32(uint32(v7)))
+				// 92: sqrt.rn.f32
+				v9 := uint64(isa.SqrtF32(uint32(v8), isa.RN))
+				r19[l] = v9
+				// 93: cvta.to.global.u64
+				v10 := uint64(r0[l])
+				// 94: add.s64
+				v11 := uint64(uint64(v10) + uint64(v2))
+				r21[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 95, 96, 97, 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.global.f32
+				s12 := uint64(r21[l]) + 0x0
+				s12v := uint64(r19[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+				}
+				// 96: min.f32
+				v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
+				r22[l] = v13
+				// 97: max.f32
+				v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
+				r23[l] = v14
+				// 98: fma.rn.f32
+				var v15 uint64
+				if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
+					v15 = uint64(math.Float32bits(float32(v15f)))
+				} else {
+					v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+				}
+				r24[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.global.f32
+				s12 := uint64(r21[l]) + 0x0
+				s12v := uint64(r19[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+				}
+				// 96: min.f32
+				v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
+				r22[l] = v13
+				// 97: max.f32
+				v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
+				r23[l] = v14
+				// 98: fma.rn.f32
+				var v15 uint64
+				if v15f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v15f) {
+					v15 = uint64(math.Float32bits(float32(v15f)))
+				} else {
+					v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+				}
+				r24[l] = v15
+			}
+		}
+	}
+	// PTX line 99: mov.f32, warp-uniform
+	u16 := uint64(k1)
+	// PTX lines 100, 101, 102, 103, 104, 105, 106, 108, 110, 111: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(6)
+		if m == 0xffffffff {
+			{
+				var v17s [32]uint64
+				var v22s [32]uint64
+				for l := range 32 {
+					// 100: div.rn.f32
+					v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
+					v17s[l] = v17
+				}
+				for l := range 32 {
+					v17 := v17s[l]
+					// 101: sub.f32
+					v18 := uint64(isa.SubF32RN(uint32(r22[l]), uint32(v17)))
+					// 102: cvta.to.global.u64
+					v19 := uint64(r1[l])
+					// 103: add.s64
+					v20 := uint64(uint64(v19) + uint64(r12[l]))
+					// 104: st.global.f32
+					s21 := uint64(v20) + 0x0
+					s21v := uint64(v18)
+					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+						runtime.Store32(s21w.Ptr, s21o, s21v)
+					} else {
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
+					}
+					// 105: mul.f32
+					v22 := uint64(isa.MulF32RN(uint32(r17[l]), uint32(r17[l])))
+					v22s[l] = v22
+				}
+				for l := range 32 {
+					v22 := v22s[l]
+					// 106: mul.f32
+					v23 := uint64(isa.MulF32RN(uint32(v22), uint32(k2)))
+					// 108: ex2.approx.f32
+					v24 := uint64(isa.Ex2ApproxF32(uint32(v23)))
+					r32[l] = v24
+					// 110: cvta.to.global.u64
+					v25 := uint64(r2[l])
+					// 111: add.s64
+					v26 := uint64(uint64(v25) + uint64(r12[l]))
+					r34[l] = v26
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: div.rn.f32
+				v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
+				// 101: sub.f32
+				v18 := uint64(isa.SubF32RN(uint32(r22[l]), uint32(v17)))
+				// 102: cvta.to.global.u64
+				v19 := uint64(r1[l])
+				// 103: add.s64
+				v20 := uint64(uint64(v19) + uint64(r12[l]))
+				// 104: st.global.f32
+				s21 := uint64(v20) + 0x0
+				s21v := uint64(v18)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/saxpy_math.ptx:104")
+				}
+				// 105: mul.f32
+				v22 := uint64(isa.MulF32RN(uint32(r17[l]), uint32(r17[l])))
+				// 106: mul.f32
+				v23 := uint64(isa.MulF32RN(uint32(v22), uint32(k2)))
+				// 108: ex2.approx.f32
+				v24 := uint64(isa.Ex2ApproxF32(uint32(v23)))
+				r32[l] = v24
+				// 110: cvta.to.global.u64
+				v25 := uint64(r2[l])
+				// 111: add.s64
+				v26 := uint64(uint64(v25) + uint64(r12[l]))
+				r34[l] = v26
+			}
+		}
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s27w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.global.f32
+				s27 := uint64(r34[l]) + 0x0
+				s27v := uint64(r32[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.global.f32
+				s27 := uint64(r34[l]) + 0x0
+				s27v := uint64(r32[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
+				}
+			}
+		}
+	}
+	// PTX line 113: mov.f32, warp-uniform
+	u28 := uint64(k3)
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: fma.rn.f32
+				var v29 uint64
+				if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
+					v29 = uint64(math.Float32bits(float32(v29f)))
+				} else {
+					v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+				}
+				r36[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: fma.rn.f32
+				var v29 uint64
+				if v29f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))); isa.FmaF32Direct(v29f) {
+					v29 = uint64(math.Float32bits(float32(v29f)))
+				} else {
+					v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+				}
+				r36[l] = v29
+			}
+		}
+	}
+	// PTX line 115: mov.f32, warp-uniform
+	u30 := uint64(k4)
+	// PTX lines 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s35w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: max.f32
+				v31 := uint64(isa.MaxF32(uint32(r36[l]), uint32(u30), false))
+				// 117: min.f32
+				v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
+				// 118: cvta.to.global.u64
+				v33 := uint64(r3[l])
+				// 119: add.s64
+				v34 := uint64(uint64(v33) + uint64(r12[l]))
+				// 120: st.global.f32
+				s35 := uint64(v34) + 0x0
+				s35v := uint64(v32)
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: max.f32
+				v31 := uint64(isa.MaxF32(uint32(r36[l]), uint32(u30), false))
+				// 117: min.f32
+				v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
+				// 118: cvta.to.global.u64
+				v33 := uint64(r3[l])
+				// 119: add.s64
+				v34 := uint64(uint64(v33) + uint64(r12[l]))
+				// 120: st.global.f32
+				s35 := uint64(v34) + 0x0
+				s35v := uint64(v32)
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/nvcc/saxpy_math.ptx:120")
+				}
+			}
+		}
 	}
 }

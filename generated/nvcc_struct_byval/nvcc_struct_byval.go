@@ -1055,308 +1055,7 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-31; ret
-			{
-				r8 := w.Reg(8)
-				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29, 30: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: ld.param.f32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-							// 23: ld.param.f32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
-									continue
-								}
-								v2 = v2x
-							}
-							// 24: ld.param.f32
-							v3a := uint64(0xc)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
-									continue
-								}
-								v3 = v3x
-							}
-							// 25: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
-									continue
-								}
-								v4 = v4x
-							}
-							// 26: ld.param.f32
-							v5a := uint64(0x10)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
-									continue
-								}
-								v5 = v5x
-							}
-							// 27: ld.param.f32
-							v6a := uint64(0x4)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
-									continue
-								}
-								v6 = v6x
-							}
-							// 28: mul.f32
-							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
-							// 29: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
-							}
-							// 30: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
-							}
-							r8[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: ld.param.f32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-							// 23: ld.param.f32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
-									continue
-								}
-								v2 = v2x
-							}
-							// 24: ld.param.f32
-							v3a := uint64(0xc)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
-									continue
-								}
-								v3 = v3x
-							}
-							// 25: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
-									continue
-								}
-								v4 = v4x
-							}
-							// 26: ld.param.f32
-							v5a := uint64(0x10)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
-									continue
-								}
-								v5 = v5x
-							}
-							// 27: ld.param.f32
-							v6a := uint64(0x4)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
-									continue
-								}
-								v6 = v6x
-							}
-							// 28: mul.f32
-							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
-							// 29: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
-							}
-							// 30: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
-							}
-							r8[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 31: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: st.param.f32
-							s10 := uint64(0x18)
-							s10v := uint64(r8[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: st.param.f32
-							s10 := uint64(0x18)
-							s10v := uint64(r8[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
-							}
-						}
-					}
-				}
-			}
+			dot3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1368,6 +1067,335 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// dot3Block0 runs block 0 of function _Z4dot34Vec3S_ for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-31; ret
+func dot3Block0(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	// PTX lines 22, 23, 24, 25, 26, 27, 28, 29, 30: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v2s [32]uint64
+				var v3s [32]uint64
+				var v4s [32]uint64
+				var v7s [32]uint64
+				var v8s [32]uint64
+				for l := range 32 {
+					// 22: ld.param.f32
+					v1a := uint64(0x14)
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
+							continue
+						}
+						v1 = v1x
+					}
+					// 23: ld.param.f32
+					v2a := uint64(0x8)
+					var v2 uint64
+					if v2a < pmEnd4 {
+						v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+					} else {
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
+							continue
+						}
+						v2 = v2x
+					}
+					// 24: ld.param.f32
+					v3a := uint64(0xc)
+					var v3 uint64
+					if v3a < pmEnd4 {
+						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+					} else {
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
+							continue
+						}
+						v3 = v3x
+					}
+					// 25: ld.param.f32
+					v4a := uint64(0x0)
+					var v4 uint64
+					if v4a < pmEnd4 {
+						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
+							continue
+						}
+						v4 = v4x
+					}
+					// 26: ld.param.f32
+					v5a := uint64(0x10)
+					var v5 uint64
+					if v5a < pmEnd4 {
+						v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+					} else {
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
+							continue
+						}
+						v5 = v5x
+					}
+					// 27: ld.param.f32
+					v6a := uint64(0x4)
+					var v6 uint64
+					if v6a < pmEnd4 {
+						v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+					} else {
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
+							continue
+						}
+						v6 = v6x
+					}
+					// 28: mul.f32
+					v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+					v3s[l] = v3
+					v4s[l] = v4
+					v7s[l] = v7
+					v1s[l] = v1
+					v2s[l] = v2
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					v4 := v4s[l]
+					v7 := v7s[l]
+					// 29: fma.rn.f32
+					var v8 uint64
+					if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+						v8 = uint64(math.Float32bits(float32(v8f)))
+					} else {
+						v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
+					}
+					v8s[l] = v8
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					v2 := v2s[l]
+					v8 := v8s[l]
+					// 30: fma.rn.f32
+					var v9 uint64
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+						v9 = uint64(math.Float32bits(float32(v9f)))
+					} else {
+						v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
+					}
+					r8[l] = v9
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: ld.param.f32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
+						continue
+					}
+					v1 = v1x
+				}
+				// 23: ld.param.f32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
+						continue
+					}
+					v2 = v2x
+				}
+				// 24: ld.param.f32
+				v3a := uint64(0xc)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
+						continue
+					}
+					v3 = v3x
+				}
+				// 25: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
+						continue
+					}
+					v4 = v4x
+				}
+				// 26: ld.param.f32
+				v5a := uint64(0x10)
+				var v5 uint64
+				if v5a < pmEnd4 {
+					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+					if !v5ok {
+						flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
+						continue
+					}
+					v5 = v5x
+				}
+				// 27: ld.param.f32
+				v6a := uint64(0x4)
+				var v6 uint64
+				if v6a < pmEnd4 {
+					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
+						continue
+					}
+					v6 = v6x
+				}
+				// 28: mul.f32
+				v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+				// 29: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
+				}
+				// 30: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
+				}
+				r8[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 31: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: st.param.f32
+				s10 := uint64(0x18)
+				s10v := uint64(r8[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: st.param.f32
+				s10 := uint64(0x18)
+				s10v := uint64(r8[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+				}
+			}
+		}
 	}
 }
 
@@ -1379,396 +1407,7 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 43-60; ret
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
-									continue
-								}
-								v1 = v1x
-							}
-							// 44: ld.param.f32
-							v2a := uint64(0xc)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
-									continue
-								}
-								v2 = v2x
-							}
-							// 45: ld.param.f32
-							v3a := uint64(0x10)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
-									continue
-								}
-								v3 = v3x
-							}
-							// 46: ld.param.f32
-							v4a := uint64(0x8)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
-									continue
-								}
-								v4 = v4x
-							}
-							// 47: ld.param.f32
-							v5a := uint64(0x14)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
-									continue
-								}
-								v5 = v5x
-							}
-							// 48: ld.param.f32
-							v6a := uint64(0x4)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
-									continue
-								}
-								v6 = v6x
-							}
-							// 49: mul.f32
-							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
-							// 50: mul.f32
-							v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
-							// 51: mul.f32
-							v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
-							// 52: mul.f32
-							v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
-							// 53: mul.f32
-							v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
-							// 54: mul.f32
-							v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
-							// 55: sub.f32
-							v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
-							r12[l] = v13
-							// 56: sub.f32
-							v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
-							r13[l] = v14
-							// 57: sub.f32
-							v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
-							r14[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
-									continue
-								}
-								v1 = v1x
-							}
-							// 44: ld.param.f32
-							v2a := uint64(0xc)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
-									continue
-								}
-								v2 = v2x
-							}
-							// 45: ld.param.f32
-							v3a := uint64(0x10)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
-									continue
-								}
-								v3 = v3x
-							}
-							// 46: ld.param.f32
-							v4a := uint64(0x8)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
-									continue
-								}
-								v4 = v4x
-							}
-							// 47: ld.param.f32
-							v5a := uint64(0x14)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
-									continue
-								}
-								v5 = v5x
-							}
-							// 48: ld.param.f32
-							v6a := uint64(0x4)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
-									continue
-								}
-								v6 = v6x
-							}
-							// 49: mul.f32
-							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
-							// 50: mul.f32
-							v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
-							// 51: mul.f32
-							v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
-							// 52: mul.f32
-							v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
-							// 53: mul.f32
-							v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
-							// 54: mul.f32
-							v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
-							// 55: sub.f32
-							v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
-							r12[l] = v13
-							// 56: sub.f32
-							v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
-							r13[l] = v14
-							// 57: sub.f32
-							v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
-							r14[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.param.f32
-							s16 := uint64(0x18)
-							s16v := uint64(r14[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.param.f32
-							s16 := uint64(0x18)
-							s16v := uint64(r14[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.param.f32
-							s17 := uint64(0x1c)
-							s17v := uint64(r13[l])
-							if s17 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.param.f32
-							s17 := uint64(0x1c)
-							s17v := uint64(r13[l])
-							if s17 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.param.f32
-							s18 := uint64(0x20)
-							s18v := uint64(r12[l])
-							if s18 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.param.f32
-							s18 := uint64(0x20)
-							s18v := uint64(r12[l])
-							if s18 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
-							}
-						}
-					}
-				}
-			}
+			cross3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1783,6 +1422,421 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// cross3Block0 runs block 0 of function _Z6cross34Vec3S_ for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 43-60; ret
+func cross3Block0(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v10s [32]uint64
+				var v11s [32]uint64
+				var v12s [32]uint64
+				var v7s [32]uint64
+				var v8s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 43: ld.param.f32
+					v1a := uint64(0x0)
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
+							continue
+						}
+						v1 = v1x
+					}
+					// 44: ld.param.f32
+					v2a := uint64(0xc)
+					var v2 uint64
+					if v2a < pmEnd4 {
+						v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+					} else {
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
+							continue
+						}
+						v2 = v2x
+					}
+					// 45: ld.param.f32
+					v3a := uint64(0x10)
+					var v3 uint64
+					if v3a < pmEnd4 {
+						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+					} else {
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
+							continue
+						}
+						v3 = v3x
+					}
+					// 46: ld.param.f32
+					v4a := uint64(0x8)
+					var v4 uint64
+					if v4a < pmEnd4 {
+						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
+							continue
+						}
+						v4 = v4x
+					}
+					// 47: ld.param.f32
+					v5a := uint64(0x14)
+					var v5 uint64
+					if v5a < pmEnd4 {
+						v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+					} else {
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
+							continue
+						}
+						v5 = v5x
+					}
+					// 48: ld.param.f32
+					v6a := uint64(0x4)
+					var v6 uint64
+					if v6a < pmEnd4 {
+						v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+					} else {
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
+							continue
+						}
+						v6 = v6x
+					}
+					// 49: mul.f32
+					v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+					// 50: mul.f32
+					v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
+					// 51: mul.f32
+					v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
+					// 52: mul.f32
+					v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
+					// 53: mul.f32
+					v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
+					// 54: mul.f32
+					v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
+					v11s[l] = v11
+					v12s[l] = v12
+					v10s[l] = v10
+					v9s[l] = v9
+					v7s[l] = v7
+					v8s[l] = v8
+				}
+				for l := range 32 {
+					v11 := v11s[l]
+					v12 := v12s[l]
+					v10 := v10s[l]
+					v9 := v9s[l]
+					v7 := v7s[l]
+					v8 := v8s[l]
+					// 55: sub.f32
+					v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
+					r12[l] = v13
+					// 56: sub.f32
+					v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
+					r13[l] = v14
+					// 57: sub.f32
+					v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+					r14[l] = v15
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
+						continue
+					}
+					v1 = v1x
+				}
+				// 44: ld.param.f32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
+						continue
+					}
+					v2 = v2x
+				}
+				// 45: ld.param.f32
+				v3a := uint64(0x10)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
+						continue
+					}
+					v3 = v3x
+				}
+				// 46: ld.param.f32
+				v4a := uint64(0x8)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
+						continue
+					}
+					v4 = v4x
+				}
+				// 47: ld.param.f32
+				v5a := uint64(0x14)
+				var v5 uint64
+				if v5a < pmEnd4 {
+					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+					if !v5ok {
+						flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
+						continue
+					}
+					v5 = v5x
+				}
+				// 48: ld.param.f32
+				v6a := uint64(0x4)
+				var v6 uint64
+				if v6a < pmEnd4 {
+					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
+						continue
+					}
+					v6 = v6x
+				}
+				// 49: mul.f32
+				v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+				// 50: mul.f32
+				v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
+				// 51: mul.f32
+				v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
+				// 52: mul.f32
+				v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
+				// 53: mul.f32
+				v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
+				// 54: mul.f32
+				v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
+				// 55: sub.f32
+				v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
+				r12[l] = v13
+				// 56: sub.f32
+				v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
+				r13[l] = v14
+				// 57: sub.f32
+				v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+				r14[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.param.f32
+				s16 := uint64(0x18)
+				s16v := uint64(r14[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.param.f32
+				s16 := uint64(0x18)
+				s16v := uint64(r14[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.param.f32
+				s17 := uint64(0x1c)
+				s17v := uint64(r13[l])
+				if s17 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.param.f32
+				s17 := uint64(0x1c)
+				s17v := uint64(r13[l])
+				if s17 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.param.f32
+				s18 := uint64(0x20)
+				s18v := uint64(r12[l])
+				if s18 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.param.f32
+				s18 := uint64(0x20)
+				s18v := uint64(r12[l])
+				if s18 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+				}
+			}
+		}
+	}
+}
+
 // affineRun runs blocks of kernel affine for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1791,164 +1845,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 77-87; divergent, reconverges at block 2 (b2 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 77: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:77")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 78: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:78")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 79: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:79")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 80: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:80")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.f32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:81")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.f32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:82")
-				}
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 83: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX line 84: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.CTAID().X))
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 86: mad.lo.s32
-							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-							r9[l] = v10
-							// 87: setp.ge.s32
-							c11t := int32(v10) >= int32(u4)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 86: mad.lo.s32
-							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-							r9[l] = v10
-							// 87: setp.ge.s32
-							c11t := int32(v10) >= int32(u4)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u5
-				_ = u6
-			}
+			affineBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1962,61 +1859,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 107-110
-			{
-				r0 := w.Reg(0)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				k0 := uint64(0x2)
-				// PTX lines 107, 108, 109, 110: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 108: shl.b64
-							v2 := uint64(uint64(r10[l]) << uint32(k0))
-							// 109: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 110: st.global.f32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r15[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 108: shl.b64
-							v2 := uint64(uint64(r10[l]) << uint32(k0))
-							// 109: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 110: st.global.f32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r15[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
-							}
-						}
-					}
-				}
-			}
+			affineBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2026,170 +1869,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 5
 		case 3:
 			// b3, PTX lines 90-100
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: cvt.s64.s32
-							v1 := uint64(uint64(int32(r9[l])))
-							r10[l] = v1
-							// 91: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 92: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							// 93: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 94: ld.global.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
-									continue
-								}
-								v5 = v5x
-							}
-							// 95: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
-							}
-							r15[l] = v6
-							// 96: and.b32
-							v7 := uint64(uint32(r2[l]) & uint32(k1))
-							// 97: setp.eq.b32
-							c8t := uint32(v7) == uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 98: mov.pred
-							c9 := false
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p2 = p2&^(1<<l) | c9b0<<l
-							// 99: xor.pred
-							c10 := (c8) != (c9)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p3 = p3&^(1<<l) | c10b0<<l
-							// 100: not.pred
-							c11 := !(c10)
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p4 = p4&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: cvt.s64.s32
-							v1 := uint64(uint64(int32(r9[l])))
-							r10[l] = v1
-							// 91: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 92: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-							// 93: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 94: ld.global.f32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
-									continue
-								}
-								v5 = v5x
-							}
-							// 95: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
-							}
-							r15[l] = v6
-							// 96: and.b32
-							v7 := uint64(uint32(r2[l]) & uint32(k1))
-							// 97: setp.eq.b32
-							c8t := uint32(v7) == uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 98: mov.pred
-							c9 := false
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p2 = p2&^(1<<l) | c9b0<<l
-							// 99: xor.pred
-							c10 := (c8) != (c9)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p3 = p3&^(1<<l) | c10b0<<l
-							// 100: not.pred
-							c11 := !(c10)
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p4 = p4&^(1<<l) | c11b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-				}
-			}
+			affineBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2203,29 +1883,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 4:
 			// b4, PTX lines 103-104
-			{
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				// PTX line 103: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
-							r15[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
-							r15[l] = v2
-						}
-					}
-				}
-			}
+			affineBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2240,6 +1898,418 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// affineBlock0 runs block 0 of kernel affine for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 77-87; divergent, reconverges at block 2 (b2 ($L__BB2_4))
+func affineBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:77")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:78")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:79")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:80")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.f32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:81")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.f32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:82")
+	}
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 83: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX line 84: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 86: mad.lo.s32
+				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				r9[l] = v10
+				// 87: setp.ge.s32
+				c11t := int32(v10) >= int32(u4)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 86: mad.lo.s32
+				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				r9[l] = v10
+				// 87: setp.ge.s32
+				c11t := int32(v10) >= int32(u4)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u5
+	_ = u6
+}
+
+// affineBlock1 runs block 1 of kernel affine for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_3), PTX lines 107-110
+func affineBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	k0 := uint64(0x2)
+	// PTX lines 107, 108, 109, 110: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 108: shl.b64
+				v2 := uint64(uint64(r10[l]) << uint32(k0))
+				// 109: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 110: st.global.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r15[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 108: shl.b64
+				v2 := uint64(uint64(r10[l]) << uint32(k0))
+				// 109: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 110: st.global.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r15[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+				}
+			}
+		}
+	}
+}
+
+// affineBlock3 runs block 3 of kernel affine for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 90-100
+func affineBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: cvt.s64.s32
+				v1 := uint64(uint64(int32(r9[l])))
+				r10[l] = v1
+				// 91: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 92: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				// 93: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 94: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
+						continue
+					}
+					v5 = v5x
+				}
+				// 95: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+				}
+				r15[l] = v6
+				// 96: and.b32
+				v7 := uint64(uint32(r2[l]) & uint32(k1))
+				// 97: setp.eq.b32
+				c8t := uint32(v7) == uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 98: mov.pred
+				c9 := false
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p2 = p2&^(1<<l) | c9b0<<l
+				// 99: xor.pred
+				c10 := (c8) != (c9)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p3 = p3&^(1<<l) | c10b0<<l
+				// 100: not.pred
+				c11 := !(c10)
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p4 = p4&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: cvt.s64.s32
+				v1 := uint64(uint64(int32(r9[l])))
+				r10[l] = v1
+				// 91: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 92: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+				// 93: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 94: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
+						continue
+					}
+					v5 = v5x
+				}
+				// 95: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+				}
+				r15[l] = v6
+				// 96: and.b32
+				v7 := uint64(uint32(r2[l]) & uint32(k1))
+				// 97: setp.eq.b32
+				c8t := uint32(v7) == uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 98: mov.pred
+				c9 := false
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p2 = p2&^(1<<l) | c9b0<<l
+				// 99: xor.pred
+				c10 := (c8) != (c9)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p3 = p3&^(1<<l) | c10b0<<l
+				// 100: not.pred
+				c11 := !(c10)
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p4 = p4&^(1<<l) | c11b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+	}
+}
+
+// affineBlock4 runs block 4 of kernel affine for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 103-104
+func affineBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	// PTX line 103: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
+				r15[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
+				r15[l] = v2
+			}
+		}
+	}
+}
+
 // vecOpsRun runs blocks of kernel vec_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2248,183 +2318,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 131-142; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 131: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:131")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 132: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:132")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 133: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:133")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 134: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:134")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.f32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:135")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 136: ld.param.f32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:136")
-				}
-				runtime.Broadcast(r5, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 137: ld.param.f32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:137")
-				}
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 138: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX line 139: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 141: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 142: setp.ge.s32
-							c12t := int32(v11) >= int32(u4)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 141: mad.lo.s32
-							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-							r10[l] = v11
-							// 142: setp.ge.s32
-							c12t := int32(v11) >= int32(u4)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u5
-				_ = u6
-				_ = u7
-			}
+			vecOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2441,404 +2335,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 7
 		case 2:
 			// b2, PTX lines 145-161; code before the call
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0xc)
-				// PTX lines 145, 146, 147, 148, 149, 150, 151: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(2)
-					v6aw := w.Window(3)
-					v7aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r11[l] = v1
-							// 146: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 147: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							r13[l] = v3
-							// 148: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r14[l] = v4
-							// 149: ld.global.f32
-							v5a := uint64(v4) + 0x8
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
-									continue
-								}
-								v5 = v5x
-							}
-							r15[l] = v5
-							// 150: ld.global.f32
-							v6a := uint64(v4) + 0x4
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
-									continue
-								}
-								v6 = v6x
-							}
-							r16[l] = v6
-							// 151: ld.global.f32
-							v7a := uint64(v4) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
-									continue
-								}
-								v7 = v7x
-							}
-							r17[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							r11[l] = v1
-							// 146: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 147: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							r13[l] = v3
-							// 148: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							r14[l] = v4
-							// 149: ld.global.f32
-							v5a := uint64(v4) + 0x8
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
-									continue
-								}
-								v5 = v5x
-							}
-							r15[l] = v5
-							// 150: ld.global.f32
-							v6a := uint64(v4) + 0x4
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
-									continue
-								}
-								v6 = v6x
-							}
-							r16[l] = v6
-							// 151: ld.global.f32
-							v7a := uint64(v4) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
-									continue
-								}
-								v7 = v7x
-							}
-							r17[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.param.f32
-							s8 := uint64(0x0)
-							s8v := uint64(r17[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.param.f32
-							s8 := uint64(0x0)
-							s8v := uint64(r17[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
-							}
-						}
-					}
-				}
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: st.param.f32
-							s9 := uint64(0x4)
-							s9v := uint64(r16[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: st.param.f32
-							s9 := uint64(0x4)
-							s9v := uint64(r16[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
-							}
-						}
-					}
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r15[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r15[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.param.f32
-							s11 := uint64(0xc)
-							s11v := uint64(r6[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.param.f32
-							s11 := uint64(0xc)
-							s11v := uint64(r6[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
-							}
-						}
-					}
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.param.f32
-							s12 := uint64(0x10)
-							s12v := uint64(r5[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.param.f32
-							s12 := uint64(0x10)
-							s12v := uint64(r5[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.param.f32
-							s13 := uint64(0x14)
-							s13v := uint64(r4[l])
-							if s13 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.param.f32
-							s13 := uint64(0x14)
-							s13v := uint64(r4[l])
-							if s13 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2848,481 +2345,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 4:
 			// b3, PTX lines 169-186; code before the call
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				// PTX lines 169, 171, 172: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: ld.param.f32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 171: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 172: add.s64
-							v3 := uint64(uint64(r11[l]) + uint64(v2))
-							r22[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: ld.param.f32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 171: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 172: add.s64
-							v3 := uint64(uint64(r11[l]) + uint64(v2))
-							r22[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.global.f32
-							s4 := uint64(r22[l]) + 0x0
-							s4v := uint64(r20[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.global.f32
-							s4 := uint64(r22[l]) + 0x0
-							s4v := uint64(r20[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
-							}
-						}
-					}
-				}
-				// PTX lines 174, 175, 176: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(6)
-					v6aw := w.Window(7)
-					v7aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: ld.global.f32
-							v5a := uint64(r14[l]) + 0x8
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-							// 175: ld.global.f32
-							v6a := uint64(r14[l]) + 0x4
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
-									continue
-								}
-								v6 = v6x
-							}
-							r24[l] = v6
-							// 176: ld.global.f32
-							v7a := uint64(r14[l]) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
-									continue
-								}
-								v7 = v7x
-							}
-							r25[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: ld.global.f32
-							v5a := uint64(r14[l]) + 0x8
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-							// 175: ld.global.f32
-							v6a := uint64(r14[l]) + 0x4
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
-									continue
-								}
-								v6 = v6x
-							}
-							r24[l] = v6
-							// 176: ld.global.f32
-							v7a := uint64(r14[l]) + 0x0
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
-									continue
-								}
-								v7 = v7x
-							}
-							r25[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.param.f32
-							s8 := uint64(0x1c)
-							s8v := uint64(r25[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.param.f32
-							s8 := uint64(0x1c)
-							s8v := uint64(r25[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
-							}
-						}
-					}
-				}
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.param.f32
-							s9 := uint64(0x20)
-							s9v := uint64(r24[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.param.f32
-							s9 := uint64(0x20)
-							s9v := uint64(r24[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
-							}
-						}
-					}
-				}
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.param.f32
-							s10 := uint64(0x24)
-							s10v := uint64(r23[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.param.f32
-							s10 := uint64(0x24)
-							s10v := uint64(r23[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
-							}
-						}
-					}
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.param.f32
-							s11 := uint64(0x28)
-							s11v := uint64(r6[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.param.f32
-							s11 := uint64(0x28)
-							s11v := uint64(r6[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
-							}
-						}
-					}
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.param.f32
-							s12 := uint64(0x2c)
-							s12v := uint64(r5[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.param.f32
-							s12 := uint64(0x2c)
-							s12v := uint64(r5[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
-							}
-						}
-					}
-				}
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.param.f32
-							s13 := uint64(0x30)
-							s13v := uint64(r4[l])
-							if s13 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.param.f32
-							s13 := uint64(0x30)
-							s13v := uint64(r4[l])
-							if s13 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3332,262 +2355,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 6:
 			// b4, PTX lines 194-202
-			{
-				r1 := w.Reg(1)
-				r13 := w.Reg(13)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				// PTX lines 194, 195, 196, 198, 199: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: ld.param.f32
-							v1a := uint64(0x34)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
-									continue
-								}
-								v1 = v1x
-							}
-							r26[l] = v1
-							// 195: ld.param.f32
-							v2a := uint64(0x38)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
-									continue
-								}
-								v2 = v2x
-							}
-							r27[l] = v2
-							// 196: ld.param.f32
-							v3a := uint64(0x3c)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
-									continue
-								}
-								v3 = v3x
-							}
-							r28[l] = v3
-							// 198: cvta.to.global.u64
-							v4 := uint64(r1[l])
-							// 199: add.s64
-							v5 := uint64(uint64(v4) + uint64(r13[l]))
-							r30[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: ld.param.f32
-							v1a := uint64(0x34)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
-									continue
-								}
-								v1 = v1x
-							}
-							r26[l] = v1
-							// 195: ld.param.f32
-							v2a := uint64(0x38)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
-									continue
-								}
-								v2 = v2x
-							}
-							r27[l] = v2
-							// 196: ld.param.f32
-							v3a := uint64(0x3c)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
-									continue
-								}
-								v3 = v3x
-							}
-							r28[l] = v3
-							// 198: cvta.to.global.u64
-							v4 := uint64(r1[l])
-							// 199: add.s64
-							v5 := uint64(uint64(v4) + uint64(r13[l]))
-							r30[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 200: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 200: st.global.f32
-							s6 := uint64(r30[l]) + 0x0
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 200: st.global.f32
-							s6 := uint64(r30[l]) + 0x0
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
-							}
-						}
-					}
-				}
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: st.global.f32
-							s7 := uint64(r30[l]) + 0x4
-							s7v := uint64(r27[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: st.global.f32
-							s7 := uint64(r30[l]) + 0x4
-							s7v := uint64(r27[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
-							}
-						}
-					}
-				}
-				// PTX lines 202: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: st.global.f32
-							s8 := uint64(r30[l]) + 0x8
-							s8v := uint64(r28[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: st.global.f32
-							s8 := uint64(r30[l]) + 0x8
-							s8v := uint64(r28[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3602,6 +2370,1324 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// vecOpsBlock0 runs block 0 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 131-142; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 131: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:131")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:132")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:133")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:134")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.f32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:135")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.f32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:136")
+	}
+	runtime.Broadcast(r5, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.f32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:137")
+	}
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 138: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 139: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 141: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 142: setp.ge.s32
+				c12t := int32(v11) >= int32(u4)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 141: mad.lo.s32
+				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				r10[l] = v11
+				// 142: setp.ge.s32
+				c12t := int32(v11) >= int32(u4)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u5
+	_ = u6
+	_ = u7
+}
+
+// vecOpsBlock2 runs block 2 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 145-161; code before the call
+func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0xc)
+	// PTX lines 145, 146, 147, 148, 149, 150, 151: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(2)
+		v6aw := w.Window(3)
+		v7aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r11[l] = v1
+				// 146: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 147: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				r13[l] = v3
+				// 148: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r14[l] = v4
+				// 149: ld.global.f32
+				v5a := uint64(v4) + 0x8
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
+						continue
+					}
+					v5 = v5x
+				}
+				r15[l] = v5
+				// 150: ld.global.f32
+				v6a := uint64(v4) + 0x4
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
+						continue
+					}
+					v6 = v6x
+				}
+				r16[l] = v6
+				// 151: ld.global.f32
+				v7a := uint64(v4) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
+						continue
+					}
+					v7 = v7x
+				}
+				r17[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r11[l] = v1
+				// 146: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 147: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				r13[l] = v3
+				// 148: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				r14[l] = v4
+				// 149: ld.global.f32
+				v5a := uint64(v4) + 0x8
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
+						continue
+					}
+					v5 = v5x
+				}
+				r15[l] = v5
+				// 150: ld.global.f32
+				v6a := uint64(v4) + 0x4
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
+						continue
+					}
+					v6 = v6x
+				}
+				r16[l] = v6
+				// 151: ld.global.f32
+				v7a := uint64(v4) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
+						continue
+					}
+					v7 = v7x
+				}
+				r17[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.param.f32
+				s8 := uint64(0x0)
+				s8v := uint64(r17[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.param.f32
+				s8 := uint64(0x0)
+				s8v := uint64(r17[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+				}
+			}
+		}
+	}
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: st.param.f32
+				s9 := uint64(0x4)
+				s9v := uint64(r16[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: st.param.f32
+				s9 := uint64(0x4)
+				s9v := uint64(r16[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+				}
+			}
+		}
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r15[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r15[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.param.f32
+				s11 := uint64(0xc)
+				s11v := uint64(r6[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.param.f32
+				s11 := uint64(0xc)
+				s11v := uint64(r6[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+				}
+			}
+		}
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.param.f32
+				s12 := uint64(0x10)
+				s12v := uint64(r5[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.param.f32
+				s12 := uint64(0x10)
+				s12v := uint64(r5[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.param.f32
+				s13 := uint64(0x14)
+				s13v := uint64(r4[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.param.f32
+				s13 := uint64(0x14)
+				s13v := uint64(r4[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+				}
+			}
+		}
+	}
+}
+
+// vecOpsBlock4 runs block 4 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 169-186; code before the call
+func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	// PTX lines 169, 171, 172: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: ld.param.f32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 171: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 172: add.s64
+				v3 := uint64(uint64(r11[l]) + uint64(v2))
+				r22[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: ld.param.f32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 171: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 172: add.s64
+				v3 := uint64(uint64(r11[l]) + uint64(v2))
+				r22[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.global.f32
+				s4 := uint64(r22[l]) + 0x0
+				s4v := uint64(r20[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.global.f32
+				s4 := uint64(r22[l]) + 0x0
+				s4v := uint64(r20[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+				}
+			}
+		}
+	}
+	// PTX lines 174, 175, 176: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(6)
+		v6aw := w.Window(7)
+		v7aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: ld.global.f32
+				v5a := uint64(r14[l]) + 0x8
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+				// 175: ld.global.f32
+				v6a := uint64(r14[l]) + 0x4
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
+						continue
+					}
+					v6 = v6x
+				}
+				r24[l] = v6
+				// 176: ld.global.f32
+				v7a := uint64(r14[l]) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
+						continue
+					}
+					v7 = v7x
+				}
+				r25[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: ld.global.f32
+				v5a := uint64(r14[l]) + 0x8
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+				// 175: ld.global.f32
+				v6a := uint64(r14[l]) + 0x4
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
+						continue
+					}
+					v6 = v6x
+				}
+				r24[l] = v6
+				// 176: ld.global.f32
+				v7a := uint64(r14[l]) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
+						continue
+					}
+					v7 = v7x
+				}
+				r25[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.param.f32
+				s8 := uint64(0x1c)
+				s8v := uint64(r25[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.param.f32
+				s8 := uint64(0x1c)
+				s8v := uint64(r25[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+				}
+			}
+		}
+	}
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.param.f32
+				s9 := uint64(0x20)
+				s9v := uint64(r24[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.param.f32
+				s9 := uint64(0x20)
+				s9v := uint64(r24[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+				}
+			}
+		}
+	}
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.param.f32
+				s10 := uint64(0x24)
+				s10v := uint64(r23[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.param.f32
+				s10 := uint64(0x24)
+				s10v := uint64(r23[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+				}
+			}
+		}
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.param.f32
+				s11 := uint64(0x28)
+				s11v := uint64(r6[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.param.f32
+				s11 := uint64(0x28)
+				s11v := uint64(r6[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+				}
+			}
+		}
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.param.f32
+				s12 := uint64(0x2c)
+				s12v := uint64(r5[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.param.f32
+				s12 := uint64(0x2c)
+				s12v := uint64(r5[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+				}
+			}
+		}
+	}
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.param.f32
+				s13 := uint64(0x30)
+				s13v := uint64(r4[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.param.f32
+				s13 := uint64(0x30)
+				s13v := uint64(r4[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+				}
+			}
+		}
+	}
+}
+
+// vecOpsBlock6 runs block 6 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 194-202
+func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r13 := w.Reg(13)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	// PTX lines 194, 195, 196, 198, 199: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: ld.param.f32
+				v1a := uint64(0x34)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
+				// 195: ld.param.f32
+				v2a := uint64(0x38)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
+						continue
+					}
+					v2 = v2x
+				}
+				r27[l] = v2
+				// 196: ld.param.f32
+				v3a := uint64(0x3c)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
+						continue
+					}
+					v3 = v3x
+				}
+				r28[l] = v3
+				// 198: cvta.to.global.u64
+				v4 := uint64(r1[l])
+				// 199: add.s64
+				v5 := uint64(uint64(v4) + uint64(r13[l]))
+				r30[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: ld.param.f32
+				v1a := uint64(0x34)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
+				// 195: ld.param.f32
+				v2a := uint64(0x38)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
+						continue
+					}
+					v2 = v2x
+				}
+				r27[l] = v2
+				// 196: ld.param.f32
+				v3a := uint64(0x3c)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
+						continue
+					}
+					v3 = v3x
+				}
+				r28[l] = v3
+				// 198: cvta.to.global.u64
+				v4 := uint64(r1[l])
+				// 199: add.s64
+				v5 := uint64(uint64(v4) + uint64(r13[l]))
+				r30[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 200: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 200: st.global.f32
+				s6 := uint64(r30[l]) + 0x0
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 200: st.global.f32
+				s6 := uint64(r30[l]) + 0x0
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+				}
+			}
+		}
+	}
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.global.f32
+				s7 := uint64(r30[l]) + 0x4
+				s7v := uint64(r27[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.global.f32
+				s7 := uint64(r30[l]) + 0x4
+				s7v := uint64(r27[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+				}
+			}
+		}
+	}
+	// PTX lines 202: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: st.global.f32
+				s8 := uint64(r30[l]) + 0x8
+				s8v := uint64(r28[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: st.global.f32
+				s8 := uint64(r30[l]) + 0x8
+				s8v := uint64(r28[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+				}
+			}
+		}
+	}
+}
+
 // mixedParamRun runs blocks of kernel mixed_param for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3610,183 +3696,7 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 223-234; divergent, reconverges at block 1 (b1 ($L__BB4_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 223: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:223")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 224: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:224")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 225: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 44 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:225")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 2,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 226: ld.param.u16
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 38 {
-					u4 = uint64(binary.LittleEndian.Uint16(kp[0x24:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 2, m, "testdata/ptx/nvcc/struct_byval.ptx:226")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 227: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:227")
-				}
-				runtime.Broadcast(r4, m, u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 228: ld.param.f64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:228")
-				}
-				runtime.Broadcast(r5, m, u6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 1,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 229: ld.param.u8
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 17 {
-					u7 = uint64(kp[0x10])
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 1, m, "testdata/ptx/nvcc/struct_byval.ptx:229")
-				}
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 230: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.CTAID().X))
-				// PTX line 231: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.NTID().X))
-				// PTX lines 232, 233, 234: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 233: mad.lo.s32
-							v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 234: setp.ge.s32
-							c12t := int32(v11) >= int32(u3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: mov.u32
-							v10 := uint64(uint64(tid0[l]))
-							// 233: mad.lo.s32
-							v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
-							r10[l] = v11
-							// 234: setp.ge.s32
-							c12t := int32(v11) >= int32(u3)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u4
-				_ = u5
-				_ = u6
-				_ = u7
-			}
+			mixedParamBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3803,165 +3713,7 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 3
 		case 2:
 			// b2, PTX lines 237-252
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				k1 := uint64(0x8)
-				// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: cvt.u32.u16
-							v1 := uint64(uint32(uint16(r6[l])))
-							// 238: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 239: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 240: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 241: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
-									continue
-								}
-								v5 = v5x
-							}
-							// 242: cvt.rn.f64.s32
-							v6 := math.Float64bits(float64(int32(v5)))
-							// 243: cvt.s32.s16
-							v7 := uint64(uint32(int16(r3[l])))
-							// 244: cvt.s32.s8
-							v8 := uint64(uint32(int8(v1)))
-							// 245: add.s32
-							v9 := uint64(uint32(r4[l]) + uint32(v8))
-							// 246: mad.lo.s32
-							v10 := uint64(uint32(uint32(r10[l])*uint32(v7) + uint32(v9)))
-							// 247: cvt.rn.f64.s32
-							v11 := math.Float64bits(float64(int32(v10)))
-							// 248: fma.rn.f64
-							v12 := isa.FmaF64RN(r5[l], v6, v11)
-							r22[l] = v12
-							// 249: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 250: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							// 251: add.s64
-							v15 := uint64(uint64(v13) + uint64(v14))
-							r25[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: cvt.u32.u16
-							v1 := uint64(uint32(uint16(r6[l])))
-							// 238: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 239: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 240: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 241: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
-									continue
-								}
-								v5 = v5x
-							}
-							// 242: cvt.rn.f64.s32
-							v6 := math.Float64bits(float64(int32(v5)))
-							// 243: cvt.s32.s16
-							v7 := uint64(uint32(int16(r3[l])))
-							// 244: cvt.s32.s8
-							v8 := uint64(uint32(int8(v1)))
-							// 245: add.s32
-							v9 := uint64(uint32(r4[l]) + uint32(v8))
-							// 246: mad.lo.s32
-							v10 := uint64(uint32(uint32(r10[l])*uint32(v7) + uint32(v9)))
-							// 247: cvt.rn.f64.s32
-							v11 := math.Float64bits(float64(int32(v10)))
-							// 248: fma.rn.f64
-							v12 := isa.FmaF64RN(r5[l], v6, v11)
-							r22[l] = v12
-							// 249: cvta.to.global.u64
-							v13 := uint64(r0[l])
-							// 250: mul.wide.s32
-							v14 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-							// 251: add.s64
-							v15 := uint64(uint64(v13) + uint64(v14))
-							r25[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 252: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 252: st.global.f64
-							s16 := uint64(r25[l]) + 0x0
-							s16v := uint64(r22[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 252: st.global.f64
-							s16 := uint64(r25[l]) + 0x0
-							s16v := uint64(r22[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
-							}
-						}
-					}
-				}
-			}
+			mixedParamBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3973,5 +3725,347 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mixedParamBlock0 runs block 0 of kernel mixed_param for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 223-234; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 223: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:223")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:224")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 225: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:225")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 2,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 226: ld.param.u16
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 38 {
+		u4 = uint64(binary.LittleEndian.Uint16(kp[0x24:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 2, m, "testdata/ptx/nvcc/struct_byval.ptx:226")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 227: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:227")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 228: ld.param.f64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:228")
+	}
+	runtime.Broadcast(r5, m, u6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 1,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 229: ld.param.u8
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 17 {
+		u7 = uint64(kp[0x10])
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 1, m, "testdata/ptx/nvcc/struct_byval.ptx:229")
+	}
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 230: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 231: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	// PTX lines 232, 233, 234: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 233: mad.lo.s32
+				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 234: setp.ge.s32
+				c12t := int32(v11) >= int32(u3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: mov.u32
+				v10 := uint64(uint64(tid0[l]))
+				// 233: mad.lo.s32
+				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				r10[l] = v11
+				// 234: setp.ge.s32
+				c12t := int32(v11) >= int32(u3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u4
+	_ = u5
+	_ = u6
+	_ = u7
+}
+
+// mixedParamBlock2 runs block 2 of kernel mixed_param for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 237-252
+func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: cvt.u32.u16
+				v1 := uint64(uint32(uint16(r6[l])))
+				// 238: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 239: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 240: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 241: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
+						continue
+					}
+					v5 = v5x
+				}
+				// 242: cvt.rn.f64.s32
+				v6 := math.Float64bits(float64(int32(v5)))
+				// 243: cvt.s32.s16
+				v7 := uint64(uint32(int16(r3[l])))
+				// 244: cvt.s32.s8
+				v8 := uint64(uint32(int8(v1)))
+				// 245: add.s32
+				v9 := uint64(uint32(r4[l]) + uint32(v8))
+				// 246: mad.lo.s32
+				v10 := uint64(uint32(uint32(r10[l])*uint32(v7) + uint32(v9)))
+				// 247: cvt.rn.f64.s32
+				v11 := math.Float64bits(float64(int32(v10)))
+				// 248: fma.rn.f64
+				v12 := isa.FmaF64RN(r5[l], v6, v11)
+				r22[l] = v12
+				// 249: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 250: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				// 251: add.s64
+				v15 := uint64(uint64(v13) + uint64(v14))
+				r25[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: cvt.u32.u16
+				v1 := uint64(uint32(uint16(r6[l])))
+				// 238: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 239: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 240: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 241: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
+						continue
+					}
+					v5 = v5x
+				}
+				// 242: cvt.rn.f64.s32
+				v6 := math.Float64bits(float64(int32(v5)))
+				// 243: cvt.s32.s16
+				v7 := uint64(uint32(int16(r3[l])))
+				// 244: cvt.s32.s8
+				v8 := uint64(uint32(int8(v1)))
+				// 245: add.s32
+				v9 := uint64(uint32(r4[l]) + uint32(v8))
+				// 246: mad.lo.s32
+				v10 := uint64(uint32(uint32(r10[l])*uint32(v7) + uint32(v9)))
+				// 247: cvt.rn.f64.s32
+				v11 := math.Float64bits(float64(int32(v10)))
+				// 248: fma.rn.f64
+				v12 := isa.FmaF64RN(r5[l], v6, v11)
+				r22[l] = v12
+				// 249: cvta.to.global.u64
+				v13 := uint64(r0[l])
+				// 250: mul.wide.s32
+				v14 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+				// 251: add.s64
+				v15 := uint64(uint64(v13) + uint64(v14))
+				r25[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 252: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 252: st.global.f64
+				s16 := uint64(r25[l]) + 0x0
+				s16v := uint64(r22[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 252: st.global.f64
+				s16 := uint64(r25[l]) + 0x0
+				s16v := uint64(r22[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+				}
+			}
+		}
 	}
 }

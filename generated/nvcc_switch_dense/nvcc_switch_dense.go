@@ -1591,107 +1591,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-34; divergent, reconverges at block 12 (b12 ($L__BB0_19))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:27")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:28")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:29")
-				}
-				// PTX line 30: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 31: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 32, 33, 34: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 33: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 34: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 33: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 34: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			switchDenseBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1705,39 +1605,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: setp.gt.s16
-							c1t := int16(r13[l]) > int16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: setp.gt.s16
-							c1t := int16(r13[l]) > int16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			switchDenseBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1756,67 +1624,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2 ($L__BB0_12), PTX lines 60-60
-			{
-				r6 := w.Reg(6)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: sub.s32
-							v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: sub.s32
-							v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 3:
 			// b3 ($L__BB0_2), PTX lines 64-64; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			switchDenseBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1835,67 +1650,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b4 ($L__BB0_14), PTX lines 75-75
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				k0 := uint64(0x55)
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: xor.b32
-							v1 := uint64(uint32(r11[l]) ^ uint32(k0))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: xor.b32
-							v1 := uint64(uint32(r11[l]) ^ uint32(k0))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 5:
 			// b5 ($L__BB0_8), PTX lines 79-79; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x5)
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			switchDenseBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1919,218 +1681,42 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 6:
 			// b6 ($L__BB0_13), PTX lines 89-89
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				k0 := uint64(0x2)
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: shl.b32
-							v1 := uint64(uint32(r11[l]) << uint32(k0))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: shl.b32
-							v1 := uint64(uint32(r11[l]) << uint32(k0))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 7:
 			// b7 ($L__BB0_16), PTX lines 93-93
-			{
-				r6 := w.Reg(6)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: add.s32
-							v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: add.s32
-							v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 8:
 			// b8 ($L__BB0_11), PTX lines 97-101
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				k0 := uint64(0x92492493)
-				k1 := uint64(0x1f)
-				k2 := uint64(0x2)
-				// PTX lines 97, 98, 99, 100, 101: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: mul.hi.s32
-							v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
-							// 98: add.s32
-							v2 := uint64(uint32(v1) + uint32(r11[l]))
-							// 99: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 100: shr.s32
-							v4 := uint64(uint32(int32(v2) >> uint32(k2)))
-							// 101: add.s32
-							v5 := uint64(uint32(v4) + uint32(v3))
-							r14[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: mul.hi.s32
-							v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
-							// 98: add.s32
-							v2 := uint64(uint32(v1) + uint32(r11[l]))
-							// 99: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 100: shr.s32
-							v4 := uint64(uint32(int32(v2) >> uint32(k2)))
-							// 101: add.s32
-							v5 := uint64(uint32(v4) + uint32(v3))
-							r14[l] = v5
-						}
-					}
-				}
-			}
+			switchDenseBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 9:
 			// b9 ($L__BB0_17), PTX lines 105-105
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: not.b32
-							v1 := uint64(^uint32(r11[l]))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: not.b32
-							v1 := uint64(^uint32(r11[l]))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 10:
 			// b10 ($L__BB0_15), PTX lines 109-109
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				k0 := uint64(0x3)
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: mul.lo.s32
-							v1 := uint64(uint32(r11[l]) * uint32(k0))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: mul.lo.s32
-							v1 := uint64(uint32(r11[l]) * uint32(k0))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 11:
 			// b11 ($L__BB0_18), PTX lines 112-115
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r14 := w.Reg(14)
-				k0 := uint64(0x2)
-				// PTX lines 112, 113, 114, 115: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 113: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 114: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 115: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r14[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 113: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 114: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 115: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r14[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:115")
-							}
-						}
-					}
-				}
-			}
+			switchDenseBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2140,113 +1726,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 23
 		case 13:
 			// b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x7)
-				k2 := uint64(0x2)
-				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 38: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 39: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 41: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:41")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 42: cvt.u16.u32
-							v6 := uint64(uint16(uint32(v5)))
-							// 43: and.b16
-							v7 := uint64(uint16(v6) & uint16(k1))
-							r13[l] = v7
-							// 44: setp.gt.s16
-							c8t := int16(v7) > int16(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 38: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 39: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 40: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 41: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:41")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-							// 42: cvt.u16.u32
-							v6 := uint64(uint16(uint32(v5)))
-							// 43: and.b16
-							v7 := uint64(uint16(v6) & uint16(k1))
-							r13[l] = v7
-							// 44: setp.gt.s16
-							c8t := int16(v7) > int16(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			switchDenseBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2263,39 +1743,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 3
 		case 15:
 			// b15, PTX lines 52-52; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x3)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			switchDenseBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2319,39 +1767,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 16:
 			// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			switchDenseBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2378,39 +1794,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 9
 		case 18:
 			// b18, PTX lines 67-67; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x1)
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			switchDenseBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2434,39 +1818,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 19:
 			// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: setp.eq.s16
-							c1t := uint16(r13[l]) == uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			switchDenseBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2493,39 +1845,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 9
 		case 21:
 			// b21, PTX lines 82-82; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x6)
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: setp.ne.s16
-							c1t := uint16(r13[l]) != uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: setp.ne.s16
-							c1t := uint16(r13[l]) != uint16(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			switchDenseBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2549,27 +1869,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 22:
 			// b22, PTX lines 85-85
-			{
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: mul.lo.s32
-							v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: mul.lo.s32
-							v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
-							r14[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2584,6 +1884,782 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// switchDenseBlock0 runs block 0 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-34; divergent, reconverges at block 12 (b12 ($L__BB0_19))
+func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:27")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:28")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:29")
+	}
+	// PTX line 30: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 31: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 32, 33, 34: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 33: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 34: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 33: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 34: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// switchDenseBlock1 runs block 1 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock1(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: setp.gt.s16
+				c1t := int16(r13[l]) > int16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: setp.gt.s16
+				c1t := int16(r13[l]) > int16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// switchDenseBlock2 runs block 2 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_12), PTX lines 60-60
+func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: sub.s32
+				v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: sub.s32
+				v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock3 runs block 3 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_2), PTX lines 64-64; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// switchDenseBlock4 runs block 4 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_14), PTX lines 75-75
+func switchDenseBlock4(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0x55)
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: xor.b32
+				v1 := uint64(uint32(r11[l]) ^ uint32(k0))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: xor.b32
+				v1 := uint64(uint32(r11[l]) ^ uint32(k0))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock5 runs block 5 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_8), PTX lines 79-79; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock5(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x5)
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// switchDenseBlock6 runs block 6 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_13), PTX lines 89-89
+func switchDenseBlock6(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0x2)
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: shl.b32
+				v1 := uint64(uint32(r11[l]) << uint32(k0))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: shl.b32
+				v1 := uint64(uint32(r11[l]) << uint32(k0))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock7 runs block 7 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_16), PTX lines 93-93
+func switchDenseBlock7(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: add.s32
+				v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: add.s32
+				v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock8 runs block 8 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_11), PTX lines 97-101
+func switchDenseBlock8(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0x92492493)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x2)
+	// PTX lines 97, 98, 99, 100, 101: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: mul.hi.s32
+				v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
+				// 98: add.s32
+				v2 := uint64(uint32(v1) + uint32(r11[l]))
+				// 99: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 100: shr.s32
+				v4 := uint64(uint32(int32(v2) >> uint32(k2)))
+				// 101: add.s32
+				v5 := uint64(uint32(v4) + uint32(v3))
+				r14[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: mul.hi.s32
+				v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
+				// 98: add.s32
+				v2 := uint64(uint32(v1) + uint32(r11[l]))
+				// 99: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 100: shr.s32
+				v4 := uint64(uint32(int32(v2) >> uint32(k2)))
+				// 101: add.s32
+				v5 := uint64(uint32(v4) + uint32(v3))
+				r14[l] = v5
+			}
+		}
+	}
+}
+
+// switchDenseBlock9 runs block 9 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_17), PTX lines 105-105
+func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: not.b32
+				v1 := uint64(^uint32(r11[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: not.b32
+				v1 := uint64(^uint32(r11[l]))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock10 runs block 10 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_15), PTX lines 109-109
+func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0x3)
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: mul.lo.s32
+				v1 := uint64(uint32(r11[l]) * uint32(k0))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: mul.lo.s32
+				v1 := uint64(uint32(r11[l]) * uint32(k0))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB0_18), PTX lines 112-115
+func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r14 := w.Reg(14)
+	k0 := uint64(0x2)
+	// PTX lines 112, 113, 114, 115: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 113: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 114: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 115: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r14[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 113: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 114: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 115: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r14[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:115")
+				}
+			}
+		}
+	}
+}
+
+// switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7)
+	k2 := uint64(0x2)
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 38: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 39: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 41: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:41")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 42: cvt.u16.u32
+				v6 := uint64(uint16(uint32(v5)))
+				// 43: and.b16
+				v7 := uint64(uint16(v6) & uint16(k1))
+				r13[l] = v7
+				// 44: setp.gt.s16
+				c8t := int16(v7) > int16(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 38: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 39: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 40: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 41: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:41")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+				// 42: cvt.u16.u32
+				v6 := uint64(uint16(uint32(v5)))
+				// 43: and.b16
+				v7 := uint64(uint16(v6) & uint16(k1))
+				r13[l] = v7
+				// 44: setp.gt.s16
+				c8t := int16(v7) > int16(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// switchDenseBlock15 runs block 15 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 52-52; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x3)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// switchDenseBlock18 runs block 18 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 67-67; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock18(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x1)
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// switchDenseBlock19 runs block 19 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: setp.eq.s16
+				c1t := uint16(r13[l]) == uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// switchDenseBlock21 runs block 21 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 82-82; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x6)
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: setp.ne.s16
+				c1t := uint16(r13[l]) != uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: setp.ne.s16
+				c1t := uint16(r13[l]) != uint16(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// switchDenseBlock22 runs block 22 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b22, PTX lines 85-85
+func switchDenseBlock22(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: mul.lo.s32
+				v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: mul.lo.s32
+				v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
+				r14[l] = v1
+			}
+		}
+	}
+}
+
 // switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2592,107 +2668,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 133-140; divergent, reconverges at block 15 (b15 ($L__BB1_23))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 133: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:133")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 134: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:134")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:135")
-				}
-				// PTX line 136: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 137: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 138, 139, 140: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 139: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 140: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 139: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 140: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			switchDefaultBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2706,39 +2682,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x5)
-				// PTX lines 154: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: setp.gt.s32
-							c1t := int32(r11[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: setp.gt.s32
-							c1t := int32(r11[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			switchDefaultBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2757,39 +2701,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 2:
 			// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x6)
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			switchDefaultBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2813,39 +2725,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 3:
 			// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x1)
-				// PTX lines 172: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 172: setp.gt.s32
-							c1t := int32(r11[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 172: setp.gt.s32
-							c1t := int32(r11[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			switchDefaultBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2864,66 +2744,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 4:
 			// b4 ($L__BB1_20), PTX lines 183-183
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x15)
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 5:
 			// b5 ($L__BB1_8), PTX lines 187-187; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			switchDefaultBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2947,66 +2775,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 6:
 			// b6 ($L__BB1_16), PTX lines 195-195
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x41)
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 7:
 			// b7 ($L__BB1_5), PTX lines 199-199; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x2)
-				// PTX lines 199: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[11] = p11
-				}
-			}
+			switchDefaultBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3030,223 +2806,49 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 8:
 			// b8 ($L__BB1_18), PTX lines 207-207
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x2b)
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 9:
 			// b9 ($L__BB1_15), PTX lines 211-211
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x4c)
-				// PTX lines 211: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 10:
 			// b10 ($L__BB1_14), PTX lines 215-215
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x57)
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 11:
 			// b11 ($L__BB1_17), PTX lines 219-219
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x36)
-				// PTX lines 219: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 219: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 219: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 12:
 			// b12 ($L__BB1_19), PTX lines 223-223
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x20)
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 13:
 			// b13 ($L__BB1_21), PTX lines 227-227
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0xffffffff)
-				// PTX lines 227: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 227: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 227: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 14:
 			// b14 ($L__BB1_22), PTX lines 230-233
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				k0 := uint64(0x2)
-				// PTX lines 230, 231, 232, 233: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 231: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 232: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 233: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r12[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:233")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 231: shl.b64
-							v2 := uint64(uint64(r8[l]) << uint32(k0))
-							// 232: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							// 233: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(r12[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:233")
-							}
-						}
-					}
-				}
-			}
+			switchDefaultBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3256,118 +2858,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 29
 		case 16:
 			// b16, PTX lines 143-149; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0xa)
-				k2 := uint64(0x3)
-				// PTX lines 143, 144, 145, 146, 147: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 144: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 145: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 146: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 147: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:147")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 144: cvt.s64.s32
-							v2 := uint64(uint64(int32(r6[l])))
-							r8[l] = v2
-							// 145: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 146: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 147: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:147")
-									continue
-								}
-								v5 = v5x
-							}
-							r11[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 148: mov.u32, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r12, m, u6)
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: setp.gt.s32
-							c7t := int32(r11[l]) > int32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: setp.gt.s32
-							c7t := int32(r11[l]) > int32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-				_ = u6
-			}
+			switchDefaultBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3387,39 +2878,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 5
 		case 19:
 			// b19, PTX lines 162-162; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x7)
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			switchDefaultBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3443,39 +2902,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 20:
 			// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x8)
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: setp.ne.s32
-							c1t := uint32(r11[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: setp.ne.s32
-							c1t := uint32(r11[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			switchDefaultBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3499,66 +2926,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 21:
 			// b21, PTX lines 168-168
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x62)
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: mov.u32
-							v1 := uint64(k0)
-							r12[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 22:
 			// b22, PTX lines 175-175; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x0)
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			switchDefaultBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3582,39 +2957,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 23:
 			// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x1)
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			switchDefaultBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3641,39 +2984,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 13
 		case 25:
 			// b25, PTX lines 190-190; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x5)
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			switchDefaultBlock25(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3700,39 +3011,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 13
 		case 27:
 			// b27, PTX lines 202-202; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x3)
-				// PTX lines 202: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: setp.eq.s32
-							c1t := uint32(r11[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[12] = p12
-				}
-			}
+			switchDefaultBlock27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3764,6 +3043,895 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// switchDefaultBlock0 runs block 0 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 133-140; divergent, reconverges at block 15 (b15 ($L__BB1_23))
+func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:133")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:134")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:135")
+	}
+	// PTX line 136: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 137: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 138, 139, 140: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 139: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 140: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 139: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 140: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// switchDefaultBlock1 runs block 1 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x5)
+	// PTX lines 154: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: setp.gt.s32
+				c1t := int32(r11[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: setp.gt.s32
+				c1t := int32(r11[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// switchDefaultBlock2 runs block 2 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x6)
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// switchDefaultBlock3 runs block 3 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock3(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	// PTX lines 172: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 172: setp.gt.s32
+				c1t := int32(r11[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 172: setp.gt.s32
+				c1t := int32(r11[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// switchDefaultBlock4 runs block 4 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_20), PTX lines 183-183
+func switchDefaultBlock4(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x15)
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock5 runs block 5 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_8), PTX lines 187-187; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock5(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// switchDefaultBlock6 runs block 6 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_16), PTX lines 195-195
+func switchDefaultBlock6(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x41)
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock7 runs block 7 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_5), PTX lines 199-199; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock7(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	// PTX lines 199: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[11] = p11
+	}
+}
+
+// switchDefaultBlock8 runs block 8 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_18), PTX lines 207-207
+func switchDefaultBlock8(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x2b)
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock9 runs block 9 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_15), PTX lines 211-211
+func switchDefaultBlock9(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x4c)
+	// PTX lines 211: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock10 runs block 10 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_14), PTX lines 215-215
+func switchDefaultBlock10(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x57)
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock11 runs block 11 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB1_17), PTX lines 219-219
+func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x36)
+	// PTX lines 219: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 219: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 219: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock12 runs block 12 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB1_19), PTX lines 223-223
+func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x20)
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock13 runs block 13 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_21), PTX lines 227-227
+func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0xffffffff)
+	// PTX lines 227: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 227: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 227: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB1_22), PTX lines 230-233
+func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// PTX lines 230, 231, 232, 233: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 231: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 232: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 233: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r12[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:233")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 231: shl.b64
+				v2 := uint64(uint64(r8[l]) << uint32(k0))
+				// 232: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 233: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r12[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:233")
+				}
+			}
+		}
+	}
+}
+
+// switchDefaultBlock16 runs block 16 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 143-149; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0xa)
+	k2 := uint64(0x3)
+	// PTX lines 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 144: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 145: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 146: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 147: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:147")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 144: cvt.s64.s32
+				v2 := uint64(uint64(int32(r6[l])))
+				r8[l] = v2
+				// 145: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 146: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 147: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:147")
+						continue
+					}
+					v5 = v5x
+				}
+				r11[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 148: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r12, m, u6)
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: setp.gt.s32
+				c7t := int32(r11[l]) > int32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: setp.gt.s32
+				c7t := int32(r11[l]) > int32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+	_ = u6
+}
+
+// switchDefaultBlock19 runs block 19 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 162-162; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x7)
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// switchDefaultBlock20 runs block 20 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x8)
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: setp.ne.s32
+				c1t := uint32(r11[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: setp.ne.s32
+				c1t := uint32(r11[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// switchDefaultBlock21 runs block 21 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 168-168
+func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x62)
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: mov.u32
+				v1 := uint64(k0)
+				r12[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock22 runs block 22 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b22, PTX lines 175-175; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock22(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x0)
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// switchDefaultBlock23 runs block 23 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// switchDefaultBlock25 runs block 25 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b25, PTX lines 190-190; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock25(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x5)
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// switchDefaultBlock27 runs block 27 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b27, PTX lines 202-202; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+func switchDefaultBlock27(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x3)
+	// PTX lines 202: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: setp.eq.s32
+				c1t := uint32(r11[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[12] = p12
 	}
 }
 

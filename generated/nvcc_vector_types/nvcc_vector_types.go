@@ -399,145 +399,7 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-38; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/vector_types.ptx:29")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/vector_types.ptx:30")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/vector_types.ptx:31")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.f32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/vector_types.ptx:32")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/vector_types.ptx:33")
-				}
-				// PTX line 34: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 38: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 38: setp.ge.s32
-							c10t := int32(v9) >= int32(u5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-			}
+			scale4Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -554,196 +416,7 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 2:
 			// b2, PTX lines 41-54
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x10)
-				// PTX lines 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 42: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							r10[l] = v2
-							// 43: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r11[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 42: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							r10[l] = v2
-							// 43: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r11[l] = v3
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 44: ld.global.v4.f32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r12, r13, r14, r15}, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vector_types.ptx:44")
-				// PTX lines 45, 46: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 46: add.s64
-							v5 := uint64(uint64(v4) + uint64(r10[l]))
-							r17[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: cvta.to.global.u64
-							v4 := uint64(r2[l])
-							// 46: add.s64
-							v5 := uint64(uint64(v4) + uint64(r10[l]))
-							r17[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 47: ld.global.v4.f32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r18, r19, r20, r21}, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vector_types.ptx:47")
-				// PTX lines 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 49: add.s64
-							v7 := uint64(uint64(v6) + uint64(r10[l]))
-							r23[l] = v7
-							// 50: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
-							}
-							r24[l] = v8
-							// 51: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
-							}
-							r25[l] = v9
-							// 52: fma.rn.f32
-							var v10 uint64
-							if v10f := math.FMA(float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v10f) {
-								v10 = uint64(math.Float32bits(float32(v10f)))
-							} else {
-								v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
-							}
-							r26[l] = v10
-							// 53: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
-							}
-							r27[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 49: add.s64
-							v7 := uint64(uint64(v6) + uint64(r10[l]))
-							r23[l] = v7
-							// 50: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
-							}
-							r24[l] = v8
-							// 51: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
-							}
-							r25[l] = v9
-							// 52: fma.rn.f32
-							var v10 uint64
-							if v10f := math.FMA(float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v10f) {
-								v10 = uint64(math.Float32bits(float32(v10f)))
-							} else {
-								v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
-							}
-							r26[l] = v10
-							// 53: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
-							}
-							r27[l] = v11
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 54: st.global.v4.f32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r27, r26, r25, r24}, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/vector_types.ptx:54")
-			}
+			scale4Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -758,6 +431,341 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// scale4Block0 runs block 0 of kernel scale4 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-38; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func scale4Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/vector_types.ptx:29")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/vector_types.ptx:30")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/vector_types.ptx:31")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/vector_types.ptx:32")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/vector_types.ptx:33")
+	}
+	// PTX line 34: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 38: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 38: setp.ge.s32
+				c10t := int32(v9) >= int32(u5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+}
+
+// scale4Block2 runs block 2 of kernel scale4 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 41-54
+func scale4Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x10)
+	// PTX lines 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 42: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				r10[l] = v2
+				// 43: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r11[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 42: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				r10[l] = v2
+				// 43: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r11[l] = v3
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 44: ld.global.v4.f32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r12, r13, r14, r15}, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vector_types.ptx:44")
+	// PTX lines 45, 46: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 46: add.s64
+				v5 := uint64(uint64(v4) + uint64(r10[l]))
+				r17[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: cvta.to.global.u64
+				v4 := uint64(r2[l])
+				// 46: add.s64
+				v5 := uint64(uint64(v4) + uint64(r10[l]))
+				r17[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 47: ld.global.v4.f32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r18, r19, r20, r21}, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vector_types.ptx:47")
+	// PTX lines 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 49: add.s64
+				v7 := uint64(uint64(v6) + uint64(r10[l]))
+				r23[l] = v7
+				// 50: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
+				}
+				r24[l] = v8
+				// 51: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
+				}
+				r25[l] = v9
+				// 52: fma.rn.f32
+				var v10 uint64
+				if v10f := math.FMA(float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v10f) {
+					v10 = uint64(math.Float32bits(float32(v10f)))
+				} else {
+					v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
+				}
+				r26[l] = v10
+				// 53: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
+				}
+				r27[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 49: add.s64
+				v7 := uint64(uint64(v6) + uint64(r10[l]))
+				r23[l] = v7
+				// 50: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(r3[l]), uint32(r21[l])))
+				}
+				r24[l] = v8
+				// 51: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r3[l]), uint32(r20[l])))
+				}
+				r25[l] = v9
+				// 52: fma.rn.f32
+				var v10 uint64
+				if v10f := math.FMA(float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v10f) {
+					v10 = uint64(math.Float32bits(float32(v10f)))
+				} else {
+					v10 = uint64(isa.FmaF32RN(uint32(r13[l]), uint32(r3[l]), uint32(r19[l])))
+				}
+				r26[l] = v10
+				// 53: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r3[l]), uint32(r18[l])))
+				}
+				r27[l] = v11
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 54: st.global.v4.f32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r27, r26, r25, r24}, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/vector_types.ptx:54")
+}
+
 // swap2Run runs blocks of kernel swap2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -766,107 +774,7 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 72-79; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 72: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/vector_types.ptx:72")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/vector_types.ptx:73")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/vector_types.ptx:74")
-				}
-				// PTX line 75: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 76: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 77, 78, 79: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 78: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 79: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 78: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 79: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			swap2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -883,94 +791,7 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 82-89
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x8)
-				// PTX lines 82, 83, 84: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 83: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r8[l] = v2
-							// 84: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r9[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 83: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							r8[l] = v2
-							// 84: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r9[l] = v3
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 85: ld.global.v2.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r10, r11}, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vector_types.ptx:85")
-				// PTX lines 86, 87, 88: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							// 87: add.s64
-							v5 := uint64(uint64(v4) + uint64(r8[l]))
-							r13[l] = v5
-							// 88: add.s32
-							v6 := uint64(uint32(r10[l]) + uint32(r11[l]))
-							r14[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							// 87: add.s64
-							v5 := uint64(uint64(v4) + uint64(r8[l]))
-							r13[l] = v5
-							// 88: add.s32
-							v6 := uint64(uint32(r10[l]) + uint32(r11[l]))
-							r14[l] = v6
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 89: st.global.v2.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r14}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/vector_types.ptx:89")
-			}
+			swap2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -983,4 +804,199 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// swap2Block0 runs block 0 of kernel swap2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 72-79; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func swap2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 72: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/vector_types.ptx:72")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/vector_types.ptx:73")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/vector_types.ptx:74")
+	}
+	// PTX line 75: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 76: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 77, 78, 79: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 78: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 79: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 78: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 79: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// swap2Block2 runs block 2 of kernel swap2 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 82-89
+func swap2Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x8)
+	// PTX lines 82, 83, 84: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 83: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v2
+				// 84: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r9[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 83: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v2
+				// 84: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r9[l] = v3
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 85: ld.global.v2.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r10, r11}, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vector_types.ptx:85")
+	// PTX lines 86, 87, 88: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				// 87: add.s64
+				v5 := uint64(uint64(v4) + uint64(r8[l]))
+				r13[l] = v5
+				// 88: add.s32
+				v6 := uint64(uint32(r10[l]) + uint32(r11[l]))
+				r14[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				// 87: add.s64
+				v5 := uint64(uint64(v4) + uint64(r8[l]))
+				r13[l] = v5
+				// 88: add.s32
+				v6 := uint64(uint32(r10[l]) + uint32(r11[l]))
+				r14[l] = v6
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 89: st.global.v2.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r14}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/vector_types.ptx:89")
 }

@@ -1463,342 +1463,42 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-38; the lanes wait here for those shfl.sync.down.b32 at line 39 names
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x1f)
-				k3 := uint64(0x10)
-				k4 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:25")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:26")
-				}
-				// PTX line 27: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 28: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.NTID().X))
-				// PTX line 29: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX lines 30, 31, 32, 33, 34: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 31: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 32: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 33: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							// 34: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
-									continue
-								}
-								v10 = v10x
-							}
-							r9[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-							// 31: mad.lo.s32
-							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-							r6[l] = v7
-							// 32: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							// 33: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							// 34: ld.global.u32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
-									continue
-								}
-								v10 = v10x
-							}
-							r9[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 35: mov.u32, warp-uniform
-				u11 := uint64(k1)
-				runtime.Broadcast(r10, m, u11)
-				// PTX line 36: mov.u32, warp-uniform
-				u12 := uint64(k2)
-				runtime.Broadcast(r11, m, u12)
-				// PTX line 37: mov.u32, warp-uniform
-				u13 := uint64(k3)
-				runtime.Broadcast(r12, m, u13)
-				// PTX line 38: mov.u32, warp-uniform
-				u14 := uint64(k4)
-				runtime.Broadcast(r13, m, u14)
-				_ = u1
-				_ = u11
-				_ = u12
-				_ = u13
-				_ = u14
-			}
+			warpReduceSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 39-41; the lanes wait here for those shfl.sync.down.b32 at line 42 names
-			{
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				k0 := uint64(0x8)
-				// PTX line 39: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 14, 0, 9, 12, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:39")
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(r9[l]))
-							r15[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: add.s32
-							v1 := uint64(uint32(r14[l]) + uint32(r9[l]))
-							r15[l] = v1
-						}
-					}
-				}
-				// PTX line 41: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r16, m, u2)
-				_ = u2
-			}
+			warpReduceSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 42-44; the lanes wait here for those shfl.sync.down.b32 at line 45 names
-			{
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x4)
-				// PTX line 42: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 17, 1, 15, 16, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:42")
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: add.s32
-							v1 := uint64(uint32(r17[l]) + uint32(r15[l]))
-							r18[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: add.s32
-							v1 := uint64(uint32(r17[l]) + uint32(r15[l]))
-							r18[l] = v1
-						}
-					}
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r19, m, u2)
-				_ = u2
-			}
+			warpReduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 45-46; the lanes wait here for those shfl.sync.down.b32 at line 47 names
-			{
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				// PTX line 45: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 20, 2, 18, 19, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:45")
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
-							r21[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: add.s32
-							v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
-							r21[l] = v1
-						}
-					}
-				}
-			}
+			warpReduceSumBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 47-49; the lanes wait here for those shfl.sync.down.b32 at line 50 names
-			{
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				k0 := uint64(0x1)
-				// PTX line 47: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 22, 3, 21, 10, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:47")
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: add.s32
-							v1 := uint64(uint32(r22[l]) + uint32(r21[l]))
-							r23[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: add.s32
-							v1 := uint64(uint32(r22[l]) + uint32(r21[l]))
-							r23[l] = v1
-						}
-					}
-				}
-				// PTX line 49: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r24, m, u2)
-				_ = u2
-			}
+			warpReduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 50-53; divergent, reconverges at block 6 (b1 ($L__BB0_2))
-			{
-				r5 := w.Reg(5)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 50: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 25, 4, 23, 24, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:50")
-				// PTX lines 51, 52, 53: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: add.s32
-							v1 := uint64(uint32(r25[l]) + uint32(r23[l]))
-							r26[l] = v1
-							// 52: and.b32
-							v2 := uint64(uint32(r5[l]) & uint32(k0))
-							// 53: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: add.s32
-							v1 := uint64(uint32(r25[l]) + uint32(r23[l]))
-							r26[l] = v1
-							// 52: and.b32
-							v2 := uint64(uint32(r5[l]) & uint32(k0))
-							// 53: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			warpReduceSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1815,80 +1515,7 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 8
 		case 7:
 			// b2, PTX lines 56-63
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				r26 := w.Reg(26)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1b)
-				k2 := uint64(0x5)
-				k3 := uint64(0x4)
-				// PTX lines 56, 57, 58, 59, 60, 61, 62, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 57: shr.s32
-							v2 := uint64(uint32(int32(r6[l]) >> uint32(k0)))
-							// 58: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 59: add.s32
-							v4 := uint64(uint32(r6[l]) + uint32(v3))
-							// 60: shr.s32
-							v5 := uint64(uint32(int32(v4) >> uint32(k2)))
-							// 61: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
-							// 62: add.s64
-							v7 := uint64(uint64(v1) + uint64(v6))
-							// 63: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r26[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: cvta.to.global.u64
-							v1 := uint64(r0[l])
-							// 57: shr.s32
-							v2 := uint64(uint32(int32(r6[l]) >> uint32(k0)))
-							// 58: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 59: add.s32
-							v4 := uint64(uint32(r6[l]) + uint32(v3))
-							// 60: shr.s32
-							v5 := uint64(uint32(int32(v4) >> uint32(k2)))
-							// 61: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
-							// 62: add.s64
-							v7 := uint64(uint64(v1) + uint64(v6))
-							// 63: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r26[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
-							}
-						}
-					}
-				}
-			}
+			warpReduceSumBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1903,6 +1530,407 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpReduceSumBlock0 runs block 0 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-38; the lanes wait here for those shfl.sync.down.b32 at line 39 names
+func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x1f)
+	k3 := uint64(0x10)
+	k4 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:25")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:26")
+	}
+	// PTX line 27: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 28: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 29: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX lines 30, 31, 32, 33, 34: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 31: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 32: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 33: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				// 34: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
+						continue
+					}
+					v10 = v10x
+				}
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+				// 31: mad.lo.s32
+				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				r6[l] = v7
+				// 32: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 33: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				// 34: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
+						continue
+					}
+					v10 = v10x
+				}
+				r9[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 35: mov.u32, warp-uniform
+	u11 := uint64(k1)
+	runtime.Broadcast(r10, m, u11)
+	// PTX line 36: mov.u32, warp-uniform
+	u12 := uint64(k2)
+	runtime.Broadcast(r11, m, u12)
+	// PTX line 37: mov.u32, warp-uniform
+	u13 := uint64(k3)
+	runtime.Broadcast(r12, m, u13)
+	// PTX line 38: mov.u32, warp-uniform
+	u14 := uint64(k4)
+	runtime.Broadcast(r13, m, u14)
+	_ = u1
+	_ = u11
+	_ = u12
+	_ = u13
+	_ = u14
+}
+
+// warpReduceSumBlock1 runs block 1 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 39-41; the lanes wait here for those shfl.sync.down.b32 at line 42 names
+func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x8)
+	// PTX line 39: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 14, 0, 9, 12, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:39")
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(r9[l]))
+				r15[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: add.s32
+				v1 := uint64(uint32(r14[l]) + uint32(r9[l]))
+				r15[l] = v1
+			}
+		}
+	}
+	// PTX line 41: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r16, m, u2)
+	_ = u2
+}
+
+// warpReduceSumBlock2 runs block 2 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 42-44; the lanes wait here for those shfl.sync.down.b32 at line 45 names
+func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x4)
+	// PTX line 42: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 17, 1, 15, 16, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:42")
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: add.s32
+				v1 := uint64(uint32(r17[l]) + uint32(r15[l]))
+				r18[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: add.s32
+				v1 := uint64(uint32(r17[l]) + uint32(r15[l]))
+				r18[l] = v1
+			}
+		}
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r19, m, u2)
+	_ = u2
+}
+
+// warpReduceSumBlock3 runs block 3 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 45-46; the lanes wait here for those shfl.sync.down.b32 at line 47 names
+func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	// PTX line 45: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 20, 2, 18, 19, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:45")
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
+				r21[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: add.s32
+				v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
+				r21[l] = v1
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock4 runs block 4 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-49; the lanes wait here for those shfl.sync.down.b32 at line 50 names
+func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	k0 := uint64(0x1)
+	// PTX line 47: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 22, 3, 21, 10, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:47")
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: add.s32
+				v1 := uint64(uint32(r22[l]) + uint32(r21[l]))
+				r23[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: add.s32
+				v1 := uint64(uint32(r22[l]) + uint32(r21[l]))
+				r23[l] = v1
+			}
+		}
+	}
+	// PTX line 49: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r24, m, u2)
+	_ = u2
+}
+
+// warpReduceSumBlock5 runs block 5 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 50-53; divergent, reconverges at block 6 (b1 ($L__BB0_2))
+func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 50: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 25, 4, 23, 24, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:50")
+	// PTX lines 51, 52, 53: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: add.s32
+				v1 := uint64(uint32(r25[l]) + uint32(r23[l]))
+				r26[l] = v1
+				// 52: and.b32
+				v2 := uint64(uint32(r5[l]) & uint32(k0))
+				// 53: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: add.s32
+				v1 := uint64(uint32(r25[l]) + uint32(r23[l]))
+				r26[l] = v1
+				// 52: and.b32
+				v2 := uint64(uint32(r5[l]) & uint32(k0))
+				// 53: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// warpReduceSumBlock7 runs block 7 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 56-63
+func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r26 := w.Reg(26)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	// PTX lines 56, 57, 58, 59, 60, 61, 62, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 57: shr.s32
+				v2 := uint64(uint32(int32(r6[l]) >> uint32(k0)))
+				// 58: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 59: add.s32
+				v4 := uint64(uint32(r6[l]) + uint32(v3))
+				// 60: shr.s32
+				v5 := uint64(uint32(int32(v4) >> uint32(k2)))
+				// 61: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
+				// 62: add.s64
+				v7 := uint64(uint64(v1) + uint64(v6))
+				// 63: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r26[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				// 57: shr.s32
+				v2 := uint64(uint32(int32(r6[l]) >> uint32(k0)))
+				// 58: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 59: add.s32
+				v4 := uint64(uint32(r6[l]) + uint32(v3))
+				// 60: shr.s32
+				v5 := uint64(uint32(int32(v4) >> uint32(k2)))
+				// 61: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
+				// 62: add.s64
+				v7 := uint64(uint64(v1) + uint64(v6))
+				// 63: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r26[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/warp_ops.ptx:63")
+				}
+			}
+		}
+	}
+}
+
 // warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1911,402 +1939,42 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 		switch pc {
 		case 0:
 			// b0, PTX lines 81-94; the lanes wait here for those shfl.sync.bfly.b32 at line 95 names
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				k2 := uint64(0x10)
-				k3 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:81")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 82: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:82")
-				}
-				// PTX line 83: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 84: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 85: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 87: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							// 88: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							r7[l] = v8
-							// 89: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							// 90: ld.global.f32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
-									continue
-								}
-								v10 = v10x
-							}
-							r9[l] = v10
-							// 91: mov.b32
-							v11 := uint64(v10)
-							r10[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 87: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							// 88: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-							r7[l] = v8
-							// 89: add.s64
-							v9 := uint64(uint64(u3) + uint64(v8))
-							// 90: ld.global.f32
-							v10a := uint64(v9) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
-									continue
-								}
-								v10 = v10x
-							}
-							r9[l] = v10
-							// 91: mov.b32
-							v11 := uint64(v10)
-							r10[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 92: mov.u32, warp-uniform
-				u12 := uint64(k1)
-				runtime.Broadcast(r11, m, u12)
-				// PTX line 93: mov.u32, warp-uniform
-				u13 := uint64(k2)
-				runtime.Broadcast(r12, m, u13)
-				// PTX line 94: mov.u32, warp-uniform
-				u14 := uint64(k3)
-				runtime.Broadcast(r13, m, u14)
-				_ = u1
-				_ = u12
-				_ = u13
-				_ = u14
-			}
+			warpAllreduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 95-99; the lanes wait here for those shfl.sync.bfly.b32 at line 100 names
-			{
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x8)
-				// PTX line 95: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 14, 0, 10, 12, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:95")
-				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: mov.b32
-							v1 := uint64(r14[l])
-							// 97: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r9[l]), uint32(v1), false))
-							r16[l] = v2
-							// 98: mov.b32
-							v3 := uint64(v2)
-							r17[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: mov.b32
-							v1 := uint64(r14[l])
-							// 97: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r9[l]), uint32(v1), false))
-							r16[l] = v2
-							// 98: mov.b32
-							v3 := uint64(v2)
-							r17[l] = v3
-						}
-					}
-				}
-				// PTX line 99: mov.u32, warp-uniform
-				u4 := uint64(k0)
-				runtime.Broadcast(r18, m, u4)
-				_ = u4
-			}
+			warpAllreduceMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 100-104; the lanes wait here for those shfl.sync.bfly.b32 at line 105 names
-			{
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0x4)
-				// PTX line 100: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 19, 1, 17, 18, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:100")
-				// PTX lines 101, 102, 103: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: mov.b32
-							v1 := uint64(r19[l])
-							// 102: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r16[l]), uint32(v1), false))
-							r21[l] = v2
-							// 103: mov.b32
-							v3 := uint64(v2)
-							r22[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: mov.b32
-							v1 := uint64(r19[l])
-							// 102: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r16[l]), uint32(v1), false))
-							r21[l] = v2
-							// 103: mov.b32
-							v3 := uint64(v2)
-							r22[l] = v3
-						}
-					}
-				}
-				// PTX line 104: mov.u32, warp-uniform
-				u4 := uint64(k0)
-				runtime.Broadcast(r23, m, u4)
-				_ = u4
-			}
+			warpAllreduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 105-109; the lanes wait here for those shfl.sync.bfly.b32 at line 110 names
-			{
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				k0 := uint64(0x2)
-				// PTX line 105: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 24, 2, 22, 23, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:105")
-				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: mov.b32
-							v1 := uint64(r24[l])
-							// 107: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r21[l]), uint32(v1), false))
-							r26[l] = v2
-							// 108: mov.b32
-							v3 := uint64(v2)
-							r27[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: mov.b32
-							v1 := uint64(r24[l])
-							// 107: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r21[l]), uint32(v1), false))
-							r26[l] = v2
-							// 108: mov.b32
-							v3 := uint64(v2)
-							r27[l] = v3
-						}
-					}
-				}
-				// PTX line 109: mov.u32, warp-uniform
-				u4 := uint64(k0)
-				runtime.Broadcast(r28, m, u4)
-				_ = u4
-			}
+			warpAllreduceMaxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 110-114; the lanes wait here for those shfl.sync.bfly.b32 at line 115 names
-			{
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x1)
-				// PTX line 110: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 29, 3, 27, 28, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:110")
-				// PTX lines 111, 112, 113: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: mov.b32
-							v1 := uint64(r29[l])
-							// 112: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r26[l]), uint32(v1), false))
-							r31[l] = v2
-							// 113: mov.b32
-							v3 := uint64(v2)
-							r32[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: mov.b32
-							v1 := uint64(r29[l])
-							// 112: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r26[l]), uint32(v1), false))
-							r31[l] = v2
-							// 113: mov.b32
-							v3 := uint64(v2)
-							r32[l] = v3
-						}
-					}
-				}
-				// PTX line 114: mov.u32, warp-uniform
-				u4 := uint64(k0)
-				runtime.Broadcast(r33, m, u4)
-				_ = u4
-			}
+			warpAllreduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 115-120; ret
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r31 := w.Reg(31)
-				r34 := w.Reg(34)
-				// PTX line 115: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 34, 4, 32, 33, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:115")
-				// PTX lines 116, 117, 118, 119, 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: mov.b32
-							v1 := uint64(r34[l])
-							// 117: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r31[l]), uint32(v1), false))
-							// 118: cvta.to.global.u64
-							v3 := uint64(r0[l])
-							// 119: add.s64
-							v4 := uint64(uint64(v3) + uint64(r7[l]))
-							// 120: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(v2)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: mov.b32
-							v1 := uint64(r34[l])
-							// 117: max.f32
-							v2 := uint64(isa.MaxF32(uint32(r31[l]), uint32(v1), false))
-							// 118: cvta.to.global.u64
-							v3 := uint64(r0[l])
-							// 119: add.s64
-							v4 := uint64(uint64(v3) + uint64(r7[l]))
-							// 120: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(v2)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
-							}
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2318,6 +1986,390 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpAllreduceMaxBlock0 runs block 0 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-94; the lanes wait here for those shfl.sync.bfly.b32 at line 95 names
+func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x10)
+	k3 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:81")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 82: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:82")
+	}
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 84: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 85: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 87: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				// 88: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r7[l] = v8
+				// 89: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				// 90: ld.global.f32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
+						continue
+					}
+					v10 = v10x
+				}
+				r9[l] = v10
+				// 91: mov.b32
+				v11 := uint64(v10)
+				r10[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 87: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				// 88: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r7[l] = v8
+				// 89: add.s64
+				v9 := uint64(uint64(u3) + uint64(v8))
+				// 90: ld.global.f32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
+						continue
+					}
+					v10 = v10x
+				}
+				r9[l] = v10
+				// 91: mov.b32
+				v11 := uint64(v10)
+				r10[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 92: mov.u32, warp-uniform
+	u12 := uint64(k1)
+	runtime.Broadcast(r11, m, u12)
+	// PTX line 93: mov.u32, warp-uniform
+	u13 := uint64(k2)
+	runtime.Broadcast(r12, m, u13)
+	// PTX line 94: mov.u32, warp-uniform
+	u14 := uint64(k3)
+	runtime.Broadcast(r13, m, u14)
+	_ = u1
+	_ = u12
+	_ = u13
+	_ = u14
+}
+
+// warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 95-99; the lanes wait here for those shfl.sync.bfly.b32 at line 100 names
+func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x8)
+	// PTX line 95: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 14, 0, 10, 12, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:95")
+	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: mov.b32
+				v1 := uint64(r14[l])
+				// 97: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r9[l]), uint32(v1), false))
+				r16[l] = v2
+				// 98: mov.b32
+				v3 := uint64(v2)
+				r17[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: mov.b32
+				v1 := uint64(r14[l])
+				// 97: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r9[l]), uint32(v1), false))
+				r16[l] = v2
+				// 98: mov.b32
+				v3 := uint64(v2)
+				r17[l] = v3
+			}
+		}
+	}
+	// PTX line 99: mov.u32, warp-uniform
+	u4 := uint64(k0)
+	runtime.Broadcast(r18, m, u4)
+	_ = u4
+}
+
+// warpAllreduceMaxBlock2 runs block 2 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 100-104; the lanes wait here for those shfl.sync.bfly.b32 at line 105 names
+func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x4)
+	// PTX line 100: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 19, 1, 17, 18, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:100")
+	// PTX lines 101, 102, 103: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: mov.b32
+				v1 := uint64(r19[l])
+				// 102: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r16[l]), uint32(v1), false))
+				r21[l] = v2
+				// 103: mov.b32
+				v3 := uint64(v2)
+				r22[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: mov.b32
+				v1 := uint64(r19[l])
+				// 102: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r16[l]), uint32(v1), false))
+				r21[l] = v2
+				// 103: mov.b32
+				v3 := uint64(v2)
+				r22[l] = v3
+			}
+		}
+	}
+	// PTX line 104: mov.u32, warp-uniform
+	u4 := uint64(k0)
+	runtime.Broadcast(r23, m, u4)
+	_ = u4
+}
+
+// warpAllreduceMaxBlock3 runs block 3 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 105-109; the lanes wait here for those shfl.sync.bfly.b32 at line 110 names
+func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	k0 := uint64(0x2)
+	// PTX line 105: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 24, 2, 22, 23, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:105")
+	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: mov.b32
+				v1 := uint64(r24[l])
+				// 107: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r21[l]), uint32(v1), false))
+				r26[l] = v2
+				// 108: mov.b32
+				v3 := uint64(v2)
+				r27[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: mov.b32
+				v1 := uint64(r24[l])
+				// 107: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r21[l]), uint32(v1), false))
+				r26[l] = v2
+				// 108: mov.b32
+				v3 := uint64(v2)
+				r27[l] = v3
+			}
+		}
+	}
+	// PTX line 109: mov.u32, warp-uniform
+	u4 := uint64(k0)
+	runtime.Broadcast(r28, m, u4)
+	_ = u4
+}
+
+// warpAllreduceMaxBlock4 runs block 4 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 110-114; the lanes wait here for those shfl.sync.bfly.b32 at line 115 names
+func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x1)
+	// PTX line 110: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 29, 3, 27, 28, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:110")
+	// PTX lines 111, 112, 113: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: mov.b32
+				v1 := uint64(r29[l])
+				// 112: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r26[l]), uint32(v1), false))
+				r31[l] = v2
+				// 113: mov.b32
+				v3 := uint64(v2)
+				r32[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: mov.b32
+				v1 := uint64(r29[l])
+				// 112: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r26[l]), uint32(v1), false))
+				r31[l] = v2
+				// 113: mov.b32
+				v3 := uint64(v2)
+				r32[l] = v3
+			}
+		}
+	}
+	// PTX line 114: mov.u32, warp-uniform
+	u4 := uint64(k0)
+	runtime.Broadcast(r33, m, u4)
+	_ = u4
+}
+
+// warpAllreduceMaxBlock5 runs block 5 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 115-120; ret
+func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r31 := w.Reg(31)
+	r34 := w.Reg(34)
+	// PTX line 115: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 34, 4, 32, 33, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:115")
+	// PTX lines 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: mov.b32
+				v1 := uint64(r34[l])
+				// 117: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r31[l]), uint32(v1), false))
+				// 118: cvta.to.global.u64
+				v3 := uint64(r0[l])
+				// 119: add.s64
+				v4 := uint64(uint64(v3) + uint64(r7[l]))
+				// 120: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(v2)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: mov.b32
+				v1 := uint64(r34[l])
+				// 117: max.f32
+				v2 := uint64(isa.MaxF32(uint32(r31[l]), uint32(v1), false))
+				// 118: cvta.to.global.u64
+				v3 := uint64(r0[l])
+				// 119: add.s64
+				v4 := uint64(uint64(v3) + uint64(r7[l]))
+				// 120: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(v2)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:120")
+				}
+			}
+		}
 	}
 }
 
@@ -2329,509 +2381,42 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 135-148; the lanes wait here for those shfl.sync.up.b32 at line 149 names
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x4)
-				k2 := uint64(0x0)
-				k3 := uint64(0x1)
-				k4 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:135")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 136: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:136")
-				}
-				// PTX line 137: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 138: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 139: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 140, 141, 142, 143, 144, 145: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 141: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							// 142: and.b32
-							v8 := uint64(uint32(v6) & uint32(k0))
-							r7[l] = v8
-							// 143: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
-							r8[l] = v9
-							// 144: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 145: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 141: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							// 142: and.b32
-							v8 := uint64(uint32(v6) & uint32(k0))
-							r7[l] = v8
-							// 143: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
-							r8[l] = v9
-							// 144: add.s64
-							v10 := uint64(uint64(u3) + uint64(v9))
-							// 145: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 146: mov.u32, warp-uniform
-				u12 := uint64(k2)
-				runtime.Broadcast(r11, m, u12)
-				// PTX line 147: mov.u32, warp-uniform
-				u13 := uint64(k3)
-				runtime.Broadcast(r12, m, u13)
-				// PTX line 148: mov.u32, warp-uniform
-				u14 := uint64(k4)
-				runtime.Broadcast(r13, m, u14)
-				_ = u1
-				_ = u12
-				_ = u13
-				_ = u14
-			}
+			warpScanBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 149-153; the lanes wait here for those shfl.sync.up.b32 at line 154 names
-			{
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x0)
-				k1 := uint64(0x2)
-				// PTX line 149: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 14, 0, 10, 12, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:149")
-				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: setp.eq.s32
-							c1t := uint32(r7[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 151: selp.b32
-							v2 := uint64(r14[l])
-							if c1 {
-								v2 = uint64(k0)
-							}
-							// 152: add.s32
-							v3 := uint64(uint32(v2) + uint32(r10[l]))
-							r16[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: setp.eq.s32
-							c1t := uint32(r7[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-							// 151: selp.b32
-							v2 := uint64(r14[l])
-							if c1 {
-								v2 = uint64(k0)
-							}
-							// 152: add.s32
-							v3 := uint64(uint32(v2) + uint32(r10[l]))
-							r16[l] = v3
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 153: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r17, m, u4)
-				_ = u4
-			}
+			warpScanBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 154-158; the lanes wait here for those shfl.sync.up.b32 at line 159 names
-			{
-				r7 := w.Reg(7)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0x4)
-				// PTX line 154: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 18, 2, 16, 17, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:154")
-				// PTX lines 155, 156, 157: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 156: selp.b32
-							v2 := uint64(r18[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 157: add.s32
-							v3 := uint64(uint32(v2) + uint32(r16[l]))
-							r20[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-							// 156: selp.b32
-							v2 := uint64(r18[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 157: add.s32
-							v3 := uint64(uint32(v2) + uint32(r16[l]))
-							r20[l] = v3
-						}
-					}
-					w.P[3] = p3
-				}
-				// PTX line 158: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r21, m, u4)
-				_ = u4
-			}
+			warpScanBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 159-163; the lanes wait here for those shfl.sync.up.b32 at line 164 names
-			{
-				r7 := w.Reg(7)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				k2 := uint64(0x8)
-				// PTX line 159: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 22, 4, 20, 21, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:159")
-				// PTX lines 160, 161, 162: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-							// 161: selp.b32
-							v2 := uint64(r22[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 162: add.s32
-							v3 := uint64(uint32(v2) + uint32(r20[l]))
-							r24[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-							// 161: selp.b32
-							v2 := uint64(r22[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 162: add.s32
-							v3 := uint64(uint32(v2) + uint32(r20[l]))
-							r24[l] = v3
-						}
-					}
-					w.P[5] = p5
-				}
-				// PTX line 163: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r25, m, u4)
-				_ = u4
-			}
+			warpScanBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 164-168; the lanes wait here for those shfl.sync.up.b32 at line 169 names
-			{
-				r7 := w.Reg(7)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				k0 := uint64(0x8)
-				k1 := uint64(0x0)
-				k2 := uint64(0x10)
-				// PTX line 164: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 26, 6, 24, 25, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:164")
-				// PTX lines 165, 166, 167: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-							// 166: selp.b32
-							v2 := uint64(r26[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 167: add.s32
-							v3 := uint64(uint32(v2) + uint32(r24[l]))
-							r28[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-							// 166: selp.b32
-							v2 := uint64(r26[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 167: add.s32
-							v3 := uint64(uint32(v2) + uint32(r24[l]))
-							r28[l] = v3
-						}
-					}
-					w.P[7] = p7
-				}
-				// PTX line 168: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r29, m, u4)
-				_ = u4
-			}
+			warpScanBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 169-175; ret
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				k0 := uint64(0x10)
-				k1 := uint64(0x0)
-				// PTX line 169: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 30, 8, 28, 29, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:169")
-				// PTX lines 170, 171, 172, 173, 174, 175: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-							// 171: selp.b32
-							v2 := uint64(r30[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 172: add.s32
-							v3 := uint64(uint32(v2) + uint32(r28[l]))
-							// 173: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							// 174: add.s64
-							v5 := uint64(uint64(v4) + uint64(r8[l]))
-							// 175: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(v3)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: setp.lt.u32
-							c1t := uint32(r7[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-							// 171: selp.b32
-							v2 := uint64(r30[l])
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 172: add.s32
-							v3 := uint64(uint32(v2) + uint32(r28[l]))
-							// 173: cvta.to.global.u64
-							v4 := uint64(r0[l])
-							// 174: add.s64
-							v5 := uint64(uint64(v4) + uint64(r8[l]))
-							// 175: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(v3)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
-							}
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			warpScanBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2846,6 +2431,497 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// warpScanBlock0 runs block 0 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 135-148; the lanes wait here for those shfl.sync.up.b32 at line 149 names
+func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	k3 := uint64(0x1)
+	k4 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:135")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:136")
+	}
+	// PTX line 137: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 138: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 139: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 140, 141, 142, 143, 144, 145: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 141: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				// 142: and.b32
+				v8 := uint64(uint32(v6) & uint32(k0))
+				r7[l] = v8
+				// 143: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				r8[l] = v9
+				// 144: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 145: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 141: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				// 142: and.b32
+				v8 := uint64(uint32(v6) & uint32(k0))
+				r7[l] = v8
+				// 143: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				r8[l] = v9
+				// 144: add.s64
+				v10 := uint64(uint64(u3) + uint64(v9))
+				// 145: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 146: mov.u32, warp-uniform
+	u12 := uint64(k2)
+	runtime.Broadcast(r11, m, u12)
+	// PTX line 147: mov.u32, warp-uniform
+	u13 := uint64(k3)
+	runtime.Broadcast(r12, m, u13)
+	// PTX line 148: mov.u32, warp-uniform
+	u14 := uint64(k4)
+	runtime.Broadcast(r13, m, u14)
+	_ = u1
+	_ = u12
+	_ = u13
+	_ = u14
+}
+
+// warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 149-153; the lanes wait here for those shfl.sync.up.b32 at line 154 names
+func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	// PTX line 149: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 14, 0, 10, 12, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:149")
+	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: setp.eq.s32
+				c1t := uint32(r7[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 151: selp.b32
+				v2 := uint64(r14[l])
+				if c1 {
+					v2 = uint64(k0)
+				}
+				// 152: add.s32
+				v3 := uint64(uint32(v2) + uint32(r10[l]))
+				r16[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: setp.eq.s32
+				c1t := uint32(r7[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+				// 151: selp.b32
+				v2 := uint64(r14[l])
+				if c1 {
+					v2 = uint64(k0)
+				}
+				// 152: add.s32
+				v3 := uint64(uint32(v2) + uint32(r10[l]))
+				r16[l] = v3
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 153: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r17, m, u4)
+	_ = u4
+}
+
+// warpScanBlock2 runs block 2 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 154-158; the lanes wait here for those shfl.sync.up.b32 at line 159 names
+func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0x4)
+	// PTX line 154: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 18, 2, 16, 17, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:154")
+	// PTX lines 155, 156, 157: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 156: selp.b32
+				v2 := uint64(r18[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 157: add.s32
+				v3 := uint64(uint32(v2) + uint32(r16[l]))
+				r20[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+				// 156: selp.b32
+				v2 := uint64(r18[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 157: add.s32
+				v3 := uint64(uint32(v2) + uint32(r16[l]))
+				r20[l] = v3
+			}
+		}
+		w.P[3] = p3
+	}
+	// PTX line 158: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r21, m, u4)
+	_ = u4
+}
+
+// warpScanBlock3 runs block 3 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 159-163; the lanes wait here for those shfl.sync.up.b32 at line 164 names
+func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0x8)
+	// PTX line 159: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 22, 4, 20, 21, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:159")
+	// PTX lines 160, 161, 162: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+				// 161: selp.b32
+				v2 := uint64(r22[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 162: add.s32
+				v3 := uint64(uint32(v2) + uint32(r20[l]))
+				r24[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+				// 161: selp.b32
+				v2 := uint64(r22[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 162: add.s32
+				v3 := uint64(uint32(v2) + uint32(r20[l]))
+				r24[l] = v3
+			}
+		}
+		w.P[5] = p5
+	}
+	// PTX line 163: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r25, m, u4)
+	_ = u4
+}
+
+// warpScanBlock4 runs block 4 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 164-168; the lanes wait here for those shfl.sync.up.b32 at line 169 names
+func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	k0 := uint64(0x8)
+	k1 := uint64(0x0)
+	k2 := uint64(0x10)
+	// PTX line 164: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 26, 6, 24, 25, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:164")
+	// PTX lines 165, 166, 167: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+				// 166: selp.b32
+				v2 := uint64(r26[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 167: add.s32
+				v3 := uint64(uint32(v2) + uint32(r24[l]))
+				r28[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+				// 166: selp.b32
+				v2 := uint64(r26[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 167: add.s32
+				v3 := uint64(uint32(v2) + uint32(r24[l]))
+				r28[l] = v3
+			}
+		}
+		w.P[7] = p7
+	}
+	// PTX line 168: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r29, m, u4)
+	_ = u4
+}
+
+// warpScanBlock5 runs block 5 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 169-175; ret
+func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	k0 := uint64(0x10)
+	k1 := uint64(0x0)
+	// PTX line 169: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 30, 8, 28, 29, 11, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:169")
+	// PTX lines 170, 171, 172, 173, 174, 175: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+				// 171: selp.b32
+				v2 := uint64(r30[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 172: add.s32
+				v3 := uint64(uint32(v2) + uint32(r28[l]))
+				// 173: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				// 174: add.s64
+				v5 := uint64(uint64(v4) + uint64(r8[l]))
+				// 175: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(v3)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: setp.lt.u32
+				c1t := uint32(r7[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+				// 171: selp.b32
+				v2 := uint64(r30[l])
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 172: add.s32
+				v3 := uint64(uint32(v2) + uint32(r28[l]))
+				// 173: cvta.to.global.u64
+				v4 := uint64(r0[l])
+				// 174: add.s64
+				v5 := uint64(uint64(v4) + uint64(r8[l]))
+				// 175: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(v3)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/warp_ops.ptx:175")
+				}
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
 // warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2854,197 +2930,14 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 190-203; the lanes wait here for those shfl.sync.idx.b32 at line 204 names
-			{
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1f)
-				k2 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 190: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:190")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 191: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:191")
-				}
-				// PTX line 192: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u1)
-				runtime.Broadcast(r2, m, u3)
-				// PTX line 193: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u2)
-				// PTX line 194: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 195: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 196, 197, 198, 199, 200, 201: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 197: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 198: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							r8[l] = v9
-							// 199: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							// 200: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 201: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 197: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 198: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							r8[l] = v9
-							// 199: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							// 200: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 201: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 202: mov.u32, warp-uniform
-				u13 := uint64(k1)
-				runtime.Broadcast(r12, m, u13)
-				// PTX line 203: mov.u32, warp-uniform
-				u14 := uint64(k2)
-				runtime.Broadcast(r13, m, u14)
-				_ = u3
-				_ = u13
-				_ = u14
-			}
+			warpBroadcastBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 204-206; ret
-			{
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r14 := w.Reg(14)
-				// PTX line 204: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 14, 0, 10, 11, 12, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:204")
-				// PTX lines 205, 206: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: add.s64
-							v1 := uint64(uint64(r2[l]) + uint64(r8[l]))
-							// 206: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r14[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: add.s64
-							v1 := uint64(uint64(r2[l]) + uint64(r8[l]))
-							// 206: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r14[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
-							}
-						}
-					}
-				}
-			}
+			warpBroadcastBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3059,6 +2952,197 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpBroadcastBlock0 runs block 0 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 190-203; the lanes wait here for those shfl.sync.idx.b32 at line 204 names
+func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	k2 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 190: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:190")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 191: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:191")
+	}
+	// PTX line 192: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u1)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 193: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u2)
+	// PTX line 194: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 195: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 196, 197, 198, 199, 200, 201: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 197: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 198: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v9
+				// 199: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				// 200: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 201: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 197: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 198: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v9
+				// 199: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				// 200: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 201: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 202: mov.u32, warp-uniform
+	u13 := uint64(k1)
+	runtime.Broadcast(r12, m, u13)
+	// PTX line 203: mov.u32, warp-uniform
+	u14 := uint64(k2)
+	runtime.Broadcast(r13, m, u14)
+	_ = u3
+	_ = u13
+	_ = u14
+}
+
+// warpBroadcastBlock1 runs block 1 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 204-206; ret
+func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r14 := w.Reg(14)
+	// PTX line 204: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 14, 0, 10, 11, 12, 13, m, m, "testdata/ptx/nvcc/warp_ops.ptx:204")
+	// PTX lines 205, 206: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: add.s64
+				v1 := uint64(uint64(r2[l]) + uint64(r8[l]))
+				// 206: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r14[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: add.s64
+				v1 := uint64(uint64(r2[l]) + uint64(r8[l]))
+				// 206: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r14[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_ops.ptx:206")
+				}
+			}
+		}
+	}
+}
+
 // warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3067,268 +3151,14 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 224-239; the lanes wait here for those vote.sync.ballot.b32 at line 240 names
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				k2 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 224: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:224")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 225: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:225")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 226: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:226")
-				}
-				runtime.Broadcast(r2, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 227: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:227")
-				}
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 228: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:228")
-				}
-				// PTX line 229: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX line 230: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX lines 231, 232, 233: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							r7[l] = v8
-							// 232: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 233: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							r9[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							r7[l] = v8
-							// 232: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-							r8[l] = v9
-							// 233: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							r9[l] = v10
-						}
-					}
-				}
-				// PTX line 234: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u5)
-				// PTX lines 235, 236, 237, 238: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v14aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 236: add.s64
-							v13 := uint64(uint64(u11) + uint64(v12))
-							// 237: ld.global.u32
-							v14a := uint64(v13) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
-									continue
-								}
-								v14 = v14x
-							}
-							// 238: setp.gt.s32
-							c15t := int32(v14) > int32(k1)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: mul.wide.s32
-							v12 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-							// 236: add.s64
-							v13 := uint64(uint64(u11) + uint64(v12))
-							// 237: ld.global.u32
-							v14a := uint64(v13) + 0x0
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
-									continue
-								}
-								v14 = v14x
-							}
-							// 238: setp.gt.s32
-							c15t := int32(v14) > int32(k1)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX line 239: mov.u32, warp-uniform
-				u16 := uint64(k2)
-				runtime.Broadcast(r14, m, u16)
-				_ = u1
-				_ = u2
-				_ = u3
-				_ = u4
-				_ = u16
-			}
+			warpVotesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 240-242; divergent, reconverges at block 2 (b1 ($L__BB4_2))
-			{
-				r7 := w.Reg(7)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 240: vote.sync.ballot.b32
-				w.Vote(runtime.VoteBallot, 15, w.P[0], 14, m, m, "testdata/ptx/nvcc/warp_ops.ptx:240")
-				// PTX lines 241, 242: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: and.b32
-							v1 := uint64(uint32(r7[l]) & uint32(k0))
-							// 242: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: and.b32
-							v1 := uint64(uint32(r7[l]) & uint32(k0))
-							// 242: setp.ne.s32
-							c2t := uint32(v1) != uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpVotesBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3345,297 +3175,21 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 3:
 			// b1 ($L__BB4_2), PTX lines 256-261; the lanes wait here for those vote.sync.all.pred at line 262 names
-			{
-				r1 := w.Reg(1)
-				r9 := w.Reg(9)
-				r27 := w.Reg(27)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				// PTX line 256: vote.sync.any.pred
-				w.Vote(runtime.VoteAny, 2, w.P[0], 14, m, m, "testdata/ptx/nvcc/warp_ops.ptx:256")
-				// PTX lines 257, 258, 259, 260, 261: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: selp.u32
-							v1 := uint64(k0)
-							if p2>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 258: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 259: shl.b64
-							v3 := uint64(uint64(r9[l]) << uint32(k2))
-							r27[l] = v3
-							// 260: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 261: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(v1)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: selp.u32
-							v1 := uint64(k0)
-							if p2>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 258: cvta.to.global.u64
-							v2 := uint64(r1[l])
-							// 259: shl.b64
-							v3 := uint64(uint64(r9[l]) << uint32(k2))
-							r27[l] = v3
-							// 260: add.s64
-							v4 := uint64(uint64(v2) + uint64(v3))
-							// 261: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(v1)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b1 ($L__BB4_2), PTX lines 262-274; ret
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r15 := w.Reg(15)
-				r27 := w.Reg(27)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 262: vote.sync.all.pred
-				w.Vote(runtime.VoteAll, 3, w.P[0], 14, m, m, "testdata/ptx/nvcc/warp_ops.ptx:262")
-				// PTX lines 263, 264, 265, 266, 268, 270, 271, 272, 273: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 264: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 265: add.s64
-							v3 := uint64(uint64(v2) + uint64(r27[l]))
-							// 266: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(v1)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
-							}
-							// 268: mov.u32
-							v5 := uint64(runtime.LanemaskLt(l))
-							// 270: and.b32
-							v6 := uint64(uint32(v5) & uint32(r15[l]))
-							// 271: popc.b32
-							v7 := uint64(bits.OnesCount64(uint64(uint32(v6))))
-							r34[l] = v7
-							// 272: cvta.to.global.u64
-							v8 := uint64(r3[l])
-							// 273: add.s64
-							v9 := uint64(uint64(v8) + uint64(r27[l]))
-							r36[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 264: cvta.to.global.u64
-							v2 := uint64(r2[l])
-							// 265: add.s64
-							v3 := uint64(uint64(v2) + uint64(r27[l]))
-							// 266: st.global.u32
-							s4 := uint64(v3) + 0x0
-							s4v := uint64(v1)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
-							}
-							// 268: mov.u32
-							v5 := uint64(runtime.LanemaskLt(l))
-							// 270: and.b32
-							v6 := uint64(uint32(v5) & uint32(r15[l]))
-							// 271: popc.b32
-							v7 := uint64(bits.OnesCount64(uint64(uint32(v6))))
-							r34[l] = v7
-							// 272: cvta.to.global.u64
-							v8 := uint64(r3[l])
-							// 273: add.s64
-							v9 := uint64(uint64(v8) + uint64(r27[l]))
-							r36[l] = v9
-						}
-					}
-				}
-				// PTX lines 274: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 274: st.global.u32
-							s10 := uint64(r36[l]) + 0x0
-							s10v := uint64(r34[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 274: st.global.u32
-							s10 := uint64(r36[l]) + 0x0
-							s10v := uint64(r34[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b2, PTX lines 245-253
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r15 := w.Reg(15)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1b)
-				k2 := uint64(0x5)
-				k3 := uint64(0x4)
-				// PTX lines 245, 246, 247, 248, 249, 250, 251, 252, 253: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 245: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r9[l])))
-							// 246: shr.s32
-							v2 := uint64(uint32(int32(v1) >> uint32(k0)))
-							// 247: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 248: add.s32
-							v4 := uint64(uint32(v1) + uint32(v3))
-							// 249: shr.s32
-							v5 := uint64(uint32(int32(v4) >> uint32(k2)))
-							// 250: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 251: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
-							// 252: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							// 253: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(r15[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 245: cvt.u32.u64
-							v1 := uint64(uint32(uint64(r9[l])))
-							// 246: shr.s32
-							v2 := uint64(uint32(int32(v1) >> uint32(k0)))
-							// 247: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 248: add.s32
-							v4 := uint64(uint32(v1) + uint32(v3))
-							// 249: shr.s32
-							v5 := uint64(uint32(int32(v4) >> uint32(k2)))
-							// 250: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 251: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
-							// 252: add.s64
-							v8 := uint64(uint64(v6) + uint64(v7))
-							// 253: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(r15[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3647,5 +3201,555 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpVotesBlock0 runs block 0 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 224-239; the lanes wait here for those vote.sync.ballot.b32 at line 240 names
+func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:224")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 225: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:225")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 226: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:226")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 227: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:227")
+	}
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 228: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/warp_ops.ptx:228")
+	}
+	// PTX line 229: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 230: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX lines 231, 232, 233: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 232: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 233: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 232: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				r8[l] = v9
+				// 233: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				r9[l] = v10
+			}
+		}
+	}
+	// PTX line 234: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u5)
+	// PTX lines 235, 236, 237, 238: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 236: add.s64
+				v13 := uint64(uint64(u11) + uint64(v12))
+				// 237: ld.global.u32
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
+						continue
+					}
+					v14 = v14x
+				}
+				// 238: setp.gt.s32
+				c15t := int32(v14) > int32(k1)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				// 236: add.s64
+				v13 := uint64(uint64(u11) + uint64(v12))
+				// 237: ld.global.u32
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
+						continue
+					}
+					v14 = v14x
+				}
+				// 238: setp.gt.s32
+				c15t := int32(v14) > int32(k1)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX line 239: mov.u32, warp-uniform
+	u16 := uint64(k2)
+	runtime.Broadcast(r14, m, u16)
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	_ = u16
+}
+
+// warpVotesBlock1 runs block 1 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 240-242; divergent, reconverges at block 2 (b1 ($L__BB4_2))
+func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 240: vote.sync.ballot.b32
+	w.Vote(runtime.VoteBallot, 15, w.P[0], 14, m, m, "testdata/ptx/nvcc/warp_ops.ptx:240")
+	// PTX lines 241, 242: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: and.b32
+				v1 := uint64(uint32(r7[l]) & uint32(k0))
+				// 242: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: and.b32
+				v1 := uint64(uint32(r7[l]) & uint32(k0))
+				// 242: setp.ne.s32
+				c2t := uint32(v1) != uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpVotesBlock3 runs block 3 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB4_2), PTX lines 256-261; the lanes wait here for those vote.sync.all.pred at line 262 names
+func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r9 := w.Reg(9)
+	r27 := w.Reg(27)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	// PTX line 256: vote.sync.any.pred
+	w.Vote(runtime.VoteAny, 2, w.P[0], 14, m, m, "testdata/ptx/nvcc/warp_ops.ptx:256")
+	// PTX lines 257, 258, 259, 260, 261: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: selp.u32
+				v1 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 258: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 259: shl.b64
+				v3 := uint64(uint64(r9[l]) << uint32(k2))
+				r27[l] = v3
+				// 260: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 261: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(v1)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: selp.u32
+				v1 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 258: cvta.to.global.u64
+				v2 := uint64(r1[l])
+				// 259: shl.b64
+				v3 := uint64(uint64(r9[l]) << uint32(k2))
+				r27[l] = v3
+				// 260: add.s64
+				v4 := uint64(uint64(v2) + uint64(v3))
+				// 261: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(v1)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_ops.ptx:261")
+				}
+			}
+		}
+	}
+}
+
+// warpVotesBlock4 runs block 4 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB4_2), PTX lines 262-274; ret
+func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r15 := w.Reg(15)
+	r27 := w.Reg(27)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 262: vote.sync.all.pred
+	w.Vote(runtime.VoteAll, 3, w.P[0], 14, m, m, "testdata/ptx/nvcc/warp_ops.ptx:262")
+	// PTX lines 263, 264, 265, 266, 268, 270, 271, 272, 273: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 264: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 265: add.s64
+				v3 := uint64(uint64(v2) + uint64(r27[l]))
+				// 266: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(v1)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
+				}
+				// 268: mov.u32
+				v5 := uint64(runtime.LanemaskLt(l))
+				// 270: and.b32
+				v6 := uint64(uint32(v5) & uint32(r15[l]))
+				// 271: popc.b32
+				v7 := uint64(bits.OnesCount64(uint64(uint32(v6))))
+				r34[l] = v7
+				// 272: cvta.to.global.u64
+				v8 := uint64(r3[l])
+				// 273: add.s64
+				v9 := uint64(uint64(v8) + uint64(r27[l]))
+				r36[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 264: cvta.to.global.u64
+				v2 := uint64(r2[l])
+				// 265: add.s64
+				v3 := uint64(uint64(v2) + uint64(r27[l]))
+				// 266: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(v1)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/warp_ops.ptx:266")
+				}
+				// 268: mov.u32
+				v5 := uint64(runtime.LanemaskLt(l))
+				// 270: and.b32
+				v6 := uint64(uint32(v5) & uint32(r15[l]))
+				// 271: popc.b32
+				v7 := uint64(bits.OnesCount64(uint64(uint32(v6))))
+				r34[l] = v7
+				// 272: cvta.to.global.u64
+				v8 := uint64(r3[l])
+				// 273: add.s64
+				v9 := uint64(uint64(v8) + uint64(r27[l]))
+				r36[l] = v9
+			}
+		}
+	}
+	// PTX lines 274: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 274: st.global.u32
+				s10 := uint64(r36[l]) + 0x0
+				s10v := uint64(r34[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 274: st.global.u32
+				s10 := uint64(r36[l]) + 0x0
+				s10v := uint64(r34[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/nvcc/warp_ops.ptx:274")
+				}
+			}
+		}
+	}
+}
+
+// warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 245-253
+func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x4)
+	// PTX lines 245, 246, 247, 248, 249, 250, 251, 252, 253: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 245: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r9[l])))
+				// 246: shr.s32
+				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+				// 247: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 248: add.s32
+				v4 := uint64(uint32(v1) + uint32(v3))
+				// 249: shr.s32
+				v5 := uint64(uint32(int32(v4) >> uint32(k2)))
+				// 250: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 251: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
+				// 252: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				// 253: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r15[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 245: cvt.u32.u64
+				v1 := uint64(uint32(uint64(r9[l])))
+				// 246: shr.s32
+				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+				// 247: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 248: add.s32
+				v4 := uint64(uint32(v1) + uint32(v3))
+				// 249: shr.s32
+				v5 := uint64(uint32(int32(v4) >> uint32(k2)))
+				// 250: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 251: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(v5)) * int64(int32(k3))))
+				// 252: add.s64
+				v8 := uint64(uint64(v6) + uint64(v7))
+				// 253: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r15[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/warp_ops.ptx:253")
+				}
+			}
+		}
 	}
 }

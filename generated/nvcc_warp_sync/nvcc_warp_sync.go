@@ -593,397 +593,21 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-42; the lanes wait here for those match.any.sync.b32 at line 43 names
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				k0 := uint64(0x4)
-				k1 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:27")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:28")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:29")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:30")
-				}
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				runtime.Broadcast(r4, m, u5)
-				// PTX line 32: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u2)
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u1)
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 35: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX line 36: mov.u32, warp-uniform
-				u10 := uint64(uint64(w.NTID().X))
-				// PTX lines 37, 38, 39, 40, 41: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							// 38: mad.lo.s32
-							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-							// 39: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							r12[l] = v13
-							// 40: add.s64
-							v14 := uint64(uint64(u8) + uint64(v13))
-							r13[l] = v14
-							// 41: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
-									continue
-								}
-								v15 = v15x
-							}
-							r14[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							// 38: mad.lo.s32
-							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-							// 39: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							r12[l] = v13
-							// 40: add.s64
-							v14 := uint64(uint64(u8) + uint64(v13))
-							r13[l] = v14
-							// 41: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
-									continue
-								}
-								v15 = v15x
-							}
-							r14[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 42: mov.u32, warp-uniform
-				u16 := uint64(k1)
-				runtime.Broadcast(r15, m, u16)
-				_ = u5
-				_ = u6
-				_ = u7
-				_ = u16
-			}
+			matchOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 43-46; the lanes wait here for those match.all.sync.b32 at line 47 names
-			{
-				r6 := w.Reg(6)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				// PTX line 43: match.any.sync.b32
-				w.Match(false, 32, 16, -1, 14, 15, m, m, "testdata/ptx/nvcc/warp_sync.ptx:43")
-				// PTX lines 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: add.s64
-							v1 := uint64(uint64(r6[l]) + uint64(r12[l]))
-							// 45: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_sync.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: add.s64
-							v1 := uint64(uint64(r6[l]) + uint64(r12[l]))
-							// 45: st.global.u32
-							s2 := uint64(v1) + 0x0
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_sync.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.global.u32
-							v3a := uint64(r13[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/warp_sync.ptx:46")
-									continue
-								}
-								v3 = v3x
-							}
-							r18[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.global.u32
-							v3a := uint64(r13[l]) + 0x0
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/warp_sync.ptx:46")
-									continue
-								}
-								v3 = v3x
-							}
-							r18[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matchOpsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 47-52; ret
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r12 := w.Reg(12)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX line 47: match.all.sync.b32
-				w.Match(true, 32, 19, 0, 18, 15, m, m, "testdata/ptx/nvcc/warp_sync.ptx:47")
-				// PTX lines 48, 49, 50, 51: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: selp.u32
-							v1 := uint64(k0)
-							if p0>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r20[l] = v1
-							// 49: add.s64
-							v2 := uint64(uint64(r5[l]) + uint64(r12[l]))
-							// 50: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r19[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/warp_sync.ptx:50")
-							}
-							// 51: add.s64
-							v4 := uint64(uint64(r4[l]) + uint64(r12[l]))
-							r22[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: selp.u32
-							v1 := uint64(k0)
-							if p0>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r20[l] = v1
-							// 49: add.s64
-							v2 := uint64(uint64(r5[l]) + uint64(r12[l]))
-							// 50: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r19[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/warp_sync.ptx:50")
-							}
-							// 51: add.s64
-							v4 := uint64(uint64(r4[l]) + uint64(r12[l]))
-							r22[l] = v4
-						}
-					}
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.u32
-							s5 := uint64(r22[l]) + 0x0
-							s5v := uint64(r20[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_sync.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.u32
-							s5 := uint64(r22[l]) + 0x0
-							s5v := uint64(r20[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_sync.ptx:52")
-							}
-						}
-					}
-				}
-			}
+			matchOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -998,6 +622,394 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// matchOpsBlock0 runs block 0 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-42; the lanes wait here for those match.any.sync.b32 at line 43 names
+func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	k0 := uint64(0x4)
+	k1 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:27")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 32: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u1)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 35: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 36: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX lines 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				// 38: mad.lo.s32
+				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				// 39: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v13
+				// 40: add.s64
+				v14 := uint64(uint64(u8) + uint64(v13))
+				r13[l] = v14
+				// 41: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
+						continue
+					}
+					v15 = v15x
+				}
+				r14[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				// 38: mad.lo.s32
+				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				// 39: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v13
+				// 40: add.s64
+				v14 := uint64(uint64(u8) + uint64(v13))
+				r13[l] = v14
+				// 41: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
+						continue
+					}
+					v15 = v15x
+				}
+				r14[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 42: mov.u32, warp-uniform
+	u16 := uint64(k1)
+	runtime.Broadcast(r15, m, u16)
+	_ = u5
+	_ = u6
+	_ = u7
+	_ = u16
+}
+
+// matchOpsBlock1 runs block 1 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 43-46; the lanes wait here for those match.all.sync.b32 at line 47 names
+func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	// PTX line 43: match.any.sync.b32
+	w.Match(false, 32, 16, -1, 14, 15, m, m, "testdata/ptx/nvcc/warp_sync.ptx:43")
+	// PTX lines 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: add.s64
+				v1 := uint64(uint64(r6[l]) + uint64(r12[l]))
+				// 45: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_sync.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: add.s64
+				v1 := uint64(uint64(r6[l]) + uint64(r12[l]))
+				// 45: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/warp_sync.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.global.u32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/warp_sync.ptx:46")
+						continue
+					}
+					v3 = v3x
+				}
+				r18[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.global.u32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/warp_sync.ptx:46")
+						continue
+					}
+					v3 = v3x
+				}
+				r18[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matchOpsBlock2 runs block 2 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-52; ret
+func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r12 := w.Reg(12)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 47: match.all.sync.b32
+	w.Match(true, 32, 19, 0, 18, 15, m, m, "testdata/ptx/nvcc/warp_sync.ptx:47")
+	// PTX lines 48, 49, 50, 51: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r20[l] = v1
+				// 49: add.s64
+				v2 := uint64(uint64(r5[l]) + uint64(r12[l]))
+				// 50: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r19[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/warp_sync.ptx:50")
+				}
+				// 51: add.s64
+				v4 := uint64(uint64(r4[l]) + uint64(r12[l]))
+				r22[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r20[l] = v1
+				// 49: add.s64
+				v2 := uint64(uint64(r5[l]) + uint64(r12[l]))
+				// 50: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r19[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/warp_sync.ptx:50")
+				}
+				// 51: add.s64
+				v4 := uint64(uint64(r4[l]) + uint64(r12[l]))
+				r22[l] = v4
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.u32
+				s5 := uint64(r22[l]) + 0x0
+				s5v := uint64(r20[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_sync.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.u32
+				s5 := uint64(r22[l]) + 0x0
+				s5v := uint64(r20[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/warp_sync.ptx:52")
+				}
+			}
+		}
+	}
+}
+
 // reduxOpsRun runs blocks of kernel redux_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1006,532 +1018,63 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 66-80; the lanes wait here for those redux.sync.add.u32 at line 81 names
-			{
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				k2 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 66: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:66")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 67: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:67")
-				}
-				// PTX line 68: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u1)
-				// PTX line 69: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u2)
-				// PTX line 70: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 71: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.NTID().X))
-				// PTX lines 72, 73, 74, 75, 76, 77, 78, 79: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 73: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 74: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 75: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							// 76: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 77: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k1))
-							// 78: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 79: add.s64
-							v14 := uint64(uint64(u3) + uint64(v13))
-							r13[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							// 73: mad.lo.s32
-							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-							// 74: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-							// 75: add.s64
-							v10 := uint64(uint64(u4) + uint64(v9))
-							// 76: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 77: shl.b32
-							v12 := uint64(uint32(v8) << uint32(k1))
-							// 78: mul.wide.s32
-							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-							// 79: add.s64
-							v14 := uint64(uint64(u3) + uint64(v13))
-							r13[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 80: mov.u32, warp-uniform
-				u15 := uint64(k2)
-				runtime.Broadcast(r14, m, u15)
-				_ = u15
-			}
+			reduxOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 81-82; the lanes wait here for those redux.sync.min.s32 at line 83 names
-			{
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				// PTX line 81: redux.sync.add.u32
-				w.Redux(runtime.ReduxAdd, 15, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:81")
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u32
-							s1 := uint64(r13[l]) + 0x0
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u32
-							s1 := uint64(r13[l]) + 0x0
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:82")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 83-84; the lanes wait here for those redux.sync.max.s32 at line 85 names
-			{
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				// PTX line 83: redux.sync.min.s32
-				w.Redux(runtime.ReduxMinS, 16, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:83")
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.global.u32
-							s1 := uint64(r13[l]) + 0x4
-							s1v := uint64(r16[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.global.u32
-							s1 := uint64(r13[l]) + 0x4
-							s1v := uint64(r16[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:84")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 85-86; the lanes wait here for those redux.sync.min.u32 at line 87 names
-			{
-				r13 := w.Reg(13)
-				r17 := w.Reg(17)
-				// PTX line 85: redux.sync.max.s32
-				w.Redux(runtime.ReduxMaxS, 17, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:85")
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.u32
-							s1 := uint64(r13[l]) + 0x8
-							s1v := uint64(r17[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.u32
-							s1 := uint64(r13[l]) + 0x8
-							s1v := uint64(r17[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:86")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 87-88; the lanes wait here for those redux.sync.max.u32 at line 89 names
-			{
-				r13 := w.Reg(13)
-				r18 := w.Reg(18)
-				// PTX line 87: redux.sync.min.u32
-				w.Redux(runtime.ReduxMinU, 18, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:87")
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.global.u32
-							s1 := uint64(r13[l]) + 0xc
-							s1v := uint64(r18[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.global.u32
-							s1 := uint64(r13[l]) + 0xc
-							s1v := uint64(r18[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:88")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 89-90; the lanes wait here for those redux.sync.and.b32 at line 91 names
-			{
-				r13 := w.Reg(13)
-				r19 := w.Reg(19)
-				// PTX line 89: redux.sync.max.u32
-				w.Redux(runtime.ReduxMaxU, 19, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:89")
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.u32
-							s1 := uint64(r13[l]) + 0x10
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.u32
-							s1 := uint64(r13[l]) + 0x10
-							s1v := uint64(r19[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:90")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b0, PTX lines 91-92; the lanes wait here for those redux.sync.or.b32 at line 93 names
-			{
-				r13 := w.Reg(13)
-				r20 := w.Reg(20)
-				// PTX line 91: redux.sync.and.b32
-				w.Redux(runtime.ReduxAnd, 20, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:91")
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.u32
-							s1 := uint64(r13[l]) + 0x14
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.u32
-							s1 := uint64(r13[l]) + 0x14
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:92")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b0, PTX lines 93-94; the lanes wait here for those redux.sync.xor.b32 at line 95 names
-			{
-				r13 := w.Reg(13)
-				r21 := w.Reg(21)
-				// PTX line 93: redux.sync.or.b32
-				w.Redux(runtime.ReduxOr, 21, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:93")
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.global.u32
-							s1 := uint64(r13[l]) + 0x18
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:94")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.global.u32
-							s1 := uint64(r13[l]) + 0x18
-							s1v := uint64(r21[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:94")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b0, PTX lines 95-96; ret
-			{
-				r13 := w.Reg(13)
-				r22 := w.Reg(22)
-				// PTX line 95: redux.sync.xor.b32
-				w.Redux(runtime.ReduxXor, 22, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:95")
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.u32
-							s1 := uint64(r13[l]) + 0x1c
-							s1v := uint64(r22[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.u32
-							s1 := uint64(r13[l]) + 0x1c
-							s1v := uint64(r22[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1543,5 +1086,510 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// reduxOpsBlock0 runs block 0 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 66-80; the lanes wait here for those redux.sync.add.u32 at line 81 names
+func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 66: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:66")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_sync.ptx:67")
+	}
+	// PTX line 68: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u1)
+	// PTX line 69: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u2)
+	// PTX line 70: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 71: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX lines 72, 73, 74, 75, 76, 77, 78, 79: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 73: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 74: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 75: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				// 76: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 77: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k1))
+				// 78: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 79: add.s64
+				v14 := uint64(uint64(u3) + uint64(v13))
+				r13[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				// 73: mad.lo.s32
+				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				// 74: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				// 75: add.s64
+				v10 := uint64(uint64(u4) + uint64(v9))
+				// 76: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 77: shl.b32
+				v12 := uint64(uint32(v8) << uint32(k1))
+				// 78: mul.wide.s32
+				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				// 79: add.s64
+				v14 := uint64(uint64(u3) + uint64(v13))
+				r13[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 80: mov.u32, warp-uniform
+	u15 := uint64(k2)
+	runtime.Broadcast(r14, m, u15)
+	_ = u15
+}
+
+// reduxOpsBlock1 runs block 1 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-82; the lanes wait here for those redux.sync.min.s32 at line 83 names
+func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	// PTX line 81: redux.sync.add.u32
+	w.Redux(runtime.ReduxAdd, 15, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:81")
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u32
+				s1 := uint64(r13[l]) + 0x0
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u32
+				s1 := uint64(r13[l]) + 0x0
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:82")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock2 runs block 2 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 83-84; the lanes wait here for those redux.sync.max.s32 at line 85 names
+func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	// PTX line 83: redux.sync.min.s32
+	w.Redux(runtime.ReduxMinS, 16, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:83")
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.global.u32
+				s1 := uint64(r13[l]) + 0x4
+				s1v := uint64(r16[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.global.u32
+				s1 := uint64(r13[l]) + 0x4
+				s1v := uint64(r16[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:84")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock3 runs block 3 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 85-86; the lanes wait here for those redux.sync.min.u32 at line 87 names
+func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r17 := w.Reg(17)
+	// PTX line 85: redux.sync.max.s32
+	w.Redux(runtime.ReduxMaxS, 17, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:85")
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.u32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r17[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.u32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r17[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:86")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock4 runs block 4 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 87-88; the lanes wait here for those redux.sync.max.u32 at line 89 names
+func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r18 := w.Reg(18)
+	// PTX line 87: redux.sync.min.u32
+	w.Redux(runtime.ReduxMinU, 18, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:87")
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.global.u32
+				s1 := uint64(r13[l]) + 0xc
+				s1v := uint64(r18[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.global.u32
+				s1 := uint64(r13[l]) + 0xc
+				s1v := uint64(r18[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:88")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock5 runs block 5 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 89-90; the lanes wait here for those redux.sync.and.b32 at line 91 names
+func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r19 := w.Reg(19)
+	// PTX line 89: redux.sync.max.u32
+	w.Redux(runtime.ReduxMaxU, 19, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:89")
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.u32
+				s1 := uint64(r13[l]) + 0x10
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.u32
+				s1 := uint64(r13[l]) + 0x10
+				s1v := uint64(r19[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:90")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock6 runs block 6 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 91-92; the lanes wait here for those redux.sync.or.b32 at line 93 names
+func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r20 := w.Reg(20)
+	// PTX line 91: redux.sync.and.b32
+	w.Redux(runtime.ReduxAnd, 20, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:91")
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.u32
+				s1 := uint64(r13[l]) + 0x14
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.u32
+				s1 := uint64(r13[l]) + 0x14
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:92")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock7 runs block 7 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 93-94; the lanes wait here for those redux.sync.xor.b32 at line 95 names
+func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r21 := w.Reg(21)
+	// PTX line 93: redux.sync.or.b32
+	w.Redux(runtime.ReduxOr, 21, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:93")
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.global.u32
+				s1 := uint64(r13[l]) + 0x18
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:94")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.global.u32
+				s1 := uint64(r13[l]) + 0x18
+				s1v := uint64(r21[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:94")
+				}
+			}
+		}
+	}
+}
+
+// reduxOpsBlock8 runs block 8 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 95-96; ret
+func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	r22 := w.Reg(22)
+	// PTX line 95: redux.sync.xor.b32
+	w.Redux(runtime.ReduxXor, 22, 10, 14, m, m, "testdata/ptx/nvcc/warp_sync.ptx:95")
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.u32
+				s1 := uint64(r13[l]) + 0x1c
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.u32
+				s1 := uint64(r13[l]) + 0x1c
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_sync.ptx:96")
+				}
+			}
+		}
 	}
 }

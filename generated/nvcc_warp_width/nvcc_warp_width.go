@@ -581,433 +581,35 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-45; the lanes wait here for those shfl.sync.idx.b32 at line 46 names
-			{
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				k0 := uint64(0x4)
-				k1 := uint64(0x2)
-				k2 := uint64(0x181f)
-				k3 := uint64(0xffffffff)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:26")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:27")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 28: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_width.ptx:28")
-				}
-				// PTX line 29: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX line 30: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u2)
-				// PTX line 32: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX line 33: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				// PTX lines 34, 35, 36, 37, 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(0)
-					v18aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							// 36: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-							// 37: add.s64
-							v12 := uint64(uint64(u6) + uint64(v11))
-							// 38: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
-									continue
-								}
-								v13 = v13x
-							}
-							r12[l] = v13
-							// 39: shl.b32
-							v14 := uint64(uint32(v10) << uint32(k1))
-							// 40: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
-							// 41: add.s64
-							v16 := uint64(uint64(u4) + uint64(v15))
-							r15[l] = v16
-							// 42: add.s64
-							v17 := uint64(uint64(u5) + uint64(v11))
-							// 43: ld.global.u32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
-									continue
-								}
-								v18 = v18x
-							}
-							r17[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v9 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.s32
-							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-							// 36: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-							// 37: add.s64
-							v12 := uint64(uint64(u6) + uint64(v11))
-							// 38: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
-									continue
-								}
-								v13 = v13x
-							}
-							r12[l] = v13
-							// 39: shl.b32
-							v14 := uint64(uint32(v10) << uint32(k1))
-							// 40: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
-							// 41: add.s64
-							v16 := uint64(uint64(u4) + uint64(v15))
-							r15[l] = v16
-							// 42: add.s64
-							v17 := uint64(uint64(u5) + uint64(v11))
-							// 43: ld.global.u32
-							v18a := uint64(v17) + 0x0
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
-									continue
-								}
-								v18 = v18x
-							}
-							r17[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u19 := uint64(k2)
-				runtime.Broadcast(r18, m, u19)
-				// PTX line 45: mov.u32, warp-uniform
-				u20 := uint64(k3)
-				runtime.Broadcast(r19, m, u20)
-				_ = u19
-				_ = u20
-			}
+			shflWidthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 46-49; the lanes wait here for those shfl.sync.up.b32 at line 50 names
-			{
-				r15 := w.Reg(15)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0x1000)
-				k1 := uint64(0x3)
-				// PTX line 46: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 20, 0, 12, 17, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:46")
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.u32
-							s1 := uint64(r15[l]) + 0x0
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.u32
-							s1 := uint64(r15[l]) + 0x0
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:47")
-							}
-						}
-					}
-				}
-				// PTX line 48: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r21, m, u2)
-				// PTX line 49: mov.u32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r22, m, u3)
-				_ = u2
-				_ = u3
-			}
+			shflWidthBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 50-52; the lanes wait here for those shfl.sync.down.b32 at line 53 names
-			{
-				r15 := w.Reg(15)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				k0 := uint64(0x5)
-				// PTX line 50: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 23, 1, 12, 22, 21, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:50")
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.u32
-							s1 := uint64(r15[l]) + 0x4
-							s1v := uint64(r23[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.u32
-							s1 := uint64(r15[l]) + 0x4
-							s1v := uint64(r23[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX line 52: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r24, m, u2)
-				_ = u2
-			}
+			shflWidthBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 53-56; the lanes wait here for those shfl.sync.bfly.b32 at line 57 names
-			{
-				r15 := w.Reg(15)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x1c1f)
-				k1 := uint64(0x6)
-				// PTX line 53: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 25, 2, 12, 24, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:53")
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u32
-							s1 := uint64(r15[l]) + 0x8
-							s1v := uint64(r25[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u32
-							s1 := uint64(r15[l]) + 0x8
-							s1v := uint64(r25[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:54")
-							}
-						}
-					}
-				}
-				// PTX line 55: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r26, m, u2)
-				// PTX line 56: mov.u32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r27, m, u3)
-				_ = u2
-				_ = u3
-			}
+			shflWidthBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 57-58; ret
-			{
-				r15 := w.Reg(15)
-				r28 := w.Reg(28)
-				// PTX line 57: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 28, 3, 12, 27, 26, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:57")
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.u32
-							s1 := uint64(r15[l]) + 0xc
-							s1v := uint64(r28[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.u32
-							s1 := uint64(r15[l]) + 0xc
-							s1v := uint64(r28[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:58")
-							}
-						}
-					}
-				}
-			}
+			shflWidthBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1022,6 +624,424 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// shflWidthBlock0 runs block 0 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-45; the lanes wait here for those shfl.sync.idx.b32 at line 46 names
+func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x181f)
+	k3 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:26")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:27")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_width.ptx:28")
+	}
+	// PTX line 29: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX line 30: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	// PTX line 32: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX lines 34, 35, 36, 37, 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(0)
+		v18aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				// 36: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				// 37: add.s64
+				v12 := uint64(uint64(u6) + uint64(v11))
+				// 38: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
+						continue
+					}
+					v13 = v13x
+				}
+				r12[l] = v13
+				// 39: shl.b32
+				v14 := uint64(uint32(v10) << uint32(k1))
+				// 40: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				// 41: add.s64
+				v16 := uint64(uint64(u4) + uint64(v15))
+				r15[l] = v16
+				// 42: add.s64
+				v17 := uint64(uint64(u5) + uint64(v11))
+				// 43: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
+						continue
+					}
+					v18 = v18x
+				}
+				r17[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				// 36: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				// 37: add.s64
+				v12 := uint64(uint64(u6) + uint64(v11))
+				// 38: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
+						continue
+					}
+					v13 = v13x
+				}
+				r12[l] = v13
+				// 39: shl.b32
+				v14 := uint64(uint32(v10) << uint32(k1))
+				// 40: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				// 41: add.s64
+				v16 := uint64(uint64(u4) + uint64(v15))
+				r15[l] = v16
+				// 42: add.s64
+				v17 := uint64(uint64(u5) + uint64(v11))
+				// 43: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
+						continue
+					}
+					v18 = v18x
+				}
+				r17[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u19 := uint64(k2)
+	runtime.Broadcast(r18, m, u19)
+	// PTX line 45: mov.u32, warp-uniform
+	u20 := uint64(k3)
+	runtime.Broadcast(r19, m, u20)
+	_ = u19
+	_ = u20
+}
+
+// shflWidthBlock1 runs block 1 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 46-49; the lanes wait here for those shfl.sync.up.b32 at line 50 names
+func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x1000)
+	k1 := uint64(0x3)
+	// PTX line 46: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 20, 0, 12, 17, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:46")
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.u32
+				s1 := uint64(r15[l]) + 0x0
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.u32
+				s1 := uint64(r15[l]) + 0x0
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:47")
+				}
+			}
+		}
+	}
+	// PTX line 48: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r21, m, u2)
+	// PTX line 49: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r22, m, u3)
+	_ = u2
+	_ = u3
+}
+
+// shflWidthBlock2 runs block 2 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 50-52; the lanes wait here for those shfl.sync.down.b32 at line 53 names
+func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	k0 := uint64(0x5)
+	// PTX line 50: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 23, 1, 12, 22, 21, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:50")
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u32
+				s1 := uint64(r15[l]) + 0x4
+				s1v := uint64(r23[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u32
+				s1 := uint64(r15[l]) + 0x4
+				s1v := uint64(r23[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX line 52: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r24, m, u2)
+	_ = u2
+}
+
+// shflWidthBlock3 runs block 3 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 53-56; the lanes wait here for those shfl.sync.bfly.b32 at line 57 names
+func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x1c1f)
+	k1 := uint64(0x6)
+	// PTX line 53: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 25, 2, 12, 24, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:53")
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u32
+				s1 := uint64(r15[l]) + 0x8
+				s1v := uint64(r25[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u32
+				s1 := uint64(r15[l]) + 0x8
+				s1v := uint64(r25[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:54")
+				}
+			}
+		}
+	}
+	// PTX line 55: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r26, m, u2)
+	// PTX line 56: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r27, m, u3)
+	_ = u2
+	_ = u3
+}
+
+// shflWidthBlock4 runs block 4 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 57-58; ret
+func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
+	r15 := w.Reg(15)
+	r28 := w.Reg(28)
+	// PTX line 57: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 28, 3, 12, 27, 26, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:57")
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.u32
+				s1 := uint64(r15[l]) + 0xc
+				s1v := uint64(r28[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.u32
+				s1 := uint64(r15[l]) + 0xc
+				s1v := uint64(r28[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:58")
+				}
+			}
+		}
+	}
+}
+
 // divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1030,107 +1050,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 74-81; divergent, reconverges at block 4 (b3 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:74")
-				}
-				runtime.Broadcast(r0, m, u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 75: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:75")
-				}
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 76: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/warp_width.ptx:76")
-				}
-				// PTX line 77: mov.u32, warp-uniform
-				u4 := uint64(uint64(w.CTAID().X))
-				// PTX line 78: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.NTID().X))
-				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 80: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 81: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							// 80: mad.lo.s32
-							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-							r6[l] = v7
-							// 81: setp.ge.s32
-							c8t := int32(v7) >= int32(u3)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u1
-				_ = u2
-			}
+			divergentMaskBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1144,181 +1064,21 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 96-98
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				// PTX line 96: activemask.b32
-				w.Activemask(13, m)
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.global.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r13[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.global.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r13[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:98")
-							}
-						}
-					}
-				}
-			}
+			divergentMaskBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 103-107; the lanes wait here for those vote.sync.ballot.b32 at line 108 names
-			{
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				// PTX line 103: activemask.b32
-				w.Activemask(14, m)
-				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v1aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.global.u32
-							v1a := uint64(r9[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/warp_width.ptx:105")
-									continue
-								}
-								v1 = v1x
-							}
-							// 106: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 107: setp.eq.b32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.global.u32
-							v1a := uint64(r9[l]) + 0x0
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/warp_width.ptx:105")
-									continue
-								}
-								v1 = v1x
-							}
-							// 106: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 107: setp.eq.b32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			divergentMaskBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB1_2), PTX lines 108-109
-			{
-				r12 := w.Reg(12)
-				r17 := w.Reg(17)
-				// PTX line 108: vote.sync.ballot.b32
-				w.Vote(runtime.VoteBallot, 17, w.P[2], 14, m, m, "testdata/ptx/nvcc/warp_width.ptx:108")
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.global.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r17[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.global.u32
-							s1 := uint64(r12[l]) + 0x0
-							s1v := uint64(r17[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:109")
-							}
-						}
-					}
-				}
-			}
+			divergentMaskBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1328,106 +1088,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 7
 		case 5:
 			// b4, PTX lines 84-90; divergent, reconverges at block 4 (b3 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				// PTX lines 84, 85, 86, 87, 88, 89, 90: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 85: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 86: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r9[l] = v3
-							// 87: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/warp_width.ptx:87")
-									continue
-								}
-								v4 = v4x
-							}
-							// 88: setp.gt.s32
-							c5t := int32(v4) > int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-							// 89: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 90: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							r12[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: cvta.to.global.u64
-							v1 := uint64(r1[l])
-							// 85: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-							// 86: add.s64
-							v3 := uint64(uint64(v1) + uint64(v2))
-							r9[l] = v3
-							// 87: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/warp_width.ptx:87")
-									continue
-								}
-								v4 = v4x
-							}
-							// 88: setp.gt.s32
-							c5t := int32(v4) > int32(k1)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-							// 89: cvta.to.global.u64
-							v6 := uint64(r0[l])
-							// 90: add.s64
-							v7 := uint64(uint64(v6) + uint64(v2))
-							r12[l] = v7
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			divergentMaskBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1449,5 +1110,384 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// divergentMaskBlock0 runs block 0 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 74-81; divergent, reconverges at block 4 (b3 ($L__BB1_4))
+func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:74")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:75")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/warp_width.ptx:76")
+	}
+	// PTX line 77: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.CTAID().X))
+	// PTX line 78: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 80: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 81: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				// 80: mad.lo.s32
+				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				r6[l] = v7
+				// 81: setp.ge.s32
+				c8t := int32(v7) >= int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u1
+	_ = u2
+}
+
+// divergentMaskBlock1 runs block 1 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_3), PTX lines 96-98
+func divergentMaskBlock1(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	// PTX line 96: activemask.b32
+	w.Activemask(13, m)
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.global.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r13[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.global.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r13[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:98")
+				}
+			}
+		}
+	}
+}
+
+// divergentMaskBlock2 runs block 2 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 103-107; the lanes wait here for those vote.sync.ballot.b32 at line 108 names
+func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	// PTX line 103: activemask.b32
+	w.Activemask(14, m)
+	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v1aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.global.u32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/warp_width.ptx:105")
+						continue
+					}
+					v1 = v1x
+				}
+				// 106: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 107: setp.eq.b32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.global.u32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/warp_width.ptx:105")
+						continue
+					}
+					v1 = v1x
+				}
+				// 106: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 107: setp.eq.b32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// divergentMaskBlock3 runs block 3 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 108-109
+func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r17 := w.Reg(17)
+	// PTX line 108: vote.sync.ballot.b32
+	w.Vote(runtime.VoteBallot, 17, w.P[2], 14, m, m, "testdata/ptx/nvcc/warp_width.ptx:108")
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.global.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r17[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.global.u32
+				s1 := uint64(r12[l]) + 0x0
+				s1v := uint64(r17[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:109")
+				}
+			}
+		}
+	}
+}
+
+// divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 84-90; divergent, reconverges at block 4 (b3 ($L__BB1_4))
+func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// PTX lines 84, 85, 86, 87, 88, 89, 90: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 85: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 86: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r9[l] = v3
+				// 87: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/warp_width.ptx:87")
+						continue
+					}
+					v4 = v4x
+				}
+				// 88: setp.gt.s32
+				c5t := int32(v4) > int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+				// 89: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 90: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				r12[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 85: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				// 86: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				r9[l] = v3
+				// 87: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/warp_width.ptx:87")
+						continue
+					}
+					v4 = v4x
+				}
+				// 88: setp.gt.s32
+				c5t := int32(v4) > int32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+				// 89: cvta.to.global.u64
+				v6 := uint64(r0[l])
+				// 90: add.s64
+				v7 := uint64(uint64(v6) + uint64(v2))
+				r12[l] = v7
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
 	}
 }

@@ -1519,406 +1519,7 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 		switch pc {
 		case 0:
 			// b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r14 := w.Reg(14)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 33: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 34: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:37")
-				}
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44, 45: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
-							}
-							// 45: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r9[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
-							}
-							// 45: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r9[l] = v13
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r9[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r9[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX line 47: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 48: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 49: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 50, 51: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: ld.u32
-							v18a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
-									continue
-								}
-								v18 = v18x
-							}
-							// 51: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							r14[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: ld.u32
-							v18a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
-									continue
-								}
-								v18 = v18x
-							}
-							// 51: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							r14[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r14[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r14[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v21aw := w.Window(6)
-					v22aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.u32
-							v21a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
-									continue
-								}
-								v21 = v21x
-							}
-							// 54: ld.u32
-							v22a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
-									continue
-								}
-								v22 = v22x
-							}
-							// 55: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.u32
-							v21a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
-									continue
-								}
-								v21 = v21x
-							}
-							// 54: ld.u32
-							v22a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
-									continue
-								}
-								v22 = v22x
-							}
-							// 55: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			earlyReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1935,540 +1536,14 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			next = 4
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 61-71; bar.sync at line 72
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				// PTX lines 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v5aw := w.Window(10)
-					v6aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							// 62: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 63: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 64: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 65: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
-									continue
-								}
-								v5 = v5x
-							}
-							r21[l] = v5
-							// 66: ld.s32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 67: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r23[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							// 62: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 63: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 64: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 65: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
-									continue
-								}
-								v5 = v5x
-							}
-							r21[l] = v5
-							// 66: ld.s32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 67: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r23[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 68: mov.u64, warp-uniform
-				u8 := uint64(k1)
-				// PTX line 69: cvta.shared.u64, warp-uniform
-				u9 := uint64(uint64(u8 + k2))
-				runtime.Broadcast(r25, m, u9)
-				// PTX lines 70, 71: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: add.s64
-							v10 := uint64(uint64(u9) + uint64(r23[l]))
-							// 71: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r21[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: add.s64
-							v10 := uint64(uint64(u9) + uint64(r23[l]))
-							// 71: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r21[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
-							}
-						}
-					}
-				}
-			}
+			earlyReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB0_2), PTX lines 73-92
-			{
-				r0 := w.Reg(0)
-				r25 := w.Reg(25)
-				r41 := w.Reg(41)
-				r45 := w.Reg(45)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				// PTX lines 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(13)
-					v3aw := w.Window(14)
-					v8aw := w.Window(15)
-					v14aw := w.Window(16)
-					v16aw := w.Window(17)
-					v17aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
-									continue
-								}
-								v1 = v1x
-							}
-							// 74: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 75: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
-									continue
-								}
-								v3 = v3x
-							}
-							// 76: rem.s32
-							v4 := isa.Rem(v2, v3, 32, true)
-							// 77: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 78: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k1))
-							// 79: add.s64
-							v7 := uint64(uint64(r25[l]) + uint64(v6))
-							// 80: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
-									continue
-								}
-								v8 = v8x
-							}
-							// 81: not.b32
-							v9 := uint64(^uint32(v1))
-							// 82: add.s32
-							v10 := uint64(uint32(v9) + uint32(v3))
-							// 83: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 84: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k1))
-							// 85: add.s64
-							v13 := uint64(uint64(r25[l]) + uint64(v12))
-							// 86: ld.u32
-							v14a := uint64(v13) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
-									continue
-								}
-								v14 = v14x
-							}
-							// 87: add.s32
-							v15 := uint64(uint32(v8) + uint32(v14))
-							r41[l] = v15
-							// 88: ld.u64
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
-									continue
-								}
-								v16 = v16x
-							}
-							// 89: ld.s32
-							v17a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
-									continue
-								}
-								v17 = v17x
-							}
-							v17 = uint64(uint64(int64(int32(v17))))
-							// 90: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k1))
-							// 91: add.s64
-							v19 := uint64(uint64(v16) + uint64(v18))
-							r45[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
-									continue
-								}
-								v1 = v1x
-							}
-							// 74: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 75: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
-									continue
-								}
-								v3 = v3x
-							}
-							// 76: rem.s32
-							v4 := isa.Rem(v2, v3, 32, true)
-							// 77: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 78: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k1))
-							// 79: add.s64
-							v7 := uint64(uint64(r25[l]) + uint64(v6))
-							// 80: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
-									continue
-								}
-								v8 = v8x
-							}
-							// 81: not.b32
-							v9 := uint64(^uint32(v1))
-							// 82: add.s32
-							v10 := uint64(uint32(v9) + uint32(v3))
-							// 83: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 84: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k1))
-							// 85: add.s64
-							v13 := uint64(uint64(r25[l]) + uint64(v12))
-							// 86: ld.u32
-							v14a := uint64(v13) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
-									continue
-								}
-								v14 = v14x
-							}
-							// 87: add.s32
-							v15 := uint64(uint32(v8) + uint32(v14))
-							r41[l] = v15
-							// 88: ld.u64
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
-									continue
-								}
-								v16 = v16x
-							}
-							// 89: ld.s32
-							v17a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
-									continue
-								}
-								v17 = v17x
-							}
-							v17 = uint64(uint64(int64(int32(v17))))
-							// 90: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k1))
-							// 91: add.s64
-							v19 := uint64(uint64(v16) + uint64(v18))
-							r45[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.u32
-							s20 := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r41[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.u32
-							s20 := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r41[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
-							}
-						}
-					}
-				}
-			}
+			earlyReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2489,6 +1564,943 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// earlyReturnBarrierBlock0 runs block 0 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r14 := w.Reg(14)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 33: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 34: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44, 45: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+				}
+				// 45: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r9[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+				}
+				// 45: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r9[l] = v13
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r9[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r9[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 50, 51: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: ld.u32
+				v18a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
+						continue
+					}
+					v18 = v18x
+				}
+				// 51: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: ld.u32
+				v18a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
+						continue
+					}
+					v18 = v18x
+				}
+				// 51: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r14[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r14[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v21aw := w.Window(6)
+		v22aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.u32
+				v21a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
+						continue
+					}
+					v21 = v21x
+				}
+				// 54: ld.u32
+				v22a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
+						continue
+					}
+					v22 = v22x
+				}
+				// 55: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.u32
+				v21a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
+						continue
+					}
+					v21 = v21x
+				}
+				// 54: ld.u32
+				v22a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
+						continue
+					}
+					v22 = v22x
+				}
+				// 55: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// earlyReturnBarrierBlock2 runs block 2 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 61-71; bar.sync at line 72
+func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	// PTX lines 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v5aw := w.Window(10)
+		v6aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				// 62: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 63: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 64: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 65: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
+						continue
+					}
+					v5 = v5x
+				}
+				r21[l] = v5
+				// 66: ld.s32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 67: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r23[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				// 62: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 63: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 64: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 65: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
+						continue
+					}
+					v5 = v5x
+				}
+				r21[l] = v5
+				// 66: ld.s32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 67: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r23[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 68: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 69: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	runtime.Broadcast(r25, m, u9)
+	// PTX lines 70, 71: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: add.s64
+				v10 := uint64(uint64(u9) + uint64(r23[l]))
+				// 71: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r21[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: add.s64
+				v10 := uint64(uint64(u9) + uint64(r23[l]))
+				// 71: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r21[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+				}
+			}
+		}
+	}
+}
+
+// earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 73-92
+func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r25 := w.Reg(25)
+	r41 := w.Reg(41)
+	r45 := w.Reg(45)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// PTX lines 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(13)
+		v3aw := w.Window(14)
+		v8aw := w.Window(15)
+		v14aw := w.Window(16)
+		v16aw := w.Window(17)
+		v17aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
+						continue
+					}
+					v1 = v1x
+				}
+				// 74: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 75: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
+						continue
+					}
+					v3 = v3x
+				}
+				// 76: rem.s32
+				v4 := isa.Rem(v2, v3, 32, true)
+				// 77: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 78: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k1))
+				// 79: add.s64
+				v7 := uint64(uint64(r25[l]) + uint64(v6))
+				// 80: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
+						continue
+					}
+					v8 = v8x
+				}
+				// 81: not.b32
+				v9 := uint64(^uint32(v1))
+				// 82: add.s32
+				v10 := uint64(uint32(v9) + uint32(v3))
+				// 83: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 84: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k1))
+				// 85: add.s64
+				v13 := uint64(uint64(r25[l]) + uint64(v12))
+				// 86: ld.u32
+				v14a := uint64(v13) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
+						continue
+					}
+					v14 = v14x
+				}
+				// 87: add.s32
+				v15 := uint64(uint32(v8) + uint32(v14))
+				r41[l] = v15
+				// 88: ld.u64
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
+						continue
+					}
+					v16 = v16x
+				}
+				// 89: ld.s32
+				v17a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
+						continue
+					}
+					v17 = v17x
+				}
+				v17 = uint64(uint64(int64(int32(v17))))
+				// 90: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k1))
+				// 91: add.s64
+				v19 := uint64(uint64(v16) + uint64(v18))
+				r45[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
+						continue
+					}
+					v1 = v1x
+				}
+				// 74: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 75: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
+						continue
+					}
+					v3 = v3x
+				}
+				// 76: rem.s32
+				v4 := isa.Rem(v2, v3, 32, true)
+				// 77: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 78: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k1))
+				// 79: add.s64
+				v7 := uint64(uint64(r25[l]) + uint64(v6))
+				// 80: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
+						continue
+					}
+					v8 = v8x
+				}
+				// 81: not.b32
+				v9 := uint64(^uint32(v1))
+				// 82: add.s32
+				v10 := uint64(uint32(v9) + uint32(v3))
+				// 83: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 84: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k1))
+				// 85: add.s64
+				v13 := uint64(uint64(r25[l]) + uint64(v12))
+				// 86: ld.u32
+				v14a := uint64(v13) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
+						continue
+					}
+					v14 = v14x
+				}
+				// 87: add.s32
+				v15 := uint64(uint32(v8) + uint32(v14))
+				r41[l] = v15
+				// 88: ld.u64
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
+						continue
+					}
+					v16 = v16x
+				}
+				// 89: ld.s32
+				v17a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
+						continue
+					}
+					v17 = v17x
+				}
+				v17 = uint64(uint64(int64(int32(v17))))
+				// 90: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k1))
+				// 91: add.s64
+				v19 := uint64(uint64(v16) + uint64(v18))
+				r45[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.u32
+				s20 := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r41[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.u32
+				s20 := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r41[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+				}
+			}
+		}
+	}
+}
+
 // interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2497,334 +2509,7 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0xaaaaaaab)
-				k3 := uint64(0x2aaaaaaa)
-				k4 := uint64(0x55555554)
-				// PTX line 113: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 114: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 115: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:115")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 116: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:116")
-				}
-				// PTX line 117: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 118: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 119: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 120: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
-							}
-						}
-					}
-				}
-				// PTX lines 122, 123: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s10w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
-							}
-							// 123: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
-							}
-							// 123: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					}
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
-							}
-						}
-					}
-				}
-				// PTX line 125: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 126: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 127: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 128, 129: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: ld.u32
-							v16a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
-									continue
-								}
-								v16 = v16x
-							}
-							// 129: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							r13[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: ld.u32
-							v16a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
-									continue
-								}
-								v16 = v16x
-							}
-							// 129: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							r13[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX lines 131, 132, 133, 134: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: ld.u32
-							v19a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
-									continue
-								}
-								v19 = v19x
-							}
-							// 132: mul.lo.s32
-							v20 := uint64(uint32(v19) * uint32(k2))
-							// 133: add.s32
-							v21 := uint64(uint32(v20) + uint32(k3))
-							// 134: setp.gt.u32
-							c22t := uint32(v21) > uint32(k4)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: ld.u32
-							v19a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
-									continue
-								}
-								v19 = v19x
-							}
-							// 132: mul.lo.s32
-							v20 := uint64(uint32(v19) * uint32(k2))
-							// 133: add.s32
-							v21 := uint64(uint32(v20) + uint32(k3))
-							// 134: setp.gt.u32
-							c22t := uint32(v21) > uint32(k4)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			interleavedReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2841,315 +2526,14 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			next = 9
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 140-150; bar.sync at line 151
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1000)
-				k2 := uint64(0xe0000000)
-				// PTX lines 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(26)
-					v2aw := w.Window(27)
-					v5aw := w.Window(28)
-					v6aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
-									continue
-								}
-								v1 = v1x
-							}
-							// 141: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 142: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 143: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 144: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
-									continue
-								}
-								v5 = v5x
-							}
-							r21[l] = v5
-							// 145: ld.s32
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 146: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r23[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
-									continue
-								}
-								v1 = v1x
-							}
-							// 141: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 142: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 143: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 144: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
-									continue
-								}
-								v5 = v5x
-							}
-							r21[l] = v5
-							// 145: ld.s32
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 146: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r23[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 147: mov.u64, warp-uniform
-				u8 := uint64(k1)
-				// PTX line 148: cvta.shared.u64, warp-uniform
-				u9 := uint64(uint64(u8 + k2))
-				// PTX lines 149, 150: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: add.s64
-							v10 := uint64(uint64(u9) + uint64(r23[l]))
-							// 150: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r21[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: add.s64
-							v10 := uint64(uint64(u9) + uint64(r23[l]))
-							// 150: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r21[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			{
-				r0 := w.Reg(0)
-				r28 := w.Reg(28)
-				k0 := uint64(0x3)
-				// PTX lines 152, 153: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							// 153: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r28[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							// 153: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r28[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 154: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: setp.ge.s32
-							c4t := int32(r28[l]) >= int32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: setp.ge.s32
-							c4t := int32(r28[l]) >= int32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			interleavedReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3163,730 +2547,35 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			}
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 159-161
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				k0 := uint64(0x3)
-				// PTX lines 159, 160, 161: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
-									continue
-								}
-								v1 = v1x
-							}
-							// 160: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 161: mov.u32
-							v3 := uint64(v2)
-							r32[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
-									continue
-								}
-								v1 = v1x
-							}
-							// 160: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 161: mov.u32
-							v3 := uint64(v2)
-							r32[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			interleavedReturnBarrierBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b4 ($L__BB1_4), PTX lines 164-165
-			{
-				r32 := w.Reg(32)
-				k0 := uint64(0x1)
-				// PTX line 164: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: mov.u32
-							v2 := uint64(u1)
-							r32[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: mov.u32
-							v2 := uint64(u1)
-							r32[l] = v2
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b5 ($L__BB1_5), PTX lines 168-176; bar.sync at line 177
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				r35 := w.Reg(35)
-				r37 := w.Reg(37)
-				r40 := w.Reg(40)
-				k0 := uint64(0x1000)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x2)
-				// PTX lines 168, 169: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: mov.u32
-							v1 := uint64(r32[l])
-							// 169: st.u32
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: mov.u32
-							v1 := uint64(r32[l])
-							// 169: st.u32
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 170: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							r35[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							r35[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 171: mov.u64, warp-uniform
-				u4 := uint64(k0)
-				// PTX line 172: cvta.shared.u64, warp-uniform
-				u5 := uint64(uint64(u4 + k1))
-				runtime.Broadcast(r37, m, u5)
-				// PTX lines 173, 174, 175: lane-local, one loop over the lanes
-				{
-					v8aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: shl.b64
-							v6 := uint64(uint64(r35[l]) << uint32(k2))
-							// 174: add.s64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 175: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
-									continue
-								}
-								v8 = v8x
-							}
-							r40[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: shl.b64
-							v6 := uint64(uint64(r35[l]) << uint32(k2))
-							// 174: add.s64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 175: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
-									continue
-								}
-								v8 = v8x
-							}
-							r40[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.u32
-							s9 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r40[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.u32
-							s9 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r40[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b5 ($L__BB1_5), PTX lines 178-183; bar.sync at line 184
-			{
-				r0 := w.Reg(0)
-				r37 := w.Reg(37)
-				r42 := w.Reg(42)
-				r45 := w.Reg(45)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				// PTX lines 178, 179, 180, 181, 182: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(37)
-					v3aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
-									continue
-								}
-								v1 = v1x
-							}
-							// 179: mul.lo.s32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							r42[l] = v2
-							// 180: ld.s32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 181: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k1))
-							// 182: add.s64
-							v5 := uint64(uint64(r37[l]) + uint64(v4))
-							r45[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
-									continue
-								}
-								v1 = v1x
-							}
-							// 179: mul.lo.s32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							r42[l] = v2
-							// 180: ld.s32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 181: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k1))
-							// 182: add.s64
-							v5 := uint64(uint64(r37[l]) + uint64(v4))
-							r45[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.u32
-							s6 := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r42[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.u32
-							s6 := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r42[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b5 ($L__BB1_5), PTX lines 185-197
-			{
-				r0 := w.Reg(0)
-				r37 := w.Reg(37)
-				r55 := w.Reg(55)
-				r57 := w.Reg(57)
-				k0 := uint64(0x2)
-				// PTX lines 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(40)
-					v4aw := w.Window(41)
-					v5aw := w.Window(42)
-					v6aw := w.Window(43)
-					v9aw := w.Window(44)
-					v11aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: ld.s32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 186: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 187: add.s64
-							v3 := uint64(uint64(r37[l]) + uint64(v2))
-							// 188: ld.u32
-							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
-									continue
-								}
-								v4 = v4x
-							}
-							// 189: ld.u64
-							v5a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
-									continue
-								}
-								v5 = v5x
-							}
-							// 190: ld.s32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 191: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							// 192: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							// 193: ld.u32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
-									continue
-								}
-								v9 = v9x
-							}
-							// 194: add.s32
-							v10 := uint64(uint32(v4) + uint32(v9))
-							r55[l] = v10
-							// 195: ld.u64
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
-									continue
-								}
-								v11 = v11x
-							}
-							// 196: add.s64
-							v12 := uint64(uint64(v11) + uint64(v7))
-							r57[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: ld.s32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 186: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 187: add.s64
-							v3 := uint64(uint64(r37[l]) + uint64(v2))
-							// 188: ld.u32
-							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
-									continue
-								}
-								v4 = v4x
-							}
-							// 189: ld.u64
-							v5a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
-									continue
-								}
-								v5 = v5x
-							}
-							// 190: ld.s32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 191: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							// 192: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							// 193: ld.u32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
-									continue
-								}
-								v9 = v9x
-							}
-							// 194: add.s32
-							v10 := uint64(uint32(v4) + uint32(v9))
-							r55[l] = v10
-							// 195: ld.u64
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
-									continue
-								}
-								v11 = v11x
-							}
-							// 196: add.s64
-							v12 := uint64(uint64(v11) + uint64(v7))
-							r57[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: st.u32
-							s13 := uint64(r57[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r55[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: st.u32
-							s13 := uint64(r57[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r55[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
-							}
-						}
-					}
-				}
-			}
+			interleavedReturnBarrierBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3910,6 +2599,1361 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 	}
 }
 
+// interleavedReturnBarrierBlock0 runs block 0 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
+func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xaaaaaaab)
+	k3 := uint64(0x2aaaaaaa)
+	k4 := uint64(0x55555554)
+	// PTX line 113: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 114: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 115: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:115")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 116: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:116")
+	}
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 119: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 120: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+				}
+			}
+		}
+	}
+	// PTX lines 122, 123: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s10w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+				}
+				// 123: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+				}
+				// 123: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		}
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+				}
+			}
+		}
+	}
+	// PTX line 125: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 127: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 128, 129: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: ld.u32
+				v16a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
+						continue
+					}
+					v16 = v16x
+				}
+				// 129: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: ld.u32
+				v16a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
+						continue
+					}
+					v16 = v16x
+				}
+				// 129: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX lines 131, 132, 133, 134: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: ld.u32
+				v19a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
+						continue
+					}
+					v19 = v19x
+				}
+				// 132: mul.lo.s32
+				v20 := uint64(uint32(v19) * uint32(k2))
+				// 133: add.s32
+				v21 := uint64(uint32(v20) + uint32(k3))
+				// 134: setp.gt.u32
+				c22t := uint32(v21) > uint32(k4)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: ld.u32
+				v19a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
+						continue
+					}
+					v19 = v19x
+				}
+				// 132: mul.lo.s32
+				v20 := uint64(uint32(v19) * uint32(k2))
+				// 133: add.s32
+				v21 := uint64(uint32(v20) + uint32(k3))
+				// 134: setp.gt.u32
+				c22t := uint32(v21) > uint32(k4)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// interleavedReturnBarrierBlock2 runs block 2 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 140-150; bar.sync at line 151
+func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1000)
+	k2 := uint64(0xe0000000)
+	// PTX lines 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(26)
+		v2aw := w.Window(27)
+		v5aw := w.Window(28)
+		v6aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
+						continue
+					}
+					v1 = v1x
+				}
+				// 141: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 142: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 143: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 144: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
+						continue
+					}
+					v5 = v5x
+				}
+				r21[l] = v5
+				// 145: ld.s32
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 146: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r23[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
+						continue
+					}
+					v1 = v1x
+				}
+				// 141: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 142: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 143: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 144: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
+						continue
+					}
+					v5 = v5x
+				}
+				r21[l] = v5
+				// 145: ld.s32
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 146: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r23[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 147: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 148: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	// PTX lines 149, 150: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: add.s64
+				v10 := uint64(uint64(u9) + uint64(r23[l]))
+				// 150: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r21[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: add.s64
+				v10 := uint64(uint64(u9) + uint64(r23[l]))
+				// 150: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r21[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+				}
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock3 runs block 3 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r28 := w.Reg(28)
+	k0 := uint64(0x3)
+	// PTX lines 152, 153: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				// 153: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r28[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				// 153: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r28[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 154: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: setp.ge.s32
+				c4t := int32(r28[l]) >= int32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: setp.ge.s32
+				c4t := int32(r28[l]) >= int32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 159-161
+func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	k0 := uint64(0x3)
+	// PTX lines 159, 160, 161: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
+						continue
+					}
+					v1 = v1x
+				}
+				// 160: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 161: mov.u32
+				v3 := uint64(v2)
+				r32[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
+						continue
+					}
+					v1 = v1x
+				}
+				// 160: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 161: mov.u32
+				v3 := uint64(v2)
+				r32[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 164-165
+func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r32 := w.Reg(32)
+	k0 := uint64(0x1)
+	// PTX line 164: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: mov.u32
+				v2 := uint64(u1)
+				r32[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: mov.u32
+				v2 := uint64(u1)
+				r32[l] = v2
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock6 runs block 6 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 168-176; bar.sync at line 177
+func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r40 := w.Reg(40)
+	k0 := uint64(0x1000)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x2)
+	// PTX lines 168, 169: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: mov.u32
+				v1 := uint64(r32[l])
+				// 169: st.u32
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: mov.u32
+				v1 := uint64(r32[l])
+				// 169: st.u32
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 170: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				r35[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				r35[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 171: mov.u64, warp-uniform
+	u4 := uint64(k0)
+	// PTX line 172: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k1))
+	runtime.Broadcast(r37, m, u5)
+	// PTX lines 173, 174, 175: lane-local, one loop over the lanes
+	{
+		v8aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: shl.b64
+				v6 := uint64(uint64(r35[l]) << uint32(k2))
+				// 174: add.s64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 175: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
+						continue
+					}
+					v8 = v8x
+				}
+				r40[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: shl.b64
+				v6 := uint64(uint64(r35[l]) << uint32(k2))
+				// 174: add.s64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 175: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
+						continue
+					}
+					v8 = v8x
+				}
+				r40[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.u32
+				s9 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r40[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.u32
+				s9 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r40[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+				}
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock7 runs block 7 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 178-183; bar.sync at line 184
+func interleavedReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r37 := w.Reg(37)
+	r42 := w.Reg(42)
+	r45 := w.Reg(45)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	// PTX lines 178, 179, 180, 181, 182: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(37)
+		v3aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
+						continue
+					}
+					v1 = v1x
+				}
+				// 179: mul.lo.s32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				r42[l] = v2
+				// 180: ld.s32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 181: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k1))
+				// 182: add.s64
+				v5 := uint64(uint64(r37[l]) + uint64(v4))
+				r45[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
+						continue
+					}
+					v1 = v1x
+				}
+				// 179: mul.lo.s32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				r42[l] = v2
+				// 180: ld.s32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 181: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k1))
+				// 182: add.s64
+				v5 := uint64(uint64(r37[l]) + uint64(v4))
+				r45[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.u32
+				s6 := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r42[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.u32
+				s6 := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r42[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+				}
+			}
+		}
+	}
+}
+
+// interleavedReturnBarrierBlock8 runs block 8 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 185-197
+func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r37 := w.Reg(37)
+	r55 := w.Reg(55)
+	r57 := w.Reg(57)
+	k0 := uint64(0x2)
+	// PTX lines 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(40)
+		v4aw := w.Window(41)
+		v5aw := w.Window(42)
+		v6aw := w.Window(43)
+		v9aw := w.Window(44)
+		v11aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: ld.s32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 186: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 187: add.s64
+				v3 := uint64(uint64(r37[l]) + uint64(v2))
+				// 188: ld.u32
+				v4a := uint64(v3) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
+						continue
+					}
+					v4 = v4x
+				}
+				// 189: ld.u64
+				v5a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
+						continue
+					}
+					v5 = v5x
+				}
+				// 190: ld.s32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 191: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 192: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				// 193: ld.u32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
+						continue
+					}
+					v9 = v9x
+				}
+				// 194: add.s32
+				v10 := uint64(uint32(v4) + uint32(v9))
+				r55[l] = v10
+				// 195: ld.u64
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
+						continue
+					}
+					v11 = v11x
+				}
+				// 196: add.s64
+				v12 := uint64(uint64(v11) + uint64(v7))
+				r57[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: ld.s32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 186: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 187: add.s64
+				v3 := uint64(uint64(r37[l]) + uint64(v2))
+				// 188: ld.u32
+				v4a := uint64(v3) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
+						continue
+					}
+					v4 = v4x
+				}
+				// 189: ld.u64
+				v5a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
+						continue
+					}
+					v5 = v5x
+				}
+				// 190: ld.s32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 191: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 192: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				// 193: ld.u32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
+						continue
+					}
+					v9 = v9x
+				}
+				// 194: add.s32
+				v10 := uint64(uint32(v4) + uint32(v9))
+				r55[l] = v10
+				// 195: ld.u64
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
+						continue
+					}
+					v11 = v11x
+				}
+				// 196: add.s64
+				v12 := uint64(uint64(v11) + uint64(v7))
+				r57[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: st.u32
+				s13 := uint64(r57[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r55[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: st.u32
+				s13 := uint64(r57[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r55[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+				}
+			}
+		}
+	}
+}
+
 // warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3918,269 +3962,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 219: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 220: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 221: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:221")
-				}
-				// PTX line 222: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 223: cvta.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX lines 224, 225: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s6w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: st.u64
-							s6 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
-							}
-							// 225: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							r5[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: st.u64
-							s6 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
-							}
-							// 225: mov.u32
-							v7 := uint64(uint64(tid0[l]))
-							r5[l] = v7
-						}
-					}
-				}
-				// PTX lines 226: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: st.u32
-							s8 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r5[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: st.u32
-							s8 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r5[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
-							}
-						}
-					}
-				}
-				// PTX line 227: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX line 228: mov.u32, warp-uniform
-				u10 := uint64(uint64(w.NTID().X))
-				// PTX line 229: mul.lo.s32, warp-uniform
-				u11 := uint64(uint32(u9) * uint32(u10))
-				// PTX lines 230, 231: lane-local, one loop over the lanes
-				{
-					v12aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: ld.u32
-							v12a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
-									continue
-								}
-								v12 = v12x
-							}
-							// 231: add.s32
-							v13 := uint64(uint32(u11) + uint32(v12))
-							r10[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: ld.u32
-							v12a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
-									continue
-								}
-								v12 = v12x
-							}
-							// 231: add.s32
-							v13 := uint64(uint32(u11) + uint32(v12))
-							r10[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 232: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: st.u32
-							s14 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r10[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: st.u32
-							s14 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r10[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
-							}
-						}
-					}
-				}
-				// PTX lines 233, 234: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v15aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: ld.u32
-							v15a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
-									continue
-								}
-								v15 = v15x
-							}
-							// 234: setp.ne.s32
-							c16t := uint32(v15) != uint32(k0)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p0 = p0&^(1<<l) | c16b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: ld.u32
-							v15a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
-									continue
-								}
-								v15 = v15x
-							}
-							// 234: setp.ne.s32
-							c16t := uint32(v15) != uint32(k0)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p0 = p0&^(1<<l) | c16b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			warpHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4194,51 +3976,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB2_1), PTX lines 238-241
-			{
-				k0 := uint64(0x2000)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x0)
-				// PTX line 238: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 239: cvta.shared.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX line 240: mov.b32, warp-uniform
-				u3 := uint64(k2)
-				// PTX lines 241: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: st.volatile.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: st.volatile.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4248,74 +3986,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 3:
 			// b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1f)
-				// PTX lines 245, 246: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 245: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
-									continue
-								}
-								v1 = v1x
-							}
-							// 246: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 245: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
-									continue
-								}
-								v1 = v1x
-							}
-							// 246: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			warpHandoffBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4332,79 +4003,7 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 5
 		case 5:
 			// b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
-			{
-				k0 := uint64(0x2000)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x0)
-				// PTX line 252: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 253: cvta.shared.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 254, 255: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v3aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: ld.volatile.u32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
-									continue
-								}
-								v3 = v3x
-							}
-							// 255: setp.ne.s32
-							c4t := uint32(v3) != uint32(k2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: ld.volatile.u32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
-									continue
-								}
-								v3 = v3x
-							}
-							// 255: setp.ne.s32
-							c4t := uint32(v3) != uint32(k2)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			warpHandoffBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4421,307 +4020,14 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 5
 		case 7:
 			// b6 ($L__BB2_6), PTX lines 261-270
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r27 := w.Reg(27)
-				k0 := uint64(0x2004)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x2)
-				// PTX line 261: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 262: cvta.shared.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 263, 264, 265, 266, 267, 268, 269: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(55)
-					v4aw := w.Window(56)
-					v6aw := w.Window(57)
-					v7aw := w.Window(58)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: ld.volatile.u32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							// 264: ld.u32
-							v4a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
-									continue
-								}
-								v4 = v4x
-							}
-							// 265: add.s32
-							v5 := uint64(uint32(v3) + uint32(v4))
-							r23[l] = v5
-							// 266: ld.u64
-							v6a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
-									continue
-								}
-								v6 = v6x
-							}
-							// 267: ld.s32
-							v7a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 268: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k2))
-							// 269: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							r27[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: ld.volatile.u32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							// 264: ld.u32
-							v4a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
-									continue
-								}
-								v4 = v4x
-							}
-							// 265: add.s32
-							v5 := uint64(uint32(v3) + uint32(v4))
-							r23[l] = v5
-							// 266: ld.u64
-							v6a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
-									continue
-								}
-								v6 = v6x
-							}
-							// 267: ld.s32
-							v7a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 268: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k2))
-							// 269: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							r27[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 270: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: st.u32
-							s10 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r23[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: st.u32
-							s10 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r23[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 8:
 			// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
-			{
-				r0 := w.Reg(0)
-				r28 := w.Reg(28)
-				k0 := uint64(0xffffffe0)
-				// PTX lines 273: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(60)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 273: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
-									continue
-								}
-								v1 = v1x
-							}
-							r28[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 273: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
-									continue
-								}
-								v1 = v1x
-							}
-							r28[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 274: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX line 275: add.s32, warp-uniform
-				u3 := uint64(uint32(u2) + uint32(k0))
-				// PTX lines 276: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: setp.ne.s32
-							c4t := uint32(r28[l]) != uint32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: setp.ne.s32
-							c4t := uint32(r28[l]) != uint32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			warpHandoffBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4735,273 +4041,14 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 9:
 			// b8 ($L__BB2_8), PTX lines 280-292
-			{
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x2004)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0x2000)
-				k4 := uint64(0x1)
-				// PTX line 280: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 281: mul.lo.s32, warp-uniform
-				u2 := uint64(uint32(u1) * uint32(k0))
-				// PTX line 282: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX line 283: add.s32, warp-uniform
-				u4 := uint64(uint32(u2) + uint32(u3))
-				// PTX line 284: add.s32, warp-uniform
-				u5 := uint64(uint32(u4) + uint32(k0))
-				// PTX line 285: mov.u64, warp-uniform
-				u6 := uint64(k1)
-				// PTX line 286: cvta.shared.u64, warp-uniform
-				u7 := uint64(uint64(u6 + k2))
-				// PTX lines 287: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 287: st.volatile.u32
-							s8 := uint64(u7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u5)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 287: st.volatile.u32
-							s8 := uint64(u7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u5)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
-							}
-						}
-					}
-				}
-				// PTX line 289: mov.u64, warp-uniform
-				u9 := uint64(k3)
-				// PTX line 290: cvta.shared.u64, warp-uniform
-				u10 := uint64(uint64(u9 + k2))
-				// PTX line 291: mov.b32, warp-uniform
-				u11 := uint64(k4)
-				// PTX lines 292: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 292: st.volatile.u32
-							s12 := uint64(u10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 292: st.volatile.u32
-							s12 := uint64(u10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 10:
 			// b9 ($L__BB2_9), PTX lines 295-300
-			{
-				r0 := w.Reg(0)
-				r41 := w.Reg(41)
-				r45 := w.Reg(45)
-				k0 := uint64(0x2)
-				// PTX lines 295, 296, 297, 298, 299: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(63)
-					v2aw := w.Window(64)
-					v3aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 295: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
-									continue
-								}
-								v1 = v1x
-							}
-							r41[l] = v1
-							// 296: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
-									continue
-								}
-								v2 = v2x
-							}
-							// 297: ld.s32
-							v3a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 298: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 299: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r45[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 295: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
-									continue
-								}
-								v1 = v1x
-							}
-							r41[l] = v1
-							// 296: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
-									continue
-								}
-								v2 = v2x
-							}
-							// 297: ld.s32
-							v3a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 298: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 299: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r45[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 300: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 300: st.u32
-							s6 := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r41[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 300: st.u32
-							s6 := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r41[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
-							}
-						}
-					}
-				}
-			}
+			warpHandoffBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5028,5 +4075,1034 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpHandoffBlock0 runs block 0 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 219: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 220: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 221: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:221")
+	}
+	// PTX line 222: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 223: cvta.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX lines 224, 225: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s6w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: st.u64
+				s6 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+				}
+				// 225: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				r5[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: st.u64
+				s6 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+				}
+				// 225: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				r5[l] = v7
+			}
+		}
+	}
+	// PTX lines 226: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: st.u32
+				s8 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r5[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: st.u32
+				s8 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r5[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+				}
+			}
+		}
+	}
+	// PTX line 227: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 228: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX line 229: mul.lo.s32, warp-uniform
+	u11 := uint64(uint32(u9) * uint32(u10))
+	// PTX lines 230, 231: lane-local, one loop over the lanes
+	{
+		v12aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: ld.u32
+				v12a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
+						continue
+					}
+					v12 = v12x
+				}
+				// 231: add.s32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				r10[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: ld.u32
+				v12a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
+						continue
+					}
+					v12 = v12x
+				}
+				// 231: add.s32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				r10[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 232: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: st.u32
+				s14 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: st.u32
+				s14 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+				}
+			}
+		}
+	}
+	// PTX lines 233, 234: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v15aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 233: ld.u32
+				v15a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
+						continue
+					}
+					v15 = v15x
+				}
+				// 234: setp.ne.s32
+				c16t := uint32(v15) != uint32(k0)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p0 = p0&^(1<<l) | c16b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: ld.u32
+				v15a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
+						continue
+					}
+					v15 = v15x
+				}
+				// 234: setp.ne.s32
+				c16t := uint32(v15) != uint32(k0)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p0 = p0&^(1<<l) | c16b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// warpHandoffBlock1 runs block 1 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_1), PTX lines 238-241
+func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x2000)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x0)
+	// PTX line 238: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 239: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX line 240: mov.b32, warp-uniform
+	u3 := uint64(k2)
+	// PTX lines 241: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: st.volatile.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: st.volatile.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+				}
+			}
+		}
+	}
+}
+
+// warpHandoffBlock3 runs block 3 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
+func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1f)
+	// PTX lines 245, 246: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 245: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
+						continue
+					}
+					v1 = v1x
+				}
+				// 246: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 245: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
+						continue
+					}
+					v1 = v1x
+				}
+				// 246: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x2000)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x0)
+	// PTX line 252: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 253: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 254, 255: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v3aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: ld.volatile.u32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
+						continue
+					}
+					v3 = v3x
+				}
+				// 255: setp.ne.s32
+				c4t := uint32(v3) != uint32(k2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: ld.volatile.u32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
+						continue
+					}
+					v3 = v3x
+				}
+				// 255: setp.ne.s32
+				c4t := uint32(v3) != uint32(k2)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// warpHandoffBlock7 runs block 7 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB2_6), PTX lines 261-270
+func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r27 := w.Reg(27)
+	k0 := uint64(0x2004)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x2)
+	// PTX line 261: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 262: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 263, 264, 265, 266, 267, 268, 269: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(55)
+		v4aw := w.Window(56)
+		v6aw := w.Window(57)
+		v7aw := w.Window(58)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: ld.volatile.u32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				// 264: ld.u32
+				v4a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
+						continue
+					}
+					v4 = v4x
+				}
+				// 265: add.s32
+				v5 := uint64(uint32(v3) + uint32(v4))
+				r23[l] = v5
+				// 266: ld.u64
+				v6a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
+						continue
+					}
+					v6 = v6x
+				}
+				// 267: ld.s32
+				v7a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 268: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k2))
+				// 269: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				r27[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: ld.volatile.u32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				// 264: ld.u32
+				v4a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
+						continue
+					}
+					v4 = v4x
+				}
+				// 265: add.s32
+				v5 := uint64(uint32(v3) + uint32(v4))
+				r23[l] = v5
+				// 266: ld.u64
+				v6a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
+						continue
+					}
+					v6 = v6x
+				}
+				// 267: ld.s32
+				v7a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 268: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k2))
+				// 269: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				r27[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 270: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: st.u32
+				s10 := uint64(r27[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r23[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: st.u32
+				s10 := uint64(r27[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r23[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+				}
+			}
+		}
+	}
+}
+
+// warpHandoffBlock8 runs block 8 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
+func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r28 := w.Reg(28)
+	k0 := uint64(0xffffffe0)
+	// PTX lines 273: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(60)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 273: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+						continue
+					}
+					v1 = v1x
+				}
+				r28[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 273: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+						continue
+					}
+					v1 = v1x
+				}
+				r28[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 274: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 275: add.s32, warp-uniform
+	u3 := uint64(uint32(u2) + uint32(k0))
+	// PTX lines 276: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: setp.ne.s32
+				c4t := uint32(r28[l]) != uint32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: setp.ne.s32
+				c4t := uint32(r28[l]) != uint32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB2_8), PTX lines 280-292
+func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x2004)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0x2000)
+	k4 := uint64(0x1)
+	// PTX line 280: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 281: mul.lo.s32, warp-uniform
+	u2 := uint64(uint32(u1) * uint32(k0))
+	// PTX line 282: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX line 283: add.s32, warp-uniform
+	u4 := uint64(uint32(u2) + uint32(u3))
+	// PTX line 284: add.s32, warp-uniform
+	u5 := uint64(uint32(u4) + uint32(k0))
+	// PTX line 285: mov.u64, warp-uniform
+	u6 := uint64(k1)
+	// PTX line 286: cvta.shared.u64, warp-uniform
+	u7 := uint64(uint64(u6 + k2))
+	// PTX lines 287: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 287: st.volatile.u32
+				s8 := uint64(u7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u5)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 287: st.volatile.u32
+				s8 := uint64(u7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u5)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+				}
+			}
+		}
+	}
+	// PTX line 289: mov.u64, warp-uniform
+	u9 := uint64(k3)
+	// PTX line 290: cvta.shared.u64, warp-uniform
+	u10 := uint64(uint64(u9 + k2))
+	// PTX line 291: mov.b32, warp-uniform
+	u11 := uint64(k4)
+	// PTX lines 292: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 292: st.volatile.u32
+				s12 := uint64(u10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 292: st.volatile.u32
+				s12 := uint64(u10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+				}
+			}
+		}
+	}
+}
+
+// warpHandoffBlock10 runs block 10 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB2_9), PTX lines 295-300
+func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r41 := w.Reg(41)
+	r45 := w.Reg(45)
+	k0 := uint64(0x2)
+	// PTX lines 295, 296, 297, 298, 299: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(63)
+		v2aw := w.Window(64)
+		v3aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 295: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
+						continue
+					}
+					v1 = v1x
+				}
+				r41[l] = v1
+				// 296: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
+						continue
+					}
+					v2 = v2x
+				}
+				// 297: ld.s32
+				v3a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 298: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 299: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r45[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 295: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
+						continue
+					}
+					v1 = v1x
+				}
+				r41[l] = v1
+				// 296: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
+						continue
+					}
+					v2 = v2x
+				}
+				// 297: ld.s32
+				v3a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 298: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 299: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r45[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 300: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 300: st.u32
+				s6 := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r41[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 300: st.u32
+				s6 := uint64(r45[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r41[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+				}
+			}
+		}
 	}
 }

@@ -752,536 +752,7 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 34: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 35: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/bf16.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/bf16.ptx:37")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/bf16.ptx:38")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/bf16.ptx:39")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/bf16.ptx:40")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 41: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bf16.ptx:41")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 42: ld.param.u64
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bf16.ptx:42")
-				}
-				// PTX line 43: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u4)
-				// PTX line 44: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u5)
-				// PTX line 46: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 47: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u6)
-				// PTX line 48: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX line 49: cvta.to.global.u64, warp-uniform
-				u16 := uint64(u7)
-				// PTX line 50: cvta.global.u64, warp-uniform
-				u17 := uint64(u16)
-				// PTX line 51: cvta.to.global.u64, warp-uniform
-				u18 := uint64(u8)
-				// PTX line 52: cvta.global.u64, warp-uniform
-				u19 := uint64(u18)
-				// PTX line 53: cvta.to.global.u64, warp-uniform
-				u20 := uint64(u9)
-				// PTX line 54: cvta.global.u64, warp-uniform
-				u21 := uint64(u20)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.u64
-							s22 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.u64
-							s22 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.u64
-							s23 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u19)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.u64
-							s23 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u19)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
-							}
-						}
-					}
-				}
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.u64
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(u17)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.u64
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(u17)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
-							}
-						}
-					}
-				}
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.u64
-							s25 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u15)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.u64
-							s25 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u15)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.u64
-							s26 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(u13)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.u64
-							s26 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(u13)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.u64
-							s27 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
-							}
-							s27v := uint64(u11)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.u64
-							s27 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
-							}
-							s27v := uint64(u11)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.u32
-							s28 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(u3)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.u32
-							s28 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(u3)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
-							}
-						}
-					}
-				}
-				// PTX line 62: mov.u32, warp-uniform
-				u29 := uint64(uint64(w.CTAID().X))
-				// PTX line 63: mov.u32, warp-uniform
-				u30 := uint64(uint64(w.NTID().X))
-				// PTX line 64: mul.lo.s32, warp-uniform
-				u31 := uint64(uint32(u29) * uint32(u30))
-				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s34w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: mov.u32
-							v32 := uint64(uint64(tid0[l]))
-							// 66: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							// 67: st.u32
-							s34 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(v33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: mov.u32
-							v32 := uint64(uint64(tid0[l]))
-							// 66: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							// 67: st.u32
-							s34 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(v33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
-							}
-						}
-					}
-				}
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v35aw := w.Window(8)
-					v36aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: ld.u32
-							v35a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
-									continue
-								}
-								v35 = v35x
-							}
-							// 69: ld.u32
-							v36a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
-									continue
-								}
-								v36 = v36x
-							}
-							// 70: setp.lt.s32
-							c37t := int32(v35) < int32(v36)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p0 = p0&^(1<<l) | c37b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: ld.u32
-							v35a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
-									continue
-								}
-								v35 = v35x
-							}
-							// 69: ld.u32
-							v36a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
-									continue
-								}
-								v36 = v36x
-							}
-							// 70: setp.lt.s32
-							c37t := int32(v35) < int32(v36)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p0 = p0&^(1<<l) | c37b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			bf16OpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1298,1988 +769,14 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 7
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 76-140
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				r37 := w.Reg(37)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				r65 := w.Reg(65)
-				r67 := w.Reg(67)
-				r73 := w.Reg(73)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				// PTX lines 76, 77, 78, 79, 80: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(10)
-					v2aw := w.Window(11)
-					v5aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.u64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
-									continue
-								}
-								v1 = v1x
-							}
-							// 77: ld.s32
-							v2a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 78: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 79: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 80: ld.b16
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
-									continue
-								}
-								v5 = v5x
-							}
-							r32[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.u64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
-									continue
-								}
-								v1 = v1x
-							}
-							// 77: ld.s32
-							v2a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 78: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 79: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 80: ld.b16
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
-									continue
-								}
-								v5 = v5x
-							}
-							r32[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.b16
-							s6 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
-								runtime.Store16(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.b16
-							s6 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
-								runtime.Store16(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 82, 83, 84, 85, 86: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(14)
-					v8aw := w.Window(15)
-					v11aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: ld.u64
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
-									continue
-								}
-								v7 = v7x
-							}
-							// 83: ld.s32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 84: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 85: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 86: ld.b16
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
-									continue
-								}
-								v11 = v11x
-							}
-							r37[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: ld.u64
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
-									continue
-								}
-								v7 = v7x
-							}
-							// 83: ld.s32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 84: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 85: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 86: ld.b16
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
-									continue
-								}
-								v11 = v11x
-							}
-							r37[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.b16
-							s12 := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
-							}
-							s12v := uint64(r37[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
-								runtime.Store16(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.b16
-							s12 := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
-							}
-							s12v := uint64(r37[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
-								runtime.Store16(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
-							}
-						}
-					}
-				}
-				// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(18)
-					v14aw := w.Window(19)
-					v17aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: ld.u64
-							v13a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
-									continue
-								}
-								v13 = v13x
-							}
-							// 89: ld.s32
-							v14a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 90: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 91: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 92: ld.b16
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
-									continue
-								}
-								v17 = v17x
-							}
-							r42[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: ld.u64
-							v13a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
-									continue
-								}
-								v13 = v13x
-							}
-							// 89: ld.s32
-							v14a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 90: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 91: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 92: ld.b16
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
-									continue
-								}
-								v17 = v17x
-							}
-							r42[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.b16
-							s18 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
-							}
-							s18v := uint64(r42[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
-								runtime.Store16(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.b16
-							s18 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
-							}
-							s18v := uint64(r42[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
-								runtime.Store16(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
-							}
-						}
-					}
-				}
-				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(22)
-					v20aw := w.Window(23)
-					v21aw := w.Window(24)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.b16
-							v19a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
-									continue
-								}
-								v19 = v19x
-							}
-							r43[l] = v19
-							// 95: ld.b16
-							v20a := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
-								v20 = runtime.Load16(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
-									continue
-								}
-								v20 = v20x
-							}
-							r44[l] = v20
-							// 96: ld.b16
-							v21a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 2)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&1 == 0 {
-								v21 = runtime.Load16(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
-									continue
-								}
-								v21 = v21x
-							}
-							r45[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.b16
-							v19a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
-									continue
-								}
-								v19 = v19x
-							}
-							r43[l] = v19
-							// 95: ld.b16
-							v20a := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
-								v20 = runtime.Load16(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
-									continue
-								}
-								v20 = v20x
-							}
-							r44[l] = v20
-							// 96: ld.b16
-							v21a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 2)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&1 == 0 {
-								v21 = runtime.Load16(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
-									continue
-								}
-								v21 = v21x
-							}
-							r45[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.b16
-							s22 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
-							}
-							s22v := uint64(r43[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
-								runtime.Store16(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.b16
-							s22 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
-							}
-							s22v := uint64(r43[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
-								runtime.Store16(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
-							}
-						}
-					}
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.b16
-							s23 := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 2)
-							}
-							s23v := uint64(r44[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&1 == 0 {
-								runtime.Store16(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.b16
-							s23 := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 2)
-							}
-							s23v := uint64(r44[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&1 == 0 {
-								runtime.Store16(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
-							}
-						}
-					}
-				}
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.b16
-							s24 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 2)
-							}
-							s24v := uint64(r45[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&1 == 0 {
-								runtime.Store16(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.b16
-							s24 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 2)
-							}
-							s24v := uint64(r45[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&1 == 0 {
-								runtime.Store16(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
-							}
-						}
-					}
-				}
-				// PTX lines 100, 101, 102, 103: lane-local, one loop over the lanes
-				{
-					v25aw := w.Window(28)
-					v26aw := w.Window(29)
-					v27aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: ld.b16
-							v25a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 2)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&1 == 0 {
-								v25 = runtime.Load16(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
-									continue
-								}
-								v25 = v25x
-							}
-							// 101: ld.b16
-							v26a := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 2)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
-								v26 = runtime.Load16(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
-									continue
-								}
-								v26 = v26x
-							}
-							// 102: ld.b16
-							v27a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
-								v27 = runtime.Load16(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-								if !v27ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
-									continue
-								}
-								v27 = v27x
-							}
-							// 103: fma.rn.bf16
-							v28h0 := v25
-							v28h1 := v26
-							v28h2 := v27
-							v28 := uint64(isa.FmaBF16(uint16(v28h0), uint16(v28h1), uint16(v28h2)))
-							r49[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: ld.b16
-							v25a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 2)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&1 == 0 {
-								v25 = runtime.Load16(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
-									continue
-								}
-								v25 = v25x
-							}
-							// 101: ld.b16
-							v26a := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 2)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
-								v26 = runtime.Load16(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
-									continue
-								}
-								v26 = v26x
-							}
-							// 102: ld.b16
-							v27a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
-								v27 = runtime.Load16(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-								if !v27ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
-									continue
-								}
-								v27 = v27x
-							}
-							// 103: fma.rn.bf16
-							v28h0 := v25
-							v28h1 := v26
-							v28h2 := v27
-							v28 := uint64(isa.FmaBF16(uint16(v28h0), uint16(v28h1), uint16(v28h2)))
-							r49[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.b16
-							s29 := uint64(r0[l]) + 0x56
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 2)
-							}
-							s29v := uint64(r49[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
-								runtime.Store16(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.b16
-							s29 := uint64(r0[l]) + 0x56
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 2)
-							}
-							s29v := uint64(r49[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
-								runtime.Store16(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					v30aw := w.Window(32)
-					v31aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.b16
-							v30a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 2)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&1 == 0 {
-								v30 = runtime.Load16(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
-									continue
-								}
-								v30 = v30x
-							}
-							r50[l] = v30
-							// 106: ld.b16
-							v31a := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
-								v31 = runtime.Load16(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
-									continue
-								}
-								v31 = v31x
-							}
-							r51[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.b16
-							v30a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 2)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&1 == 0 {
-								v30 = runtime.Load16(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
-									continue
-								}
-								v30 = v30x
-							}
-							r50[l] = v30
-							// 106: ld.b16
-							v31a := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
-								v31 = runtime.Load16(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
-									continue
-								}
-								v31 = v31x
-							}
-							r51[l] = v31
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					s32w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.b16
-							s32 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 2)
-							}
-							s32v := uint64(r50[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
-								runtime.Store16(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.b16
-							s32 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 2)
-							}
-							s32v := uint64(r50[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
-								runtime.Store16(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					s33w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.b16
-							s33 := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 2)
-							}
-							s33v := uint64(r51[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
-								runtime.Store16(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.b16
-							s33 := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 2)
-							}
-							s33v := uint64(r51[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
-								runtime.Store16(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 109, 110, 111: lane-local, one loop over the lanes
-				{
-					v34aw := w.Window(36)
-					v35aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: ld.b16
-							v34a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 2)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&1 == 0 {
-								v34 = runtime.Load16(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
-									continue
-								}
-								v34 = v34x
-							}
-							// 110: ld.b16
-							v35a := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 2)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&1 == 0 {
-								v35 = runtime.Load16(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
-									continue
-								}
-								v35 = v35x
-							}
-							// 111: min.bf16
-							v36h0 := v34
-							v36h1 := v35
-							v36 := uint64(isa.MinBF16(uint16(v36h0), uint16(v36h1), false, false))
-							r54[l] = v36
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: ld.b16
-							v34a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 2)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&1 == 0 {
-								v34 = runtime.Load16(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
-									continue
-								}
-								v34 = v34x
-							}
-							// 110: ld.b16
-							v35a := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 2)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&1 == 0 {
-								v35 = runtime.Load16(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
-									continue
-								}
-								v35 = v35x
-							}
-							// 111: min.bf16
-							v36h0 := v34
-							v36h1 := v35
-							v36 := uint64(isa.MinBF16(uint16(v36h0), uint16(v36h1), false, false))
-							r54[l] = v36
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					s37w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.b16
-							s37 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 2)
-							}
-							s37v := uint64(r54[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.b16
-							s37 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 2)
-							}
-							s37v := uint64(r54[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
-								runtime.Store16(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
-							}
-						}
-					}
-				}
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					v38aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: ld.b16
-							v38a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
-								v38 = runtime.Load16(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-								if !v38ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
-									continue
-								}
-								v38 = v38x
-							}
-							r55[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: ld.b16
-							v38a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
-								v38 = runtime.Load16(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-								if !v38ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
-									continue
-								}
-								v38 = v38x
-							}
-							r55[l] = v38
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s39w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.b16
-							s39 := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 2)
-							}
-							s39v := uint64(r55[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
-								runtime.Store16(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.b16
-							s39 := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 2)
-							}
-							s39v := uint64(r55[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
-								runtime.Store16(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115, 116: lane-local, one loop over the lanes
-				{
-					v40aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.b16
-							v40a := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 2)
-							}
-							var v40 uint64
-							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&1 == 0 {
-								v40 = runtime.Load16(v40aw.Mem, v40ao)
-							} else {
-								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
-								if !v40ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
-									continue
-								}
-								v40 = v40x
-							}
-							// 116: abs.bf16
-							v41h0 := v40
-							v41 := uint64(isa.AbsHalf(uint16(v41h0)))
-							r57[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.b16
-							v40a := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 2)
-							}
-							var v40 uint64
-							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&1 == 0 {
-								v40 = runtime.Load16(v40aw.Mem, v40ao)
-							} else {
-								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
-								if !v40ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
-									continue
-								}
-								v40 = v40x
-							}
-							// 116: abs.bf16
-							v41h0 := v40
-							v41 := uint64(isa.AbsHalf(uint16(v41h0)))
-							r57[l] = v41
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					s42w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.b16
-							s42 := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 2)
-							}
-							s42v := uint64(r57[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
-								runtime.Store16(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.b16
-							s42 := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 2)
-							}
-							s42v := uint64(r57[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
-								runtime.Store16(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
-							}
-						}
-					}
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					v43aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: ld.b16
-							v43a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
-								v43 = runtime.Load16(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
-									continue
-								}
-								v43 = v43x
-							}
-							r58[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: ld.b16
-							v43a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
-								v43 = runtime.Load16(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
-									continue
-								}
-								v43 = v43x
-							}
-							r58[l] = v43
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					s44w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.b16
-							s44 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 2)
-							}
-							s44v := uint64(r58[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&1 == 0 {
-								runtime.Store16(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.b16
-							s44 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 2)
-							}
-							s44v := uint64(r58[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&1 == 0 {
-								runtime.Store16(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX lines 120, 121: lane-local, one loop over the lanes
-				{
-					v45aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: ld.b16
-							v45a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 2)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
-								v45 = runtime.Load16(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
-								if !v45ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
-									continue
-								}
-								v45 = v45x
-							}
-							// 121: neg.bf16
-							v46h0 := v45
-							v46 := uint64(isa.NegHalf(uint16(v46h0)))
-							r60[l] = v46
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: ld.b16
-							v45a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 2)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
-								v45 = runtime.Load16(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
-								if !v45ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
-									continue
-								}
-								v45 = v45x
-							}
-							// 121: neg.bf16
-							v46h0 := v45
-							v46 := uint64(isa.NegHalf(uint16(v46h0)))
-							r60[l] = v46
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					s47w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: st.b16
-							s47 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
-							}
-							s47v := uint64(r60[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
-								runtime.Store16(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: st.b16
-							s47 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
-							}
-							s47v := uint64(r60[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
-								runtime.Store16(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
-							}
-						}
-					}
-				}
-				// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
-				{
-					v48aw := w.Window(47)
-					v49aw := w.Window(48)
-					v52aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: ld.u64
-							v48a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
-								v48 = runtime.Load64(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
-									continue
-								}
-								v48 = v48x
-							}
-							// 124: ld.s32
-							v49a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
-								v49 = runtime.Load32(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-								if !v49ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
-									continue
-								}
-								v49 = v49x
-							}
-							v49 = uint64(uint64(int64(int32(v49))))
-							// 125: shl.b64
-							v50 := uint64(uint64(v49) << uint32(k1))
-							// 126: add.s64
-							v51 := uint64(uint64(v48) + uint64(v50))
-							// 127: ld.f32
-							v52a := uint64(v51) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
-									continue
-								}
-								v52 = v52x
-							}
-							r65[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: ld.u64
-							v48a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
-								v48 = runtime.Load64(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
-									continue
-								}
-								v48 = v48x
-							}
-							// 124: ld.s32
-							v49a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
-								v49 = runtime.Load32(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-								if !v49ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
-									continue
-								}
-								v49 = v49x
-							}
-							v49 = uint64(uint64(int64(int32(v49))))
-							// 125: shl.b64
-							v50 := uint64(uint64(v49) << uint32(k1))
-							// 126: add.s64
-							v51 := uint64(uint64(v48) + uint64(v50))
-							// 127: ld.f32
-							v52a := uint64(v51) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
-									continue
-								}
-								v52 = v52x
-							}
-							r65[l] = v52
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					s53w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.f32
-							s53 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r65[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.f32
-							s53 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r65[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
-							}
-						}
-					}
-				}
-				// PTX lines 129, 130: lane-local, one loop over the lanes
-				{
-					v54aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: ld.f32
-							v54a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
-									continue
-								}
-								v54 = v54x
-							}
-							// 130: cvt.rn.bf16.f32
-							v55s := v54
-							v55 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v55s)))), isa.RN))
-							r67[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: ld.f32
-							v54a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
-									continue
-								}
-								v54 = v54x
-							}
-							// 130: cvt.rn.bf16.f32
-							v55s := v54
-							v55 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v55s)))), isa.RN))
-							r67[l] = v55
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					s56w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.b16
-							s56 := uint64(r0[l]) + 0x5e
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
-							}
-							s56v := uint64(r67[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
-								runtime.Store16(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.b16
-							s56 := uint64(r0[l]) + 0x5e
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
-							}
-							s56v := uint64(r67[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
-								runtime.Store16(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
-							}
-						}
-					}
-				}
-				// PTX lines 132, 133, 134, 135, 136, 137: lane-local, one loop over the lanes
-				{
-					v57aw := w.Window(53)
-					v59aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: ld.b16
-							v57a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
-								v57 = runtime.Load16(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
-									continue
-								}
-								v57 = v57x
-							}
-							// 133: cvt.f32.bf16
-							v58s := v57
-							v58 := uint64(isa.BF16ToF32(uint16(v58s)))
-							// 134: ld.b16
-							v59a := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 2)
-							}
-							var v59 uint64
-							if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&1 == 0 {
-								v59 = runtime.Load16(v59aw.Mem, v59ao)
-							} else {
-								v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
-								if !v59ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
-									continue
-								}
-								v59 = v59x
-							}
-							// 135: cvt.f32.bf16
-							v60s := v59
-							v60 := uint64(isa.BF16ToF32(uint16(v60s)))
-							// 136: add.rn.f32
-							v61 := uint64(isa.AddF32RN(uint32(v58), uint32(v60)))
-							// 137: cvt.rn.bf16.f32
-							v62s := v61
-							v62 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v62s)))), isa.RN))
-							r73[l] = v62
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: ld.b16
-							v57a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
-								v57 = runtime.Load16(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
-									continue
-								}
-								v57 = v57x
-							}
-							// 133: cvt.f32.bf16
-							v58s := v57
-							v58 := uint64(isa.BF16ToF32(uint16(v58s)))
-							// 134: ld.b16
-							v59a := uint64(r0[l]) + 0x52
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 2)
-							}
-							var v59 uint64
-							if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&1 == 0 {
-								v59 = runtime.Load16(v59aw.Mem, v59ao)
-							} else {
-								v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
-								if !v59ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
-									continue
-								}
-								v59 = v59x
-							}
-							// 135: cvt.f32.bf16
-							v60s := v59
-							v60 := uint64(isa.BF16ToF32(uint16(v60s)))
-							// 136: add.rn.f32
-							v61 := uint64(isa.AddF32RN(uint32(v58), uint32(v60)))
-							// 137: cvt.rn.bf16.f32
-							v62s := v61
-							v62 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v62s)))), isa.RN))
-							r73[l] = v62
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 138: lane-local, one loop over the lanes
-				{
-					s63w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.b16
-							s63 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
-							}
-							s63v := uint64(r73[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
-								runtime.Store16(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.b16
-							s63 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
-							}
-							s63v := uint64(r73[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
-								runtime.Store16(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
-							}
-						}
-					}
-				}
-				// PTX line 139: mov.b32, warp-uniform
-				u64 := uint64(k2)
-				// PTX lines 140: lane-local, one loop over the lanes
-				{
-					s65w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.u32
-							s65 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
-							}
-							s65v := uint64(u64)
-							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
-								runtime.Store32(s65w.Mem, s65o, s65v)
-							} else {
-								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.u32
-							s65 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
-							}
-							s65v := uint64(u64)
-							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
-								runtime.Store32(s65w.Mem, s65o, s65v)
-							} else {
-								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
-							}
-						}
-					}
-				}
-			}
+			bf16OpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 143-144; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x5)
-				// PTX lines 143, 144: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
-									continue
-								}
-								v1 = v1x
-							}
-							// 144: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
-									continue
-								}
-								v1 = v1x
-							}
-							// 144: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			bf16OpsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3293,591 +790,21 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 148-161
-			{
-				r0 := w.Reg(0)
-				r81 := w.Reg(81)
-				r88 := w.Reg(88)
-				k0 := uint64(0x1)
-				k1 := uint64(0x56)
-				k2 := uint64(0x6)
-				// PTX lines 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(58)
-					v6aw := w.Window(59)
-					v7aw := w.Window(60)
-					v8aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
-									continue
-								}
-								v1 = v1x
-							}
-							// 149: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 150: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 151: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 152: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 153: ld.u16
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-								v6 = runtime.Load16(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
-									continue
-								}
-								v6 = v6x
-							}
-							r81[l] = v6
-							// 154: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
-									continue
-								}
-								v7 = v7x
-							}
-							// 155: ld.u32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
-									continue
-								}
-								v8 = v8x
-							}
-							// 156: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k2))
-							// 157: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 158: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 159: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 160: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r88[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
-									continue
-								}
-								v1 = v1x
-							}
-							// 149: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 150: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 151: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 152: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 153: ld.u16
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-								v6 = runtime.Load16(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
-									continue
-								}
-								v6 = v6x
-							}
-							r81[l] = v6
-							// 154: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
-									continue
-								}
-								v7 = v7x
-							}
-							// 155: ld.u32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
-									continue
-								}
-								v8 = v8x
-							}
-							// 156: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k2))
-							// 157: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 158: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 159: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 160: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r88[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.u16
-							s14 := uint64(r88[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
-							}
-							s14v := uint64(r81[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
-								runtime.Store16(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.u16
-							s14 := uint64(r88[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
-							}
-							s14v := uint64(r81[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
-								runtime.Store16(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
-							}
-						}
-					}
-				}
-			}
+			bf16OpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 164-166
-			{
-				r0 := w.Reg(0)
-				r90 := w.Reg(90)
-				k0 := uint64(0x1)
-				// PTX lines 164, 165: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
-									continue
-								}
-								v1 = v1x
-							}
-							// 165: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r90[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
-									continue
-								}
-								v1 = v1x
-							}
-							// 165: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r90[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.u32
-							s3 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r90[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.u32
-							s3 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r90[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
-							}
-						}
-					}
-				}
-			}
+			bf16OpsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 169-177
-			{
-				r0 := w.Reg(0)
-				r91 := w.Reg(91)
-				r93 := w.Reg(93)
-				r97 := w.Reg(97)
-				k0 := uint64(0x2)
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: ld.b16
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
-								v1 = runtime.Load16(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
-									continue
-								}
-								v1 = v1x
-							}
-							r91[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: ld.b16
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
-								v1 = runtime.Load16(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
-									continue
-								}
-								v1 = v1x
-							}
-							r91[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 170: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: st.b16
-							s2 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
-							}
-							s2v := uint64(r91[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
-								runtime.Store16(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: st.b16
-							s2 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
-							}
-							s2v := uint64(r91[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
-								runtime.Store16(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
-							}
-						}
-					}
-				}
-				// PTX lines 171, 172, 173, 174, 175, 176: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(67)
-					v5aw := w.Window(68)
-					v6aw := w.Window(69)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: ld.b16
-							v3a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-								v3 = runtime.Load16(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
-									continue
-								}
-								v3 = v3x
-							}
-							// 172: cvt.f32.bf16
-							v4s := v3
-							v4 := uint64(isa.BF16ToF32(uint16(v4s)))
-							r93[l] = v4
-							// 173: ld.u64
-							v5a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
-									continue
-								}
-								v5 = v5x
-							}
-							// 174: ld.s32
-							v6a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 175: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							// 176: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							r97[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: ld.b16
-							v3a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-								v3 = runtime.Load16(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
-									continue
-								}
-								v3 = v3x
-							}
-							// 172: cvt.f32.bf16
-							v4s := v3
-							v4 := uint64(isa.BF16ToF32(uint16(v4s)))
-							r93[l] = v4
-							// 173: ld.u64
-							v5a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
-									continue
-								}
-								v5 = v5x
-							}
-							// 174: ld.s32
-							v6a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 175: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							// 176: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							r97[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 177: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: st.f32
-							s9 := uint64(r97[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r93[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: st.f32
-							s9 := uint64(r97[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r93[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
-							}
-						}
-					}
-				}
-			}
+			bf16OpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3898,5 +825,3102 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// bf16OpsBlock0 runs block 0 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 34: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 35: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/bf16.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/bf16.ptx:37")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/bf16.ptx:38")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/bf16.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/bf16.ptx:40")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bf16.ptx:41")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bf16.ptx:42")
+	}
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 44: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u5)
+	// PTX line 46: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 48: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 49: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u7)
+	// PTX line 50: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u8)
+	// PTX line 52: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX line 53: cvta.to.global.u64, warp-uniform
+	u20 := uint64(u9)
+	// PTX line 54: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.u64
+				s22 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.u64
+				s22 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bf16.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.u64
+				s23 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u19)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.u64
+				s23 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u19)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/bf16.ptx:56")
+				}
+			}
+		}
+	}
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.u64
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(u17)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.u64
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(u17)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/bf16.ptx:57")
+				}
+			}
+		}
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.u64
+				s25 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u15)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.u64
+				s25 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u15)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/bf16.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.u64
+				s26 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(u13)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.u64
+				s26 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(u13)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/bf16.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.u64
+				s27 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+				}
+				s27v := uint64(u11)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.u64
+				s27 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+				}
+				s27v := uint64(u11)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/bf16.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.u32
+				s28 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(u3)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.u32
+				s28 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(u3)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
+				}
+			}
+		}
+	}
+	// PTX line 62: mov.u32, warp-uniform
+	u29 := uint64(uint64(w.CTAID().X))
+	// PTX line 63: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.NTID().X))
+	// PTX line 64: mul.lo.s32, warp-uniform
+	u31 := uint64(uint32(u29) * uint32(u30))
+	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s34w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 66: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				// 67: st.u32
+				s34 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(v33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 66: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				// 67: st.u32
+				s34 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(v33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bf16.ptx:67")
+				}
+			}
+		}
+	}
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v35aw := w.Window(8)
+		v36aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: ld.u32
+				v35a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
+						continue
+					}
+					v35 = v35x
+				}
+				// 69: ld.u32
+				v36a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
+						continue
+					}
+					v36 = v36x
+				}
+				// 70: setp.lt.s32
+				c37t := int32(v35) < int32(v36)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p0 = p0&^(1<<l) | c37b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: ld.u32
+				v35a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bf16.ptx:68")
+						continue
+					}
+					v35 = v35x
+				}
+				// 69: ld.u32
+				v36a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/bf16.ptx:69")
+						continue
+					}
+					v36 = v36x
+				}
+				// 70: setp.lt.s32
+				c37t := int32(v35) < int32(v36)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p0 = p0&^(1<<l) | c37b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 76-140
+func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	r37 := w.Reg(37)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r65 := w.Reg(65)
+	r67 := w.Reg(67)
+	r73 := w.Reg(73)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	// PTX lines 76, 77, 78, 79, 80: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(10)
+		v2aw := w.Window(11)
+		v5aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.u64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
+						continue
+					}
+					v1 = v1x
+				}
+				// 77: ld.s32
+				v2a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 78: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 79: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 80: ld.b16
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
+						continue
+					}
+					v5 = v5x
+				}
+				r32[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.u64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bf16.ptx:76")
+						continue
+					}
+					v1 = v1x
+				}
+				// 77: ld.s32
+				v2a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bf16.ptx:77")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 78: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 79: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 80: ld.b16
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/bf16.ptx:80")
+						continue
+					}
+					v5 = v5x
+				}
+				r32[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.b16
+				s6 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
+					runtime.Store16(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.b16
+				s6 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
+					runtime.Store16(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/bf16.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 82, 83, 84, 85, 86: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(14)
+		v8aw := w.Window(15)
+		v11aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: ld.u64
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
+						continue
+					}
+					v7 = v7x
+				}
+				// 83: ld.s32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 84: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 85: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 86: ld.b16
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
+						continue
+					}
+					v11 = v11x
+				}
+				r37[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: ld.u64
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:82")
+						continue
+					}
+					v7 = v7x
+				}
+				// 83: ld.s32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:83")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 84: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 85: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 86: ld.b16
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/bf16.ptx:86")
+						continue
+					}
+					v11 = v11x
+				}
+				r37[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.b16
+				s12 := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
+				}
+				s12v := uint64(r37[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
+					runtime.Store16(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.b16
+				s12 := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
+				}
+				s12v := uint64(r37[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
+					runtime.Store16(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/bf16.ptx:87")
+				}
+			}
+		}
+	}
+	// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(18)
+		v14aw := w.Window(19)
+		v17aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: ld.u64
+				v13a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
+						continue
+					}
+					v13 = v13x
+				}
+				// 89: ld.s32
+				v14a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 90: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 91: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 92: ld.b16
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
+						continue
+					}
+					v17 = v17x
+				}
+				r42[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: ld.u64
+				v13a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bf16.ptx:88")
+						continue
+					}
+					v13 = v13x
+				}
+				// 89: ld.s32
+				v14a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/bf16.ptx:89")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 90: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 91: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 92: ld.b16
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/bf16.ptx:92")
+						continue
+					}
+					v17 = v17x
+				}
+				r42[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.b16
+				s18 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
+				}
+				s18v := uint64(r42[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
+					runtime.Store16(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.b16
+				s18 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
+				}
+				s18v := uint64(r42[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
+					runtime.Store16(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/bf16.ptx:93")
+				}
+			}
+		}
+	}
+	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(22)
+		v20aw := w.Window(23)
+		v21aw := w.Window(24)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.b16
+				v19a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
+						continue
+					}
+					v19 = v19x
+				}
+				r43[l] = v19
+				// 95: ld.b16
+				v20a := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
+					v20 = runtime.Load16(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
+						continue
+					}
+					v20 = v20x
+				}
+				r44[l] = v20
+				// 96: ld.b16
+				v21a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 2)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&1 == 0 {
+					v21 = runtime.Load16(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
+						continue
+					}
+					v21 = v21x
+				}
+				r45[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.b16
+				v19a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/bf16.ptx:94")
+						continue
+					}
+					v19 = v19x
+				}
+				r43[l] = v19
+				// 95: ld.b16
+				v20a := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
+					v20 = runtime.Load16(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/bf16.ptx:95")
+						continue
+					}
+					v20 = v20x
+				}
+				r44[l] = v20
+				// 96: ld.b16
+				v21a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 2)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&1 == 0 {
+					v21 = runtime.Load16(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 2, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 2, "testdata/ptx/O0/bf16.ptx:96")
+						continue
+					}
+					v21 = v21x
+				}
+				r45[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.b16
+				s22 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
+				}
+				s22v := uint64(r43[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
+					runtime.Store16(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.b16
+				s22 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
+				}
+				s22v := uint64(r43[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
+					runtime.Store16(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/bf16.ptx:97")
+				}
+			}
+		}
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.b16
+				s23 := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 2)
+				}
+				s23v := uint64(r44[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&1 == 0 {
+					runtime.Store16(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.b16
+				s23 := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 2)
+				}
+				s23v := uint64(r44[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&1 == 0 {
+					runtime.Store16(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 2, s23v, l, "testdata/ptx/O0/bf16.ptx:98")
+				}
+			}
+		}
+	}
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.b16
+				s24 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 2)
+				}
+				s24v := uint64(r45[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&1 == 0 {
+					runtime.Store16(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.b16
+				s24 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 2)
+				}
+				s24v := uint64(r45[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&1 == 0 {
+					runtime.Store16(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 2, s24v, l, "testdata/ptx/O0/bf16.ptx:99")
+				}
+			}
+		}
+	}
+	// PTX lines 100, 101, 102, 103: lane-local, one loop over the lanes
+	{
+		v25aw := w.Window(28)
+		v26aw := w.Window(29)
+		v27aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: ld.b16
+				v25a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 2)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&1 == 0 {
+					v25 = runtime.Load16(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
+						continue
+					}
+					v25 = v25x
+				}
+				// 101: ld.b16
+				v26a := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 2)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
+					v26 = runtime.Load16(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
+						continue
+					}
+					v26 = v26x
+				}
+				// 102: ld.b16
+				v27a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
+					v27 = runtime.Load16(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+					if !v27ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
+						continue
+					}
+					v27 = v27x
+				}
+				// 103: fma.rn.bf16
+				v28h0 := v25
+				v28h1 := v26
+				v28h2 := v27
+				v28 := uint64(isa.FmaBF16(uint16(v28h0), uint16(v28h1), uint16(v28h2)))
+				r49[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: ld.b16
+				v25a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 2)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&1 == 0 {
+					v25 = runtime.Load16(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 2, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 2, "testdata/ptx/O0/bf16.ptx:100")
+						continue
+					}
+					v25 = v25x
+				}
+				// 101: ld.b16
+				v26a := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 2)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
+					v26 = runtime.Load16(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 2, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 2, "testdata/ptx/O0/bf16.ptx:101")
+						continue
+					}
+					v26 = v26x
+				}
+				// 102: ld.b16
+				v27a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
+					v27 = runtime.Load16(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+					if !v27ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/bf16.ptx:102")
+						continue
+					}
+					v27 = v27x
+				}
+				// 103: fma.rn.bf16
+				v28h0 := v25
+				v28h1 := v26
+				v28h2 := v27
+				v28 := uint64(isa.FmaBF16(uint16(v28h0), uint16(v28h1), uint16(v28h2)))
+				r49[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.b16
+				s29 := uint64(r0[l]) + 0x56
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 2)
+				}
+				s29v := uint64(r49[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+					runtime.Store16(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.b16
+				s29 := uint64(r0[l]) + 0x56
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 2)
+				}
+				s29v := uint64(r49[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+					runtime.Store16(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 2, s29v, l, "testdata/ptx/O0/bf16.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		v30aw := w.Window(32)
+		v31aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.b16
+				v30a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 2)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&1 == 0 {
+					v30 = runtime.Load16(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
+						continue
+					}
+					v30 = v30x
+				}
+				r50[l] = v30
+				// 106: ld.b16
+				v31a := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
+					v31 = runtime.Load16(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
+						continue
+					}
+					v31 = v31x
+				}
+				r51[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.b16
+				v30a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 2)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&1 == 0 {
+					v30 = runtime.Load16(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 2, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 2, "testdata/ptx/O0/bf16.ptx:105")
+						continue
+					}
+					v30 = v30x
+				}
+				r50[l] = v30
+				// 106: ld.b16
+				v31a := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
+					v31 = runtime.Load16(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/bf16.ptx:106")
+						continue
+					}
+					v31 = v31x
+				}
+				r51[l] = v31
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		s32w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.b16
+				s32 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 2)
+				}
+				s32v := uint64(r50[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+					runtime.Store16(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.b16
+				s32 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 2)
+				}
+				s32v := uint64(r50[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+					runtime.Store16(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 2, s32v, l, "testdata/ptx/O0/bf16.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		s33w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.b16
+				s33 := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 2)
+				}
+				s33v := uint64(r51[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
+					runtime.Store16(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.b16
+				s33 := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 2)
+				}
+				s33v := uint64(r51[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
+					runtime.Store16(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 2, s33v, l, "testdata/ptx/O0/bf16.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 109, 110, 111: lane-local, one loop over the lanes
+	{
+		v34aw := w.Window(36)
+		v35aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: ld.b16
+				v34a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 2)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&1 == 0 {
+					v34 = runtime.Load16(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
+						continue
+					}
+					v34 = v34x
+				}
+				// 110: ld.b16
+				v35a := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 2)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&1 == 0 {
+					v35 = runtime.Load16(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
+						continue
+					}
+					v35 = v35x
+				}
+				// 111: min.bf16
+				v36h0 := v34
+				v36h1 := v35
+				v36 := uint64(isa.MinBF16(uint16(v36h0), uint16(v36h1), false, false))
+				r54[l] = v36
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: ld.b16
+				v34a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 2)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&1 == 0 {
+					v34 = runtime.Load16(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 2, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 2, "testdata/ptx/O0/bf16.ptx:109")
+						continue
+					}
+					v34 = v34x
+				}
+				// 110: ld.b16
+				v35a := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 2)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&1 == 0 {
+					v35 = runtime.Load16(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 2, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 2, "testdata/ptx/O0/bf16.ptx:110")
+						continue
+					}
+					v35 = v35x
+				}
+				// 111: min.bf16
+				v36h0 := v34
+				v36h1 := v35
+				v36 := uint64(isa.MinBF16(uint16(v36h0), uint16(v36h1), false, false))
+				r54[l] = v36
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s37w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.b16
+				s37 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 2)
+				}
+				s37v := uint64(r54[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.b16
+				s37 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 2)
+				}
+				s37v := uint64(r54[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+					runtime.Store16(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 2, s37v, l, "testdata/ptx/O0/bf16.ptx:112")
+				}
+			}
+		}
+	}
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		v38aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: ld.b16
+				v38a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
+					v38 = runtime.Load16(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+					if !v38ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
+						continue
+					}
+					v38 = v38x
+				}
+				r55[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: ld.b16
+				v38a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
+					v38 = runtime.Load16(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+					if !v38ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/bf16.ptx:113")
+						continue
+					}
+					v38 = v38x
+				}
+				r55[l] = v38
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s39w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.b16
+				s39 := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 2)
+				}
+				s39v := uint64(r55[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+					runtime.Store16(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.b16
+				s39 := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 2)
+				}
+				s39v := uint64(r55[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+					runtime.Store16(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 2, s39v, l, "testdata/ptx/O0/bf16.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115, 116: lane-local, one loop over the lanes
+	{
+		v40aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.b16
+				v40a := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 2)
+				}
+				var v40 uint64
+				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&1 == 0 {
+					v40 = runtime.Load16(v40aw.Ptr, v40ao)
+				} else {
+					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
+					if !v40ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
+						continue
+					}
+					v40 = v40x
+				}
+				// 116: abs.bf16
+				v41h0 := v40
+				v41 := uint64(isa.AbsHalf(uint16(v41h0)))
+				r57[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.b16
+				v40a := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 2)
+				}
+				var v40 uint64
+				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&1 == 0 {
+					v40 = runtime.Load16(v40aw.Ptr, v40ao)
+				} else {
+					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 2, l)
+					if !v40ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v40a, 2, "testdata/ptx/O0/bf16.ptx:115")
+						continue
+					}
+					v40 = v40x
+				}
+				// 116: abs.bf16
+				v41h0 := v40
+				v41 := uint64(isa.AbsHalf(uint16(v41h0)))
+				r57[l] = v41
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		s42w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.b16
+				s42 := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 2)
+				}
+				s42v := uint64(r57[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
+					runtime.Store16(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.b16
+				s42 := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 2)
+				}
+				s42v := uint64(r57[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&1 == 0 {
+					runtime.Store16(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 2, s42v, l, "testdata/ptx/O0/bf16.ptx:117")
+				}
+			}
+		}
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		v43aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: ld.b16
+				v43a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
+					v43 = runtime.Load16(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
+						continue
+					}
+					v43 = v43x
+				}
+				r58[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: ld.b16
+				v43a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
+					v43 = runtime.Load16(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/bf16.ptx:118")
+						continue
+					}
+					v43 = v43x
+				}
+				r58[l] = v43
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		s44w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.b16
+				s44 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 2)
+				}
+				s44v := uint64(r58[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&1 == 0 {
+					runtime.Store16(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.b16
+				s44 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 2)
+				}
+				s44v := uint64(r58[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&1 == 0 {
+					runtime.Store16(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 2, s44v, l, "testdata/ptx/O0/bf16.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX lines 120, 121: lane-local, one loop over the lanes
+	{
+		v45aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: ld.b16
+				v45a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 2)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
+					v45 = runtime.Load16(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
+					if !v45ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
+						continue
+					}
+					v45 = v45x
+				}
+				// 121: neg.bf16
+				v46h0 := v45
+				v46 := uint64(isa.NegHalf(uint16(v46h0)))
+				r60[l] = v46
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: ld.b16
+				v45a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 2)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
+					v45 = runtime.Load16(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 2, l)
+					if !v45ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v45a, 2, "testdata/ptx/O0/bf16.ptx:120")
+						continue
+					}
+					v45 = v45x
+				}
+				// 121: neg.bf16
+				v46h0 := v45
+				v46 := uint64(isa.NegHalf(uint16(v46h0)))
+				r60[l] = v46
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		s47w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: st.b16
+				s47 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
+				}
+				s47v := uint64(r60[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
+					runtime.Store16(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: st.b16
+				s47 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
+				}
+				s47v := uint64(r60[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
+					runtime.Store16(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/bf16.ptx:122")
+				}
+			}
+		}
+	}
+	// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
+	{
+		v48aw := w.Window(47)
+		v49aw := w.Window(48)
+		v52aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: ld.u64
+				v48a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+					v48 = runtime.Load64(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
+						continue
+					}
+					v48 = v48x
+				}
+				// 124: ld.s32
+				v49a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+					v49 = runtime.Load32(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+					if !v49ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
+						continue
+					}
+					v49 = v49x
+				}
+				v49 = uint64(uint64(int64(int32(v49))))
+				// 125: shl.b64
+				v50 := uint64(uint64(v49) << uint32(k1))
+				// 126: add.s64
+				v51 := uint64(uint64(v48) + uint64(v50))
+				// 127: ld.f32
+				v52a := uint64(v51) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
+						continue
+					}
+					v52 = v52x
+				}
+				r65[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: ld.u64
+				v48a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+					v48 = runtime.Load64(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/bf16.ptx:123")
+						continue
+					}
+					v48 = v48x
+				}
+				// 124: ld.s32
+				v49a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+					v49 = runtime.Load32(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+					if !v49ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/bf16.ptx:124")
+						continue
+					}
+					v49 = v49x
+				}
+				v49 = uint64(uint64(int64(int32(v49))))
+				// 125: shl.b64
+				v50 := uint64(uint64(v49) << uint32(k1))
+				// 126: add.s64
+				v51 := uint64(uint64(v48) + uint64(v50))
+				// 127: ld.f32
+				v52a := uint64(v51) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bf16.ptx:127")
+						continue
+					}
+					v52 = v52x
+				}
+				r65[l] = v52
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		s53w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.f32
+				s53 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r65[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.f32
+				s53 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r65[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bf16.ptx:128")
+				}
+			}
+		}
+	}
+	// PTX lines 129, 130: lane-local, one loop over the lanes
+	{
+		v54aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: ld.f32
+				v54a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
+						continue
+					}
+					v54 = v54x
+				}
+				// 130: cvt.rn.bf16.f32
+				v55s := v54
+				v55 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v55s)))), isa.RN))
+				r67[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: ld.f32
+				v54a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bf16.ptx:129")
+						continue
+					}
+					v54 = v54x
+				}
+				// 130: cvt.rn.bf16.f32
+				v55s := v54
+				v55 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v55s)))), isa.RN))
+				r67[l] = v55
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		s56w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.b16
+				s56 := uint64(r0[l]) + 0x5e
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
+				}
+				s56v := uint64(r67[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
+					runtime.Store16(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.b16
+				s56 := uint64(r0[l]) + 0x5e
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
+				}
+				s56v := uint64(r67[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
+					runtime.Store16(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/bf16.ptx:131")
+				}
+			}
+		}
+	}
+	// PTX lines 132, 133, 134, 135, 136, 137: lane-local, one loop over the lanes
+	{
+		v57aw := w.Window(53)
+		v59aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: ld.b16
+				v57a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
+					v57 = runtime.Load16(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
+						continue
+					}
+					v57 = v57x
+				}
+				// 133: cvt.f32.bf16
+				v58s := v57
+				v58 := uint64(isa.BF16ToF32(uint16(v58s)))
+				// 134: ld.b16
+				v59a := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 2)
+				}
+				var v59 uint64
+				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&1 == 0 {
+					v59 = runtime.Load16(v59aw.Ptr, v59ao)
+				} else {
+					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
+					if !v59ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
+						continue
+					}
+					v59 = v59x
+				}
+				// 135: cvt.f32.bf16
+				v60s := v59
+				v60 := uint64(isa.BF16ToF32(uint16(v60s)))
+				// 136: add.rn.f32
+				v61 := uint64(isa.AddF32RN(uint32(v58), uint32(v60)))
+				// 137: cvt.rn.bf16.f32
+				v62s := v61
+				v62 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v62s)))), isa.RN))
+				r73[l] = v62
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: ld.b16
+				v57a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
+					v57 = runtime.Load16(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/bf16.ptx:132")
+						continue
+					}
+					v57 = v57x
+				}
+				// 133: cvt.f32.bf16
+				v58s := v57
+				v58 := uint64(isa.BF16ToF32(uint16(v58s)))
+				// 134: ld.b16
+				v59a := uint64(r0[l]) + 0x52
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 2)
+				}
+				var v59 uint64
+				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&1 == 0 {
+					v59 = runtime.Load16(v59aw.Ptr, v59ao)
+				} else {
+					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 2, l)
+					if !v59ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v59a, 2, "testdata/ptx/O0/bf16.ptx:134")
+						continue
+					}
+					v59 = v59x
+				}
+				// 135: cvt.f32.bf16
+				v60s := v59
+				v60 := uint64(isa.BF16ToF32(uint16(v60s)))
+				// 136: add.rn.f32
+				v61 := uint64(isa.AddF32RN(uint32(v58), uint32(v60)))
+				// 137: cvt.rn.bf16.f32
+				v62s := v61
+				v62 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v62s)))), isa.RN))
+				r73[l] = v62
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		s63w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.b16
+				s63 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
+				}
+				s63v := uint64(r73[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
+					runtime.Store16(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.b16
+				s63 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
+				}
+				s63v := uint64(r73[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
+					runtime.Store16(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/bf16.ptx:138")
+				}
+			}
+		}
+	}
+	// PTX line 139: mov.b32, warp-uniform
+	u64 := uint64(k2)
+	// PTX lines 140: lane-local, one loop over the lanes
+	{
+		s65w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.u32
+				s65 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
+				}
+				s65v := uint64(u64)
+				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+					runtime.Store32(s65w.Ptr, s65o, s65v)
+				} else {
+					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.u32
+				s65 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
+				}
+				s65v := uint64(u64)
+				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+					runtime.Store32(s65w.Ptr, s65o, s65v)
+				} else {
+					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/bf16.ptx:140")
+				}
+			}
+		}
+	}
+}
+
+// bf16OpsBlock3 runs block 3 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 143-144; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x5)
+	// PTX lines 143, 144: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
+						continue
+					}
+					v1 = v1x
+				}
+				// 144: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:143")
+						continue
+					}
+					v1 = v1x
+				}
+				// 144: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// bf16OpsBlock4 runs block 4 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 148-161
+func bf16OpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r81 := w.Reg(81)
+	r88 := w.Reg(88)
+	k0 := uint64(0x1)
+	k1 := uint64(0x56)
+	k2 := uint64(0x6)
+	// PTX lines 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(58)
+		v6aw := w.Window(59)
+		v7aw := w.Window(60)
+		v8aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
+						continue
+					}
+					v1 = v1x
+				}
+				// 149: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 150: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 151: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 152: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 153: ld.u16
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
+						continue
+					}
+					v6 = v6x
+				}
+				r81[l] = v6
+				// 154: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
+						continue
+					}
+					v7 = v7x
+				}
+				// 155: ld.u32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
+						continue
+					}
+					v8 = v8x
+				}
+				// 156: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k2))
+				// 157: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 158: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 159: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 160: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r88[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:148")
+						continue
+					}
+					v1 = v1x
+				}
+				// 149: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 150: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 151: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 152: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 153: ld.u16
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/bf16.ptx:153")
+						continue
+					}
+					v6 = v6x
+				}
+				r81[l] = v6
+				// 154: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bf16.ptx:154")
+						continue
+					}
+					v7 = v7x
+				}
+				// 155: ld.u32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bf16.ptx:155")
+						continue
+					}
+					v8 = v8x
+				}
+				// 156: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k2))
+				// 157: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 158: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 159: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 160: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r88[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.u16
+				s14 := uint64(r88[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
+				}
+				s14v := uint64(r81[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
+					runtime.Store16(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.u16
+				s14 := uint64(r88[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
+				}
+				s14v := uint64(r81[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
+					runtime.Store16(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/bf16.ptx:161")
+				}
+			}
+		}
+	}
+}
+
+// bf16OpsBlock5 runs block 5 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 164-166
+func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r90 := w.Reg(90)
+	k0 := uint64(0x1)
+	// PTX lines 164, 165: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
+						continue
+					}
+					v1 = v1x
+				}
+				// 165: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r90[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bf16.ptx:164")
+						continue
+					}
+					v1 = v1x
+				}
+				// 165: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r90[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.u32
+				s3 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r90[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.u32
+				s3 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r90[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bf16.ptx:166")
+				}
+			}
+		}
+	}
+}
+
+// bf16OpsBlock6 runs block 6 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 169-177
+func bf16OpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r91 := w.Reg(91)
+	r93 := w.Reg(93)
+	r97 := w.Reg(97)
+	k0 := uint64(0x2)
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: ld.b16
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
+					v1 = runtime.Load16(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
+						continue
+					}
+					v1 = v1x
+				}
+				r91[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: ld.b16
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
+					v1 = runtime.Load16(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/bf16.ptx:169")
+						continue
+					}
+					v1 = v1x
+				}
+				r91[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 170: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: st.b16
+				s2 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
+				}
+				s2v := uint64(r91[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
+					runtime.Store16(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: st.b16
+				s2 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
+				}
+				s2v := uint64(r91[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
+					runtime.Store16(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/bf16.ptx:170")
+				}
+			}
+		}
+	}
+	// PTX lines 171, 172, 173, 174, 175, 176: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(67)
+		v5aw := w.Window(68)
+		v6aw := w.Window(69)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: ld.b16
+				v3a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
+						continue
+					}
+					v3 = v3x
+				}
+				// 172: cvt.f32.bf16
+				v4s := v3
+				v4 := uint64(isa.BF16ToF32(uint16(v4s)))
+				r93[l] = v4
+				// 173: ld.u64
+				v5a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
+						continue
+					}
+					v5 = v5x
+				}
+				// 174: ld.s32
+				v6a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 175: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 176: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				r97[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: ld.b16
+				v3a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/bf16.ptx:171")
+						continue
+					}
+					v3 = v3x
+				}
+				// 172: cvt.f32.bf16
+				v4s := v3
+				v4 := uint64(isa.BF16ToF32(uint16(v4s)))
+				r93[l] = v4
+				// 173: ld.u64
+				v5a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bf16.ptx:173")
+						continue
+					}
+					v5 = v5x
+				}
+				// 174: ld.s32
+				v6a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bf16.ptx:174")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 175: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 176: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				r97[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 177: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: st.f32
+				s9 := uint64(r97[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r93[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: st.f32
+				s9 := uint64(r97[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r93[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bf16.ptx:177")
+				}
+			}
+		}
 	}
 }

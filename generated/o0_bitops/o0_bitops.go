@@ -1174,374 +1174,7 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-53; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 29: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 30: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/bitops.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/bitops.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bitops.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bitops.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 36: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u64
-							s13 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u64
-							s13 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s14 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s14 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s15 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s15 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u32
-							s16 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u32
-							s16 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX line 45: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 46: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 47: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 49: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 50: st.u32
-							s22 := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 49: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 50: st.u32
-							s22 := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
-							}
-						}
-					}
-				}
-				// PTX lines 51, 52, 53: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: ld.u32
-							v23a := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
-									continue
-								}
-								v23 = v23x
-							}
-							// 52: ld.u32
-							v24a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
-									continue
-								}
-								v24 = v24x
-							}
-							// 53: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: ld.u32
-							v23a := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
-									continue
-								}
-								v23 = v23x
-							}
-							// 52: ld.u32
-							v24a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
-									continue
-								}
-								v24 = v24x
-							}
-							// 53: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			bitops32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1558,820 +1191,7 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 6
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 59-88; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r29 := w.Reg(29)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1f)
-				k2 := uint64(0xc)
-				k3 := uint64(0x0)
-				// PTX lines 59, 60, 61, 62, 63: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
-									continue
-								}
-								v1 = v1x
-							}
-							// 60: ld.s32
-							v2a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 61: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 62: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 63: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
-									continue
-								}
-								v1 = v1x
-							}
-							// 60: ld.s32
-							v2a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 61: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 62: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 63: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: st.u32
-							s6 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: st.u32
-							s6 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
-							}
-						}
-					}
-				}
-				// PTX lines 65, 66, 67, 68, 69, 70: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(11)
-					v8aw := w.Window(12)
-					v11aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
-									continue
-								}
-								v7 = v7x
-							}
-							// 66: ld.s32
-							v8a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 67: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 68: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 69: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
-									continue
-								}
-								v11 = v11x
-							}
-							// 70: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r29[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
-									continue
-								}
-								v7 = v7x
-							}
-							// 66: ld.s32
-							v8a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 67: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 68: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 69: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
-									continue
-								}
-								v11 = v11x
-							}
-							// 70: and.b32
-							v12 := uint64(uint32(v11) & uint32(k1))
-							r29[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.u32
-							s13 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r29[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.u32
-							s13 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r29[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(15)
-					v15aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.u64
-							v14a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
-									continue
-								}
-								v14 = v14x
-							}
-							// 73: ld.u32
-							v15a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
-									continue
-								}
-								v15 = v15x
-							}
-							// 74: mul.lo.s32
-							v16 := uint64(uint32(v15) * uint32(k2))
-							// 75: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							// 76: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k0))
-							// 77: add.s64
-							v19 := uint64(uint64(v14) + uint64(v18))
-							r35[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.u64
-							v14a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
-									continue
-								}
-								v14 = v14x
-							}
-							// 73: ld.u32
-							v15a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
-									continue
-								}
-								v15 = v15x
-							}
-							// 74: mul.lo.s32
-							v16 := uint64(uint32(v15) * uint32(k2))
-							// 75: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							// 76: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k0))
-							// 77: add.s64
-							v19 := uint64(uint64(v14) + uint64(v18))
-							r35[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.u64
-							s20 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r35[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.u64
-							s20 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r35[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
-							}
-						}
-					}
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u32
-							v21a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
-									continue
-								}
-								v21 = v21x
-							}
-							r36[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u32
-							v21a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
-									continue
-								}
-								v21 = v21x
-							}
-							r36[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.u32
-							s22 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r36[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.u32
-							s22 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r36[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
-							}
-						}
-					}
-				}
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					v23aw := w.Window(20)
-					v25aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: ld.u32
-							v23a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
-									continue
-								}
-								v23 = v23x
-							}
-							// 82: popc.b32
-							v24 := uint64(bits.OnesCount64(uint64(uint32(v23))))
-							r38[l] = v24
-							// 83: ld.u64
-							v25a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
-									continue
-								}
-								v25 = v25x
-							}
-							r39[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: ld.u32
-							v23a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
-									continue
-								}
-								v23 = v23x
-							}
-							// 82: popc.b32
-							v24 := uint64(bits.OnesCount64(uint64(uint32(v23))))
-							r38[l] = v24
-							// 83: ld.u64
-							v25a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
-									continue
-								}
-								v25 = v25x
-							}
-							r39[l] = v25
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.u32
-							s26 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r38[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.u32
-							s26 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r38[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
-							}
-						}
-					}
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: ld.u32
-							v27a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
-									continue
-								}
-								v27 = v27x
-							}
-							r40[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: ld.u32
-							v27a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
-									continue
-								}
-								v27 = v27x
-							}
-							r40[l] = v27
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.u32
-							s28 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r40[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.u32
-							s28 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r40[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
-							}
-						}
-					}
-				}
-				// PTX lines 87, 88: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v29aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: ld.u32
-							v29a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
-									continue
-								}
-								v29 = v29x
-							}
-							// 88: setp.ne.s32
-							c30t := uint32(v29) != uint32(k3)
-							c30 := c30t
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p1 = p1&^(1<<l) | c30b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: ld.u32
-							v29a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
-									continue
-								}
-								v29 = v29x
-							}
-							// 88: setp.ne.s32
-							c30t := uint32(v29) != uint32(k3)
-							c30 := c30t
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p1 = p1&^(1<<l) | c30b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			bitops32Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2385,2343 +1205,21 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 92-93
-			{
-				r43 := w.Reg(43)
-				k0 := uint64(0x20)
-				// PTX line 92: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: mov.u32
-							v2 := uint64(u1)
-							r43[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: mov.u32
-							v2 := uint64(u1)
-							r43[l] = v2
-						}
-					}
-				}
-			}
+			bitops32Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 96-98
-			{
-				r0 := w.Reg(0)
-				r43 := w.Reg(43)
-				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
-									continue
-								}
-								v1 = v1x
-							}
-							// 97: clz.b32
-							v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
-							// 98: mov.u32
-							v3 := uint64(v2)
-							r43[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
-									continue
-								}
-								v1 = v1x
-							}
-							// 97: clz.b32
-							v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
-							// 98: mov.u32
-							v3 := uint64(v2)
-							r43[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			bitops32Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 101-178
-			{
-				r0 := w.Reg(0)
-				r43 := w.Reg(43)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r79 := w.Reg(79)
-				r80 := w.Reg(80)
-				r83 := w.Reg(83)
-				r84 := w.Reg(84)
-				r85 := w.Reg(85)
-				r88 := w.Reg(88)
-				r89 := w.Reg(89)
-				r90 := w.Reg(90)
-				r95 := w.Reg(95)
-				r96 := w.Reg(96)
-				r100 := w.Reg(100)
-				r101 := w.Reg(101)
-				r102 := w.Reg(102)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				k3 := uint64(0x2)
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(27)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: mov.u32
-							v1 := uint64(r43[l])
-							r46[l] = v1
-							// 102: ld.u64
-							v2a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
-									continue
-								}
-								v2 = v2x
-							}
-							r47[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: mov.u32
-							v1 := uint64(r43[l])
-							r46[l] = v1
-							// 102: ld.u64
-							v2a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
-									continue
-								}
-								v2 = v2x
-							}
-							r47[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 103: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.u32
-							s3 := uint64(r47[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r46[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.u32
-							s3 := uint64(r47[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r46[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
-							}
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: ld.u32
-							v4a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
-									continue
-								}
-								v4 = v4x
-							}
-							r48[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: ld.u32
-							v4a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
-									continue
-								}
-								v4 = v4x
-							}
-							r48[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.u32
-							s5 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r48[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.u32
-							s5 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r48[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(31)
-					v8aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.u32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
-									continue
-								}
-								v6 = v6x
-							}
-							// 107: brev.b32
-							v7 := bits.Reverse64(v6) >> 32
-							r50[l] = v7
-							// 108: ld.u64
-							v8a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
-									continue
-								}
-								v8 = v8x
-							}
-							r51[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.u32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
-									continue
-								}
-								v6 = v6x
-							}
-							// 107: brev.b32
-							v7 := bits.Reverse64(v6) >> 32
-							r50[l] = v7
-							// 108: ld.u64
-							v8a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
-									continue
-								}
-								v8 = v8x
-							}
-							r51[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.u32
-							s9 := uint64(r51[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r50[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.u32
-							s9 := uint64(r51[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r50[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(34)
-					v11aw := w.Window(35)
-					v13aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.u32
-							v10a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
-									continue
-								}
-								v10 = v10x
-							}
-							// 111: ld.u32
-							v11a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
-									continue
-								}
-								v11 = v11x
-							}
-							// 112: shl.b32
-							v12 := uint64(uint32(v10) << uint32(v11))
-							r54[l] = v12
-							// 113: ld.u64
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
-									continue
-								}
-								v13 = v13x
-							}
-							r55[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.u32
-							v10a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
-									continue
-								}
-								v10 = v10x
-							}
-							// 111: ld.u32
-							v11a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
-									continue
-								}
-								v11 = v11x
-							}
-							// 112: shl.b32
-							v12 := uint64(uint32(v10) << uint32(v11))
-							r54[l] = v12
-							// 113: ld.u64
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
-									continue
-								}
-								v13 = v13x
-							}
-							r55[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.u32
-							s14 := uint64(r55[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r54[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.u32
-							s14 := uint64(r55[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r54[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115, 116, 117, 118: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(38)
-					v16aw := w.Window(39)
-					v18aw := w.Window(40)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.u32
-							v15a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
-									continue
-								}
-								v15 = v15x
-							}
-							// 116: ld.u32
-							v16a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
-									continue
-								}
-								v16 = v16x
-							}
-							// 117: shr.u32
-							v17 := uint64(uint32(v15) >> uint32(v16))
-							r58[l] = v17
-							// 118: ld.u64
-							v18a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
-								v18 = runtime.Load64(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
-									continue
-								}
-								v18 = v18x
-							}
-							r59[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.u32
-							v15a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
-									continue
-								}
-								v15 = v15x
-							}
-							// 116: ld.u32
-							v16a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
-									continue
-								}
-								v16 = v16x
-							}
-							// 117: shr.u32
-							v17 := uint64(uint32(v15) >> uint32(v16))
-							r58[l] = v17
-							// 118: ld.u64
-							v18a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
-								v18 = runtime.Load64(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
-									continue
-								}
-								v18 = v18x
-							}
-							r59[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.u32
-							s19 := uint64(r59[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r58[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.u32
-							s19 := uint64(r59[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r58[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX lines 120, 121, 122, 123: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(42)
-					v21aw := w.Window(43)
-					v23aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: ld.u32
-							v20a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
-									continue
-								}
-								v20 = v20x
-							}
-							// 121: ld.u32
-							v21a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
-									continue
-								}
-								v21 = v21x
-							}
-							// 122: shr.s32
-							v22 := uint64(uint32(int32(v20) >> uint32(v21)))
-							r62[l] = v22
-							// 123: ld.u64
-							v23a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
-								v23 = runtime.Load64(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
-									continue
-								}
-								v23 = v23x
-							}
-							r63[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: ld.u32
-							v20a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
-									continue
-								}
-								v20 = v20x
-							}
-							// 121: ld.u32
-							v21a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
-									continue
-								}
-								v21 = v21x
-							}
-							// 122: shr.s32
-							v22 := uint64(uint32(int32(v20) >> uint32(v21)))
-							r62[l] = v22
-							// 123: ld.u64
-							v23a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
-								v23 = runtime.Load64(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
-									continue
-								}
-								v23 = v23x
-							}
-							r63[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.u32
-							s24 := uint64(r63[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r62[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.u32
-							s24 := uint64(r63[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r62[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
-							}
-						}
-					}
-				}
-				// PTX lines 125, 126, 127, 128: lane-local, one loop over the lanes
-				{
-					v25aw := w.Window(46)
-					v26aw := w.Window(47)
-					v28aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: ld.u32
-							v25a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
-									continue
-								}
-								v25 = v25x
-							}
-							// 126: ld.u32
-							v26a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
-									continue
-								}
-								v26 = v26x
-							}
-							// 127: shf.l.wrap.b32
-							v27 := uint64(isa.Shf(uint32(v25), uint32(v25), uint32(v26), true, false))
-							r66[l] = v27
-							// 128: ld.u64
-							v28a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
-									continue
-								}
-								v28 = v28x
-							}
-							r67[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: ld.u32
-							v25a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
-									continue
-								}
-								v25 = v25x
-							}
-							// 126: ld.u32
-							v26a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
-									continue
-								}
-								v26 = v26x
-							}
-							// 127: shf.l.wrap.b32
-							v27 := uint64(isa.Shf(uint32(v25), uint32(v25), uint32(v26), true, false))
-							r66[l] = v27
-							// 128: ld.u64
-							v28a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
-									continue
-								}
-								v28 = v28x
-							}
-							r67[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: st.u32
-							s29 := uint64(r67[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r66[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: st.u32
-							s29 := uint64(r67[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r66[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
-							}
-						}
-					}
-				}
-				// PTX lines 130, 131, 132, 133: lane-local, one loop over the lanes
-				{
-					v30aw := w.Window(50)
-					v31aw := w.Window(51)
-					v33aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: ld.u32
-							v30a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
-									continue
-								}
-								v30 = v30x
-							}
-							// 131: ld.u32
-							v31a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
-									continue
-								}
-								v31 = v31x
-							}
-							// 132: shf.r.wrap.b32
-							v32 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v31), false, false))
-							r70[l] = v32
-							// 133: ld.u64
-							v33a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
-								v33 = runtime.Load64(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
-									continue
-								}
-								v33 = v33x
-							}
-							r71[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: ld.u32
-							v30a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
-									continue
-								}
-								v30 = v30x
-							}
-							// 131: ld.u32
-							v31a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
-									continue
-								}
-								v31 = v31x
-							}
-							// 132: shf.r.wrap.b32
-							v32 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v31), false, false))
-							r70[l] = v32
-							// 133: ld.u64
-							v33a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
-								v33 = runtime.Load64(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
-									continue
-								}
-								v33 = v33x
-							}
-							r71[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.u32
-							s34 := uint64(r71[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r70[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.u32
-							s34 := uint64(r71[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r70[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
-							}
-						}
-					}
-				}
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					v35aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: ld.u32
-							v35a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
-									continue
-								}
-								v35 = v35x
-							}
-							r72[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: ld.u32
-							v35a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
-									continue
-								}
-								v35 = v35x
-							}
-							r72[l] = v35
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 136: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: st.u32
-							s36 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r72[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: st.u32
-							s36 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r72[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
-							}
-						}
-					}
-				}
-				// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v37aw := w.Window(56)
-					v45aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.u32
-							v37a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
-									continue
-								}
-								v37 = v37x
-							}
-							// 138: add.s32
-							v38 := uint64(uint32(v37) + uint32(k0))
-							// 139: not.b32
-							v39 := uint64(^uint32(v37))
-							// 140: and.b32
-							v40 := uint64(uint32(v39) & uint32(v38))
-							// 141: popc.b32
-							v41 := uint64(bits.OnesCount64(uint64(uint32(v40))))
-							// 142: add.s32
-							v42 := uint64(uint32(v41) + uint32(k1))
-							// 143: setp.eq.s32
-							c43t := uint32(v37) == uint32(k2)
-							c43 := c43t
-							c43b0 := uint32(0)
-							if c43 {
-								c43b0 = 1
-							}
-							p2 = p2&^(1<<l) | c43b0<<l
-							// 144: selp.b32
-							v44 := uint64(v42)
-							if c43 {
-								v44 = uint64(k2)
-							}
-							r79[l] = v44
-							// 145: ld.u64
-							v45a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
-								v45 = runtime.Load64(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-								if !v45ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
-									continue
-								}
-								v45 = v45x
-							}
-							r80[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.u32
-							v37a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
-									continue
-								}
-								v37 = v37x
-							}
-							// 138: add.s32
-							v38 := uint64(uint32(v37) + uint32(k0))
-							// 139: not.b32
-							v39 := uint64(^uint32(v37))
-							// 140: and.b32
-							v40 := uint64(uint32(v39) & uint32(v38))
-							// 141: popc.b32
-							v41 := uint64(bits.OnesCount64(uint64(uint32(v40))))
-							// 142: add.s32
-							v42 := uint64(uint32(v41) + uint32(k1))
-							// 143: setp.eq.s32
-							c43t := uint32(v37) == uint32(k2)
-							c43 := c43t
-							c43b0 := uint32(0)
-							if c43 {
-								c43b0 = 1
-							}
-							p2 = p2&^(1<<l) | c43b0<<l
-							// 144: selp.b32
-							v44 := uint64(v42)
-							if c43 {
-								v44 = uint64(k2)
-							}
-							r79[l] = v44
-							// 145: ld.u64
-							v45a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
-								v45 = runtime.Load64(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-								if !v45ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
-									continue
-								}
-								v45 = v45x
-							}
-							r80[l] = v45
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					s46w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.u32
-							s46 := uint64(r80[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
-							}
-							s46v := uint64(r79[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.u32
-							s46 := uint64(r80[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
-							}
-							s46v := uint64(r79[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
-							}
-						}
-					}
-				}
-				// PTX lines 147, 148, 149, 150: lane-local, one loop over the lanes
-				{
-					v47aw := w.Window(59)
-					v50aw := w.Window(60)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.u32
-							v47a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
-									continue
-								}
-								v47 = v47x
-							}
-							// 148: neg.s32
-							v48 := uint64(-uint32(v47))
-							// 149: and.b32
-							v49 := uint64(uint32(v47) & uint32(v48))
-							r83[l] = v49
-							// 150: ld.u64
-							v50a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
-								v50 = runtime.Load64(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-								if !v50ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
-									continue
-								}
-								v50 = v50x
-							}
-							r84[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.u32
-							v47a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
-									continue
-								}
-								v47 = v47x
-							}
-							// 148: neg.s32
-							v48 := uint64(-uint32(v47))
-							// 149: and.b32
-							v49 := uint64(uint32(v47) & uint32(v48))
-							r83[l] = v49
-							// 150: ld.u64
-							v50a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
-								v50 = runtime.Load64(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-								if !v50ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
-									continue
-								}
-								v50 = v50x
-							}
-							r84[l] = v50
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 151: lane-local, one loop over the lanes
-				{
-					s51w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: st.u32
-							s51 := uint64(r84[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
-							}
-							s51v := uint64(r83[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: st.u32
-							s51 := uint64(r84[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
-							}
-							s51v := uint64(r83[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
-							}
-						}
-					}
-				}
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					v52aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.u32
-							v52a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
-									continue
-								}
-								v52 = v52x
-							}
-							r85[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.u32
-							v52a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
-									continue
-								}
-								v52 = v52x
-							}
-							r85[l] = v52
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					s53w := w.Window(63)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.u32
-							s53 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r85[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.u32
-							s53 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r85[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
-							}
-						}
-					}
-				}
-				// PTX lines 154, 155, 156, 157: lane-local, one loop over the lanes
-				{
-					v54aw := w.Window(64)
-					v57aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: ld.u32
-							v54a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
-									continue
-								}
-								v54 = v54x
-							}
-							// 155: popc.b32
-							v55 := uint64(bits.OnesCount64(uint64(uint32(v54))))
-							// 156: and.b32
-							v56 := uint64(uint32(v55) & uint32(k1))
-							r88[l] = v56
-							// 157: ld.u64
-							v57a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
-								v57 = runtime.Load64(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-								if !v57ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
-									continue
-								}
-								v57 = v57x
-							}
-							r89[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: ld.u32
-							v54a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
-									continue
-								}
-								v54 = v54x
-							}
-							// 155: popc.b32
-							v55 := uint64(bits.OnesCount64(uint64(uint32(v54))))
-							// 156: and.b32
-							v56 := uint64(uint32(v55) & uint32(k1))
-							r88[l] = v56
-							// 157: ld.u64
-							v57a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
-								v57 = runtime.Load64(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-								if !v57ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
-									continue
-								}
-								v57 = v57x
-							}
-							r89[l] = v57
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					s58w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.u32
-							s58 := uint64(r89[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
-							}
-							s58v := uint64(r88[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.u32
-							s58 := uint64(r89[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
-							}
-							s58v := uint64(r88[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 159, 160, 161, 162, 163, 164, 165: lane-local, one loop over the lanes
-				{
-					v59aw := w.Window(67)
-					v60aw := w.Window(68)
-					v61aw := w.Window(69)
-					v64aw := w.Window(70)
-					v65aw := w.Window(71)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: ld.u32
-							v59a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 4)
-							}
-							var v59 uint64
-							if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
-								v59 = runtime.Load32(v59aw.Mem, v59ao)
-							} else {
-								v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
-								if !v59ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
-									continue
-								}
-								v59 = v59x
-							}
-							r90[l] = v59
-							// 160: ld.u64
-							v60a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
-									continue
-								}
-								v60 = v60x
-							}
-							// 161: ld.s32
-							v61a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
-								v61 = runtime.Load32(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-								if !v61ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
-									continue
-								}
-								v61 = v61x
-							}
-							v61 = uint64(uint64(int64(int32(v61))))
-							// 162: shl.b64
-							v62 := uint64(uint64(v61) << uint32(k3))
-							// 163: add.s64
-							v63 := uint64(uint64(v60) + uint64(v62))
-							// 164: ld.u32
-							v64a := uint64(v63) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
-							}
-							var v64 uint64
-							if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
-								v64 = runtime.Load32(v64aw.Mem, v64ao)
-							} else {
-								v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-								if !v64ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
-									continue
-								}
-								v64 = v64x
-							}
-							r95[l] = v64
-							// 165: ld.u32
-							v65a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 4)
-							}
-							var v65 uint64
-							if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
-								v65 = runtime.Load32(v65aw.Mem, v65ao)
-							} else {
-								v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
-								if !v65ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
-									continue
-								}
-								v65 = v65x
-							}
-							r96[l] = v65
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: ld.u32
-							v59a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 4)
-							}
-							var v59 uint64
-							if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
-								v59 = runtime.Load32(v59aw.Mem, v59ao)
-							} else {
-								v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
-								if !v59ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
-									continue
-								}
-								v59 = v59x
-							}
-							r90[l] = v59
-							// 160: ld.u64
-							v60a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
-									continue
-								}
-								v60 = v60x
-							}
-							// 161: ld.s32
-							v61a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
-								v61 = runtime.Load32(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-								if !v61ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
-									continue
-								}
-								v61 = v61x
-							}
-							v61 = uint64(uint64(int64(int32(v61))))
-							// 162: shl.b64
-							v62 := uint64(uint64(v61) << uint32(k3))
-							// 163: add.s64
-							v63 := uint64(uint64(v60) + uint64(v62))
-							// 164: ld.u32
-							v64a := uint64(v63) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
-							}
-							var v64 uint64
-							if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
-								v64 = runtime.Load32(v64aw.Mem, v64ao)
-							} else {
-								v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-								if !v64ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
-									continue
-								}
-								v64 = v64x
-							}
-							r95[l] = v64
-							// 165: ld.u32
-							v65a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 4)
-							}
-							var v65 uint64
-							if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
-								v65 = runtime.Load32(v65aw.Mem, v65ao)
-							} else {
-								v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
-								if !v65ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
-									continue
-								}
-								v65 = v65x
-							}
-							r96[l] = v65
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					s66w := w.Window(72)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.u32
-							s66 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
-							}
-							s66v := uint64(r90[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.u32
-							s66 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
-							}
-							s66v := uint64(r90[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
-							}
-						}
-					}
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					s67w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.u32
-							s67 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
-							}
-							s67v := uint64(r95[l])
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.u32
-							s67 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
-							}
-							s67v := uint64(r95[l])
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					s68w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.u32
-							s68 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 4)
-							}
-							s68v := uint64(r96[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
-								runtime.Store32(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.u32
-							s68 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 4)
-							}
-							s68v := uint64(r96[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
-								runtime.Store32(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
-							}
-						}
-					}
-				}
-				// PTX lines 169, 170, 171, 173: lane-local, one loop over the lanes
-				{
-					v69aw := w.Window(75)
-					v70aw := w.Window(76)
-					v71aw := w.Window(77)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: ld.u32
-							v69a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
-								v69 = runtime.Load32(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-								if !v69ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
-									continue
-								}
-								v69 = v69x
-							}
-							// 170: ld.u32
-							v70a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
-							}
-							var v70 uint64
-							if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
-								v70 = runtime.Load32(v70aw.Mem, v70ao)
-							} else {
-								v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-								if !v70ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
-									continue
-								}
-								v70 = v70x
-							}
-							// 171: ld.u32
-							v71a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
-							}
-							var v71 uint64
-							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
-								v71 = runtime.Load32(v71aw.Mem, v71ao)
-							} else {
-								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-								if !v71ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
-									continue
-								}
-								v71 = v71x
-							}
-							// 173: shf.l.wrap.b32
-							v72 := uint64(isa.Shf(uint32(v69), uint32(v70), uint32(v71), true, false))
-							r100[l] = v72
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: ld.u32
-							v69a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
-								v69 = runtime.Load32(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-								if !v69ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
-									continue
-								}
-								v69 = v69x
-							}
-							// 170: ld.u32
-							v70a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
-							}
-							var v70 uint64
-							if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
-								v70 = runtime.Load32(v70aw.Mem, v70ao)
-							} else {
-								v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-								if !v70ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
-									continue
-								}
-								v70 = v70x
-							}
-							// 171: ld.u32
-							v71a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
-							}
-							var v71 uint64
-							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
-								v71 = runtime.Load32(v71aw.Mem, v71ao)
-							} else {
-								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-								if !v71ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
-									continue
-								}
-								v71 = v71x
-							}
-							// 173: shf.l.wrap.b32
-							v72 := uint64(isa.Shf(uint32(v69), uint32(v70), uint32(v71), true, false))
-							r100[l] = v72
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s73w := w.Window(78)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.u32
-							s73 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 4)
-							}
-							s73v := uint64(r100[l])
-							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-								runtime.Store32(s73w.Mem, s73o, s73v)
-							} else {
-								w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.u32
-							s73 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 4)
-							}
-							s73v := uint64(r100[l])
-							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-								runtime.Store32(s73w.Mem, s73o, s73v)
-							} else {
-								w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
-							}
-						}
-					}
-				}
-				// PTX lines 176, 177: lane-local, one loop over the lanes
-				{
-					v74aw := w.Window(79)
-					v75aw := w.Window(80)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u32
-							v74a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 4)
-							}
-							var v74 uint64
-							if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
-								v74 = runtime.Load32(v74aw.Mem, v74ao)
-							} else {
-								v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
-								if !v74ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
-									continue
-								}
-								v74 = v74x
-							}
-							r101[l] = v74
-							// 177: ld.u64
-							v75a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
-								v75 = runtime.Load64(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-								if !v75ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
-									continue
-								}
-								v75 = v75x
-							}
-							r102[l] = v75
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u32
-							v74a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 4)
-							}
-							var v74 uint64
-							if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
-								v74 = runtime.Load32(v74aw.Mem, v74ao)
-							} else {
-								v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
-								if !v74ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
-									continue
-								}
-								v74 = v74x
-							}
-							r101[l] = v74
-							// 177: ld.u64
-							v75a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
-								v75 = runtime.Load64(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-								if !v75ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
-									continue
-								}
-								v75 = v75x
-							}
-							r102[l] = v75
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					s76w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.u32
-							s76 := uint64(r102[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
-							}
-							s76v := uint64(r101[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.u32
-							s76 := uint64(r102[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
-							}
-							s76v := uint64(r101[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
-							}
-						}
-					}
-				}
-			}
+			bitops32Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4745,6 +1243,3528 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bitops32Block0 runs block 0 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-53; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 29: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 30: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/bitops.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/bitops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bitops.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bitops.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u64
+				s13 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u64
+				s13 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s14 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s14 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/bitops.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s15 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s15 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u32
+				s16 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u32
+				s16 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX line 45: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 47: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 49: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 50: st.u32
+				s22 := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 49: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 50: st.u32
+				s22 := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:50")
+				}
+			}
+		}
+	}
+	// PTX lines 51, 52, 53: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: ld.u32
+				v23a := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
+						continue
+					}
+					v23 = v23x
+				}
+				// 52: ld.u32
+				v24a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
+						continue
+					}
+					v24 = v24x
+				}
+				// 53: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: ld.u32
+				v23a := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:51")
+						continue
+					}
+					v23 = v23x
+				}
+				// 52: ld.u32
+				v24a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/bitops.ptx:52")
+						continue
+					}
+					v24 = v24x
+				}
+				// 53: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 59-88; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r29 := w.Reg(29)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1f)
+	k2 := uint64(0xc)
+	k3 := uint64(0x0)
+	// PTX lines 59, 60, 61, 62, 63: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
+				// 60: ld.s32
+				v2a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 61: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 62: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 63: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
+				// 60: ld.s32
+				v2a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:60")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 61: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 62: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 63: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/bitops.ptx:63")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: st.u32
+				s6 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: st.u32
+				s6 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/bitops.ptx:64")
+				}
+			}
+		}
+	}
+	// PTX lines 65, 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(11)
+		v8aw := w.Window(12)
+		v11aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
+						continue
+					}
+					v7 = v7x
+				}
+				// 66: ld.s32
+				v8a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 67: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 68: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 69: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
+						continue
+					}
+					v11 = v11x
+				}
+				// 70: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r29[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:65")
+						continue
+					}
+					v7 = v7x
+				}
+				// 66: ld.s32
+				v8a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:66")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 67: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 68: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 69: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:69")
+						continue
+					}
+					v11 = v11x
+				}
+				// 70: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				r29[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.u32
+				s13 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r29[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.u32
+				s13 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r29[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/bitops.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(15)
+		v15aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.u64
+				v14a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
+						continue
+					}
+					v14 = v14x
+				}
+				// 73: ld.u32
+				v15a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
+						continue
+					}
+					v15 = v15x
+				}
+				// 74: mul.lo.s32
+				v16 := uint64(uint32(v15) * uint32(k2))
+				// 75: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				// 76: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k0))
+				// 77: add.s64
+				v19 := uint64(uint64(v14) + uint64(v18))
+				r35[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.u64
+				v14a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:72")
+						continue
+					}
+					v14 = v14x
+				}
+				// 73: ld.u32
+				v15a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:73")
+						continue
+					}
+					v15 = v15x
+				}
+				// 74: mul.lo.s32
+				v16 := uint64(uint32(v15) * uint32(k2))
+				// 75: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				// 76: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k0))
+				// 77: add.s64
+				v19 := uint64(uint64(v14) + uint64(v18))
+				r35[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.u64
+				s20 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r35[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.u64
+				s20 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r35[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:78")
+				}
+			}
+		}
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u32
+				v21a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
+						continue
+					}
+					v21 = v21x
+				}
+				r36[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u32
+				v21a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:79")
+						continue
+					}
+					v21 = v21x
+				}
+				r36[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.u32
+				s22 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r36[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.u32
+				s22 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r36[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/bitops.ptx:80")
+				}
+			}
+		}
+	}
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		v23aw := w.Window(20)
+		v25aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: ld.u32
+				v23a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
+						continue
+					}
+					v23 = v23x
+				}
+				// 82: popc.b32
+				v24 := uint64(bits.OnesCount64(uint64(uint32(v23))))
+				r38[l] = v24
+				// 83: ld.u64
+				v25a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
+						continue
+					}
+					v25 = v25x
+				}
+				r39[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: ld.u32
+				v23a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/bitops.ptx:81")
+						continue
+					}
+					v23 = v23x
+				}
+				// 82: popc.b32
+				v24 := uint64(bits.OnesCount64(uint64(uint32(v23))))
+				r38[l] = v24
+				// 83: ld.u64
+				v25a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/bitops.ptx:83")
+						continue
+					}
+					v25 = v25x
+				}
+				r39[l] = v25
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.u32
+				s26 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r38[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.u32
+				s26 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r38[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/bitops.ptx:84")
+				}
+			}
+		}
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: ld.u32
+				v27a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
+						continue
+					}
+					v27 = v27x
+				}
+				r40[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: ld.u32
+				v27a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/bitops.ptx:85")
+						continue
+					}
+					v27 = v27x
+				}
+				r40[l] = v27
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.u32
+				s28 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r40[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.u32
+				s28 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r40[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bitops.ptx:86")
+				}
+			}
+		}
+	}
+	// PTX lines 87, 88: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v29aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: ld.u32
+				v29a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
+						continue
+					}
+					v29 = v29x
+				}
+				// 88: setp.ne.s32
+				c30t := uint32(v29) != uint32(k3)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p1 = p1&^(1<<l) | c30b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: ld.u32
+				v29a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/bitops.ptx:87")
+						continue
+					}
+					v29 = v29x
+				}
+				// 88: setp.ne.s32
+				c30t := uint32(v29) != uint32(k3)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p1 = p1&^(1<<l) | c30b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// bitops32Block3 runs block 3 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 92-93
+func bitops32Block3(w *runtime.Warp, m uint32, budget int) {
+	r43 := w.Reg(43)
+	k0 := uint64(0x20)
+	// PTX line 92: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: mov.u32
+				v2 := uint64(u1)
+				r43[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: mov.u32
+				v2 := uint64(u1)
+				r43[l] = v2
+			}
+		}
+	}
+}
+
+// bitops32Block4 runs block 4 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 96-98
+func bitops32Block4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r43 := w.Reg(43)
+	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
+						continue
+					}
+					v1 = v1x
+				}
+				// 97: clz.b32
+				v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
+				// 98: mov.u32
+				v3 := uint64(v2)
+				r43[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/bitops.ptx:96")
+						continue
+					}
+					v1 = v1x
+				}
+				// 97: clz.b32
+				v2 := uint64(bits.LeadingZeros64(uint64(uint32(v1))) - 32)
+				// 98: mov.u32
+				v3 := uint64(v2)
+				r43[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// bitops32Block5 runs block 5 of kernel bitops32 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 101-178
+func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r43 := w.Reg(43)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r79 := w.Reg(79)
+	r80 := w.Reg(80)
+	r83 := w.Reg(83)
+	r84 := w.Reg(84)
+	r85 := w.Reg(85)
+	r88 := w.Reg(88)
+	r89 := w.Reg(89)
+	r90 := w.Reg(90)
+	r95 := w.Reg(95)
+	r96 := w.Reg(96)
+	r100 := w.Reg(100)
+	r101 := w.Reg(101)
+	r102 := w.Reg(102)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	k3 := uint64(0x2)
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(27)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: mov.u32
+				v1 := uint64(r43[l])
+				r46[l] = v1
+				// 102: ld.u64
+				v2a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
+						continue
+					}
+					v2 = v2x
+				}
+				r47[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: mov.u32
+				v1 := uint64(r43[l])
+				r46[l] = v1
+				// 102: ld.u64
+				v2a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/bitops.ptx:102")
+						continue
+					}
+					v2 = v2x
+				}
+				r47[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 103: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.u32
+				s3 := uint64(r47[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r46[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.u32
+				s3 := uint64(r47[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r46[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/bitops.ptx:103")
+				}
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: ld.u32
+				v4a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
+						continue
+					}
+					v4 = v4x
+				}
+				r48[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: ld.u32
+				v4a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/bitops.ptx:104")
+						continue
+					}
+					v4 = v4x
+				}
+				r48[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.u32
+				s5 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r48[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.u32
+				s5 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r48[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/bitops.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(31)
+		v8aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.u32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
+						continue
+					}
+					v6 = v6x
+				}
+				// 107: brev.b32
+				v7 := bits.Reverse64(v6) >> 32
+				r50[l] = v7
+				// 108: ld.u64
+				v8a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
+						continue
+					}
+					v8 = v8x
+				}
+				r51[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.u32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/bitops.ptx:106")
+						continue
+					}
+					v6 = v6x
+				}
+				// 107: brev.b32
+				v7 := bits.Reverse64(v6) >> 32
+				r50[l] = v7
+				// 108: ld.u64
+				v8a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/bitops.ptx:108")
+						continue
+					}
+					v8 = v8x
+				}
+				r51[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.u32
+				s9 := uint64(r51[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r50[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.u32
+				s9 := uint64(r51[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r50[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/bitops.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(34)
+		v11aw := w.Window(35)
+		v13aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.u32
+				v10a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
+						continue
+					}
+					v10 = v10x
+				}
+				// 111: ld.u32
+				v11a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
+						continue
+					}
+					v11 = v11x
+				}
+				// 112: shl.b32
+				v12 := uint64(uint32(v10) << uint32(v11))
+				r54[l] = v12
+				// 113: ld.u64
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
+						continue
+					}
+					v13 = v13x
+				}
+				r55[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.u32
+				v10a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/bitops.ptx:110")
+						continue
+					}
+					v10 = v10x
+				}
+				// 111: ld.u32
+				v11a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/bitops.ptx:111")
+						continue
+					}
+					v11 = v11x
+				}
+				// 112: shl.b32
+				v12 := uint64(uint32(v10) << uint32(v11))
+				r54[l] = v12
+				// 113: ld.u64
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/bitops.ptx:113")
+						continue
+					}
+					v13 = v13x
+				}
+				r55[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.u32
+				s14 := uint64(r55[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r54[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.u32
+				s14 := uint64(r55[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r54[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/bitops.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115, 116, 117, 118: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(38)
+		v16aw := w.Window(39)
+		v18aw := w.Window(40)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.u32
+				v15a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
+						continue
+					}
+					v15 = v15x
+				}
+				// 116: ld.u32
+				v16a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
+						continue
+					}
+					v16 = v16x
+				}
+				// 117: shr.u32
+				v17 := uint64(uint32(v15) >> uint32(v16))
+				r58[l] = v17
+				// 118: ld.u64
+				v18a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+					v18 = runtime.Load64(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
+						continue
+					}
+					v18 = v18x
+				}
+				r59[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.u32
+				v15a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/bitops.ptx:115")
+						continue
+					}
+					v15 = v15x
+				}
+				// 116: ld.u32
+				v16a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/bitops.ptx:116")
+						continue
+					}
+					v16 = v16x
+				}
+				// 117: shr.u32
+				v17 := uint64(uint32(v15) >> uint32(v16))
+				r58[l] = v17
+				// 118: ld.u64
+				v18a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+					v18 = runtime.Load64(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/bitops.ptx:118")
+						continue
+					}
+					v18 = v18x
+				}
+				r59[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.u32
+				s19 := uint64(r59[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r58[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.u32
+				s19 := uint64(r59[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r58[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/bitops.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX lines 120, 121, 122, 123: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(42)
+		v21aw := w.Window(43)
+		v23aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: ld.u32
+				v20a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
+						continue
+					}
+					v20 = v20x
+				}
+				// 121: ld.u32
+				v21a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
+						continue
+					}
+					v21 = v21x
+				}
+				// 122: shr.s32
+				v22 := uint64(uint32(int32(v20) >> uint32(v21)))
+				r62[l] = v22
+				// 123: ld.u64
+				v23a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
+					v23 = runtime.Load64(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
+						continue
+					}
+					v23 = v23x
+				}
+				r63[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: ld.u32
+				v20a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:120")
+						continue
+					}
+					v20 = v20x
+				}
+				// 121: ld.u32
+				v21a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/bitops.ptx:121")
+						continue
+					}
+					v21 = v21x
+				}
+				// 122: shr.s32
+				v22 := uint64(uint32(int32(v20) >> uint32(v21)))
+				r62[l] = v22
+				// 123: ld.u64
+				v23a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
+					v23 = runtime.Load64(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:123")
+						continue
+					}
+					v23 = v23x
+				}
+				r63[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.u32
+				s24 := uint64(r63[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r62[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.u32
+				s24 := uint64(r63[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r62[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/bitops.ptx:124")
+				}
+			}
+		}
+	}
+	// PTX lines 125, 126, 127, 128: lane-local, one loop over the lanes
+	{
+		v25aw := w.Window(46)
+		v26aw := w.Window(47)
+		v28aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: ld.u32
+				v25a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
+						continue
+					}
+					v25 = v25x
+				}
+				// 126: ld.u32
+				v26a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
+						continue
+					}
+					v26 = v26x
+				}
+				// 127: shf.l.wrap.b32
+				v27 := uint64(isa.Shf(uint32(v25), uint32(v25), uint32(v26), true, false))
+				r66[l] = v27
+				// 128: ld.u64
+				v28a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
+						continue
+					}
+					v28 = v28x
+				}
+				r67[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: ld.u32
+				v25a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/bitops.ptx:125")
+						continue
+					}
+					v25 = v25x
+				}
+				// 126: ld.u32
+				v26a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/bitops.ptx:126")
+						continue
+					}
+					v26 = v26x
+				}
+				// 127: shf.l.wrap.b32
+				v27 := uint64(isa.Shf(uint32(v25), uint32(v25), uint32(v26), true, false))
+				r66[l] = v27
+				// 128: ld.u64
+				v28a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/bitops.ptx:128")
+						continue
+					}
+					v28 = v28x
+				}
+				r67[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: st.u32
+				s29 := uint64(r67[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r66[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: st.u32
+				s29 := uint64(r67[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r66[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/bitops.ptx:129")
+				}
+			}
+		}
+	}
+	// PTX lines 130, 131, 132, 133: lane-local, one loop over the lanes
+	{
+		v30aw := w.Window(50)
+		v31aw := w.Window(51)
+		v33aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.u32
+				v30a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
+						continue
+					}
+					v30 = v30x
+				}
+				// 131: ld.u32
+				v31a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
+						continue
+					}
+					v31 = v31x
+				}
+				// 132: shf.r.wrap.b32
+				v32 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v31), false, false))
+				r70[l] = v32
+				// 133: ld.u64
+				v33a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+					v33 = runtime.Load64(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
+						continue
+					}
+					v33 = v33x
+				}
+				r71[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.u32
+				v30a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/bitops.ptx:130")
+						continue
+					}
+					v30 = v30x
+				}
+				// 131: ld.u32
+				v31a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/bitops.ptx:131")
+						continue
+					}
+					v31 = v31x
+				}
+				// 132: shf.r.wrap.b32
+				v32 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v31), false, false))
+				r70[l] = v32
+				// 133: ld.u64
+				v33a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+					v33 = runtime.Load64(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/bitops.ptx:133")
+						continue
+					}
+					v33 = v33x
+				}
+				r71[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.u32
+				s34 := uint64(r71[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r70[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.u32
+				s34 := uint64(r71[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r70[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/bitops.ptx:134")
+				}
+			}
+		}
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		v35aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: ld.u32
+				v35a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
+						continue
+					}
+					v35 = v35x
+				}
+				r72[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: ld.u32
+				v35a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/bitops.ptx:135")
+						continue
+					}
+					v35 = v35x
+				}
+				r72[l] = v35
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 136: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: st.u32
+				s36 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r72[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: st.u32
+				s36 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r72[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/bitops.ptx:136")
+				}
+			}
+		}
+	}
+	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v37aw := w.Window(56)
+		v45aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.u32
+				v37a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
+						continue
+					}
+					v37 = v37x
+				}
+				// 138: add.s32
+				v38 := uint64(uint32(v37) + uint32(k0))
+				// 139: not.b32
+				v39 := uint64(^uint32(v37))
+				// 140: and.b32
+				v40 := uint64(uint32(v39) & uint32(v38))
+				// 141: popc.b32
+				v41 := uint64(bits.OnesCount64(uint64(uint32(v40))))
+				// 142: add.s32
+				v42 := uint64(uint32(v41) + uint32(k1))
+				// 143: setp.eq.s32
+				c43t := uint32(v37) == uint32(k2)
+				c43 := c43t
+				c43b0 := uint32(0)
+				if c43 {
+					c43b0 = 1
+				}
+				p2 = p2&^(1<<l) | c43b0<<l
+				// 144: selp.b32
+				v44 := uint64(v42)
+				if c43 {
+					v44 = uint64(k2)
+				}
+				r79[l] = v44
+				// 145: ld.u64
+				v45a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+					v45 = runtime.Load64(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+					if !v45ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
+						continue
+					}
+					v45 = v45x
+				}
+				r80[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.u32
+				v37a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/bitops.ptx:137")
+						continue
+					}
+					v37 = v37x
+				}
+				// 138: add.s32
+				v38 := uint64(uint32(v37) + uint32(k0))
+				// 139: not.b32
+				v39 := uint64(^uint32(v37))
+				// 140: and.b32
+				v40 := uint64(uint32(v39) & uint32(v38))
+				// 141: popc.b32
+				v41 := uint64(bits.OnesCount64(uint64(uint32(v40))))
+				// 142: add.s32
+				v42 := uint64(uint32(v41) + uint32(k1))
+				// 143: setp.eq.s32
+				c43t := uint32(v37) == uint32(k2)
+				c43 := c43t
+				c43b0 := uint32(0)
+				if c43 {
+					c43b0 = 1
+				}
+				p2 = p2&^(1<<l) | c43b0<<l
+				// 144: selp.b32
+				v44 := uint64(v42)
+				if c43 {
+					v44 = uint64(k2)
+				}
+				r79[l] = v44
+				// 145: ld.u64
+				v45a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+					v45 = runtime.Load64(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+					if !v45ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/bitops.ptx:145")
+						continue
+					}
+					v45 = v45x
+				}
+				r80[l] = v45
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		s46w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.u32
+				s46 := uint64(r80[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+				}
+				s46v := uint64(r79[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.u32
+				s46 := uint64(r80[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+				}
+				s46v := uint64(r79[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/bitops.ptx:146")
+				}
+			}
+		}
+	}
+	// PTX lines 147, 148, 149, 150: lane-local, one loop over the lanes
+	{
+		v47aw := w.Window(59)
+		v50aw := w.Window(60)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.u32
+				v47a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
+						continue
+					}
+					v47 = v47x
+				}
+				// 148: neg.s32
+				v48 := uint64(-uint32(v47))
+				// 149: and.b32
+				v49 := uint64(uint32(v47) & uint32(v48))
+				r83[l] = v49
+				// 150: ld.u64
+				v50a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
+					v50 = runtime.Load64(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+					if !v50ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
+						continue
+					}
+					v50 = v50x
+				}
+				r84[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u32
+				v47a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/bitops.ptx:147")
+						continue
+					}
+					v47 = v47x
+				}
+				// 148: neg.s32
+				v48 := uint64(-uint32(v47))
+				// 149: and.b32
+				v49 := uint64(uint32(v47) & uint32(v48))
+				r83[l] = v49
+				// 150: ld.u64
+				v50a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
+					v50 = runtime.Load64(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+					if !v50ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/bitops.ptx:150")
+						continue
+					}
+					v50 = v50x
+				}
+				r84[l] = v50
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 151: lane-local, one loop over the lanes
+	{
+		s51w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: st.u32
+				s51 := uint64(r84[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+				}
+				s51v := uint64(r83[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: st.u32
+				s51 := uint64(r84[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+				}
+				s51v := uint64(r83[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/bitops.ptx:151")
+				}
+			}
+		}
+	}
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		v52aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.u32
+				v52a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
+						continue
+					}
+					v52 = v52x
+				}
+				r85[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.u32
+				v52a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/bitops.ptx:152")
+						continue
+					}
+					v52 = v52x
+				}
+				r85[l] = v52
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		s53w := w.Window(63)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.u32
+				s53 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r85[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.u32
+				s53 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r85[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/bitops.ptx:153")
+				}
+			}
+		}
+	}
+	// PTX lines 154, 155, 156, 157: lane-local, one loop over the lanes
+	{
+		v54aw := w.Window(64)
+		v57aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: ld.u32
+				v54a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
+						continue
+					}
+					v54 = v54x
+				}
+				// 155: popc.b32
+				v55 := uint64(bits.OnesCount64(uint64(uint32(v54))))
+				// 156: and.b32
+				v56 := uint64(uint32(v55) & uint32(k1))
+				r88[l] = v56
+				// 157: ld.u64
+				v57a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
+					v57 = runtime.Load64(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+					if !v57ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
+						continue
+					}
+					v57 = v57x
+				}
+				r89[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: ld.u32
+				v54a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/bitops.ptx:154")
+						continue
+					}
+					v54 = v54x
+				}
+				// 155: popc.b32
+				v55 := uint64(bits.OnesCount64(uint64(uint32(v54))))
+				// 156: and.b32
+				v56 := uint64(uint32(v55) & uint32(k1))
+				r88[l] = v56
+				// 157: ld.u64
+				v57a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
+					v57 = runtime.Load64(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+					if !v57ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/bitops.ptx:157")
+						continue
+					}
+					v57 = v57x
+				}
+				r89[l] = v57
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		s58w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.u32
+				s58 := uint64(r89[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
+				}
+				s58v := uint64(r88[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.u32
+				s58 := uint64(r89[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
+				}
+				s58v := uint64(r88[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/bitops.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 159, 160, 161, 162, 163, 164, 165: lane-local, one loop over the lanes
+	{
+		v59aw := w.Window(67)
+		v60aw := w.Window(68)
+		v61aw := w.Window(69)
+		v64aw := w.Window(70)
+		v65aw := w.Window(71)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: ld.u32
+				v59a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 4)
+				}
+				var v59 uint64
+				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
+					v59 = runtime.Load32(v59aw.Ptr, v59ao)
+				} else {
+					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
+					if !v59ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
+						continue
+					}
+					v59 = v59x
+				}
+				r90[l] = v59
+				// 160: ld.u64
+				v60a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
+						continue
+					}
+					v60 = v60x
+				}
+				// 161: ld.s32
+				v61a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+					v61 = runtime.Load32(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+					if !v61ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
+						continue
+					}
+					v61 = v61x
+				}
+				v61 = uint64(uint64(int64(int32(v61))))
+				// 162: shl.b64
+				v62 := uint64(uint64(v61) << uint32(k3))
+				// 163: add.s64
+				v63 := uint64(uint64(v60) + uint64(v62))
+				// 164: ld.u32
+				v64a := uint64(v63) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
+				}
+				var v64 uint64
+				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
+					v64 = runtime.Load32(v64aw.Ptr, v64ao)
+				} else {
+					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+					if !v64ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
+						continue
+					}
+					v64 = v64x
+				}
+				r95[l] = v64
+				// 165: ld.u32
+				v65a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 4)
+				}
+				var v65 uint64
+				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
+					v65 = runtime.Load32(v65aw.Ptr, v65ao)
+				} else {
+					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
+					if !v65ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
+						continue
+					}
+					v65 = v65x
+				}
+				r96[l] = v65
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: ld.u32
+				v59a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v59a, 4)
+				}
+				var v59 uint64
+				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
+					v59 = runtime.Load32(v59aw.Ptr, v59ao)
+				} else {
+					v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGeneric, v59a, 4, l)
+					if !v59ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v59a, 4, "testdata/ptx/O0/bitops.ptx:159")
+						continue
+					}
+					v59 = v59x
+				}
+				r90[l] = v59
+				// 160: ld.u64
+				v60a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/bitops.ptx:160")
+						continue
+					}
+					v60 = v60x
+				}
+				// 161: ld.s32
+				v61a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+					v61 = runtime.Load32(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+					if !v61ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/bitops.ptx:161")
+						continue
+					}
+					v61 = v61x
+				}
+				v61 = uint64(uint64(int64(int32(v61))))
+				// 162: shl.b64
+				v62 := uint64(uint64(v61) << uint32(k3))
+				// 163: add.s64
+				v63 := uint64(uint64(v60) + uint64(v62))
+				// 164: ld.u32
+				v64a := uint64(v63) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
+				}
+				var v64 uint64
+				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
+					v64 = runtime.Load32(v64aw.Ptr, v64ao)
+				} else {
+					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+					if !v64ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/bitops.ptx:164")
+						continue
+					}
+					v64 = v64x
+				}
+				r95[l] = v64
+				// 165: ld.u32
+				v65a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 4)
+				}
+				var v65 uint64
+				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
+					v65 = runtime.Load32(v65aw.Ptr, v65ao)
+				} else {
+					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 4, l)
+					if !v65ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v65a, 4, "testdata/ptx/O0/bitops.ptx:165")
+						continue
+					}
+					v65 = v65x
+				}
+				r96[l] = v65
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		s66w := w.Window(72)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.u32
+				s66 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
+				}
+				s66v := uint64(r90[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.u32
+				s66 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
+				}
+				s66v := uint64(r90[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/bitops.ptx:166")
+				}
+			}
+		}
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		s67w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.u32
+				s67 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
+				}
+				s67v := uint64(r95[l])
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.u32
+				s67 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
+				}
+				s67v := uint64(r95[l])
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/bitops.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		s68w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.u32
+				s68 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 4)
+				}
+				s68v := uint64(r96[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
+					runtime.Store32(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.u32
+				s68 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 4)
+				}
+				s68v := uint64(r96[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&3 == 0 {
+					runtime.Store32(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 4, s68v, l, "testdata/ptx/O0/bitops.ptx:168")
+				}
+			}
+		}
+	}
+	// PTX lines 169, 170, 171, 173: lane-local, one loop over the lanes
+	{
+		v69aw := w.Window(75)
+		v70aw := w.Window(76)
+		v71aw := w.Window(77)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: ld.u32
+				v69a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
+					v69 = runtime.Load32(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+					if !v69ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
+						continue
+					}
+					v69 = v69x
+				}
+				// 170: ld.u32
+				v70a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
+				}
+				var v70 uint64
+				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
+					v70 = runtime.Load32(v70aw.Ptr, v70ao)
+				} else {
+					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+					if !v70ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
+						continue
+					}
+					v70 = v70x
+				}
+				// 171: ld.u32
+				v71a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+				}
+				var v71 uint64
+				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+					v71 = runtime.Load32(v71aw.Ptr, v71ao)
+				} else {
+					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+					if !v71ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
+						continue
+					}
+					v71 = v71x
+				}
+				// 173: shf.l.wrap.b32
+				v72 := uint64(isa.Shf(uint32(v69), uint32(v70), uint32(v71), true, false))
+				r100[l] = v72
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: ld.u32
+				v69a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
+					v69 = runtime.Load32(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+					if !v69ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/bitops.ptx:169")
+						continue
+					}
+					v69 = v69x
+				}
+				// 170: ld.u32
+				v70a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
+				}
+				var v70 uint64
+				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
+					v70 = runtime.Load32(v70aw.Ptr, v70ao)
+				} else {
+					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+					if !v70ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/bitops.ptx:170")
+						continue
+					}
+					v70 = v70x
+				}
+				// 171: ld.u32
+				v71a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+				}
+				var v71 uint64
+				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+					v71 = runtime.Load32(v71aw.Ptr, v71ao)
+				} else {
+					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+					if !v71ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/bitops.ptx:171")
+						continue
+					}
+					v71 = v71x
+				}
+				// 173: shf.l.wrap.b32
+				v72 := uint64(isa.Shf(uint32(v69), uint32(v70), uint32(v71), true, false))
+				r100[l] = v72
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s73w := w.Window(78)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.u32
+				s73 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 4)
+				}
+				s73v := uint64(r100[l])
+				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+					runtime.Store32(s73w.Ptr, s73o, s73v)
+				} else {
+					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.u32
+				s73 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 4)
+				}
+				s73v := uint64(r100[l])
+				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+					runtime.Store32(s73w.Ptr, s73o, s73v)
+				} else {
+					w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/bitops.ptx:175")
+				}
+			}
+		}
+	}
+	// PTX lines 176, 177: lane-local, one loop over the lanes
+	{
+		v74aw := w.Window(79)
+		v75aw := w.Window(80)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u32
+				v74a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 4)
+				}
+				var v74 uint64
+				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
+					v74 = runtime.Load32(v74aw.Ptr, v74ao)
+				} else {
+					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
+					if !v74ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
+						continue
+					}
+					v74 = v74x
+				}
+				r101[l] = v74
+				// 177: ld.u64
+				v75a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
+					v75 = runtime.Load64(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+					if !v75ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
+						continue
+					}
+					v75 = v75x
+				}
+				r102[l] = v75
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u32
+				v74a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 4)
+				}
+				var v74 uint64
+				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
+					v74 = runtime.Load32(v74aw.Ptr, v74ao)
+				} else {
+					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 4, l)
+					if !v74ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v74a, 4, "testdata/ptx/O0/bitops.ptx:176")
+						continue
+					}
+					v74 = v74x
+				}
+				r101[l] = v74
+				// 177: ld.u64
+				v75a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
+					v75 = runtime.Load64(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+					if !v75ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/bitops.ptx:177")
+						continue
+					}
+					v75 = v75x
+				}
+				r102[l] = v75
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		s76w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.u32
+				s76 := uint64(r102[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
+				}
+				s76v := uint64(r101[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.u32
+				s76 := uint64(r102[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
+				}
+				s76v := uint64(r101[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/bitops.ptx:178")
+				}
+			}
+		}
+	}
+}
+
 // bitops64Run runs blocks of kernel bitops64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4753,320 +4773,7 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 199-219; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 199: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 200: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 201: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/bitops.ptx:201")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 202: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bitops.ptx:202")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 203: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bitops.ptx:203")
-				}
-				// PTX line 204: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 205: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 206: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 207: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
-							}
-						}
-					}
-				}
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: st.u64
-							s11 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: st.u64
-							s11 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
-							}
-						}
-					}
-				}
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: st.u32
-							s12 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: st.u32
-							s12 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
-							}
-						}
-					}
-				}
-				// PTX line 211: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 212: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 213: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 214, 215, 216: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 215: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 216: st.u32
-							s18 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 215: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 216: st.u32
-							s18 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
-							}
-						}
-					}
-				}
-				// PTX lines 217, 218, 219: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(86)
-					v20aw := w.Window(87)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: ld.u32
-							v19a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
-									continue
-								}
-								v19 = v19x
-							}
-							// 218: ld.u32
-							v20a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
-									continue
-								}
-								v20 = v20x
-							}
-							// 219: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: ld.u32
-							v19a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
-									continue
-								}
-								v19 = v19x
-							}
-							// 218: ld.u32
-							v20a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
-									continue
-								}
-								v20 = v20x
-							}
-							// 219: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			bitops64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5083,660 +4790,7 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 6
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 225-248; divergent, reconverges at block 5 (b5 ($L__BB1_5))
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				// PTX lines 225, 226, 227, 228, 229: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(88)
-					v2aw := w.Window(89)
-					v5aw := w.Window(90)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
-									continue
-								}
-								v1 = v1x
-							}
-							// 226: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 227: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 228: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 229: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
-									continue
-								}
-								v1 = v1x
-							}
-							// 226: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 227: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 228: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 229: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 230: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: st.u64
-							s6 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: st.u64
-							s6 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
-							}
-						}
-					}
-				}
-				// PTX lines 231, 232, 233, 234, 235, 236: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(92)
-					v8aw := w.Window(93)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
-									continue
-								}
-								v7 = v7x
-							}
-							// 232: ld.u32
-							v8a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
-									continue
-								}
-								v8 = v8x
-							}
-							// 233: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k1))
-							// 234: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 235: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 236: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
-									continue
-								}
-								v7 = v7x
-							}
-							// 232: ld.u32
-							v8a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
-									continue
-								}
-								v8 = v8x
-							}
-							// 233: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k1))
-							// 234: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 235: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 236: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 237: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(94)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: st.u64
-							s13 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: st.u64
-							s13 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
-							}
-						}
-					}
-				}
-				// PTX lines 238: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(95)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: ld.u64
-							v14a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
-									continue
-								}
-								v14 = v14x
-							}
-							r27[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: ld.u64
-							v14a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
-									continue
-								}
-								v14 = v14x
-							}
-							r27[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 239: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(96)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: st.u64
-							s15 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r27[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: st.u64
-							s15 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r27[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
-							}
-						}
-					}
-				}
-				// PTX lines 240, 241, 242, 243: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(97)
-					v19aw := w.Window(98)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: ld.u64
-							v16a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
-									continue
-								}
-								v16 = v16x
-							}
-							// 241: popc.b64
-							v17 := uint64(bits.OnesCount64(uint64(uint64(v16))))
-							// 242: cvt.u64.u32
-							v18 := uint64(uint64(uint32(v17)))
-							r30[l] = v18
-							// 243: ld.u64
-							v19a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
-									continue
-								}
-								v19 = v19x
-							}
-							r31[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: ld.u64
-							v16a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
-									continue
-								}
-								v16 = v16x
-							}
-							// 241: popc.b64
-							v17 := uint64(bits.OnesCount64(uint64(uint64(v16))))
-							// 242: cvt.u64.u32
-							v18 := uint64(uint64(uint32(v17)))
-							r30[l] = v18
-							// 243: ld.u64
-							v19a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
-									continue
-								}
-								v19 = v19x
-							}
-							r31[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 244: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(99)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: st.u64
-							s20 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r30[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: st.u64
-							s20 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r30[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
-							}
-						}
-					}
-				}
-				// PTX lines 245: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(100)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 245: ld.u64
-							v21a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
-									continue
-								}
-								v21 = v21x
-							}
-							r32[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 245: ld.u64
-							v21a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
-									continue
-								}
-								v21 = v21x
-							}
-							r32[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 246: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 246: st.u64
-							s22 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(r32[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 246: st.u64
-							s22 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(r32[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
-							}
-						}
-					}
-				}
-				// PTX lines 247, 248: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v23aw := w.Window(102)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: ld.u64
-							v23a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
-								v23 = runtime.Load64(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
-									continue
-								}
-								v23 = v23x
-							}
-							// 248: setp.ne.s64
-							c24t := uint64(v23) != uint64(k2)
-							c24 := c24t
-							c24b0 := uint32(0)
-							if c24 {
-								c24b0 = 1
-							}
-							p1 = p1&^(1<<l) | c24b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: ld.u64
-							v23a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
-								v23 = runtime.Load64(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
-									continue
-								}
-								v23 = v23x
-							}
-							// 248: setp.ne.s64
-							c24t := uint64(v23) != uint64(k2)
-							c24 := c24t
-							c24b0 := uint32(0)
-							if c24 {
-								c24b0 = 1
-							}
-							p1 = p1&^(1<<l) | c24b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			bitops64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5750,538 +4804,21 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 252-253
-			{
-				r35 := w.Reg(35)
-				k0 := uint64(0x40)
-				// PTX line 252: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 253: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: mov.u32
-							v2 := uint64(u1)
-							r35[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: mov.u32
-							v2 := uint64(u1)
-							r35[l] = v2
-						}
-					}
-				}
-			}
+			bitops64Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 256-258
-			{
-				r0 := w.Reg(0)
-				r35 := w.Reg(35)
-				// PTX lines 256, 257, 258: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(103)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
-									continue
-								}
-								v1 = v1x
-							}
-							// 257: clz.b64
-							v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
-							// 258: mov.u32
-							v3 := uint64(v2)
-							r35[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
-									continue
-								}
-								v1 = v1x
-							}
-							// 257: clz.b64
-							v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
-							// 258: mov.u32
-							v3 := uint64(v2)
-							r35[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			bitops64Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 261-280
-			{
-				r0 := w.Reg(0)
-				r35 := w.Reg(35)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				k0 := uint64(0xd)
-				k1 := uint64(0x33)
-				// PTX lines 261, 262, 263: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(104)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: mov.u32
-							v1 := uint64(r35[l])
-							// 262: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							r39[l] = v2
-							// 263: ld.u64
-							v3a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							r40[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: mov.u32
-							v1 := uint64(r35[l])
-							// 262: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							r39[l] = v2
-							// 263: ld.u64
-							v3a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							r40[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 264: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(105)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: st.u64
-							s4 := uint64(r40[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
-							}
-							s4v := uint64(r39[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: st.u64
-							s4 := uint64(r40[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
-							}
-							s4v := uint64(r39[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
-							}
-						}
-					}
-				}
-				// PTX lines 265: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(106)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: ld.u64
-							v5a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
-									continue
-								}
-								v5 = v5x
-							}
-							r41[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: ld.u64
-							v5a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
-									continue
-								}
-								v5 = v5x
-							}
-							r41[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 266: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(107)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: st.u64
-							s6 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r41[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: st.u64
-							s6 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r41[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
-							}
-						}
-					}
-				}
-				// PTX lines 267, 268, 269: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(108)
-					v9aw := w.Window(109)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: ld.u64
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
-									continue
-								}
-								v7 = v7x
-							}
-							// 268: brev.b64
-							v8 := bits.Reverse64(v7) >> 0
-							r43[l] = v8
-							// 269: ld.u64
-							v9a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
-									continue
-								}
-								v9 = v9x
-							}
-							r44[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: ld.u64
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
-									continue
-								}
-								v7 = v7x
-							}
-							// 268: brev.b64
-							v8 := bits.Reverse64(v7) >> 0
-							r43[l] = v8
-							// 269: ld.u64
-							v9a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
-									continue
-								}
-								v9 = v9x
-							}
-							r44[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 270: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(110)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: st.u64
-							s10 := uint64(r44[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(r43[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: st.u64
-							s10 := uint64(r44[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(r43[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
-							}
-						}
-					}
-				}
-				// PTX lines 271, 275, 276, 277, 279: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(111)
-					v15aw := w.Window(112)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: ld.u64
-							v11a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
-									continue
-								}
-								v11 = v11x
-							}
-							// 275: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 276: shr.b64
-							v13 := uint64(uint64(v11) >> uint32(k1))
-							// 277: add.u64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r48[l] = v14
-							// 279: ld.u64
-							v15a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
-									continue
-								}
-								v15 = v15x
-							}
-							r49[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: ld.u64
-							v11a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
-									continue
-								}
-								v11 = v11x
-							}
-							// 275: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 276: shr.b64
-							v13 := uint64(uint64(v11) >> uint32(k1))
-							// 277: add.u64
-							v14 := uint64(uint64(v12) + uint64(v13))
-							r48[l] = v14
-							// 279: ld.u64
-							v15a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
-									continue
-								}
-								v15 = v15x
-							}
-							r49[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 280: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(113)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: st.u64
-							s16 := uint64(r49[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r48[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: st.u64
-							s16 := uint64(r49[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r48[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
-							}
-						}
-					}
-				}
-			}
+			bitops64Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6302,5 +4839,1508 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// bitops64Block0 runs block 0 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 199-219; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 199: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 200: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/bitops.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bitops.ptx:202")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 203: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bitops.ptx:203")
+	}
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 206: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 207: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:208")
+				}
+			}
+		}
+	}
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: st.u64
+				s11 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: st.u64
+				s11 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/bitops.ptx:209")
+				}
+			}
+		}
+	}
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.u32
+				s12 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.u32
+				s12 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
+				}
+			}
+		}
+	}
+	// PTX line 211: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 212: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 213: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 214, 215, 216: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 215: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 216: st.u32
+				s18 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 215: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 216: st.u32
+				s18 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/bitops.ptx:216")
+				}
+			}
+		}
+	}
+	// PTX lines 217, 218, 219: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(86)
+		v20aw := w.Window(87)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: ld.u32
+				v19a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
+						continue
+					}
+					v19 = v19x
+				}
+				// 218: ld.u32
+				v20a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
+						continue
+					}
+					v20 = v20x
+				}
+				// 219: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: ld.u32
+				v19a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/bitops.ptx:217")
+						continue
+					}
+					v19 = v19x
+				}
+				// 218: ld.u32
+				v20a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/bitops.ptx:218")
+						continue
+					}
+					v20 = v20x
+				}
+				// 219: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 225-248; divergent, reconverges at block 5 (b5 ($L__BB1_5))
+func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	// PTX lines 225, 226, 227, 228, 229: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(88)
+		v2aw := w.Window(89)
+		v5aw := w.Window(90)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
+						continue
+					}
+					v1 = v1x
+				}
+				// 226: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 227: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 228: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 229: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:225")
+						continue
+					}
+					v1 = v1x
+				}
+				// 226: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/bitops.ptx:226")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 227: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 228: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 229: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:229")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 230: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: st.u64
+				s6 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: st.u64
+				s6 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:230")
+				}
+			}
+		}
+	}
+	// PTX lines 231, 232, 233, 234, 235, 236: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(92)
+		v8aw := w.Window(93)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
+						continue
+					}
+					v7 = v7x
+				}
+				// 232: ld.u32
+				v8a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
+						continue
+					}
+					v8 = v8x
+				}
+				// 233: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k1))
+				// 234: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 235: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 236: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:231")
+						continue
+					}
+					v7 = v7x
+				}
+				// 232: ld.u32
+				v8a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/bitops.ptx:232")
+						continue
+					}
+					v8 = v8x
+				}
+				// 233: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k1))
+				// 234: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 235: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 236: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 237: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(94)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: st.u64
+				s13 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: st.u64
+				s13 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/bitops.ptx:237")
+				}
+			}
+		}
+	}
+	// PTX lines 238: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(95)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: ld.u64
+				v14a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
+						continue
+					}
+					v14 = v14x
+				}
+				r27[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: ld.u64
+				v14a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/bitops.ptx:238")
+						continue
+					}
+					v14 = v14x
+				}
+				r27[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 239: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(96)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: st.u64
+				s15 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r27[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: st.u64
+				s15 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r27[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/bitops.ptx:239")
+				}
+			}
+		}
+	}
+	// PTX lines 240, 241, 242, 243: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(97)
+		v19aw := w.Window(98)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: ld.u64
+				v16a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
+						continue
+					}
+					v16 = v16x
+				}
+				// 241: popc.b64
+				v17 := uint64(bits.OnesCount64(uint64(uint64(v16))))
+				// 242: cvt.u64.u32
+				v18 := uint64(uint64(uint32(v17)))
+				r30[l] = v18
+				// 243: ld.u64
+				v19a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
+						continue
+					}
+					v19 = v19x
+				}
+				r31[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: ld.u64
+				v16a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/bitops.ptx:240")
+						continue
+					}
+					v16 = v16x
+				}
+				// 241: popc.b64
+				v17 := uint64(bits.OnesCount64(uint64(uint64(v16))))
+				// 242: cvt.u64.u32
+				v18 := uint64(uint64(uint32(v17)))
+				r30[l] = v18
+				// 243: ld.u64
+				v19a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/bitops.ptx:243")
+						continue
+					}
+					v19 = v19x
+				}
+				r31[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 244: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(99)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: st.u64
+				s20 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r30[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: st.u64
+				s20 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r30[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/bitops.ptx:244")
+				}
+			}
+		}
+	}
+	// PTX lines 245: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(100)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 245: ld.u64
+				v21a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
+						continue
+					}
+					v21 = v21x
+				}
+				r32[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 245: ld.u64
+				v21a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/bitops.ptx:245")
+						continue
+					}
+					v21 = v21x
+				}
+				r32[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 246: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: st.u64
+				s22 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(r32[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: st.u64
+				s22 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(r32[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/bitops.ptx:246")
+				}
+			}
+		}
+	}
+	// PTX lines 247, 248: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v23aw := w.Window(102)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: ld.u64
+				v23a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
+					v23 = runtime.Load64(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
+						continue
+					}
+					v23 = v23x
+				}
+				// 248: setp.ne.s64
+				c24t := uint64(v23) != uint64(k2)
+				c24 := c24t
+				c24b0 := uint32(0)
+				if c24 {
+					c24b0 = 1
+				}
+				p1 = p1&^(1<<l) | c24b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: ld.u64
+				v23a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
+					v23 = runtime.Load64(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/bitops.ptx:247")
+						continue
+					}
+					v23 = v23x
+				}
+				// 248: setp.ne.s64
+				c24t := uint64(v23) != uint64(k2)
+				c24 := c24t
+				c24b0 := uint32(0)
+				if c24 {
+					c24b0 = 1
+				}
+				p1 = p1&^(1<<l) | c24b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// bitops64Block3 runs block 3 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 252-253
+func bitops64Block3(w *runtime.Warp, m uint32, budget int) {
+	r35 := w.Reg(35)
+	k0 := uint64(0x40)
+	// PTX line 252: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 253: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: mov.u32
+				v2 := uint64(u1)
+				r35[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: mov.u32
+				v2 := uint64(u1)
+				r35[l] = v2
+			}
+		}
+	}
+}
+
+// bitops64Block4 runs block 4 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 256-258
+func bitops64Block4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	// PTX lines 256, 257, 258: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(103)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
+						continue
+					}
+					v1 = v1x
+				}
+				// 257: clz.b64
+				v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
+				// 258: mov.u32
+				v3 := uint64(v2)
+				r35[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/bitops.ptx:256")
+						continue
+					}
+					v1 = v1x
+				}
+				// 257: clz.b64
+				v2 := uint64(bits.LeadingZeros64(uint64(uint64(v1))) - 0)
+				// 258: mov.u32
+				v3 := uint64(v2)
+				r35[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// bitops64Block5 runs block 5 of kernel bitops64 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 261-280
+func bitops64Block5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	k0 := uint64(0xd)
+	k1 := uint64(0x33)
+	// PTX lines 261, 262, 263: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(104)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: mov.u32
+				v1 := uint64(r35[l])
+				// 262: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				r39[l] = v2
+				// 263: ld.u64
+				v3a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				r40[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: mov.u32
+				v1 := uint64(r35[l])
+				// 262: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				r39[l] = v2
+				// 263: ld.u64
+				v3a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/bitops.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				r40[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 264: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(105)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: st.u64
+				s4 := uint64(r40[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+				}
+				s4v := uint64(r39[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: st.u64
+				s4 := uint64(r40[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+				}
+				s4v := uint64(r39[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/bitops.ptx:264")
+				}
+			}
+		}
+	}
+	// PTX lines 265: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(106)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: ld.u64
+				v5a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
+						continue
+					}
+					v5 = v5x
+				}
+				r41[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: ld.u64
+				v5a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/bitops.ptx:265")
+						continue
+					}
+					v5 = v5x
+				}
+				r41[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 266: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(107)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: st.u64
+				s6 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r41[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: st.u64
+				s6 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r41[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/bitops.ptx:266")
+				}
+			}
+		}
+	}
+	// PTX lines 267, 268, 269: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(108)
+		v9aw := w.Window(109)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: ld.u64
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
+						continue
+					}
+					v7 = v7x
+				}
+				// 268: brev.b64
+				v8 := bits.Reverse64(v7) >> 0
+				r43[l] = v8
+				// 269: ld.u64
+				v9a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
+						continue
+					}
+					v9 = v9x
+				}
+				r44[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: ld.u64
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/bitops.ptx:267")
+						continue
+					}
+					v7 = v7x
+				}
+				// 268: brev.b64
+				v8 := bits.Reverse64(v7) >> 0
+				r43[l] = v8
+				// 269: ld.u64
+				v9a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/bitops.ptx:269")
+						continue
+					}
+					v9 = v9x
+				}
+				r44[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 270: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(110)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: st.u64
+				s10 := uint64(r44[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(r43[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: st.u64
+				s10 := uint64(r44[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(r43[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/bitops.ptx:270")
+				}
+			}
+		}
+	}
+	// PTX lines 271, 275, 276, 277, 279: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(111)
+		v15aw := w.Window(112)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: ld.u64
+				v11a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
+						continue
+					}
+					v11 = v11x
+				}
+				// 275: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 276: shr.b64
+				v13 := uint64(uint64(v11) >> uint32(k1))
+				// 277: add.u64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r48[l] = v14
+				// 279: ld.u64
+				v15a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
+						continue
+					}
+					v15 = v15x
+				}
+				r49[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: ld.u64
+				v11a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/bitops.ptx:271")
+						continue
+					}
+					v11 = v11x
+				}
+				// 275: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 276: shr.b64
+				v13 := uint64(uint64(v11) >> uint32(k1))
+				// 277: add.u64
+				v14 := uint64(uint64(v12) + uint64(v13))
+				r48[l] = v14
+				// 279: ld.u64
+				v15a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/bitops.ptx:279")
+						continue
+					}
+					v15 = v15x
+				}
+				r49[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 280: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(113)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: st.u64
+				s16 := uint64(r49[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r48[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: st.u64
+				s16 := uint64(r49[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r48[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/bitops.ptx:280")
+				}
+			}
+		}
 	}
 }

@@ -1071,320 +1071,7 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-49; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 29: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 30: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/convert.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/convert.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/convert.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 35: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: st.u64
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: st.u64
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
-							}
-						}
-					}
-				}
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.u64
-							s11 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.u64
-							s11 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.u32
-							s12 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.u32
-							s12 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
-							}
-						}
-					}
-				}
-				// PTX line 41: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 42: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 43: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 45: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 46: st.u32
-							s18 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 45: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 46: st.u32
-							s18 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(4)
-					v20aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: ld.u32
-							v19a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
-									continue
-								}
-								v19 = v19x
-							}
-							// 48: ld.u32
-							v20a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
-									continue
-								}
-								v20 = v20x
-							}
-							// 49: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: ld.u32
-							v19a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
-									continue
-								}
-								v19 = v19x
-							}
-							// 48: ld.u32
-							v20a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
-									continue
-								}
-								v20 = v20x
-							}
-							// 49: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			toIntBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1401,1257 +1088,7 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 55-97
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r26 := w.Reg(26)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				k0 := uint64(0x2)
-				k1 := uint64(0x5)
-				// PTX lines 55, 56, 57, 58, 59: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(6)
-					v2aw := w.Window(7)
-					v5aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
-									continue
-								}
-								v1 = v1x
-							}
-							// 56: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 57: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 58: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 59: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
-									continue
-								}
-								v1 = v1x
-							}
-							// 56: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 57: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 58: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 59: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.f32
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.f32
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61, 62, 63, 64, 65, 66: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(10)
-					v8aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.u64
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
-									continue
-								}
-								v7 = v7x
-							}
-							// 62: ld.u32
-							v8a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
-									continue
-								}
-								v8 = v8x
-							}
-							// 63: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k1))
-							// 64: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 65: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 66: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.u64
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
-									continue
-								}
-								v7 = v7x
-							}
-							// 62: ld.u32
-							v8a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
-									continue
-								}
-								v8 = v8x
-							}
-							// 63: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k1))
-							// 64: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 65: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 66: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.u64
-							s13 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.u64
-							s13 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
-							}
-						}
-					}
-				}
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(13)
-					v16aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: ld.f32
-							v14a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
-									continue
-								}
-								v14 = v14x
-							}
-							// 69: cvt.rzi.s32.f32
-							v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
-							r28[l] = v15
-							// 70: ld.u64
-							v16a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
-									continue
-								}
-								v16 = v16x
-							}
-							r29[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: ld.f32
-							v14a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
-									continue
-								}
-								v14 = v14x
-							}
-							// 69: cvt.rzi.s32.f32
-							v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
-							r28[l] = v15
-							// 70: ld.u64
-							v16a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
-									continue
-								}
-								v16 = v16x
-							}
-							r29[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.u32
-							s17 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r28[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.u32
-							s17 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r28[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.f32
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
-									continue
-								}
-								v18 = v18x
-							}
-							r30[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.f32
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
-									continue
-								}
-								v18 = v18x
-							}
-							r30[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.f32
-							s19 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r30[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.f32
-							s19 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r30[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 74, 75, 76: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(18)
-					v22aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: ld.f32
-							v20a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
-									continue
-								}
-								v20 = v20x
-							}
-							// 75: cvt.rni.s32.f32
-							v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RN, 32, true)
-							r32[l] = v21
-							// 76: ld.u64
-							v22a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
-								v22 = runtime.Load64(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
-									continue
-								}
-								v22 = v22x
-							}
-							r33[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: ld.f32
-							v20a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
-									continue
-								}
-								v20 = v20x
-							}
-							// 75: cvt.rni.s32.f32
-							v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RN, 32, true)
-							r32[l] = v21
-							// 76: ld.u64
-							v22a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
-								v22 = runtime.Load64(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
-									continue
-								}
-								v22 = v22x
-							}
-							r33[l] = v22
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.u32
-							s23 := uint64(r33[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r32[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.u32
-							s23 := uint64(r33[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r32[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
-							}
-						}
-					}
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					v24aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: ld.f32
-							v24a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
-									continue
-								}
-								v24 = v24x
-							}
-							r34[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: ld.f32
-							v24a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
-									continue
-								}
-								v24 = v24x
-							}
-							r34[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.f32
-							s25 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r34[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.f32
-							s25 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r34[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
-							}
-						}
-					}
-				}
-				// PTX lines 80, 81, 82: lane-local, one loop over the lanes
-				{
-					v26aw := w.Window(23)
-					v28aw := w.Window(24)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: ld.f32
-							v26a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
-									continue
-								}
-								v26 = v26x
-							}
-							// 81: cvt.rmi.s32.f32
-							v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v26))), isa.RM, 32, true)
-							r36[l] = v27
-							// 82: ld.u64
-							v28a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
-									continue
-								}
-								v28 = v28x
-							}
-							r37[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: ld.f32
-							v26a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
-									continue
-								}
-								v26 = v26x
-							}
-							// 81: cvt.rmi.s32.f32
-							v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v26))), isa.RM, 32, true)
-							r36[l] = v27
-							// 82: ld.u64
-							v28a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
-									continue
-								}
-								v28 = v28x
-							}
-							r37[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.u32
-							s29 := uint64(r37[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r36[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.u32
-							s29 := uint64(r37[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r36[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
-							}
-						}
-					}
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					v30aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.f32
-							v30a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
-									continue
-								}
-								v30 = v30x
-							}
-							r38[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.f32
-							v30a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
-									continue
-								}
-								v30 = v30x
-							}
-							r38[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.f32
-							s31 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r38[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.f32
-							s31 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r38[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(28)
-					v35aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: ld.f32
-							v32a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
-									continue
-								}
-								v32 = v32x
-							}
-							// 87: cvt.rpi.f32.f32
-							v33 := isa.CvtFloat(v32, 32, 32, isa.RP, true, false, false)
-							// 88: cvt.rzi.s32.f32
-							v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v33))), isa.RZ, 32, true)
-							r41[l] = v34
-							// 89: ld.u64
-							v35a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
-								v35 = runtime.Load64(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
-									continue
-								}
-								v35 = v35x
-							}
-							r42[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: ld.f32
-							v32a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
-									continue
-								}
-								v32 = v32x
-							}
-							// 87: cvt.rpi.f32.f32
-							v33 := isa.CvtFloat(v32, 32, 32, isa.RP, true, false, false)
-							// 88: cvt.rzi.s32.f32
-							v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v33))), isa.RZ, 32, true)
-							r41[l] = v34
-							// 89: ld.u64
-							v35a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
-								v35 = runtime.Load64(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
-									continue
-								}
-								v35 = v35x
-							}
-							r42[l] = v35
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.u32
-							s36 := uint64(r42[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r41[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.u32
-							s36 := uint64(r42[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r41[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
-							}
-						}
-					}
-				}
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					v37aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.f32
-							v37a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
-									continue
-								}
-								v37 = v37x
-							}
-							r43[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.f32
-							v37a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
-									continue
-								}
-								v37 = v37x
-							}
-							r43[l] = v37
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					s38w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.f32
-							s38 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
-							}
-							s38v := uint64(r43[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.f32
-							s38 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
-							}
-							s38v := uint64(r43[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
-				{
-					v39aw := w.Window(33)
-					v42aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.f32
-							v39a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
-									continue
-								}
-								v39 = v39x
-							}
-							// 94: abs.f32
-							v40 := uint64(isa.AbsF32(uint32(v39)))
-							// 95: cvt.rzi.u32.f32
-							v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v40))), isa.RZ, 32, false)
-							r46[l] = v41
-							// 96: ld.u64
-							v42a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
-									continue
-								}
-								v42 = v42x
-							}
-							r47[l] = v42
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.f32
-							v39a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
-									continue
-								}
-								v39 = v39x
-							}
-							// 94: abs.f32
-							v40 := uint64(isa.AbsF32(uint32(v39)))
-							// 95: cvt.rzi.u32.f32
-							v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v40))), isa.RZ, 32, false)
-							r46[l] = v41
-							// 96: ld.u64
-							v42a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
-									continue
-								}
-								v42 = v42x
-							}
-							r47[l] = v42
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s43w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.u32
-							s43 := uint64(r47[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r46[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.u32
-							s43 := uint64(r47[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r46[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
-							}
-						}
-					}
-				}
-			}
+			toIntBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2672,6 +1109,1577 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// toIntBlock0 runs block 0 of kernel to_int for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-49; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 29: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 30: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/convert.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/convert.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/convert.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 35: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: st.u64
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: st.u64
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:38")
+				}
+			}
+		}
+	}
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.u64
+				s11 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.u64
+				s11 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.u32
+				s12 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.u32
+				s12 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:40")
+				}
+			}
+		}
+	}
+	// PTX line 41: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 42: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 43: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 45: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 46: st.u32
+				s18 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 45: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 46: st.u32
+				s18 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(4)
+		v20aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: ld.u32
+				v19a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
+						continue
+					}
+					v19 = v19x
+				}
+				// 48: ld.u32
+				v20a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
+						continue
+					}
+					v20 = v20x
+				}
+				// 49: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: ld.u32
+				v19a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:47")
+						continue
+					}
+					v19 = v19x
+				}
+				// 48: ld.u32
+				v20a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:48")
+						continue
+					}
+					v20 = v20x
+				}
+				// 49: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 55-97
+func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	k0 := uint64(0x2)
+	k1 := uint64(0x5)
+	// PTX lines 55, 56, 57, 58, 59: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(6)
+		v2aw := w.Window(7)
+		v5aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
+						continue
+					}
+					v1 = v1x
+				}
+				// 56: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 57: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 58: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 59: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:55")
+						continue
+					}
+					v1 = v1x
+				}
+				// 56: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:56")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 57: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 58: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 59: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/convert.ptx:59")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.f32
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.f32
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/convert.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61, 62, 63, 64, 65, 66: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(10)
+		v8aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.u64
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
+						continue
+					}
+					v7 = v7x
+				}
+				// 62: ld.u32
+				v8a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
+						continue
+					}
+					v8 = v8x
+				}
+				// 63: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k1))
+				// 64: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 65: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 66: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.u64
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:61")
+						continue
+					}
+					v7 = v7x
+				}
+				// 62: ld.u32
+				v8a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:62")
+						continue
+					}
+					v8 = v8x
+				}
+				// 63: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k1))
+				// 64: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 65: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 66: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.u64
+				s13 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.u64
+				s13 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:67")
+				}
+			}
+		}
+	}
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(13)
+		v16aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: ld.f32
+				v14a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
+						continue
+					}
+					v14 = v14x
+				}
+				// 69: cvt.rzi.s32.f32
+				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
+				r28[l] = v15
+				// 70: ld.u64
+				v16a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
+						continue
+					}
+					v16 = v16x
+				}
+				r29[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: ld.f32
+				v14a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:68")
+						continue
+					}
+					v14 = v14x
+				}
+				// 69: cvt.rzi.s32.f32
+				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
+				r28[l] = v15
+				// 70: ld.u64
+				v16a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:70")
+						continue
+					}
+					v16 = v16x
+				}
+				r29[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.u32
+				s17 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r28[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.u32
+				s17 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r28[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.f32
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
+						continue
+					}
+					v18 = v18x
+				}
+				r30[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.f32
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:72")
+						continue
+					}
+					v18 = v18x
+				}
+				r30[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.f32
+				s19 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r30[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.f32
+				s19 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r30[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/convert.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(18)
+		v22aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: ld.f32
+				v20a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
+						continue
+					}
+					v20 = v20x
+				}
+				// 75: cvt.rni.s32.f32
+				v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RN, 32, true)
+				r32[l] = v21
+				// 76: ld.u64
+				v22a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+					v22 = runtime.Load64(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
+						continue
+					}
+					v22 = v22x
+				}
+				r33[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: ld.f32
+				v20a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:74")
+						continue
+					}
+					v20 = v20x
+				}
+				// 75: cvt.rni.s32.f32
+				v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RN, 32, true)
+				r32[l] = v21
+				// 76: ld.u64
+				v22a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+					v22 = runtime.Load64(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:76")
+						continue
+					}
+					v22 = v22x
+				}
+				r33[l] = v22
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.u32
+				s23 := uint64(r33[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r32[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.u32
+				s23 := uint64(r33[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r32[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/convert.ptx:77")
+				}
+			}
+		}
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		v24aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: ld.f32
+				v24a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
+						continue
+					}
+					v24 = v24x
+				}
+				r34[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: ld.f32
+				v24a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/convert.ptx:78")
+						continue
+					}
+					v24 = v24x
+				}
+				r34[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.f32
+				s25 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r34[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.f32
+				s25 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r34[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:79")
+				}
+			}
+		}
+	}
+	// PTX lines 80, 81, 82: lane-local, one loop over the lanes
+	{
+		v26aw := w.Window(23)
+		v28aw := w.Window(24)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: ld.f32
+				v26a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
+						continue
+					}
+					v26 = v26x
+				}
+				// 81: cvt.rmi.s32.f32
+				v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v26))), isa.RM, 32, true)
+				r36[l] = v27
+				// 82: ld.u64
+				v28a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
+						continue
+					}
+					v28 = v28x
+				}
+				r37[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: ld.f32
+				v26a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/convert.ptx:80")
+						continue
+					}
+					v26 = v26x
+				}
+				// 81: cvt.rmi.s32.f32
+				v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v26))), isa.RM, 32, true)
+				r36[l] = v27
+				// 82: ld.u64
+				v28a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:82")
+						continue
+					}
+					v28 = v28x
+				}
+				r37[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.u32
+				s29 := uint64(r37[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r36[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.u32
+				s29 := uint64(r37[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r36[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:83")
+				}
+			}
+		}
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		v30aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.f32
+				v30a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
+						continue
+					}
+					v30 = v30x
+				}
+				r38[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.f32
+				v30a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/convert.ptx:84")
+						continue
+					}
+					v30 = v30x
+				}
+				r38[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.f32
+				s31 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r38[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.f32
+				s31 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r38[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(28)
+		v35aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: ld.f32
+				v32a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
+						continue
+					}
+					v32 = v32x
+				}
+				// 87: cvt.rpi.f32.f32
+				v33 := isa.CvtFloat(v32, 32, 32, isa.RP, true, false, false)
+				// 88: cvt.rzi.s32.f32
+				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v33))), isa.RZ, 32, true)
+				r41[l] = v34
+				// 89: ld.u64
+				v35a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+					v35 = runtime.Load64(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
+						continue
+					}
+					v35 = v35x
+				}
+				r42[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: ld.f32
+				v32a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:86")
+						continue
+					}
+					v32 = v32x
+				}
+				// 87: cvt.rpi.f32.f32
+				v33 := isa.CvtFloat(v32, 32, 32, isa.RP, true, false, false)
+				// 88: cvt.rzi.s32.f32
+				v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v33))), isa.RZ, 32, true)
+				r41[l] = v34
+				// 89: ld.u64
+				v35a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+					v35 = runtime.Load64(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:89")
+						continue
+					}
+					v35 = v35x
+				}
+				r42[l] = v35
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.u32
+				s36 := uint64(r42[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r41[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.u32
+				s36 := uint64(r42[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r41[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/convert.ptx:90")
+				}
+			}
+		}
+	}
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		v37aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.f32
+				v37a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
+						continue
+					}
+					v37 = v37x
+				}
+				r43[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.f32
+				v37a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/convert.ptx:91")
+						continue
+					}
+					v37 = v37x
+				}
+				r43[l] = v37
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		s38w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.f32
+				s38 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
+				}
+				s38v := uint64(r43[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.f32
+				s38 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
+				}
+				s38v := uint64(r43[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/convert.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+	{
+		v39aw := w.Window(33)
+		v42aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.f32
+				v39a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
+						continue
+					}
+					v39 = v39x
+				}
+				// 94: abs.f32
+				v40 := uint64(isa.AbsF32(uint32(v39)))
+				// 95: cvt.rzi.u32.f32
+				v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v40))), isa.RZ, 32, false)
+				r46[l] = v41
+				// 96: ld.u64
+				v42a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
+						continue
+					}
+					v42 = v42x
+				}
+				r47[l] = v42
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.f32
+				v39a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/convert.ptx:93")
+						continue
+					}
+					v39 = v39x
+				}
+				// 94: abs.f32
+				v40 := uint64(isa.AbsF32(uint32(v39)))
+				// 95: cvt.rzi.u32.f32
+				v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v40))), isa.RZ, 32, false)
+				r46[l] = v41
+				// 96: ld.u64
+				v42a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/convert.ptx:96")
+						continue
+					}
+					v42 = v42x
+				}
+				r47[l] = v42
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s43w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.u32
+				s43 := uint64(r47[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r46[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.u32
+				s43 := uint64(r47[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r46[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/convert.ptx:97")
+				}
+			}
+		}
+	}
+}
+
 // toFloatRun runs blocks of kernel to_float for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2680,320 +2688,7 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 119-139; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 119: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 120: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 121: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/convert.ptx:121")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 122: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/convert.ptx:122")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 123: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/convert.ptx:123")
-				}
-				// PTX line 124: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 125: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 126: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 127: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
-							}
-						}
-					}
-				}
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
-							}
-						}
-					}
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX line 131: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 132: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 133: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 135: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 136: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 135: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 136: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
-							}
-						}
-					}
-				}
-				// PTX lines 137, 138, 139: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(40)
-					v20aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.u32
-							v19a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
-									continue
-								}
-								v19 = v19x
-							}
-							// 138: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
-									continue
-								}
-								v20 = v20x
-							}
-							// 139: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.u32
-							v19a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
-									continue
-								}
-								v19 = v19x
-							}
-							// 138: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
-									continue
-								}
-								v20 = v20x
-							}
-							// 139: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			toFloatBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3010,1084 +2705,7 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 145-183
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r26 := w.Reg(26)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				k0 := uint64(0x3)
-				k1 := uint64(0x5)
-				k2 := uint64(0x2)
-				// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(42)
-					v2aw := w.Window(43)
-					v5aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
-									continue
-								}
-								v1 = v1x
-							}
-							// 146: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 147: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 148: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 149: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
-									continue
-								}
-								v1 = v1x
-							}
-							// 146: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 147: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 148: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 149: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.u64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.u64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
-							}
-						}
-					}
-				}
-				// PTX lines 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(46)
-					v8aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
-									continue
-								}
-								v7 = v7x
-							}
-							// 152: ld.u32
-							v8a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
-									continue
-								}
-								v8 = v8x
-							}
-							// 153: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k1))
-							// 154: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 155: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 156: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
-									continue
-								}
-								v7 = v7x
-							}
-							// 152: ld.u32
-							v8a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
-									continue
-								}
-								v8 = v8x
-							}
-							// 153: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k1))
-							// 154: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 155: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 156: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.u64
-							s13 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.u64
-							s13 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX lines 158, 159, 160: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(49)
-					v16aw := w.Window(50)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: ld.u32
-							v14a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
-									continue
-								}
-								v14 = v14x
-							}
-							// 159: cvt.rn.f32.s32
-							v15 := uint64(math.Float32bits(float32(int32(v14))))
-							r28[l] = v15
-							// 160: ld.u64
-							v16a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
-									continue
-								}
-								v16 = v16x
-							}
-							r29[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: ld.u32
-							v14a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
-									continue
-								}
-								v14 = v14x
-							}
-							// 159: cvt.rn.f32.s32
-							v15 := uint64(math.Float32bits(float32(int32(v14))))
-							r28[l] = v15
-							// 160: ld.u64
-							v16a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
-									continue
-								}
-								v16 = v16x
-							}
-							r29[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.f32
-							s17 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r28[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.f32
-							s17 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r28[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(52)
-					v20aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.u32
-							v18a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
-									continue
-								}
-								v18 = v18x
-							}
-							// 163: cvt.rn.f32.u32
-							v19 := uint64(math.Float32bits(float32(uint32(v18))))
-							r31[l] = v19
-							// 164: ld.u64
-							v20a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
-									continue
-								}
-								v20 = v20x
-							}
-							r32[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.u32
-							v18a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
-									continue
-								}
-								v18 = v18x
-							}
-							// 163: cvt.rn.f32.u32
-							v19 := uint64(math.Float32bits(float32(uint32(v18))))
-							r31[l] = v19
-							// 164: ld.u64
-							v20a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
-									continue
-								}
-								v20 = v20x
-							}
-							r32[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: st.f32
-							s21 := uint64(r32[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r31[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: st.f32
-							s21 := uint64(r32[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r31[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
-							}
-						}
-					}
-				}
-				// PTX lines 166, 167, 168: lane-local, one loop over the lanes
-				{
-					v22aw := w.Window(55)
-					v24aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: ld.u64
-							v22a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
-								v22 = runtime.Load64(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
-									continue
-								}
-								v22 = v22x
-							}
-							// 167: cvt.rn.f32.s64
-							v23 := uint64(math.Float32bits(float32(int64(v22))))
-							r34[l] = v23
-							// 168: ld.u64
-							v24a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
-									continue
-								}
-								v24 = v24x
-							}
-							r35[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: ld.u64
-							v22a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
-								v22 = runtime.Load64(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
-									continue
-								}
-								v22 = v22x
-							}
-							// 167: cvt.rn.f32.s64
-							v23 := uint64(math.Float32bits(float32(int64(v22))))
-							r34[l] = v23
-							// 168: ld.u64
-							v24a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
-									continue
-								}
-								v24 = v24x
-							}
-							r35[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.f32
-							s25 := uint64(r35[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r34[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.f32
-							s25 := uint64(r35[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r34[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
-				{
-					v26aw := w.Window(58)
-					v28aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.u64
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
-									continue
-								}
-								v26 = v26x
-							}
-							// 171: cvt.rn.f32.u64
-							v27 := isa.IntToFloat(0, uint64(uint64(v26)), false, 32, isa.RN)
-							r37[l] = v27
-							// 172: ld.u64
-							v28a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
-									continue
-								}
-								v28 = v28x
-							}
-							r38[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.u64
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
-									continue
-								}
-								v26 = v26x
-							}
-							// 171: cvt.rn.f32.u64
-							v27 := isa.IntToFloat(0, uint64(uint64(v26)), false, 32, isa.RN)
-							r37[l] = v27
-							// 172: ld.u64
-							v28a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
-									continue
-								}
-								v28 = v28x
-							}
-							r38[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.f32
-							s29 := uint64(r38[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r37[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.f32
-							s29 := uint64(r38[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r37[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
-							}
-						}
-					}
-				}
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					v30aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: ld.u64
-							v30a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
-									continue
-								}
-								v30 = v30x
-							}
-							r39[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: ld.u64
-							v30a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
-									continue
-								}
-								v30 = v30x
-							}
-							r39[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.u32
-							s31 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r39[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.u32
-							s31 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r39[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
-							}
-						}
-					}
-				}
-				// PTX lines 176, 178: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u32
-							v32a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
-									continue
-								}
-								v32 = v32x
-							}
-							// 178: cvt.rz.f32.s32
-							v33 := isa.IntToFloat(int64(int32(v32)), 0, true, 32, isa.RZ)
-							r41[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u32
-							v32a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
-									continue
-								}
-								v32 = v32x
-							}
-							// 178: cvt.rz.f32.s32
-							v33 := isa.IntToFloat(int64(int32(v32)), 0, true, 32, isa.RZ)
-							r41[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.f32
-							s34 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r41[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.f32
-							s34 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r41[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
-							}
-						}
-					}
-				}
-				// PTX lines 181, 182: lane-local, one loop over the lanes
-				{
-					v35aw := w.Window(65)
-					v36aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.f32
-							v35a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
-									continue
-								}
-								v35 = v35x
-							}
-							r42[l] = v35
-							// 182: ld.u64
-							v36a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
-									continue
-								}
-								v36 = v36x
-							}
-							r43[l] = v36
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.f32
-							v35a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
-									continue
-								}
-								v35 = v35x
-							}
-							r42[l] = v35
-							// 182: ld.u64
-							v36a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
-									continue
-								}
-								v36 = v36x
-							}
-							r43[l] = v36
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					s37w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.f32
-							s37 := uint64(r43[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(r42[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.f32
-							s37 := uint64(r43[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(r42[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
-							}
-						}
-					}
-				}
-			}
+			toFloatBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4108,6 +2726,1404 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// toFloatBlock0 runs block 0 of kernel to_float for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 119-139; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 119: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 120: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 121: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/convert.ptx:121")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 122: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/convert.ptx:122")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 123: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/convert.ptx:123")
+	}
+	// PTX line 124: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 125: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 126: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 127: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:128")
+				}
+			}
+		}
+	}
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:129")
+				}
+			}
+		}
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX line 131: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 132: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 133: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 135: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 136: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 135: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 136: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:136")
+				}
+			}
+		}
+	}
+	// PTX lines 137, 138, 139: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(40)
+		v20aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.u32
+				v19a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
+						continue
+					}
+					v19 = v19x
+				}
+				// 138: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
+						continue
+					}
+					v20 = v20x
+				}
+				// 139: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.u32
+				v19a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:137")
+						continue
+					}
+					v19 = v19x
+				}
+				// 138: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:138")
+						continue
+					}
+					v20 = v20x
+				}
+				// 139: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 145-183
+func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r26 := w.Reg(26)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	k0 := uint64(0x3)
+	k1 := uint64(0x5)
+	k2 := uint64(0x2)
+	// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(42)
+		v2aw := w.Window(43)
+		v5aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
+						continue
+					}
+					v1 = v1x
+				}
+				// 146: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 147: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 148: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 149: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:145")
+						continue
+					}
+					v1 = v1x
+				}
+				// 146: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:146")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 147: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 148: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 149: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:149")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.u64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.u64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:150")
+				}
+			}
+		}
+	}
+	// PTX lines 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(46)
+		v8aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
+						continue
+					}
+					v7 = v7x
+				}
+				// 152: ld.u32
+				v8a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
+						continue
+					}
+					v8 = v8x
+				}
+				// 153: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k1))
+				// 154: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 155: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 156: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:151")
+						continue
+					}
+					v7 = v7x
+				}
+				// 152: ld.u32
+				v8a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:152")
+						continue
+					}
+					v8 = v8x
+				}
+				// 153: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k1))
+				// 154: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 155: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 156: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.u64
+				s13 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.u64
+				s13 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX lines 158, 159, 160: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(49)
+		v16aw := w.Window(50)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: ld.u32
+				v14a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
+						continue
+					}
+					v14 = v14x
+				}
+				// 159: cvt.rn.f32.s32
+				v15 := uint64(math.Float32bits(float32(int32(v14))))
+				r28[l] = v15
+				// 160: ld.u64
+				v16a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
+						continue
+					}
+					v16 = v16x
+				}
+				r29[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: ld.u32
+				v14a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/convert.ptx:158")
+						continue
+					}
+					v14 = v14x
+				}
+				// 159: cvt.rn.f32.s32
+				v15 := uint64(math.Float32bits(float32(int32(v14))))
+				r28[l] = v15
+				// 160: ld.u64
+				v16a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/convert.ptx:160")
+						continue
+					}
+					v16 = v16x
+				}
+				r29[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.f32
+				s17 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r28[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.f32
+				s17 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r28[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/convert.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(52)
+		v20aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.u32
+				v18a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
+						continue
+					}
+					v18 = v18x
+				}
+				// 163: cvt.rn.f32.u32
+				v19 := uint64(math.Float32bits(float32(uint32(v18))))
+				r31[l] = v19
+				// 164: ld.u64
+				v20a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
+						continue
+					}
+					v20 = v20x
+				}
+				r32[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.u32
+				v18a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/convert.ptx:162")
+						continue
+					}
+					v18 = v18x
+				}
+				// 163: cvt.rn.f32.u32
+				v19 := uint64(math.Float32bits(float32(uint32(v18))))
+				r31[l] = v19
+				// 164: ld.u64
+				v20a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/convert.ptx:164")
+						continue
+					}
+					v20 = v20x
+				}
+				r32[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: st.f32
+				s21 := uint64(r32[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r31[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: st.f32
+				s21 := uint64(r32[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r31[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/convert.ptx:165")
+				}
+			}
+		}
+	}
+	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
+	{
+		v22aw := w.Window(55)
+		v24aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: ld.u64
+				v22a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+					v22 = runtime.Load64(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
+						continue
+					}
+					v22 = v22x
+				}
+				// 167: cvt.rn.f32.s64
+				v23 := uint64(math.Float32bits(float32(int64(v22))))
+				r34[l] = v23
+				// 168: ld.u64
+				v24a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
+						continue
+					}
+					v24 = v24x
+				}
+				r35[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: ld.u64
+				v22a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+					v22 = runtime.Load64(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/convert.ptx:166")
+						continue
+					}
+					v22 = v22x
+				}
+				// 167: cvt.rn.f32.s64
+				v23 := uint64(math.Float32bits(float32(int64(v22))))
+				r34[l] = v23
+				// 168: ld.u64
+				v24a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:168")
+						continue
+					}
+					v24 = v24x
+				}
+				r35[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.f32
+				s25 := uint64(r35[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r34[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.f32
+				s25 := uint64(r35[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r34[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/convert.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	{
+		v26aw := w.Window(58)
+		v28aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.u64
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
+						continue
+					}
+					v26 = v26x
+				}
+				// 171: cvt.rn.f32.u64
+				v27 := isa.IntToFloat(0, uint64(uint64(v26)), false, 32, isa.RN)
+				r37[l] = v27
+				// 172: ld.u64
+				v28a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
+						continue
+					}
+					v28 = v28x
+				}
+				r38[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.u64
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:170")
+						continue
+					}
+					v26 = v26x
+				}
+				// 171: cvt.rn.f32.u64
+				v27 := isa.IntToFloat(0, uint64(uint64(v26)), false, 32, isa.RN)
+				r37[l] = v27
+				// 172: ld.u64
+				v28a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/convert.ptx:172")
+						continue
+					}
+					v28 = v28x
+				}
+				r38[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.f32
+				s29 := uint64(r38[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r37[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.f32
+				s29 := uint64(r38[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r37[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/convert.ptx:173")
+				}
+			}
+		}
+	}
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		v30aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: ld.u64
+				v30a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
+						continue
+					}
+					v30 = v30x
+				}
+				r39[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: ld.u64
+				v30a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/convert.ptx:174")
+						continue
+					}
+					v30 = v30x
+				}
+				r39[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.u32
+				s31 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r39[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.u32
+				s31 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r39[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/convert.ptx:175")
+				}
+			}
+		}
+	}
+	// PTX lines 176, 178: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u32
+				v32a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
+						continue
+					}
+					v32 = v32x
+				}
+				// 178: cvt.rz.f32.s32
+				v33 := isa.IntToFloat(int64(int32(v32)), 0, true, 32, isa.RZ)
+				r41[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u32
+				v32a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/convert.ptx:176")
+						continue
+					}
+					v32 = v32x
+				}
+				// 178: cvt.rz.f32.s32
+				v33 := isa.IntToFloat(int64(int32(v32)), 0, true, 32, isa.RZ)
+				r41[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.f32
+				s34 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r41[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.f32
+				s34 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r41[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/convert.ptx:180")
+				}
+			}
+		}
+	}
+	// PTX lines 181, 182: lane-local, one loop over the lanes
+	{
+		v35aw := w.Window(65)
+		v36aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.f32
+				v35a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
+						continue
+					}
+					v35 = v35x
+				}
+				r42[l] = v35
+				// 182: ld.u64
+				v36a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
+						continue
+					}
+					v36 = v36x
+				}
+				r43[l] = v36
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.f32
+				v35a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/convert.ptx:181")
+						continue
+					}
+					v35 = v35x
+				}
+				r42[l] = v35
+				// 182: ld.u64
+				v36a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/convert.ptx:182")
+						continue
+					}
+					v36 = v36x
+				}
+				r43[l] = v36
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		s37w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.f32
+				s37 := uint64(r43[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(r42[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.f32
+				s37 := uint64(r43[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(r42[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/convert.ptx:183")
+				}
+			}
+		}
+	}
+}
+
 // f64RoundtripRun runs blocks of kernel f64_roundtrip for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4116,320 +4132,7 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 207-227; divergent, reconverges at block 3 (b3 ($L__BB2_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 207: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 208: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 209: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/convert.ptx:209")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 210: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/convert.ptx:210")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 211: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/convert.ptx:211")
-				}
-				// PTX line 212: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 213: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 214: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 215: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 216: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(68)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 216: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 216: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
-							}
-						}
-					}
-				}
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
-							}
-						}
-					}
-				}
-				// PTX lines 218: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
-							}
-						}
-					}
-				}
-				// PTX line 219: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 220: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 221: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 222, 223, 224: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 223: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 224: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 223: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 224: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
-							}
-						}
-					}
-				}
-				// PTX lines 225, 226, 227: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(72)
-					v20aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: ld.u32
-							v19a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
-									continue
-								}
-								v19 = v19x
-							}
-							// 226: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
-									continue
-								}
-								v20 = v20x
-							}
-							// 227: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: ld.u32
-							v19a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
-									continue
-								}
-								v19 = v19x
-							}
-							// 226: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
-									continue
-								}
-								v20 = v20x
-							}
-							// 227: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			f64RoundtripBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4446,897 +4149,7 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 3
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 233-268
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				// PTX lines 233, 234, 235, 236, 237: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(74)
-					v2aw := w.Window(75)
-					v5aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
-									continue
-								}
-								v1 = v1x
-							}
-							// 234: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 235: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 236: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 237: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
-									continue
-								}
-								v1 = v1x
-							}
-							// 234: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 235: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 236: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 237: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 238: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(77)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: st.f64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: st.f64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
-							}
-						}
-					}
-				}
-				// PTX lines 239, 240, 241, 242, 243, 244: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(78)
-					v8aw := w.Window(79)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
-									continue
-								}
-								v7 = v7x
-							}
-							// 240: ld.u32
-							v8a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
-									continue
-								}
-								v8 = v8x
-							}
-							// 241: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k1))
-							// 242: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 243: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 244: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
-									continue
-								}
-								v7 = v7x
-							}
-							// 240: ld.u32
-							v8a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
-									continue
-								}
-								v8 = v8x
-							}
-							// 241: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k1))
-							// 242: cvt.s64.s32
-							v10 := uint64(uint64(int32(v9)))
-							// 243: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 244: add.s64
-							v12 := uint64(uint64(v7) + uint64(v11))
-							r26[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 245: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 245: st.u64
-							s13 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 245: st.u64
-							s13 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
-							}
-						}
-					}
-				}
-				// PTX lines 246, 247, 248, 249: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(81)
-					v17aw := w.Window(82)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 246: ld.f64
-							v14a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
-									continue
-								}
-								v14 = v14x
-							}
-							// 247: cvt.rn.f32.f64
-							v15 := isa.CvtFloat(v14, 32, 64, isa.RN, false, false, false)
-							// 248: cvt.f64.f32
-							v16 := isa.CvtFloat(v15, 64, 32, isa.RN, false, false, false)
-							r29[l] = v16
-							// 249: ld.u64
-							v17a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
-									continue
-								}
-								v17 = v17x
-							}
-							r30[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 246: ld.f64
-							v14a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
-									continue
-								}
-								v14 = v14x
-							}
-							// 247: cvt.rn.f32.f64
-							v15 := isa.CvtFloat(v14, 32, 64, isa.RN, false, false, false)
-							// 248: cvt.f64.f32
-							v16 := isa.CvtFloat(v15, 64, 32, isa.RN, false, false, false)
-							r29[l] = v16
-							// 249: ld.u64
-							v17a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
-									continue
-								}
-								v17 = v17x
-							}
-							r30[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 250: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: st.f64
-							s18 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r29[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: st.f64
-							s18 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r29[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
-							}
-						}
-					}
-				}
-				// PTX lines 251: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(84)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: ld.f64
-							v19a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
-									continue
-								}
-								v19 = v19x
-							}
-							r31[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: ld.f64
-							v19a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
-									continue
-								}
-								v19 = v19x
-							}
-							r31[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 252: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 252: st.f64
-							s20 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r31[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 252: st.f64
-							s20 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r31[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
-							}
-						}
-					}
-				}
-				// PTX lines 253, 254, 255, 256: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(86)
-					v24aw := w.Window(87)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: ld.f64
-							v21a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
-									continue
-								}
-								v21 = v21x
-							}
-							// 254: cvt.rz.f32.f64
-							v22 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
-							// 255: cvt.f64.f32
-							v23 := isa.CvtFloat(v22, 64, 32, isa.RN, false, false, false)
-							r34[l] = v23
-							// 256: ld.u64
-							v24a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
-									continue
-								}
-								v24 = v24x
-							}
-							r35[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: ld.f64
-							v21a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
-									continue
-								}
-								v21 = v21x
-							}
-							// 254: cvt.rz.f32.f64
-							v22 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
-							// 255: cvt.f64.f32
-							v23 := isa.CvtFloat(v22, 64, 32, isa.RN, false, false, false)
-							r34[l] = v23
-							// 256: ld.u64
-							v24a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
-									continue
-								}
-								v24 = v24x
-							}
-							r35[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 257: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: st.f64
-							s25 := uint64(r35[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(r34[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: st.f64
-							s25 := uint64(r35[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(r34[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
-							}
-						}
-					}
-				}
-				// PTX lines 258, 259, 260, 261: lane-local, one loop over the lanes
-				{
-					v26aw := w.Window(89)
-					v29aw := w.Window(90)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: ld.f64
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
-									continue
-								}
-								v26 = v26x
-							}
-							// 259: cvt.rzi.s64.f64
-							v27 := isa.FloatToInt(math.Float64frombits(v26), isa.RZ, 64, true)
-							// 260: cvt.rn.f64.s64
-							v28 := math.Float64bits(float64(int64(v27)))
-							r38[l] = v28
-							// 261: ld.u64
-							v29a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
-								v29 = runtime.Load64(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-								if !v29ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
-									continue
-								}
-								v29 = v29x
-							}
-							r39[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: ld.f64
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
-									continue
-								}
-								v26 = v26x
-							}
-							// 259: cvt.rzi.s64.f64
-							v27 := isa.FloatToInt(math.Float64frombits(v26), isa.RZ, 64, true)
-							// 260: cvt.rn.f64.s64
-							v28 := math.Float64bits(float64(int64(v27)))
-							r38[l] = v28
-							// 261: ld.u64
-							v29a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
-								v29 = runtime.Load64(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-								if !v29ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
-									continue
-								}
-								v29 = v29x
-							}
-							r39[l] = v29
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 262: lane-local, one loop over the lanes
-				{
-					s30w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: st.f64
-							s30 := uint64(r39[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
-							}
-							s30v := uint64(r38[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: st.f64
-							s30 := uint64(r39[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
-							}
-							s30v := uint64(r38[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
-							}
-						}
-					}
-				}
-				// PTX lines 263, 264, 265, 266, 267: lane-local, one loop over the lanes
-				{
-					v31aw := w.Window(92)
-					v35aw := w.Window(93)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: ld.f64
-							v31a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
-								v31 = runtime.Load64(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
-									continue
-								}
-								v31 = v31x
-							}
-							// 264: cvt.rzi.s32.f64
-							v32 := isa.FloatToInt(math.Float64frombits(v31), isa.RZ, 32, true)
-							// 265: cvt.u16.u32
-							v33 := uint64(uint16(uint32(v32)))
-							// 266: cvt.rn.f64.s16
-							v34 := isa.IntToFloat(int64(int16(v33)), 0, true, 64, isa.RN)
-							r43[l] = v34
-							// 267: ld.u64
-							v35a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
-								v35 = runtime.Load64(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
-									continue
-								}
-								v35 = v35x
-							}
-							r44[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: ld.f64
-							v31a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
-								v31 = runtime.Load64(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
-									continue
-								}
-								v31 = v31x
-							}
-							// 264: cvt.rzi.s32.f64
-							v32 := isa.FloatToInt(math.Float64frombits(v31), isa.RZ, 32, true)
-							// 265: cvt.u16.u32
-							v33 := uint64(uint16(uint32(v32)))
-							// 266: cvt.rn.f64.s16
-							v34 := isa.IntToFloat(int64(int16(v33)), 0, true, 64, isa.RN)
-							r43[l] = v34
-							// 267: ld.u64
-							v35a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
-								v35 = runtime.Load64(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
-									continue
-								}
-								v35 = v35x
-							}
-							r44[l] = v35
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(94)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.f64
-							s36 := uint64(r44[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 8)
-							}
-							s36v := uint64(r43[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.f64
-							s36 := uint64(r44[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 8)
-							}
-							s36v := uint64(r43[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
-								runtime.Store64(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
-							}
-						}
-					}
-				}
-			}
+			f64RoundtripBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5354,5 +4167,1216 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// f64RoundtripBlock0 runs block 0 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 207-227; divergent, reconverges at block 3 (b3 ($L__BB2_3))
+func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 207: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 208: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 209: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/convert.ptx:209")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 210: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/convert.ptx:210")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 211: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/convert.ptx:211")
+	}
+	// PTX line 212: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 213: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 214: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 215: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 216: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(68)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 216: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 216: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/convert.ptx:216")
+				}
+			}
+		}
+	}
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/convert.ptx:217")
+				}
+			}
+		}
+	}
+	// PTX lines 218: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/convert.ptx:218")
+				}
+			}
+		}
+	}
+	// PTX line 219: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 220: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 221: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 222, 223, 224: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 223: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 224: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 223: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 224: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/convert.ptx:224")
+				}
+			}
+		}
+	}
+	// PTX lines 225, 226, 227: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(72)
+		v20aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: ld.u32
+				v19a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
+						continue
+					}
+					v19 = v19x
+				}
+				// 226: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
+						continue
+					}
+					v20 = v20x
+				}
+				// 227: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: ld.u32
+				v19a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/convert.ptx:225")
+						continue
+					}
+					v19 = v19x
+				}
+				// 226: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/convert.ptx:226")
+						continue
+					}
+					v20 = v20x
+				}
+				// 227: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 233-268
+func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	// PTX lines 233, 234, 235, 236, 237: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(74)
+		v2aw := w.Window(75)
+		v5aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 233: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
+						continue
+					}
+					v1 = v1x
+				}
+				// 234: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 235: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 236: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 237: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/convert.ptx:233")
+						continue
+					}
+					v1 = v1x
+				}
+				// 234: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/convert.ptx:234")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 235: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 236: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 237: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/convert.ptx:237")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 238: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(77)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: st.f64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: st.f64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/convert.ptx:238")
+				}
+			}
+		}
+	}
+	// PTX lines 239, 240, 241, 242, 243, 244: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(78)
+		v8aw := w.Window(79)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
+						continue
+					}
+					v7 = v7x
+				}
+				// 240: ld.u32
+				v8a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
+						continue
+					}
+					v8 = v8x
+				}
+				// 241: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k1))
+				// 242: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 243: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 244: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/convert.ptx:239")
+						continue
+					}
+					v7 = v7x
+				}
+				// 240: ld.u32
+				v8a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/convert.ptx:240")
+						continue
+					}
+					v8 = v8x
+				}
+				// 241: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k1))
+				// 242: cvt.s64.s32
+				v10 := uint64(uint64(int32(v9)))
+				// 243: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 244: add.s64
+				v12 := uint64(uint64(v7) + uint64(v11))
+				r26[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 245: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 245: st.u64
+				s13 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 245: st.u64
+				s13 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/convert.ptx:245")
+				}
+			}
+		}
+	}
+	// PTX lines 246, 247, 248, 249: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(81)
+		v17aw := w.Window(82)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: ld.f64
+				v14a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
+						continue
+					}
+					v14 = v14x
+				}
+				// 247: cvt.rn.f32.f64
+				v15 := isa.CvtFloat(v14, 32, 64, isa.RN, false, false, false)
+				// 248: cvt.f64.f32
+				v16 := isa.CvtFloat(v15, 64, 32, isa.RN, false, false, false)
+				r29[l] = v16
+				// 249: ld.u64
+				v17a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
+						continue
+					}
+					v17 = v17x
+				}
+				r30[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: ld.f64
+				v14a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/convert.ptx:246")
+						continue
+					}
+					v14 = v14x
+				}
+				// 247: cvt.rn.f32.f64
+				v15 := isa.CvtFloat(v14, 32, 64, isa.RN, false, false, false)
+				// 248: cvt.f64.f32
+				v16 := isa.CvtFloat(v15, 64, 32, isa.RN, false, false, false)
+				r29[l] = v16
+				// 249: ld.u64
+				v17a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/convert.ptx:249")
+						continue
+					}
+					v17 = v17x
+				}
+				r30[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.f64
+				s18 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r29[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.f64
+				s18 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r29[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/convert.ptx:250")
+				}
+			}
+		}
+	}
+	// PTX lines 251: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(84)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: ld.f64
+				v19a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
+						continue
+					}
+					v19 = v19x
+				}
+				r31[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: ld.f64
+				v19a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/convert.ptx:251")
+						continue
+					}
+					v19 = v19x
+				}
+				r31[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 252: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 252: st.f64
+				s20 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r31[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 252: st.f64
+				s20 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r31[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/convert.ptx:252")
+				}
+			}
+		}
+	}
+	// PTX lines 253, 254, 255, 256: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(86)
+		v24aw := w.Window(87)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: ld.f64
+				v21a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
+						continue
+					}
+					v21 = v21x
+				}
+				// 254: cvt.rz.f32.f64
+				v22 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
+				// 255: cvt.f64.f32
+				v23 := isa.CvtFloat(v22, 64, 32, isa.RN, false, false, false)
+				r34[l] = v23
+				// 256: ld.u64
+				v24a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
+						continue
+					}
+					v24 = v24x
+				}
+				r35[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: ld.f64
+				v21a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/convert.ptx:253")
+						continue
+					}
+					v21 = v21x
+				}
+				// 254: cvt.rz.f32.f64
+				v22 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
+				// 255: cvt.f64.f32
+				v23 := isa.CvtFloat(v22, 64, 32, isa.RN, false, false, false)
+				r34[l] = v23
+				// 256: ld.u64
+				v24a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/convert.ptx:256")
+						continue
+					}
+					v24 = v24x
+				}
+				r35[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 257: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: st.f64
+				s25 := uint64(r35[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(r34[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: st.f64
+				s25 := uint64(r35[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(r34[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/convert.ptx:257")
+				}
+			}
+		}
+	}
+	// PTX lines 258, 259, 260, 261: lane-local, one loop over the lanes
+	{
+		v26aw := w.Window(89)
+		v29aw := w.Window(90)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: ld.f64
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
+						continue
+					}
+					v26 = v26x
+				}
+				// 259: cvt.rzi.s64.f64
+				v27 := isa.FloatToInt(math.Float64frombits(v26), isa.RZ, 64, true)
+				// 260: cvt.rn.f64.s64
+				v28 := math.Float64bits(float64(int64(v27)))
+				r38[l] = v28
+				// 261: ld.u64
+				v29a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+					v29 = runtime.Load64(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+					if !v29ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
+						continue
+					}
+					v29 = v29x
+				}
+				r39[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: ld.f64
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/convert.ptx:258")
+						continue
+					}
+					v26 = v26x
+				}
+				// 259: cvt.rzi.s64.f64
+				v27 := isa.FloatToInt(math.Float64frombits(v26), isa.RZ, 64, true)
+				// 260: cvt.rn.f64.s64
+				v28 := math.Float64bits(float64(int64(v27)))
+				r38[l] = v28
+				// 261: ld.u64
+				v29a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+					v29 = runtime.Load64(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+					if !v29ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/convert.ptx:261")
+						continue
+					}
+					v29 = v29x
+				}
+				r39[l] = v29
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 262: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: st.f64
+				s30 := uint64(r39[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
+				}
+				s30v := uint64(r38[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: st.f64
+				s30 := uint64(r39[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
+				}
+				s30v := uint64(r38[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/convert.ptx:262")
+				}
+			}
+		}
+	}
+	// PTX lines 263, 264, 265, 266, 267: lane-local, one loop over the lanes
+	{
+		v31aw := w.Window(92)
+		v35aw := w.Window(93)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: ld.f64
+				v31a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+					v31 = runtime.Load64(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
+						continue
+					}
+					v31 = v31x
+				}
+				// 264: cvt.rzi.s32.f64
+				v32 := isa.FloatToInt(math.Float64frombits(v31), isa.RZ, 32, true)
+				// 265: cvt.u16.u32
+				v33 := uint64(uint16(uint32(v32)))
+				// 266: cvt.rn.f64.s16
+				v34 := isa.IntToFloat(int64(int16(v33)), 0, true, 64, isa.RN)
+				r43[l] = v34
+				// 267: ld.u64
+				v35a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+					v35 = runtime.Load64(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
+						continue
+					}
+					v35 = v35x
+				}
+				r44[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: ld.f64
+				v31a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+					v31 = runtime.Load64(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/convert.ptx:263")
+						continue
+					}
+					v31 = v31x
+				}
+				// 264: cvt.rzi.s32.f64
+				v32 := isa.FloatToInt(math.Float64frombits(v31), isa.RZ, 32, true)
+				// 265: cvt.u16.u32
+				v33 := uint64(uint16(uint32(v32)))
+				// 266: cvt.rn.f64.s16
+				v34 := isa.IntToFloat(int64(int16(v33)), 0, true, 64, isa.RN)
+				r43[l] = v34
+				// 267: ld.u64
+				v35a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+					v35 = runtime.Load64(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/convert.ptx:267")
+						continue
+					}
+					v35 = v35x
+				}
+				r44[l] = v35
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(94)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.f64
+				s36 := uint64(r44[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 8)
+				}
+				s36v := uint64(r43[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.f64
+				s36 := uint64(r44[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 8)
+				}
+				s36v := uint64(r43[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+					runtime.Store64(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 8, s36v, l, "testdata/ptx/O0/convert.ptx:268")
+				}
+			}
+		}
 	}
 }

@@ -1509,374 +1509,7 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-55; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 31: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 32: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 41: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 42: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s13 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s13 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s14 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s14 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u64
-							s15 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u64
-							s15 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.u32
-							s16 := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.u32
-							s16 := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX line 47: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 48: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 49: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 51: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 52: st.u32
-							s22 := uint64(u2) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 51: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 52: st.u32
-							s22 := uint64(u2) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.u32
-							v23a := uint64(u2) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
-									continue
-								}
-								v23 = v23x
-							}
-							// 54: ld.u32
-							v24a := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
-									continue
-								}
-								v24 = v24x
-							}
-							// 55: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.u32
-							v23a := uint64(u2) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
-									continue
-								}
-								v23 = v23x
-							}
-							// 54: ld.u32
-							v24a := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
-									continue
-								}
-								v24 = v24x
-							}
-							// 55: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			f2iModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1893,3794 +1526,7 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 61-184
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r28 := w.Reg(28)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				r68 := w.Reg(68)
-				r69 := w.Reg(69)
-				r70 := w.Reg(70)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				r76 := w.Reg(76)
-				r77 := w.Reg(77)
-				r78 := w.Reg(78)
-				r80 := w.Reg(80)
-				r81 := w.Reg(81)
-				r82 := w.Reg(82)
-				r84 := w.Reg(84)
-				r85 := w.Reg(85)
-				r86 := w.Reg(86)
-				r88 := w.Reg(88)
-				r89 := w.Reg(89)
-				r90 := w.Reg(90)
-				r93 := w.Reg(93)
-				r94 := w.Reg(94)
-				r95 := w.Reg(95)
-				r98 := w.Reg(98)
-				r99 := w.Reg(99)
-				r100 := w.Reg(100)
-				r102 := w.Reg(102)
-				r103 := w.Reg(103)
-				r104 := w.Reg(104)
-				r106 := w.Reg(106)
-				r107 := w.Reg(107)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3)
-				k2 := uint64(0x4)
-				// PTX lines 61, 62, 63, 64, 65: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.u64
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							// 62: ld.s32
-							v2a := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 63: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 64: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 65: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.u64
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							// 62: ld.s32
-							v2a := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 63: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 64: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 65: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.f32
-							s6 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.f32
-							s6 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
-							}
-						}
-					}
-				}
-				// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(11)
-					v8aw := w.Window(12)
-					v11aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: ld.u64
-							v7a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
-									continue
-								}
-								v7 = v7x
-							}
-							// 68: ld.s32
-							v8a := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 69: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k1))
-							// 70: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 71: ld.f64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: ld.u64
-							v7a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
-									continue
-								}
-								v7 = v7x
-							}
-							// 68: ld.s32
-							v8a := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 69: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k1))
-							// 70: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 71: ld.f64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.f64
-							s12 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.f64
-							s12 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
-							}
-						}
-					}
-				}
-				// PTX lines 73, 74, 75, 76, 77, 78: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(15)
-					v14aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: ld.u64
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
-									continue
-								}
-								v13 = v13x
-							}
-							// 74: ld.u32
-							v14a := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
-									continue
-								}
-								v14 = v14x
-							}
-							// 75: shl.b32
-							v15 := uint64(uint32(v14) << uint32(k2))
-							// 76: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 77: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k1))
-							// 78: add.s64
-							v18 := uint64(uint64(v13) + uint64(v17))
-							r34[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: ld.u64
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
-									continue
-								}
-								v13 = v13x
-							}
-							// 74: ld.u32
-							v14a := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
-									continue
-								}
-								v14 = v14x
-							}
-							// 75: shl.b32
-							v15 := uint64(uint32(v14) << uint32(k2))
-							// 76: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 77: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k1))
-							// 78: add.s64
-							v18 := uint64(uint64(v13) + uint64(v17))
-							r34[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.u64
-							s19 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r34[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.u64
-							s19 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r34[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
-							}
-						}
-					}
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: ld.f32
-							v20a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
-									continue
-								}
-								v20 = v20x
-							}
-							r35[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: ld.f32
-							v20a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
-									continue
-								}
-								v20 = v20x
-							}
-							r35[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.f32
-							s21 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r35[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.f32
-							s21 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r35[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 82, 83, 84, 85: lane-local, one loop over the lanes
-				{
-					v22aw := w.Window(20)
-					v25aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: ld.f32
-							v22a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
-									continue
-								}
-								v22 = v22x
-							}
-							// 83: cvt.rni.s32.f32
-							v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
-							// 84: cvt.s64.s32
-							v24 := uint64(uint64(int32(v23)))
-							r38[l] = v24
-							// 85: ld.u64
-							v25a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
-									continue
-								}
-								v25 = v25x
-							}
-							r39[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: ld.f32
-							v22a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
-									continue
-								}
-								v22 = v22x
-							}
-							// 83: cvt.rni.s32.f32
-							v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
-							// 84: cvt.s64.s32
-							v24 := uint64(uint64(int32(v23)))
-							r38[l] = v24
-							// 85: ld.u64
-							v25a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
-									continue
-								}
-								v25 = v25x
-							}
-							r39[l] = v25
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.u64
-							s26 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(r38[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.u64
-							s26 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(r38[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
-							}
-						}
-					}
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: ld.f32
-							v27a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
-									continue
-								}
-								v27 = v27x
-							}
-							r40[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: ld.f32
-							v27a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
-									continue
-								}
-								v27 = v27x
-							}
-							r40[l] = v27
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.f32
-							s28 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r40[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.f32
-							s28 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r40[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
-							}
-						}
-					}
-				}
-				// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					v29aw := w.Window(25)
-					v32aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: ld.f32
-							v29a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
-									continue
-								}
-								v29 = v29x
-							}
-							// 90: cvt.rzi.s32.f32
-							v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(v29))), isa.RZ, 32, true)
-							// 91: cvt.s64.s32
-							v31 := uint64(uint64(int32(v30)))
-							r43[l] = v31
-							// 92: ld.u64
-							v32a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
-								v32 = runtime.Load64(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
-									continue
-								}
-								v32 = v32x
-							}
-							r44[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: ld.f32
-							v29a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
-									continue
-								}
-								v29 = v29x
-							}
-							// 90: cvt.rzi.s32.f32
-							v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(v29))), isa.RZ, 32, true)
-							// 91: cvt.s64.s32
-							v31 := uint64(uint64(int32(v30)))
-							r43[l] = v31
-							// 92: ld.u64
-							v32a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
-								v32 = runtime.Load64(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
-									continue
-								}
-								v32 = v32x
-							}
-							r44[l] = v32
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					s33w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.u64
-							s33 := uint64(r44[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
-							}
-							s33v := uint64(r43[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.u64
-							s33 := uint64(r44[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
-							}
-							s33v := uint64(r43[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
-							}
-						}
-					}
-				}
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					v34aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.f32
-							v34a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
-									continue
-								}
-								v34 = v34x
-							}
-							r45[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.f32
-							v34a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
-									continue
-								}
-								v34 = v34x
-							}
-							r45[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.f32
-							s35 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r45[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.f32
-							s35 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r45[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
-							}
-						}
-					}
-				}
-				// PTX lines 96, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(30)
-					v39aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: ld.f32
-							v36a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
-									continue
-								}
-								v36 = v36x
-							}
-							// 97: cvt.rpi.s32.f32
-							v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v36))), isa.RP, 32, true)
-							// 98: cvt.s64.s32
-							v38 := uint64(uint64(int32(v37)))
-							r48[l] = v38
-							// 99: ld.u64
-							v39a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
-								v39 = runtime.Load64(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-								if !v39ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
-									continue
-								}
-								v39 = v39x
-							}
-							r49[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: ld.f32
-							v36a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
-									continue
-								}
-								v36 = v36x
-							}
-							// 97: cvt.rpi.s32.f32
-							v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v36))), isa.RP, 32, true)
-							// 98: cvt.s64.s32
-							v38 := uint64(uint64(int32(v37)))
-							r48[l] = v38
-							// 99: ld.u64
-							v39a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
-								v39 = runtime.Load64(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-								if !v39ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
-									continue
-								}
-								v39 = v39x
-							}
-							r49[l] = v39
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.u64
-							s40 := uint64(r49[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
-							}
-							s40v := uint64(r48[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.u64
-							s40 := uint64(r49[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
-							}
-							s40v := uint64(r48[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
-							}
-						}
-					}
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					v41aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: ld.f32
-							v41a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
-									continue
-								}
-								v41 = v41x
-							}
-							r50[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: ld.f32
-							v41a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
-									continue
-								}
-								v41 = v41x
-							}
-							r50[l] = v41
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					s42w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.f32
-							s42 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
-							}
-							s42v := uint64(r50[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.f32
-							s42 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
-							}
-							s42v := uint64(r50[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
-							}
-						}
-					}
-				}
-				// PTX lines 103, 104, 105, 106: lane-local, one loop over the lanes
-				{
-					v43aw := w.Window(35)
-					v46aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: ld.f32
-							v43a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
-									continue
-								}
-								v43 = v43x
-							}
-							// 104: cvt.rmi.s32.f32
-							v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v43))), isa.RM, 32, true)
-							// 105: cvt.s64.s32
-							v45 := uint64(uint64(int32(v44)))
-							r53[l] = v45
-							// 106: ld.u64
-							v46a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
-								v46 = runtime.Load64(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-								if !v46ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
-									continue
-								}
-								v46 = v46x
-							}
-							r54[l] = v46
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: ld.f32
-							v43a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
-									continue
-								}
-								v43 = v43x
-							}
-							// 104: cvt.rmi.s32.f32
-							v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v43))), isa.RM, 32, true)
-							// 105: cvt.s64.s32
-							v45 := uint64(uint64(int32(v44)))
-							r53[l] = v45
-							// 106: ld.u64
-							v46a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
-								v46 = runtime.Load64(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-								if !v46ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
-									continue
-								}
-								v46 = v46x
-							}
-							r54[l] = v46
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					s47w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.u64
-							s47 := uint64(r54[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 8)
-							}
-							s47v := uint64(r53[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
-								runtime.Store64(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.u64
-							s47 := uint64(r54[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 8)
-							}
-							s47v := uint64(r53[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
-								runtime.Store64(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					v48aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: ld.f32
-							v48a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
-								v48 = runtime.Load32(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
-									continue
-								}
-								v48 = v48x
-							}
-							r55[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: ld.f32
-							v48a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
-								v48 = runtime.Load32(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
-									continue
-								}
-								v48 = v48x
-							}
-							r55[l] = v48
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					s49w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.f32
-							s49 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
-							}
-							s49v := uint64(r55[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.f32
-							s49 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
-							}
-							s49v := uint64(r55[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
-				{
-					v50aw := w.Window(40)
-					v53aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.f32
-							v50a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
-									continue
-								}
-								v50 = v50x
-							}
-							// 111: cvt.rzi.u32.f32
-							v51 := isa.FloatToInt(float64(math.Float32frombits(uint32(v50))), isa.RZ, 32, false)
-							// 112: cvt.u64.u32
-							v52 := uint64(uint64(uint32(v51)))
-							r58[l] = v52
-							// 113: ld.u64
-							v53a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
-								v53 = runtime.Load64(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-								if !v53ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
-									continue
-								}
-								v53 = v53x
-							}
-							r59[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.f32
-							v50a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
-									continue
-								}
-								v50 = v50x
-							}
-							// 111: cvt.rzi.u32.f32
-							v51 := isa.FloatToInt(float64(math.Float32frombits(uint32(v50))), isa.RZ, 32, false)
-							// 112: cvt.u64.u32
-							v52 := uint64(uint64(uint32(v51)))
-							r58[l] = v52
-							// 113: ld.u64
-							v53a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
-								v53 = runtime.Load64(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-								if !v53ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
-									continue
-								}
-								v53 = v53x
-							}
-							r59[l] = v53
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s54w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.u64
-							s54 := uint64(r59[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
-							}
-							s54v := uint64(r58[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.u64
-							s54 := uint64(r59[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
-							}
-							s54v := uint64(r58[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					v55aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.f32
-							v55a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
-							}
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-								v55 = runtime.Load32(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-								if !v55ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
-									continue
-								}
-								v55 = v55x
-							}
-							r60[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.f32
-							v55a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
-							}
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-								v55 = runtime.Load32(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-								if !v55ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
-									continue
-								}
-								v55 = v55x
-							}
-							r60[l] = v55
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					s56w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.f32
-							s56 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
-							}
-							s56v := uint64(r60[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.f32
-							s56 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
-							}
-							s56v := uint64(r60[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117, 118, 119, 120: lane-local, one loop over the lanes
-				{
-					v57aw := w.Window(45)
-					v60aw := w.Window(46)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: ld.f32
-							v57a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
-									continue
-								}
-								v57 = v57x
-							}
-							// 118: cvt.rpi.u32.f32
-							v58 := isa.FloatToInt(float64(math.Float32frombits(uint32(v57))), isa.RP, 32, false)
-							// 119: cvt.u64.u32
-							v59 := uint64(uint64(uint32(v58)))
-							r63[l] = v59
-							// 120: ld.u64
-							v60a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
-									continue
-								}
-								v60 = v60x
-							}
-							r64[l] = v60
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: ld.f32
-							v57a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
-									continue
-								}
-								v57 = v57x
-							}
-							// 118: cvt.rpi.u32.f32
-							v58 := isa.FloatToInt(float64(math.Float32frombits(uint32(v57))), isa.RP, 32, false)
-							// 119: cvt.u64.u32
-							v59 := uint64(uint64(uint32(v58)))
-							r63[l] = v59
-							// 120: ld.u64
-							v60a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
-									continue
-								}
-								v60 = v60x
-							}
-							r64[l] = v60
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					s61w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.u64
-							s61 := uint64(r64[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 8)
-							}
-							s61v := uint64(r63[l])
-							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
-								runtime.Store64(s61w.Mem, s61o, s61v)
-							} else {
-								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.u64
-							s61 := uint64(r64[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 8)
-							}
-							s61v := uint64(r63[l])
-							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
-								runtime.Store64(s61w.Mem, s61o, s61v)
-							} else {
-								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
-							}
-						}
-					}
-				}
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					v62aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: ld.f32
-							v62a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
-								v62 = runtime.Load32(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-								if !v62ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
-									continue
-								}
-								v62 = v62x
-							}
-							r65[l] = v62
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: ld.f32
-							v62a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
-								v62 = runtime.Load32(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-								if !v62ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
-									continue
-								}
-								v62 = v62x
-							}
-							r65[l] = v62
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					s63w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.f32
-							s63 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 4)
-							}
-							s63v := uint64(r65[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
-								runtime.Store32(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.f32
-							s63 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 4)
-							}
-							s63v := uint64(r65[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
-								runtime.Store32(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
-							}
-						}
-					}
-				}
-				// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
-				{
-					v64aw := w.Window(50)
-					v67aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: ld.f32
-							v64a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
-							}
-							var v64 uint64
-							if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
-								v64 = runtime.Load32(v64aw.Mem, v64ao)
-							} else {
-								v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-								if !v64ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
-									continue
-								}
-								v64 = v64x
-							}
-							// 125: cvt.rmi.u32.f32
-							v65 := isa.FloatToInt(float64(math.Float32frombits(uint32(v64))), isa.RM, 32, false)
-							// 126: cvt.u64.u32
-							v66 := uint64(uint64(uint32(v65)))
-							r68[l] = v66
-							// 127: ld.u64
-							v67a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 8)
-							}
-							var v67 uint64
-							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
-								v67 = runtime.Load64(v67aw.Mem, v67ao)
-							} else {
-								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
-								if !v67ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
-									continue
-								}
-								v67 = v67x
-							}
-							r69[l] = v67
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: ld.f32
-							v64a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
-							}
-							var v64 uint64
-							if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
-								v64 = runtime.Load32(v64aw.Mem, v64ao)
-							} else {
-								v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
-								if !v64ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
-									continue
-								}
-								v64 = v64x
-							}
-							// 125: cvt.rmi.u32.f32
-							v65 := isa.FloatToInt(float64(math.Float32frombits(uint32(v64))), isa.RM, 32, false)
-							// 126: cvt.u64.u32
-							v66 := uint64(uint64(uint32(v65)))
-							r68[l] = v66
-							// 127: ld.u64
-							v67a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 8)
-							}
-							var v67 uint64
-							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
-								v67 = runtime.Load64(v67aw.Mem, v67ao)
-							} else {
-								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
-								if !v67ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
-									continue
-								}
-								v67 = v67x
-							}
-							r69[l] = v67
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					s68w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.u64
-							s68 := uint64(r69[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 8)
-							}
-							s68v := uint64(r68[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&7 == 0 {
-								runtime.Store64(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.u64
-							s68 := uint64(r69[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 8)
-							}
-							s68v := uint64(r68[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&7 == 0 {
-								runtime.Store64(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
-							}
-						}
-					}
-				}
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					v69aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: ld.f32
-							v69a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
-								v69 = runtime.Load32(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-								if !v69ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
-									continue
-								}
-								v69 = v69x
-							}
-							r70[l] = v69
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: ld.f32
-							v69a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
-								v69 = runtime.Load32(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-								if !v69ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
-									continue
-								}
-								v69 = v69x
-							}
-							r70[l] = v69
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s70w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.f32
-							s70 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
-							}
-							s70v := uint64(r70[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.f32
-							s70 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
-							}
-							s70v := uint64(r70[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-				{
-					v71aw := w.Window(55)
-					v73aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: ld.f32
-							v71a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
-							}
-							var v71 uint64
-							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
-								v71 = runtime.Load32(v71aw.Mem, v71ao)
-							} else {
-								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-								if !v71ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
-									continue
-								}
-								v71 = v71x
-							}
-							// 132: cvt.rni.s64.f32
-							v72 := isa.FloatToInt(float64(math.Float32frombits(uint32(v71))), isa.RN, 64, true)
-							r72[l] = v72
-							// 133: ld.u64
-							v73a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
-							}
-							var v73 uint64
-							if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
-								v73 = runtime.Load64(v73aw.Mem, v73ao)
-							} else {
-								v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-								if !v73ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
-									continue
-								}
-								v73 = v73x
-							}
-							r73[l] = v73
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: ld.f32
-							v71a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
-							}
-							var v71 uint64
-							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
-								v71 = runtime.Load32(v71aw.Mem, v71ao)
-							} else {
-								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-								if !v71ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
-									continue
-								}
-								v71 = v71x
-							}
-							// 132: cvt.rni.s64.f32
-							v72 := isa.FloatToInt(float64(math.Float32frombits(uint32(v71))), isa.RN, 64, true)
-							r72[l] = v72
-							// 133: ld.u64
-							v73a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
-							}
-							var v73 uint64
-							if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
-								v73 = runtime.Load64(v73aw.Mem, v73ao)
-							} else {
-								v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-								if !v73ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
-									continue
-								}
-								v73 = v73x
-							}
-							r73[l] = v73
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					s74w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.u64
-							s74 := uint64(r73[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 8)
-							}
-							s74v := uint64(r72[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
-								runtime.Store64(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.u64
-							s74 := uint64(r73[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 8)
-							}
-							s74v := uint64(r72[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
-								runtime.Store64(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
-							}
-						}
-					}
-				}
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					v75aw := w.Window(58)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: ld.f32
-							v75a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
-								v75 = runtime.Load32(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
-									continue
-								}
-								v75 = v75x
-							}
-							r74[l] = v75
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: ld.f32
-							v75a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
-								v75 = runtime.Load32(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
-									continue
-								}
-								v75 = v75x
-							}
-							r74[l] = v75
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 136: lane-local, one loop over the lanes
-				{
-					s76w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: st.f32
-							s76 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
-							}
-							s76v := uint64(r74[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: st.f32
-							s76 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
-							}
-							s76v := uint64(r74[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-								runtime.Store32(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
-							}
-						}
-					}
-				}
-				// PTX lines 137, 138, 139: lane-local, one loop over the lanes
-				{
-					v77aw := w.Window(60)
-					v79aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.f32
-							v77a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 4)
-							}
-							var v77 uint64
-							if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&3 == 0 {
-								v77 = runtime.Load32(v77aw.Mem, v77ao)
-							} else {
-								v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
-								if !v77ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
-									continue
-								}
-								v77 = v77x
-							}
-							// 138: cvt.rzi.s64.f32
-							v78 := isa.FloatToInt(float64(math.Float32frombits(uint32(v77))), isa.RZ, 64, true)
-							r76[l] = v78
-							// 139: ld.u64
-							v79a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v79a, 8)
-							}
-							var v79 uint64
-							if v79ao := v79a - v79aw.Base; v79ao < v79aw.End && v79a&7 == 0 {
-								v79 = runtime.Load64(v79aw.Mem, v79ao)
-							} else {
-								v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
-								if !v79ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
-									continue
-								}
-								v79 = v79x
-							}
-							r77[l] = v79
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.f32
-							v77a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 4)
-							}
-							var v77 uint64
-							if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&3 == 0 {
-								v77 = runtime.Load32(v77aw.Mem, v77ao)
-							} else {
-								v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
-								if !v77ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
-									continue
-								}
-								v77 = v77x
-							}
-							// 138: cvt.rzi.s64.f32
-							v78 := isa.FloatToInt(float64(math.Float32frombits(uint32(v77))), isa.RZ, 64, true)
-							r76[l] = v78
-							// 139: ld.u64
-							v79a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v79a, 8)
-							}
-							var v79 uint64
-							if v79ao := v79a - v79aw.Base; v79ao < v79aw.End && v79a&7 == 0 {
-								v79 = runtime.Load64(v79aw.Mem, v79ao)
-							} else {
-								v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
-								if !v79ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
-									continue
-								}
-								v79 = v79x
-							}
-							r77[l] = v79
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 140: lane-local, one loop over the lanes
-				{
-					s80w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: st.u64
-							s80 := uint64(r77[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 8)
-							}
-							s80v := uint64(r76[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&7 == 0 {
-								runtime.Store64(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: st.u64
-							s80 := uint64(r77[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 8)
-							}
-							s80v := uint64(r76[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&7 == 0 {
-								runtime.Store64(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
-							}
-						}
-					}
-				}
-				// PTX lines 141: lane-local, one loop over the lanes
-				{
-					v81aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: ld.f32
-							v81a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
-							}
-							var v81 uint64
-							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
-								v81 = runtime.Load32(v81aw.Mem, v81ao)
-							} else {
-								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-								if !v81ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
-									continue
-								}
-								v81 = v81x
-							}
-							r78[l] = v81
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: ld.f32
-							v81a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
-							}
-							var v81 uint64
-							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
-								v81 = runtime.Load32(v81aw.Mem, v81ao)
-							} else {
-								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-								if !v81ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
-									continue
-								}
-								v81 = v81x
-							}
-							r78[l] = v81
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 142: lane-local, one loop over the lanes
-				{
-					s82w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: st.f32
-							s82 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
-							}
-							s82v := uint64(r78[l])
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: st.f32
-							s82 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
-							}
-							s82v := uint64(r78[l])
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
-							}
-						}
-					}
-				}
-				// PTX lines 143, 144, 145: lane-local, one loop over the lanes
-				{
-					v83aw := w.Window(65)
-					v85aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: ld.f32
-							v83a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v83a, 4)
-							}
-							var v83 uint64
-							if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&3 == 0 {
-								v83 = runtime.Load32(v83aw.Mem, v83ao)
-							} else {
-								v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
-								if !v83ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
-									continue
-								}
-								v83 = v83x
-							}
-							// 144: cvt.rpi.s64.f32
-							v84 := isa.FloatToInt(float64(math.Float32frombits(uint32(v83))), isa.RP, 64, true)
-							r80[l] = v84
-							// 145: ld.u64
-							v85a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 8)
-							}
-							var v85 uint64
-							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
-								v85 = runtime.Load64(v85aw.Mem, v85ao)
-							} else {
-								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
-								if !v85ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
-									continue
-								}
-								v85 = v85x
-							}
-							r81[l] = v85
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: ld.f32
-							v83a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v83a, 4)
-							}
-							var v83 uint64
-							if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&3 == 0 {
-								v83 = runtime.Load32(v83aw.Mem, v83ao)
-							} else {
-								v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
-								if !v83ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
-									continue
-								}
-								v83 = v83x
-							}
-							// 144: cvt.rpi.s64.f32
-							v84 := isa.FloatToInt(float64(math.Float32frombits(uint32(v83))), isa.RP, 64, true)
-							r80[l] = v84
-							// 145: ld.u64
-							v85a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 8)
-							}
-							var v85 uint64
-							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
-								v85 = runtime.Load64(v85aw.Mem, v85ao)
-							} else {
-								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
-								if !v85ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
-									continue
-								}
-								v85 = v85x
-							}
-							r81[l] = v85
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					s86w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.u64
-							s86 := uint64(r81[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s86, 8)
-							}
-							s86v := uint64(r80[l])
-							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&7 == 0 {
-								runtime.Store64(s86w.Mem, s86o, s86v)
-							} else {
-								w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.u64
-							s86 := uint64(r81[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s86, 8)
-							}
-							s86v := uint64(r80[l])
-							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&7 == 0 {
-								runtime.Store64(s86w.Mem, s86o, s86v)
-							} else {
-								w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
-							}
-						}
-					}
-				}
-				// PTX lines 147: lane-local, one loop over the lanes
-				{
-					v87aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.f32
-							v87a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 4)
-							}
-							var v87 uint64
-							if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&3 == 0 {
-								v87 = runtime.Load32(v87aw.Mem, v87ao)
-							} else {
-								v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
-								if !v87ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
-									continue
-								}
-								v87 = v87x
-							}
-							r82[l] = v87
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.f32
-							v87a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 4)
-							}
-							var v87 uint64
-							if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&3 == 0 {
-								v87 = runtime.Load32(v87aw.Mem, v87ao)
-							} else {
-								v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
-								if !v87ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
-									continue
-								}
-								v87 = v87x
-							}
-							r82[l] = v87
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					s88w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: st.f32
-							s88 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
-							}
-							s88v := uint64(r82[l])
-							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
-								runtime.Store32(s88w.Mem, s88o, s88v)
-							} else {
-								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: st.f32
-							s88 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
-							}
-							s88v := uint64(r82[l])
-							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
-								runtime.Store32(s88w.Mem, s88o, s88v)
-							} else {
-								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
-							}
-						}
-					}
-				}
-				// PTX lines 149, 150, 151: lane-local, one loop over the lanes
-				{
-					v89aw := w.Window(70)
-					v91aw := w.Window(71)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: ld.f32
-							v89a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 4)
-							}
-							var v89 uint64
-							if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
-								v89 = runtime.Load32(v89aw.Mem, v89ao)
-							} else {
-								v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
-								if !v89ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
-									continue
-								}
-								v89 = v89x
-							}
-							// 150: cvt.rmi.s64.f32
-							v90 := isa.FloatToInt(float64(math.Float32frombits(uint32(v89))), isa.RM, 64, true)
-							r84[l] = v90
-							// 151: ld.u64
-							v91a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v91a, 8)
-							}
-							var v91 uint64
-							if v91ao := v91a - v91aw.Base; v91ao < v91aw.End && v91a&7 == 0 {
-								v91 = runtime.Load64(v91aw.Mem, v91ao)
-							} else {
-								v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
-								if !v91ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
-									continue
-								}
-								v91 = v91x
-							}
-							r85[l] = v91
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: ld.f32
-							v89a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 4)
-							}
-							var v89 uint64
-							if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
-								v89 = runtime.Load32(v89aw.Mem, v89ao)
-							} else {
-								v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
-								if !v89ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
-									continue
-								}
-								v89 = v89x
-							}
-							// 150: cvt.rmi.s64.f32
-							v90 := isa.FloatToInt(float64(math.Float32frombits(uint32(v89))), isa.RM, 64, true)
-							r84[l] = v90
-							// 151: ld.u64
-							v91a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v91a, 8)
-							}
-							var v91 uint64
-							if v91ao := v91a - v91aw.Base; v91ao < v91aw.End && v91a&7 == 0 {
-								v91 = runtime.Load64(v91aw.Mem, v91ao)
-							} else {
-								v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
-								if !v91ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
-									continue
-								}
-								v91 = v91x
-							}
-							r85[l] = v91
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s92w := w.Window(72)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.u64
-							s92 := uint64(r85[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 8)
-							}
-							s92v := uint64(r84[l])
-							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
-								runtime.Store64(s92w.Mem, s92o, s92v)
-							} else {
-								w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.u64
-							s92 := uint64(r85[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 8)
-							}
-							s92v := uint64(r84[l])
-							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
-								runtime.Store64(s92w.Mem, s92o, s92v)
-							} else {
-								w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					v93aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.f32
-							v93a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 4)
-							}
-							var v93 uint64
-							if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
-								v93 = runtime.Load32(v93aw.Mem, v93ao)
-							} else {
-								v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
-								if !v93ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
-									continue
-								}
-								v93 = v93x
-							}
-							r86[l] = v93
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.f32
-							v93a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 4)
-							}
-							var v93 uint64
-							if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
-								v93 = runtime.Load32(v93aw.Mem, v93ao)
-							} else {
-								v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
-								if !v93ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
-									continue
-								}
-								v93 = v93x
-							}
-							r86[l] = v93
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 154: lane-local, one loop over the lanes
-				{
-					s94w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: st.f32
-							s94 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s94, 4)
-							}
-							s94v := uint64(r86[l])
-							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
-								runtime.Store32(s94w.Mem, s94o, s94v)
-							} else {
-								w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: st.f32
-							s94 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s94, 4)
-							}
-							s94v := uint64(r86[l])
-							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
-								runtime.Store32(s94w.Mem, s94o, s94v)
-							} else {
-								w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
-							}
-						}
-					}
-				}
-				// PTX lines 155, 156, 157: lane-local, one loop over the lanes
-				{
-					v95aw := w.Window(75)
-					v97aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: ld.f32
-							v95a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v95a, 4)
-							}
-							var v95 uint64
-							if v95ao := v95a - v95aw.Base; v95ao < v95aw.End && v95a&3 == 0 {
-								v95 = runtime.Load32(v95aw.Mem, v95ao)
-							} else {
-								v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
-								if !v95ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
-									continue
-								}
-								v95 = v95x
-							}
-							// 156: cvt.rmi.u64.f32
-							v96 := isa.FloatToInt(float64(math.Float32frombits(uint32(v95))), isa.RM, 64, false)
-							r88[l] = v96
-							// 157: ld.u64
-							v97a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v97a, 8)
-							}
-							var v97 uint64
-							if v97ao := v97a - v97aw.Base; v97ao < v97aw.End && v97a&7 == 0 {
-								v97 = runtime.Load64(v97aw.Mem, v97ao)
-							} else {
-								v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
-								if !v97ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
-									continue
-								}
-								v97 = v97x
-							}
-							r89[l] = v97
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: ld.f32
-							v95a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v95a, 4)
-							}
-							var v95 uint64
-							if v95ao := v95a - v95aw.Base; v95ao < v95aw.End && v95a&3 == 0 {
-								v95 = runtime.Load32(v95aw.Mem, v95ao)
-							} else {
-								v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
-								if !v95ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
-									continue
-								}
-								v95 = v95x
-							}
-							// 156: cvt.rmi.u64.f32
-							v96 := isa.FloatToInt(float64(math.Float32frombits(uint32(v95))), isa.RM, 64, false)
-							r88[l] = v96
-							// 157: ld.u64
-							v97a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v97a, 8)
-							}
-							var v97 uint64
-							if v97ao := v97a - v97aw.Base; v97ao < v97aw.End && v97a&7 == 0 {
-								v97 = runtime.Load64(v97aw.Mem, v97ao)
-							} else {
-								v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
-								if !v97ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
-									continue
-								}
-								v97 = v97x
-							}
-							r89[l] = v97
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					s98w := w.Window(77)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.u64
-							s98 := uint64(r89[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s98, 8)
-							}
-							s98v := uint64(r88[l])
-							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&7 == 0 {
-								runtime.Store64(s98w.Mem, s98o, s98v)
-							} else {
-								w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.u64
-							s98 := uint64(r89[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s98, 8)
-							}
-							s98v := uint64(r88[l])
-							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&7 == 0 {
-								runtime.Store64(s98w.Mem, s98o, s98v)
-							} else {
-								w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					v99aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: ld.f64
-							v99a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 8)
-							}
-							var v99 uint64
-							if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
-								v99 = runtime.Load64(v99aw.Mem, v99ao)
-							} else {
-								v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
-								if !v99ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
-									continue
-								}
-								v99 = v99x
-							}
-							r90[l] = v99
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: ld.f64
-							v99a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 8)
-							}
-							var v99 uint64
-							if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
-								v99 = runtime.Load64(v99aw.Mem, v99ao)
-							} else {
-								v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
-								if !v99ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
-									continue
-								}
-								v99 = v99x
-							}
-							r90[l] = v99
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s100w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.f64
-							s100 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s100, 8)
-							}
-							s100v := uint64(r90[l])
-							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&7 == 0 {
-								runtime.Store64(s100w.Mem, s100o, s100v)
-							} else {
-								w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.f64
-							s100 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s100, 8)
-							}
-							s100v := uint64(r90[l])
-							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&7 == 0 {
-								runtime.Store64(s100w.Mem, s100o, s100v)
-							} else {
-								w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161, 162, 163, 164: lane-local, one loop over the lanes
-				{
-					v101aw := w.Window(80)
-					v104aw := w.Window(81)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: ld.f64
-							v101a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v101a, 8)
-							}
-							var v101 uint64
-							if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&7 == 0 {
-								v101 = runtime.Load64(v101aw.Mem, v101ao)
-							} else {
-								v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
-								if !v101ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
-									continue
-								}
-								v101 = v101x
-							}
-							// 162: cvt.rni.s32.f64
-							v102 := isa.FloatToInt(math.Float64frombits(v101), isa.RN, 32, true)
-							// 163: cvt.s64.s32
-							v103 := uint64(uint64(int32(v102)))
-							r93[l] = v103
-							// 164: ld.u64
-							v104a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 8)
-							}
-							var v104 uint64
-							if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
-								v104 = runtime.Load64(v104aw.Mem, v104ao)
-							} else {
-								v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
-								if !v104ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
-									continue
-								}
-								v104 = v104x
-							}
-							r94[l] = v104
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: ld.f64
-							v101a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v101a, 8)
-							}
-							var v101 uint64
-							if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&7 == 0 {
-								v101 = runtime.Load64(v101aw.Mem, v101ao)
-							} else {
-								v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
-								if !v101ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
-									continue
-								}
-								v101 = v101x
-							}
-							// 162: cvt.rni.s32.f64
-							v102 := isa.FloatToInt(math.Float64frombits(v101), isa.RN, 32, true)
-							// 163: cvt.s64.s32
-							v103 := uint64(uint64(int32(v102)))
-							r93[l] = v103
-							// 164: ld.u64
-							v104a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 8)
-							}
-							var v104 uint64
-							if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
-								v104 = runtime.Load64(v104aw.Mem, v104ao)
-							} else {
-								v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
-								if !v104ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
-									continue
-								}
-								v104 = v104x
-							}
-							r94[l] = v104
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					s105w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: st.u64
-							s105 := uint64(r94[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s105, 8)
-							}
-							s105v := uint64(r93[l])
-							if s105o := s105 - s105w.Base; s105o < s105w.End && s105&7 == 0 {
-								runtime.Store64(s105w.Mem, s105o, s105v)
-							} else {
-								w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: st.u64
-							s105 := uint64(r94[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s105, 8)
-							}
-							s105v := uint64(r93[l])
-							if s105o := s105 - s105w.Base; s105o < s105w.End && s105&7 == 0 {
-								runtime.Store64(s105w.Mem, s105o, s105v)
-							} else {
-								w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
-							}
-						}
-					}
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					v106aw := w.Window(83)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: ld.f64
-							v106a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 8)
-							}
-							var v106 uint64
-							if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
-								v106 = runtime.Load64(v106aw.Mem, v106ao)
-							} else {
-								v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
-								if !v106ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
-									continue
-								}
-								v106 = v106x
-							}
-							r95[l] = v106
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: ld.f64
-							v106a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 8)
-							}
-							var v106 uint64
-							if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
-								v106 = runtime.Load64(v106aw.Mem, v106ao)
-							} else {
-								v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
-								if !v106ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
-									continue
-								}
-								v106 = v106x
-							}
-							r95[l] = v106
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					s107w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.f64
-							s107 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s107, 8)
-							}
-							s107v := uint64(r95[l])
-							if s107o := s107 - s107w.Base; s107o < s107w.End && s107&7 == 0 {
-								runtime.Store64(s107w.Mem, s107o, s107v)
-							} else {
-								w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.f64
-							s107 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s107, 8)
-							}
-							s107v := uint64(r95[l])
-							if s107o := s107 - s107w.Base; s107o < s107w.End && s107&7 == 0 {
-								runtime.Store64(s107w.Mem, s107o, s107v)
-							} else {
-								w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168, 169, 170, 171: lane-local, one loop over the lanes
-				{
-					v108aw := w.Window(85)
-					v111aw := w.Window(86)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.f64
-							v108a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
-							}
-							var v108 uint64
-							if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
-								v108 = runtime.Load64(v108aw.Mem, v108ao)
-							} else {
-								v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-								if !v108ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
-									continue
-								}
-								v108 = v108x
-							}
-							// 169: cvt.rpi.u32.f64
-							v109 := isa.FloatToInt(math.Float64frombits(v108), isa.RP, 32, false)
-							// 170: cvt.u64.u32
-							v110 := uint64(uint64(uint32(v109)))
-							r98[l] = v110
-							// 171: ld.u64
-							v111a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 8)
-							}
-							var v111 uint64
-							if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
-								v111 = runtime.Load64(v111aw.Mem, v111ao)
-							} else {
-								v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
-								if !v111ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
-									continue
-								}
-								v111 = v111x
-							}
-							r99[l] = v111
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.f64
-							v108a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
-							}
-							var v108 uint64
-							if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
-								v108 = runtime.Load64(v108aw.Mem, v108ao)
-							} else {
-								v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
-								if !v108ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
-									continue
-								}
-								v108 = v108x
-							}
-							// 169: cvt.rpi.u32.f64
-							v109 := isa.FloatToInt(math.Float64frombits(v108), isa.RP, 32, false)
-							// 170: cvt.u64.u32
-							v110 := uint64(uint64(uint32(v109)))
-							r98[l] = v110
-							// 171: ld.u64
-							v111a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 8)
-							}
-							var v111 uint64
-							if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
-								v111 = runtime.Load64(v111aw.Mem, v111ao)
-							} else {
-								v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
-								if !v111ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
-									continue
-								}
-								v111 = v111x
-							}
-							r99[l] = v111
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 172: lane-local, one loop over the lanes
-				{
-					s112w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 172: st.u64
-							s112 := uint64(r99[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s112, 8)
-							}
-							s112v := uint64(r98[l])
-							if s112o := s112 - s112w.Base; s112o < s112w.End && s112&7 == 0 {
-								runtime.Store64(s112w.Mem, s112o, s112v)
-							} else {
-								w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 172: st.u64
-							s112 := uint64(r99[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s112, 8)
-							}
-							s112v := uint64(r98[l])
-							if s112o := s112 - s112w.Base; s112o < s112w.End && s112&7 == 0 {
-								runtime.Store64(s112w.Mem, s112o, s112v)
-							} else {
-								w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
-							}
-						}
-					}
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					v113aw := w.Window(88)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: ld.f64
-							v113a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v113a, 8)
-							}
-							var v113 uint64
-							if v113ao := v113a - v113aw.Base; v113ao < v113aw.End && v113a&7 == 0 {
-								v113 = runtime.Load64(v113aw.Mem, v113ao)
-							} else {
-								v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
-								if !v113ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
-									continue
-								}
-								v113 = v113x
-							}
-							r100[l] = v113
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: ld.f64
-							v113a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v113a, 8)
-							}
-							var v113 uint64
-							if v113ao := v113a - v113aw.Base; v113ao < v113aw.End && v113a&7 == 0 {
-								v113 = runtime.Load64(v113aw.Mem, v113ao)
-							} else {
-								v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
-								if !v113ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
-									continue
-								}
-								v113 = v113x
-							}
-							r100[l] = v113
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					s114w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.f64
-							s114 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 8)
-							}
-							s114v := uint64(r100[l])
-							if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
-								runtime.Store64(s114w.Mem, s114o, s114v)
-							} else {
-								w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.f64
-							s114 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 8)
-							}
-							s114v := uint64(r100[l])
-							if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
-								runtime.Store64(s114w.Mem, s114o, s114v)
-							} else {
-								w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
-							}
-						}
-					}
-				}
-				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
-				{
-					v115aw := w.Window(90)
-					v117aw := w.Window(91)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: ld.f64
-							v115a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v115a, 8)
-							}
-							var v115 uint64
-							if v115ao := v115a - v115aw.Base; v115ao < v115aw.End && v115a&7 == 0 {
-								v115 = runtime.Load64(v115aw.Mem, v115ao)
-							} else {
-								v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
-								if !v115ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
-									continue
-								}
-								v115 = v115x
-							}
-							// 176: cvt.rmi.s64.f64
-							v116 := isa.FloatToInt(math.Float64frombits(v115), isa.RM, 64, true)
-							r102[l] = v116
-							// 177: ld.u64
-							v117a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 8)
-							}
-							var v117 uint64
-							if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
-								v117 = runtime.Load64(v117aw.Mem, v117ao)
-							} else {
-								v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
-								if !v117ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
-									continue
-								}
-								v117 = v117x
-							}
-							r103[l] = v117
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: ld.f64
-							v115a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v115a, 8)
-							}
-							var v115 uint64
-							if v115ao := v115a - v115aw.Base; v115ao < v115aw.End && v115a&7 == 0 {
-								v115 = runtime.Load64(v115aw.Mem, v115ao)
-							} else {
-								v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
-								if !v115ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
-									continue
-								}
-								v115 = v115x
-							}
-							// 176: cvt.rmi.s64.f64
-							v116 := isa.FloatToInt(math.Float64frombits(v115), isa.RM, 64, true)
-							r102[l] = v116
-							// 177: ld.u64
-							v117a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 8)
-							}
-							var v117 uint64
-							if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
-								v117 = runtime.Load64(v117aw.Mem, v117ao)
-							} else {
-								v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
-								if !v117ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
-									continue
-								}
-								v117 = v117x
-							}
-							r103[l] = v117
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					s118w := w.Window(92)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.u64
-							s118 := uint64(r103[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s118, 8)
-							}
-							s118v := uint64(r102[l])
-							if s118o := s118 - s118w.Base; s118o < s118w.End && s118&7 == 0 {
-								runtime.Store64(s118w.Mem, s118o, s118v)
-							} else {
-								w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.u64
-							s118 := uint64(r103[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s118, 8)
-							}
-							s118v := uint64(r102[l])
-							if s118o := s118 - s118w.Base; s118o < s118w.End && s118&7 == 0 {
-								runtime.Store64(s118w.Mem, s118o, s118v)
-							} else {
-								w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
-							}
-						}
-					}
-				}
-				// PTX lines 179: lane-local, one loop over the lanes
-				{
-					v119aw := w.Window(93)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: ld.f64
-							v119a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v119a, 8)
-							}
-							var v119 uint64
-							if v119ao := v119a - v119aw.Base; v119ao < v119aw.End && v119a&7 == 0 {
-								v119 = runtime.Load64(v119aw.Mem, v119ao)
-							} else {
-								v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
-								if !v119ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
-									continue
-								}
-								v119 = v119x
-							}
-							r104[l] = v119
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: ld.f64
-							v119a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v119a, 8)
-							}
-							var v119 uint64
-							if v119ao := v119a - v119aw.Base; v119ao < v119aw.End && v119a&7 == 0 {
-								v119 = runtime.Load64(v119aw.Mem, v119ao)
-							} else {
-								v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
-								if !v119ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
-									continue
-								}
-								v119 = v119x
-							}
-							r104[l] = v119
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					s120w := w.Window(94)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.f64
-							s120 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s120, 8)
-							}
-							s120v := uint64(r104[l])
-							if s120o := s120 - s120w.Base; s120o < s120w.End && s120&7 == 0 {
-								runtime.Store64(s120w.Mem, s120o, s120v)
-							} else {
-								w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.f64
-							s120 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s120, 8)
-							}
-							s120v := uint64(r104[l])
-							if s120o := s120 - s120w.Base; s120o < s120w.End && s120&7 == 0 {
-								runtime.Store64(s120w.Mem, s120o, s120v)
-							} else {
-								w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
-							}
-						}
-					}
-				}
-				// PTX lines 181, 182, 183: lane-local, one loop over the lanes
-				{
-					v121aw := w.Window(95)
-					v123aw := w.Window(96)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.f64
-							v121a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v121a, 8)
-							}
-							var v121 uint64
-							if v121ao := v121a - v121aw.Base; v121ao < v121aw.End && v121a&7 == 0 {
-								v121 = runtime.Load64(v121aw.Mem, v121ao)
-							} else {
-								v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
-								if !v121ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
-									continue
-								}
-								v121 = v121x
-							}
-							// 182: cvt.rzi.u64.f64
-							v122 := isa.FloatToInt(math.Float64frombits(v121), isa.RZ, 64, false)
-							r106[l] = v122
-							// 183: ld.u64
-							v123a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 8)
-							}
-							var v123 uint64
-							if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
-								v123 = runtime.Load64(v123aw.Mem, v123ao)
-							} else {
-								v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
-								if !v123ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
-									continue
-								}
-								v123 = v123x
-							}
-							r107[l] = v123
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.f64
-							v121a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v121a, 8)
-							}
-							var v121 uint64
-							if v121ao := v121a - v121aw.Base; v121ao < v121aw.End && v121a&7 == 0 {
-								v121 = runtime.Load64(v121aw.Mem, v121ao)
-							} else {
-								v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
-								if !v121ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
-									continue
-								}
-								v121 = v121x
-							}
-							// 182: cvt.rzi.u64.f64
-							v122 := isa.FloatToInt(math.Float64frombits(v121), isa.RZ, 64, false)
-							r106[l] = v122
-							// 183: ld.u64
-							v123a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 8)
-							}
-							var v123 uint64
-							if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
-								v123 = runtime.Load64(v123aw.Mem, v123ao)
-							} else {
-								v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
-								if !v123ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
-									continue
-								}
-								v123 = v123x
-							}
-							r107[l] = v123
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					s124w := w.Window(97)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.u64
-							s124 := uint64(r107[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s124, 8)
-							}
-							s124v := uint64(r106[l])
-							if s124o := s124 - s124w.Base; s124o < s124w.End && s124&7 == 0 {
-								runtime.Store64(s124w.Mem, s124o, s124v)
-							} else {
-								w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.u64
-							s124 := uint64(r107[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s124, 8)
-							}
-							s124v := uint64(r106[l])
-							if s124o := s124 - s124w.Base; s124o < s124w.End && s124&7 == 0 {
-								runtime.Store64(s124w.Mem, s124o, s124v)
-							} else {
-								w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
-							}
-						}
-					}
-				}
-			}
+			f2iModesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5701,6 +1547,4168 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// f2iModesBlock0 runs block 0 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-55; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 31: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 32: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 42: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s13 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s13 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s14 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s14 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u64
+				s15 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u64
+				s15 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.u32
+				s16 := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.u32
+				s16 := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 51: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 52: st.u32
+				s22 := uint64(u2) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 51: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 52: st.u32
+				s22 := uint64(u2) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.u32
+				v23a := uint64(u2) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
+						continue
+					}
+					v23 = v23x
+				}
+				// 54: ld.u32
+				v24a := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
+						continue
+					}
+					v24 = v24x
+				}
+				// 55: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.u32
+				v23a := uint64(u2) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:53")
+						continue
+					}
+					v23 = v23x
+				}
+				// 54: ld.u32
+				v24a := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:54")
+						continue
+					}
+					v24 = v24x
+				}
+				// 55: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// f2iModesBlock2 runs block 2 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 61-184
+func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r28 := w.Reg(28)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	r68 := w.Reg(68)
+	r69 := w.Reg(69)
+	r70 := w.Reg(70)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	r76 := w.Reg(76)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	r80 := w.Reg(80)
+	r81 := w.Reg(81)
+	r82 := w.Reg(82)
+	r84 := w.Reg(84)
+	r85 := w.Reg(85)
+	r86 := w.Reg(86)
+	r88 := w.Reg(88)
+	r89 := w.Reg(89)
+	r90 := w.Reg(90)
+	r93 := w.Reg(93)
+	r94 := w.Reg(94)
+	r95 := w.Reg(95)
+	r98 := w.Reg(98)
+	r99 := w.Reg(99)
+	r100 := w.Reg(100)
+	r102 := w.Reg(102)
+	r103 := w.Reg(103)
+	r104 := w.Reg(104)
+	r106 := w.Reg(106)
+	r107 := w.Reg(107)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3)
+	k2 := uint64(0x4)
+	// PTX lines 61, 62, 63, 64, 65: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.u64
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				// 62: ld.s32
+				v2a := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 63: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 64: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 65: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.u64
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				// 62: ld.s32
+				v2a := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:62")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 63: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 64: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 65: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:65")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.f32
+				s6 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.f32
+				s6 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:66")
+				}
+			}
+		}
+	}
+	// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(11)
+		v8aw := w.Window(12)
+		v11aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: ld.u64
+				v7a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
+						continue
+					}
+					v7 = v7x
+				}
+				// 68: ld.s32
+				v8a := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 69: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 70: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 71: ld.f64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: ld.u64
+				v7a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:67")
+						continue
+					}
+					v7 = v7x
+				}
+				// 68: ld.s32
+				v8a := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:68")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 69: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 70: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 71: ld.f64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:71")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.f64
+				s12 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.f64
+				s12 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:72")
+				}
+			}
+		}
+	}
+	// PTX lines 73, 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(15)
+		v14aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: ld.u64
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
+						continue
+					}
+					v13 = v13x
+				}
+				// 74: ld.u32
+				v14a := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
+						continue
+					}
+					v14 = v14x
+				}
+				// 75: shl.b32
+				v15 := uint64(uint32(v14) << uint32(k2))
+				// 76: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 77: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k1))
+				// 78: add.s64
+				v18 := uint64(uint64(v13) + uint64(v17))
+				r34[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: ld.u64
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:73")
+						continue
+					}
+					v13 = v13x
+				}
+				// 74: ld.u32
+				v14a := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:74")
+						continue
+					}
+					v14 = v14x
+				}
+				// 75: shl.b32
+				v15 := uint64(uint32(v14) << uint32(k2))
+				// 76: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 77: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k1))
+				// 78: add.s64
+				v18 := uint64(uint64(v13) + uint64(v17))
+				r34[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.u64
+				s19 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r34[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.u64
+				s19 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r34[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:79")
+				}
+			}
+		}
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: ld.f32
+				v20a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
+						continue
+					}
+					v20 = v20x
+				}
+				r35[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: ld.f32
+				v20a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/cvt_round.ptx:80")
+						continue
+					}
+					v20 = v20x
+				}
+				r35[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.f32
+				s21 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r35[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.f32
+				s21 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r35[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 82, 83, 84, 85: lane-local, one loop over the lanes
+	{
+		v22aw := w.Window(20)
+		v25aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: ld.f32
+				v22a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
+						continue
+					}
+					v22 = v22x
+				}
+				// 83: cvt.rni.s32.f32
+				v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
+				// 84: cvt.s64.s32
+				v24 := uint64(uint64(int32(v23)))
+				r38[l] = v24
+				// 85: ld.u64
+				v25a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
+						continue
+					}
+					v25 = v25x
+				}
+				r39[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: ld.f32
+				v22a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:82")
+						continue
+					}
+					v22 = v22x
+				}
+				// 83: cvt.rni.s32.f32
+				v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
+				// 84: cvt.s64.s32
+				v24 := uint64(uint64(int32(v23)))
+				r38[l] = v24
+				// 85: ld.u64
+				v25a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:85")
+						continue
+					}
+					v25 = v25x
+				}
+				r39[l] = v25
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.u64
+				s26 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(r38[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.u64
+				s26 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(r38[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/cvt_round.ptx:86")
+				}
+			}
+		}
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: ld.f32
+				v27a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
+						continue
+					}
+					v27 = v27x
+				}
+				r40[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: ld.f32
+				v27a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/cvt_round.ptx:87")
+						continue
+					}
+					v27 = v27x
+				}
+				r40[l] = v27
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.f32
+				s28 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r40[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.f32
+				s28 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r40[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/cvt_round.ptx:88")
+				}
+			}
+		}
+	}
+	// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		v29aw := w.Window(25)
+		v32aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: ld.f32
+				v29a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
+						continue
+					}
+					v29 = v29x
+				}
+				// 90: cvt.rzi.s32.f32
+				v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(v29))), isa.RZ, 32, true)
+				// 91: cvt.s64.s32
+				v31 := uint64(uint64(int32(v30)))
+				r43[l] = v31
+				// 92: ld.u64
+				v32a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+					v32 = runtime.Load64(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
+						continue
+					}
+					v32 = v32x
+				}
+				r44[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: ld.f32
+				v29a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/cvt_round.ptx:89")
+						continue
+					}
+					v29 = v29x
+				}
+				// 90: cvt.rzi.s32.f32
+				v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(v29))), isa.RZ, 32, true)
+				// 91: cvt.s64.s32
+				v31 := uint64(uint64(int32(v30)))
+				r43[l] = v31
+				// 92: ld.u64
+				v32a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+					v32 = runtime.Load64(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:92")
+						continue
+					}
+					v32 = v32x
+				}
+				r44[l] = v32
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		s33w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.u64
+				s33 := uint64(r44[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
+				}
+				s33v := uint64(r43[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.u64
+				s33 := uint64(r44[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
+				}
+				s33v := uint64(r43[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/cvt_round.ptx:93")
+				}
+			}
+		}
+	}
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		v34aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.f32
+				v34a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
+						continue
+					}
+					v34 = v34x
+				}
+				r45[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.f32
+				v34a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:94")
+						continue
+					}
+					v34 = v34x
+				}
+				r45[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.f32
+				s35 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r45[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.f32
+				s35 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r45[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/cvt_round.ptx:95")
+				}
+			}
+		}
+	}
+	// PTX lines 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(30)
+		v39aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: ld.f32
+				v36a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
+						continue
+					}
+					v36 = v36x
+				}
+				// 97: cvt.rpi.s32.f32
+				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v36))), isa.RP, 32, true)
+				// 98: cvt.s64.s32
+				v38 := uint64(uint64(int32(v37)))
+				r48[l] = v38
+				// 99: ld.u64
+				v39a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+					v39 = runtime.Load64(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+					if !v39ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
+						continue
+					}
+					v39 = v39x
+				}
+				r49[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: ld.f32
+				v36a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/cvt_round.ptx:96")
+						continue
+					}
+					v36 = v36x
+				}
+				// 97: cvt.rpi.s32.f32
+				v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v36))), isa.RP, 32, true)
+				// 98: cvt.s64.s32
+				v38 := uint64(uint64(int32(v37)))
+				r48[l] = v38
+				// 99: ld.u64
+				v39a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+					v39 = runtime.Load64(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+					if !v39ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/cvt_round.ptx:99")
+						continue
+					}
+					v39 = v39x
+				}
+				r49[l] = v39
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.u64
+				s40 := uint64(r49[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
+				}
+				s40v := uint64(r48[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.u64
+				s40 := uint64(r49[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
+				}
+				s40v := uint64(r48[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/cvt_round.ptx:100")
+				}
+			}
+		}
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		v41aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: ld.f32
+				v41a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
+						continue
+					}
+					v41 = v41x
+				}
+				r50[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: ld.f32
+				v41a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/cvt_round.ptx:101")
+						continue
+					}
+					v41 = v41x
+				}
+				r50[l] = v41
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		s42w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.f32
+				s42 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+				}
+				s42v := uint64(r50[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.f32
+				s42 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+				}
+				s42v := uint64(r50[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/cvt_round.ptx:102")
+				}
+			}
+		}
+	}
+	// PTX lines 103, 104, 105, 106: lane-local, one loop over the lanes
+	{
+		v43aw := w.Window(35)
+		v46aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: ld.f32
+				v43a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
+						continue
+					}
+					v43 = v43x
+				}
+				// 104: cvt.rmi.s32.f32
+				v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v43))), isa.RM, 32, true)
+				// 105: cvt.s64.s32
+				v45 := uint64(uint64(int32(v44)))
+				r53[l] = v45
+				// 106: ld.u64
+				v46a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
+					v46 = runtime.Load64(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+					if !v46ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
+						continue
+					}
+					v46 = v46x
+				}
+				r54[l] = v46
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: ld.f32
+				v43a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/cvt_round.ptx:103")
+						continue
+					}
+					v43 = v43x
+				}
+				// 104: cvt.rmi.s32.f32
+				v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v43))), isa.RM, 32, true)
+				// 105: cvt.s64.s32
+				v45 := uint64(uint64(int32(v44)))
+				r53[l] = v45
+				// 106: ld.u64
+				v46a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
+					v46 = runtime.Load64(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+					if !v46ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:106")
+						continue
+					}
+					v46 = v46x
+				}
+				r54[l] = v46
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		s47w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.u64
+				s47 := uint64(r54[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 8)
+				}
+				s47v := uint64(r53[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
+					runtime.Store64(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.u64
+				s47 := uint64(r54[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 8)
+				}
+				s47v := uint64(r53[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
+					runtime.Store64(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/cvt_round.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		v48aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: ld.f32
+				v48a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
+						continue
+					}
+					v48 = v48x
+				}
+				r55[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: ld.f32
+				v48a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/cvt_round.ptx:108")
+						continue
+					}
+					v48 = v48x
+				}
+				r55[l] = v48
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		s49w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.f32
+				s49 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
+				}
+				s49v := uint64(r55[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.f32
+				s49 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
+				}
+				s49v := uint64(r55[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
+	{
+		v50aw := w.Window(40)
+		v53aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.f32
+				v50a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
+						continue
+					}
+					v50 = v50x
+				}
+				// 111: cvt.rzi.u32.f32
+				v51 := isa.FloatToInt(float64(math.Float32frombits(uint32(v50))), isa.RZ, 32, false)
+				// 112: cvt.u64.u32
+				v52 := uint64(uint64(uint32(v51)))
+				r58[l] = v52
+				// 113: ld.u64
+				v53a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
+					v53 = runtime.Load64(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+					if !v53ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
+						continue
+					}
+					v53 = v53x
+				}
+				r59[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.f32
+				v50a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/cvt_round.ptx:110")
+						continue
+					}
+					v50 = v50x
+				}
+				// 111: cvt.rzi.u32.f32
+				v51 := isa.FloatToInt(float64(math.Float32frombits(uint32(v50))), isa.RZ, 32, false)
+				// 112: cvt.u64.u32
+				v52 := uint64(uint64(uint32(v51)))
+				r58[l] = v52
+				// 113: ld.u64
+				v53a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
+					v53 = runtime.Load64(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+					if !v53ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/cvt_round.ptx:113")
+						continue
+					}
+					v53 = v53x
+				}
+				r59[l] = v53
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s54w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.u64
+				s54 := uint64(r59[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
+				}
+				s54v := uint64(r58[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.u64
+				s54 := uint64(r59[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
+				}
+				s54v := uint64(r58[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/cvt_round.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		v55aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.f32
+				v55a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
+				}
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
+					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+					if !v55ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
+						continue
+					}
+					v55 = v55x
+				}
+				r60[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.f32
+				v55a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
+				}
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
+					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+					if !v55ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/cvt_round.ptx:115")
+						continue
+					}
+					v55 = v55x
+				}
+				r60[l] = v55
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		s56w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.f32
+				s56 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
+				}
+				s56v := uint64(r60[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.f32
+				s56 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
+				}
+				s56v := uint64(r60[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/cvt_round.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117, 118, 119, 120: lane-local, one loop over the lanes
+	{
+		v57aw := w.Window(45)
+		v60aw := w.Window(46)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: ld.f32
+				v57a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
+						continue
+					}
+					v57 = v57x
+				}
+				// 118: cvt.rpi.u32.f32
+				v58 := isa.FloatToInt(float64(math.Float32frombits(uint32(v57))), isa.RP, 32, false)
+				// 119: cvt.u64.u32
+				v59 := uint64(uint64(uint32(v58)))
+				r63[l] = v59
+				// 120: ld.u64
+				v60a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
+						continue
+					}
+					v60 = v60x
+				}
+				r64[l] = v60
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: ld.f32
+				v57a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/cvt_round.ptx:117")
+						continue
+					}
+					v57 = v57x
+				}
+				// 118: cvt.rpi.u32.f32
+				v58 := isa.FloatToInt(float64(math.Float32frombits(uint32(v57))), isa.RP, 32, false)
+				// 119: cvt.u64.u32
+				v59 := uint64(uint64(uint32(v58)))
+				r63[l] = v59
+				// 120: ld.u64
+				v60a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:120")
+						continue
+					}
+					v60 = v60x
+				}
+				r64[l] = v60
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		s61w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.u64
+				s61 := uint64(r64[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 8)
+				}
+				s61v := uint64(r63[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
+					runtime.Store64(s61w.Ptr, s61o, s61v)
+				} else {
+					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.u64
+				s61 := uint64(r64[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 8)
+				}
+				s61v := uint64(r63[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
+					runtime.Store64(s61w.Ptr, s61o, s61v)
+				} else {
+					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/cvt_round.ptx:121")
+				}
+			}
+		}
+	}
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		v62aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: ld.f32
+				v62a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
+					v62 = runtime.Load32(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+					if !v62ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
+						continue
+					}
+					v62 = v62x
+				}
+				r65[l] = v62
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: ld.f32
+				v62a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
+					v62 = runtime.Load32(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+					if !v62ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/cvt_round.ptx:122")
+						continue
+					}
+					v62 = v62x
+				}
+				r65[l] = v62
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		s63w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.f32
+				s63 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 4)
+				}
+				s63v := uint64(r65[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
+					runtime.Store32(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.f32
+				s63 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 4)
+				}
+				s63v := uint64(r65[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
+					runtime.Store32(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 4, s63v, l, "testdata/ptx/O0/cvt_round.ptx:123")
+				}
+			}
+		}
+	}
+	// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
+	{
+		v64aw := w.Window(50)
+		v67aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: ld.f32
+				v64a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
+				}
+				var v64 uint64
+				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
+					v64 = runtime.Load32(v64aw.Ptr, v64ao)
+				} else {
+					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+					if !v64ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
+						continue
+					}
+					v64 = v64x
+				}
+				// 125: cvt.rmi.u32.f32
+				v65 := isa.FloatToInt(float64(math.Float32frombits(uint32(v64))), isa.RM, 32, false)
+				// 126: cvt.u64.u32
+				v66 := uint64(uint64(uint32(v65)))
+				r68[l] = v66
+				// 127: ld.u64
+				v67a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 8)
+				}
+				var v67 uint64
+				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
+					v67 = runtime.Load64(v67aw.Ptr, v67ao)
+				} else {
+					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+					if !v67ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
+						continue
+					}
+					v67 = v67x
+				}
+				r69[l] = v67
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: ld.f32
+				v64a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 4)
+				}
+				var v64 uint64
+				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
+					v64 = runtime.Load32(v64aw.Ptr, v64ao)
+				} else {
+					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 4, l)
+					if !v64ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v64a, 4, "testdata/ptx/O0/cvt_round.ptx:124")
+						continue
+					}
+					v64 = v64x
+				}
+				// 125: cvt.rmi.u32.f32
+				v65 := isa.FloatToInt(float64(math.Float32frombits(uint32(v64))), isa.RM, 32, false)
+				// 126: cvt.u64.u32
+				v66 := uint64(uint64(uint32(v65)))
+				r68[l] = v66
+				// 127: ld.u64
+				v67a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 8)
+				}
+				var v67 uint64
+				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
+					v67 = runtime.Load64(v67aw.Ptr, v67ao)
+				} else {
+					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+					if !v67ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/cvt_round.ptx:127")
+						continue
+					}
+					v67 = v67x
+				}
+				r69[l] = v67
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		s68w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.u64
+				s68 := uint64(r69[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 8)
+				}
+				s68v := uint64(r68[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&7 == 0 {
+					runtime.Store64(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.u64
+				s68 := uint64(r69[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 8)
+				}
+				s68v := uint64(r68[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&7 == 0 {
+					runtime.Store64(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 8, s68v, l, "testdata/ptx/O0/cvt_round.ptx:128")
+				}
+			}
+		}
+	}
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		v69aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: ld.f32
+				v69a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
+					v69 = runtime.Load32(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+					if !v69ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
+						continue
+					}
+					v69 = v69x
+				}
+				r70[l] = v69
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: ld.f32
+				v69a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
+					v69 = runtime.Load32(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+					if !v69ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/cvt_round.ptx:129")
+						continue
+					}
+					v69 = v69x
+				}
+				r70[l] = v69
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s70w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.f32
+				s70 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
+				}
+				s70v := uint64(r70[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.f32
+				s70 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
+				}
+				s70v := uint64(r70[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/cvt_round.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+	{
+		v71aw := w.Window(55)
+		v73aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: ld.f32
+				v71a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+				}
+				var v71 uint64
+				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+					v71 = runtime.Load32(v71aw.Ptr, v71ao)
+				} else {
+					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+					if !v71ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
+						continue
+					}
+					v71 = v71x
+				}
+				// 132: cvt.rni.s64.f32
+				v72 := isa.FloatToInt(float64(math.Float32frombits(uint32(v71))), isa.RN, 64, true)
+				r72[l] = v72
+				// 133: ld.u64
+				v73a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
+				}
+				var v73 uint64
+				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
+					v73 = runtime.Load64(v73aw.Ptr, v73ao)
+				} else {
+					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+					if !v73ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
+						continue
+					}
+					v73 = v73x
+				}
+				r73[l] = v73
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: ld.f32
+				v71a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+				}
+				var v71 uint64
+				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+					v71 = runtime.Load32(v71aw.Ptr, v71ao)
+				} else {
+					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+					if !v71ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/cvt_round.ptx:131")
+						continue
+					}
+					v71 = v71x
+				}
+				// 132: cvt.rni.s64.f32
+				v72 := isa.FloatToInt(float64(math.Float32frombits(uint32(v71))), isa.RN, 64, true)
+				r72[l] = v72
+				// 133: ld.u64
+				v73a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
+				}
+				var v73 uint64
+				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
+					v73 = runtime.Load64(v73aw.Ptr, v73ao)
+				} else {
+					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+					if !v73ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:133")
+						continue
+					}
+					v73 = v73x
+				}
+				r73[l] = v73
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		s74w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.u64
+				s74 := uint64(r73[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 8)
+				}
+				s74v := uint64(r72[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
+					runtime.Store64(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.u64
+				s74 := uint64(r73[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 8)
+				}
+				s74v := uint64(r72[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
+					runtime.Store64(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/cvt_round.ptx:134")
+				}
+			}
+		}
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		v75aw := w.Window(58)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: ld.f32
+				v75a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+					v75 = runtime.Load32(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
+						continue
+					}
+					v75 = v75x
+				}
+				r74[l] = v75
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: ld.f32
+				v75a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+					v75 = runtime.Load32(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/cvt_round.ptx:135")
+						continue
+					}
+					v75 = v75x
+				}
+				r74[l] = v75
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 136: lane-local, one loop over the lanes
+	{
+		s76w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: st.f32
+				s76 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
+				}
+				s76v := uint64(r74[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: st.f32
+				s76 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 4)
+				}
+				s76v := uint64(r74[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
+					runtime.Store32(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 4, s76v, l, "testdata/ptx/O0/cvt_round.ptx:136")
+				}
+			}
+		}
+	}
+	// PTX lines 137, 138, 139: lane-local, one loop over the lanes
+	{
+		v77aw := w.Window(60)
+		v79aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.f32
+				v77a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 4)
+				}
+				var v77 uint64
+				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&3 == 0 {
+					v77 = runtime.Load32(v77aw.Ptr, v77ao)
+				} else {
+					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
+					if !v77ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
+						continue
+					}
+					v77 = v77x
+				}
+				// 138: cvt.rzi.s64.f32
+				v78 := isa.FloatToInt(float64(math.Float32frombits(uint32(v77))), isa.RZ, 64, true)
+				r76[l] = v78
+				// 139: ld.u64
+				v79a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v79a, 8)
+				}
+				var v79 uint64
+				if v79ao := v79a - v79aw.Base; v79ao < v79aw.End && v79a&7 == 0 {
+					v79 = runtime.Load64(v79aw.Ptr, v79ao)
+				} else {
+					v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
+					if !v79ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
+						continue
+					}
+					v79 = v79x
+				}
+				r77[l] = v79
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.f32
+				v77a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 4)
+				}
+				var v77 uint64
+				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&3 == 0 {
+					v77 = runtime.Load32(v77aw.Ptr, v77ao)
+				} else {
+					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 4, l)
+					if !v77ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v77a, 4, "testdata/ptx/O0/cvt_round.ptx:137")
+						continue
+					}
+					v77 = v77x
+				}
+				// 138: cvt.rzi.s64.f32
+				v78 := isa.FloatToInt(float64(math.Float32frombits(uint32(v77))), isa.RZ, 64, true)
+				r76[l] = v78
+				// 139: ld.u64
+				v79a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v79a, 8)
+				}
+				var v79 uint64
+				if v79ao := v79a - v79aw.Base; v79ao < v79aw.End && v79a&7 == 0 {
+					v79 = runtime.Load64(v79aw.Ptr, v79ao)
+				} else {
+					v79x, v79ok := w.TryLoad(v79aw, runtime.SpaceGeneric, v79a, 8, l)
+					if !v79ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v79a, 8, "testdata/ptx/O0/cvt_round.ptx:139")
+						continue
+					}
+					v79 = v79x
+				}
+				r77[l] = v79
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 140: lane-local, one loop over the lanes
+	{
+		s80w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: st.u64
+				s80 := uint64(r77[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 8)
+				}
+				s80v := uint64(r76[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&7 == 0 {
+					runtime.Store64(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: st.u64
+				s80 := uint64(r77[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 8)
+				}
+				s80v := uint64(r76[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&7 == 0 {
+					runtime.Store64(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 8, s80v, l, "testdata/ptx/O0/cvt_round.ptx:140")
+				}
+			}
+		}
+	}
+	// PTX lines 141: lane-local, one loop over the lanes
+	{
+		v81aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: ld.f32
+				v81a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
+				}
+				var v81 uint64
+				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
+					v81 = runtime.Load32(v81aw.Ptr, v81ao)
+				} else {
+					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+					if !v81ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
+						continue
+					}
+					v81 = v81x
+				}
+				r78[l] = v81
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: ld.f32
+				v81a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
+				}
+				var v81 uint64
+				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
+					v81 = runtime.Load32(v81aw.Ptr, v81ao)
+				} else {
+					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+					if !v81ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/cvt_round.ptx:141")
+						continue
+					}
+					v81 = v81x
+				}
+				r78[l] = v81
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 142: lane-local, one loop over the lanes
+	{
+		s82w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: st.f32
+				s82 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
+				}
+				s82v := uint64(r78[l])
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: st.f32
+				s82 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
+				}
+				s82v := uint64(r78[l])
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/cvt_round.ptx:142")
+				}
+			}
+		}
+	}
+	// PTX lines 143, 144, 145: lane-local, one loop over the lanes
+	{
+		v83aw := w.Window(65)
+		v85aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: ld.f32
+				v83a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v83a, 4)
+				}
+				var v83 uint64
+				if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&3 == 0 {
+					v83 = runtime.Load32(v83aw.Ptr, v83ao)
+				} else {
+					v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
+					if !v83ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
+						continue
+					}
+					v83 = v83x
+				}
+				// 144: cvt.rpi.s64.f32
+				v84 := isa.FloatToInt(float64(math.Float32frombits(uint32(v83))), isa.RP, 64, true)
+				r80[l] = v84
+				// 145: ld.u64
+				v85a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 8)
+				}
+				var v85 uint64
+				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
+					v85 = runtime.Load64(v85aw.Ptr, v85ao)
+				} else {
+					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+					if !v85ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
+						continue
+					}
+					v85 = v85x
+				}
+				r81[l] = v85
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: ld.f32
+				v83a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v83a, 4)
+				}
+				var v83 uint64
+				if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&3 == 0 {
+					v83 = runtime.Load32(v83aw.Ptr, v83ao)
+				} else {
+					v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGeneric, v83a, 4, l)
+					if !v83ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v83a, 4, "testdata/ptx/O0/cvt_round.ptx:143")
+						continue
+					}
+					v83 = v83x
+				}
+				// 144: cvt.rpi.s64.f32
+				v84 := isa.FloatToInt(float64(math.Float32frombits(uint32(v83))), isa.RP, 64, true)
+				r80[l] = v84
+				// 145: ld.u64
+				v85a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 8)
+				}
+				var v85 uint64
+				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
+					v85 = runtime.Load64(v85aw.Ptr, v85ao)
+				} else {
+					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+					if !v85ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/cvt_round.ptx:145")
+						continue
+					}
+					v85 = v85x
+				}
+				r81[l] = v85
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		s86w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.u64
+				s86 := uint64(r81[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s86, 8)
+				}
+				s86v := uint64(r80[l])
+				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&7 == 0 {
+					runtime.Store64(s86w.Ptr, s86o, s86v)
+				} else {
+					w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.u64
+				s86 := uint64(r81[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s86, 8)
+				}
+				s86v := uint64(r80[l])
+				if s86o := s86 - s86w.Base; s86o < s86w.End && s86&7 == 0 {
+					runtime.Store64(s86w.Ptr, s86o, s86v)
+				} else {
+					w.StoreLane(s86w, runtime.SpaceGeneric, s86, 8, s86v, l, "testdata/ptx/O0/cvt_round.ptx:146")
+				}
+			}
+		}
+	}
+	// PTX lines 147: lane-local, one loop over the lanes
+	{
+		v87aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.f32
+				v87a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 4)
+				}
+				var v87 uint64
+				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&3 == 0 {
+					v87 = runtime.Load32(v87aw.Ptr, v87ao)
+				} else {
+					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
+					if !v87ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
+						continue
+					}
+					v87 = v87x
+				}
+				r82[l] = v87
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.f32
+				v87a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 4)
+				}
+				var v87 uint64
+				if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&3 == 0 {
+					v87 = runtime.Load32(v87aw.Ptr, v87ao)
+				} else {
+					v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 4, l)
+					if !v87ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v87a, 4, "testdata/ptx/O0/cvt_round.ptx:147")
+						continue
+					}
+					v87 = v87x
+				}
+				r82[l] = v87
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		s88w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: st.f32
+				s88 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
+				}
+				s88v := uint64(r82[l])
+				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+					runtime.Store32(s88w.Ptr, s88o, s88v)
+				} else {
+					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: st.f32
+				s88 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
+				}
+				s88v := uint64(r82[l])
+				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+					runtime.Store32(s88w.Ptr, s88o, s88v)
+				} else {
+					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/cvt_round.ptx:148")
+				}
+			}
+		}
+	}
+	// PTX lines 149, 150, 151: lane-local, one loop over the lanes
+	{
+		v89aw := w.Window(70)
+		v91aw := w.Window(71)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: ld.f32
+				v89a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 4)
+				}
+				var v89 uint64
+				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
+					v89 = runtime.Load32(v89aw.Ptr, v89ao)
+				} else {
+					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+					if !v89ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
+						continue
+					}
+					v89 = v89x
+				}
+				// 150: cvt.rmi.s64.f32
+				v90 := isa.FloatToInt(float64(math.Float32frombits(uint32(v89))), isa.RM, 64, true)
+				r84[l] = v90
+				// 151: ld.u64
+				v91a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v91a, 8)
+				}
+				var v91 uint64
+				if v91ao := v91a - v91aw.Base; v91ao < v91aw.End && v91a&7 == 0 {
+					v91 = runtime.Load64(v91aw.Ptr, v91ao)
+				} else {
+					v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
+					if !v91ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
+						continue
+					}
+					v91 = v91x
+				}
+				r85[l] = v91
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: ld.f32
+				v89a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 4)
+				}
+				var v89 uint64
+				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
+					v89 = runtime.Load32(v89aw.Ptr, v89ao)
+				} else {
+					v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+					if !v89ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/cvt_round.ptx:149")
+						continue
+					}
+					v89 = v89x
+				}
+				// 150: cvt.rmi.s64.f32
+				v90 := isa.FloatToInt(float64(math.Float32frombits(uint32(v89))), isa.RM, 64, true)
+				r84[l] = v90
+				// 151: ld.u64
+				v91a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v91a, 8)
+				}
+				var v91 uint64
+				if v91ao := v91a - v91aw.Base; v91ao < v91aw.End && v91a&7 == 0 {
+					v91 = runtime.Load64(v91aw.Ptr, v91ao)
+				} else {
+					v91x, v91ok := w.TryLoad(v91aw, runtime.SpaceGeneric, v91a, 8, l)
+					if !v91ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v91a, 8, "testdata/ptx/O0/cvt_round.ptx:151")
+						continue
+					}
+					v91 = v91x
+				}
+				r85[l] = v91
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s92w := w.Window(72)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.u64
+				s92 := uint64(r85[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 8)
+				}
+				s92v := uint64(r84[l])
+				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
+					runtime.Store64(s92w.Ptr, s92o, s92v)
+				} else {
+					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.u64
+				s92 := uint64(r85[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 8)
+				}
+				s92v := uint64(r84[l])
+				if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
+					runtime.Store64(s92w.Ptr, s92o, s92v)
+				} else {
+					w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/cvt_round.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		v93aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.f32
+				v93a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 4)
+				}
+				var v93 uint64
+				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
+					v93 = runtime.Load32(v93aw.Ptr, v93ao)
+				} else {
+					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+					if !v93ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
+						continue
+					}
+					v93 = v93x
+				}
+				r86[l] = v93
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.f32
+				v93a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 4)
+				}
+				var v93 uint64
+				if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
+					v93 = runtime.Load32(v93aw.Ptr, v93ao)
+				} else {
+					v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+					if !v93ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/cvt_round.ptx:153")
+						continue
+					}
+					v93 = v93x
+				}
+				r86[l] = v93
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 154: lane-local, one loop over the lanes
+	{
+		s94w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: st.f32
+				s94 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s94, 4)
+				}
+				s94v := uint64(r86[l])
+				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
+					runtime.Store32(s94w.Ptr, s94o, s94v)
+				} else {
+					w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: st.f32
+				s94 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s94, 4)
+				}
+				s94v := uint64(r86[l])
+				if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
+					runtime.Store32(s94w.Ptr, s94o, s94v)
+				} else {
+					w.StoreLane(s94w, runtime.SpaceGeneric, s94, 4, s94v, l, "testdata/ptx/O0/cvt_round.ptx:154")
+				}
+			}
+		}
+	}
+	// PTX lines 155, 156, 157: lane-local, one loop over the lanes
+	{
+		v95aw := w.Window(75)
+		v97aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: ld.f32
+				v95a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v95a, 4)
+				}
+				var v95 uint64
+				if v95ao := v95a - v95aw.Base; v95ao < v95aw.End && v95a&3 == 0 {
+					v95 = runtime.Load32(v95aw.Ptr, v95ao)
+				} else {
+					v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
+					if !v95ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
+						continue
+					}
+					v95 = v95x
+				}
+				// 156: cvt.rmi.u64.f32
+				v96 := isa.FloatToInt(float64(math.Float32frombits(uint32(v95))), isa.RM, 64, false)
+				r88[l] = v96
+				// 157: ld.u64
+				v97a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v97a, 8)
+				}
+				var v97 uint64
+				if v97ao := v97a - v97aw.Base; v97ao < v97aw.End && v97a&7 == 0 {
+					v97 = runtime.Load64(v97aw.Ptr, v97ao)
+				} else {
+					v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
+					if !v97ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
+						continue
+					}
+					v97 = v97x
+				}
+				r89[l] = v97
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: ld.f32
+				v95a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v95a, 4)
+				}
+				var v95 uint64
+				if v95ao := v95a - v95aw.Base; v95ao < v95aw.End && v95a&3 == 0 {
+					v95 = runtime.Load32(v95aw.Ptr, v95ao)
+				} else {
+					v95x, v95ok := w.TryLoad(v95aw, runtime.SpaceGeneric, v95a, 4, l)
+					if !v95ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v95a, 4, "testdata/ptx/O0/cvt_round.ptx:155")
+						continue
+					}
+					v95 = v95x
+				}
+				// 156: cvt.rmi.u64.f32
+				v96 := isa.FloatToInt(float64(math.Float32frombits(uint32(v95))), isa.RM, 64, false)
+				r88[l] = v96
+				// 157: ld.u64
+				v97a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v97a, 8)
+				}
+				var v97 uint64
+				if v97ao := v97a - v97aw.Base; v97ao < v97aw.End && v97a&7 == 0 {
+					v97 = runtime.Load64(v97aw.Ptr, v97ao)
+				} else {
+					v97x, v97ok := w.TryLoad(v97aw, runtime.SpaceGeneric, v97a, 8, l)
+					if !v97ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v97a, 8, "testdata/ptx/O0/cvt_round.ptx:157")
+						continue
+					}
+					v97 = v97x
+				}
+				r89[l] = v97
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		s98w := w.Window(77)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.u64
+				s98 := uint64(r89[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s98, 8)
+				}
+				s98v := uint64(r88[l])
+				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&7 == 0 {
+					runtime.Store64(s98w.Ptr, s98o, s98v)
+				} else {
+					w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.u64
+				s98 := uint64(r89[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s98, 8)
+				}
+				s98v := uint64(r88[l])
+				if s98o := s98 - s98w.Base; s98o < s98w.End && s98&7 == 0 {
+					runtime.Store64(s98w.Ptr, s98o, s98v)
+				} else {
+					w.StoreLane(s98w, runtime.SpaceGeneric, s98, 8, s98v, l, "testdata/ptx/O0/cvt_round.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		v99aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: ld.f64
+				v99a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 8)
+				}
+				var v99 uint64
+				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
+					v99 = runtime.Load64(v99aw.Ptr, v99ao)
+				} else {
+					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+					if !v99ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
+						continue
+					}
+					v99 = v99x
+				}
+				r90[l] = v99
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: ld.f64
+				v99a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 8)
+				}
+				var v99 uint64
+				if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
+					v99 = runtime.Load64(v99aw.Ptr, v99ao)
+				} else {
+					v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+					if !v99ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/cvt_round.ptx:159")
+						continue
+					}
+					v99 = v99x
+				}
+				r90[l] = v99
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s100w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.f64
+				s100 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s100, 8)
+				}
+				s100v := uint64(r90[l])
+				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&7 == 0 {
+					runtime.Store64(s100w.Ptr, s100o, s100v)
+				} else {
+					w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.f64
+				s100 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s100, 8)
+				}
+				s100v := uint64(r90[l])
+				if s100o := s100 - s100w.Base; s100o < s100w.End && s100&7 == 0 {
+					runtime.Store64(s100w.Ptr, s100o, s100v)
+				} else {
+					w.StoreLane(s100w, runtime.SpaceGeneric, s100, 8, s100v, l, "testdata/ptx/O0/cvt_round.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161, 162, 163, 164: lane-local, one loop over the lanes
+	{
+		v101aw := w.Window(80)
+		v104aw := w.Window(81)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: ld.f64
+				v101a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v101a, 8)
+				}
+				var v101 uint64
+				if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&7 == 0 {
+					v101 = runtime.Load64(v101aw.Ptr, v101ao)
+				} else {
+					v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
+					if !v101ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
+						continue
+					}
+					v101 = v101x
+				}
+				// 162: cvt.rni.s32.f64
+				v102 := isa.FloatToInt(math.Float64frombits(v101), isa.RN, 32, true)
+				// 163: cvt.s64.s32
+				v103 := uint64(uint64(int32(v102)))
+				r93[l] = v103
+				// 164: ld.u64
+				v104a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 8)
+				}
+				var v104 uint64
+				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
+					v104 = runtime.Load64(v104aw.Ptr, v104ao)
+				} else {
+					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+					if !v104ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
+						continue
+					}
+					v104 = v104x
+				}
+				r94[l] = v104
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: ld.f64
+				v101a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v101a, 8)
+				}
+				var v101 uint64
+				if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&7 == 0 {
+					v101 = runtime.Load64(v101aw.Ptr, v101ao)
+				} else {
+					v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGeneric, v101a, 8, l)
+					if !v101ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v101a, 8, "testdata/ptx/O0/cvt_round.ptx:161")
+						continue
+					}
+					v101 = v101x
+				}
+				// 162: cvt.rni.s32.f64
+				v102 := isa.FloatToInt(math.Float64frombits(v101), isa.RN, 32, true)
+				// 163: cvt.s64.s32
+				v103 := uint64(uint64(int32(v102)))
+				r93[l] = v103
+				// 164: ld.u64
+				v104a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 8)
+				}
+				var v104 uint64
+				if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
+					v104 = runtime.Load64(v104aw.Ptr, v104ao)
+				} else {
+					v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+					if !v104ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/cvt_round.ptx:164")
+						continue
+					}
+					v104 = v104x
+				}
+				r94[l] = v104
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		s105w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: st.u64
+				s105 := uint64(r94[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s105, 8)
+				}
+				s105v := uint64(r93[l])
+				if s105o := s105 - s105w.Base; s105o < s105w.End && s105&7 == 0 {
+					runtime.Store64(s105w.Ptr, s105o, s105v)
+				} else {
+					w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: st.u64
+				s105 := uint64(r94[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s105, 8)
+				}
+				s105v := uint64(r93[l])
+				if s105o := s105 - s105w.Base; s105o < s105w.End && s105&7 == 0 {
+					runtime.Store64(s105w.Ptr, s105o, s105v)
+				} else {
+					w.StoreLane(s105w, runtime.SpaceGeneric, s105, 8, s105v, l, "testdata/ptx/O0/cvt_round.ptx:165")
+				}
+			}
+		}
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		v106aw := w.Window(83)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: ld.f64
+				v106a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 8)
+				}
+				var v106 uint64
+				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
+					v106 = runtime.Load64(v106aw.Ptr, v106ao)
+				} else {
+					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+					if !v106ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
+						continue
+					}
+					v106 = v106x
+				}
+				r95[l] = v106
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: ld.f64
+				v106a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 8)
+				}
+				var v106 uint64
+				if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
+					v106 = runtime.Load64(v106aw.Ptr, v106ao)
+				} else {
+					v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+					if !v106ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/cvt_round.ptx:166")
+						continue
+					}
+					v106 = v106x
+				}
+				r95[l] = v106
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		s107w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.f64
+				s107 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s107, 8)
+				}
+				s107v := uint64(r95[l])
+				if s107o := s107 - s107w.Base; s107o < s107w.End && s107&7 == 0 {
+					runtime.Store64(s107w.Ptr, s107o, s107v)
+				} else {
+					w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.f64
+				s107 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s107, 8)
+				}
+				s107v := uint64(r95[l])
+				if s107o := s107 - s107w.Base; s107o < s107w.End && s107&7 == 0 {
+					runtime.Store64(s107w.Ptr, s107o, s107v)
+				} else {
+					w.StoreLane(s107w, runtime.SpaceGeneric, s107, 8, s107v, l, "testdata/ptx/O0/cvt_round.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168, 169, 170, 171: lane-local, one loop over the lanes
+	{
+		v108aw := w.Window(85)
+		v111aw := w.Window(86)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.f64
+				v108a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
+				}
+				var v108 uint64
+				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
+					v108 = runtime.Load64(v108aw.Ptr, v108ao)
+				} else {
+					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+					if !v108ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
+						continue
+					}
+					v108 = v108x
+				}
+				// 169: cvt.rpi.u32.f64
+				v109 := isa.FloatToInt(math.Float64frombits(v108), isa.RP, 32, false)
+				// 170: cvt.u64.u32
+				v110 := uint64(uint64(uint32(v109)))
+				r98[l] = v110
+				// 171: ld.u64
+				v111a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 8)
+				}
+				var v111 uint64
+				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
+					v111 = runtime.Load64(v111aw.Ptr, v111ao)
+				} else {
+					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+					if !v111ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
+						continue
+					}
+					v111 = v111x
+				}
+				r99[l] = v111
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.f64
+				v108a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
+				}
+				var v108 uint64
+				if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
+					v108 = runtime.Load64(v108aw.Ptr, v108ao)
+				} else {
+					v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+					if !v108ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/cvt_round.ptx:168")
+						continue
+					}
+					v108 = v108x
+				}
+				// 169: cvt.rpi.u32.f64
+				v109 := isa.FloatToInt(math.Float64frombits(v108), isa.RP, 32, false)
+				// 170: cvt.u64.u32
+				v110 := uint64(uint64(uint32(v109)))
+				r98[l] = v110
+				// 171: ld.u64
+				v111a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 8)
+				}
+				var v111 uint64
+				if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
+					v111 = runtime.Load64(v111aw.Ptr, v111ao)
+				} else {
+					v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+					if !v111ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/cvt_round.ptx:171")
+						continue
+					}
+					v111 = v111x
+				}
+				r99[l] = v111
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 172: lane-local, one loop over the lanes
+	{
+		s112w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 172: st.u64
+				s112 := uint64(r99[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s112, 8)
+				}
+				s112v := uint64(r98[l])
+				if s112o := s112 - s112w.Base; s112o < s112w.End && s112&7 == 0 {
+					runtime.Store64(s112w.Ptr, s112o, s112v)
+				} else {
+					w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 172: st.u64
+				s112 := uint64(r99[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s112, 8)
+				}
+				s112v := uint64(r98[l])
+				if s112o := s112 - s112w.Base; s112o < s112w.End && s112&7 == 0 {
+					runtime.Store64(s112w.Ptr, s112o, s112v)
+				} else {
+					w.StoreLane(s112w, runtime.SpaceGeneric, s112, 8, s112v, l, "testdata/ptx/O0/cvt_round.ptx:172")
+				}
+			}
+		}
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		v113aw := w.Window(88)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: ld.f64
+				v113a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v113a, 8)
+				}
+				var v113 uint64
+				if v113ao := v113a - v113aw.Base; v113ao < v113aw.End && v113a&7 == 0 {
+					v113 = runtime.Load64(v113aw.Ptr, v113ao)
+				} else {
+					v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
+					if !v113ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
+						continue
+					}
+					v113 = v113x
+				}
+				r100[l] = v113
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: ld.f64
+				v113a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v113a, 8)
+				}
+				var v113 uint64
+				if v113ao := v113a - v113aw.Base; v113ao < v113aw.End && v113a&7 == 0 {
+					v113 = runtime.Load64(v113aw.Ptr, v113ao)
+				} else {
+					v113x, v113ok := w.TryLoad(v113aw, runtime.SpaceGeneric, v113a, 8, l)
+					if !v113ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v113a, 8, "testdata/ptx/O0/cvt_round.ptx:173")
+						continue
+					}
+					v113 = v113x
+				}
+				r100[l] = v113
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		s114w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.f64
+				s114 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 8)
+				}
+				s114v := uint64(r100[l])
+				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
+					runtime.Store64(s114w.Ptr, s114o, s114v)
+				} else {
+					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.f64
+				s114 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 8)
+				}
+				s114v := uint64(r100[l])
+				if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
+					runtime.Store64(s114w.Ptr, s114o, s114v)
+				} else {
+					w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/cvt_round.ptx:174")
+				}
+			}
+		}
+	}
+	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
+	{
+		v115aw := w.Window(90)
+		v117aw := w.Window(91)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: ld.f64
+				v115a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v115a, 8)
+				}
+				var v115 uint64
+				if v115ao := v115a - v115aw.Base; v115ao < v115aw.End && v115a&7 == 0 {
+					v115 = runtime.Load64(v115aw.Ptr, v115ao)
+				} else {
+					v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
+					if !v115ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
+						continue
+					}
+					v115 = v115x
+				}
+				// 176: cvt.rmi.s64.f64
+				v116 := isa.FloatToInt(math.Float64frombits(v115), isa.RM, 64, true)
+				r102[l] = v116
+				// 177: ld.u64
+				v117a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 8)
+				}
+				var v117 uint64
+				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
+					v117 = runtime.Load64(v117aw.Ptr, v117ao)
+				} else {
+					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+					if !v117ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
+						continue
+					}
+					v117 = v117x
+				}
+				r103[l] = v117
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.f64
+				v115a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v115a, 8)
+				}
+				var v115 uint64
+				if v115ao := v115a - v115aw.Base; v115ao < v115aw.End && v115a&7 == 0 {
+					v115 = runtime.Load64(v115aw.Ptr, v115ao)
+				} else {
+					v115x, v115ok := w.TryLoad(v115aw, runtime.SpaceGeneric, v115a, 8, l)
+					if !v115ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v115a, 8, "testdata/ptx/O0/cvt_round.ptx:175")
+						continue
+					}
+					v115 = v115x
+				}
+				// 176: cvt.rmi.s64.f64
+				v116 := isa.FloatToInt(math.Float64frombits(v115), isa.RM, 64, true)
+				r102[l] = v116
+				// 177: ld.u64
+				v117a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 8)
+				}
+				var v117 uint64
+				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
+					v117 = runtime.Load64(v117aw.Ptr, v117ao)
+				} else {
+					v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+					if !v117ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/cvt_round.ptx:177")
+						continue
+					}
+					v117 = v117x
+				}
+				r103[l] = v117
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		s118w := w.Window(92)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.u64
+				s118 := uint64(r103[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s118, 8)
+				}
+				s118v := uint64(r102[l])
+				if s118o := s118 - s118w.Base; s118o < s118w.End && s118&7 == 0 {
+					runtime.Store64(s118w.Ptr, s118o, s118v)
+				} else {
+					w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.u64
+				s118 := uint64(r103[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s118, 8)
+				}
+				s118v := uint64(r102[l])
+				if s118o := s118 - s118w.Base; s118o < s118w.End && s118&7 == 0 {
+					runtime.Store64(s118w.Ptr, s118o, s118v)
+				} else {
+					w.StoreLane(s118w, runtime.SpaceGeneric, s118, 8, s118v, l, "testdata/ptx/O0/cvt_round.ptx:178")
+				}
+			}
+		}
+	}
+	// PTX lines 179: lane-local, one loop over the lanes
+	{
+		v119aw := w.Window(93)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: ld.f64
+				v119a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v119a, 8)
+				}
+				var v119 uint64
+				if v119ao := v119a - v119aw.Base; v119ao < v119aw.End && v119a&7 == 0 {
+					v119 = runtime.Load64(v119aw.Ptr, v119ao)
+				} else {
+					v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
+					if !v119ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
+						continue
+					}
+					v119 = v119x
+				}
+				r104[l] = v119
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: ld.f64
+				v119a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v119a, 8)
+				}
+				var v119 uint64
+				if v119ao := v119a - v119aw.Base; v119ao < v119aw.End && v119a&7 == 0 {
+					v119 = runtime.Load64(v119aw.Ptr, v119ao)
+				} else {
+					v119x, v119ok := w.TryLoad(v119aw, runtime.SpaceGeneric, v119a, 8, l)
+					if !v119ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v119a, 8, "testdata/ptx/O0/cvt_round.ptx:179")
+						continue
+					}
+					v119 = v119x
+				}
+				r104[l] = v119
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		s120w := w.Window(94)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.f64
+				s120 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s120, 8)
+				}
+				s120v := uint64(r104[l])
+				if s120o := s120 - s120w.Base; s120o < s120w.End && s120&7 == 0 {
+					runtime.Store64(s120w.Ptr, s120o, s120v)
+				} else {
+					w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.f64
+				s120 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s120, 8)
+				}
+				s120v := uint64(r104[l])
+				if s120o := s120 - s120w.Base; s120o < s120w.End && s120&7 == 0 {
+					runtime.Store64(s120w.Ptr, s120o, s120v)
+				} else {
+					w.StoreLane(s120w, runtime.SpaceGeneric, s120, 8, s120v, l, "testdata/ptx/O0/cvt_round.ptx:180")
+				}
+			}
+		}
+	}
+	// PTX lines 181, 182, 183: lane-local, one loop over the lanes
+	{
+		v121aw := w.Window(95)
+		v123aw := w.Window(96)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.f64
+				v121a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v121a, 8)
+				}
+				var v121 uint64
+				if v121ao := v121a - v121aw.Base; v121ao < v121aw.End && v121a&7 == 0 {
+					v121 = runtime.Load64(v121aw.Ptr, v121ao)
+				} else {
+					v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
+					if !v121ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
+						continue
+					}
+					v121 = v121x
+				}
+				// 182: cvt.rzi.u64.f64
+				v122 := isa.FloatToInt(math.Float64frombits(v121), isa.RZ, 64, false)
+				r106[l] = v122
+				// 183: ld.u64
+				v123a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 8)
+				}
+				var v123 uint64
+				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
+					v123 = runtime.Load64(v123aw.Ptr, v123ao)
+				} else {
+					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+					if !v123ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
+						continue
+					}
+					v123 = v123x
+				}
+				r107[l] = v123
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.f64
+				v121a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v121a, 8)
+				}
+				var v121 uint64
+				if v121ao := v121a - v121aw.Base; v121ao < v121aw.End && v121a&7 == 0 {
+					v121 = runtime.Load64(v121aw.Ptr, v121ao)
+				} else {
+					v121x, v121ok := w.TryLoad(v121aw, runtime.SpaceGeneric, v121a, 8, l)
+					if !v121ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v121a, 8, "testdata/ptx/O0/cvt_round.ptx:181")
+						continue
+					}
+					v121 = v121x
+				}
+				// 182: cvt.rzi.u64.f64
+				v122 := isa.FloatToInt(math.Float64frombits(v121), isa.RZ, 64, false)
+				r106[l] = v122
+				// 183: ld.u64
+				v123a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 8)
+				}
+				var v123 uint64
+				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
+					v123 = runtime.Load64(v123aw.Ptr, v123ao)
+				} else {
+					v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+					if !v123ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/cvt_round.ptx:183")
+						continue
+					}
+					v123 = v123x
+				}
+				r107[l] = v123
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		s124w := w.Window(97)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.u64
+				s124 := uint64(r107[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s124, 8)
+				}
+				s124v := uint64(r106[l])
+				if s124o := s124 - s124w.Base; s124o < s124w.End && s124&7 == 0 {
+					runtime.Store64(s124w.Ptr, s124o, s124v)
+				} else {
+					w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.u64
+				s124 := uint64(r107[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s124, 8)
+				}
+				s124v := uint64(r106[l])
+				if s124o := s124 - s124w.Base; s124o < s124w.End && s124&7 == 0 {
+					runtime.Store64(s124w.Ptr, s124o, s124v)
+				} else {
+					w.StoreLane(s124w, runtime.SpaceGeneric, s124, 8, s124v, l, "testdata/ptx/O0/cvt_round.ptx:184")
+				}
+			}
+		}
+	}
+}
+
 // i2fModesRun runs blocks of kernel i2f_modes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -5709,374 +5717,7 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 208-232; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 208: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 209: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 210: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:210")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 211: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:211")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 212: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:212")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 213: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:213")
-				}
-				// PTX line 214: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 215: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 216: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 217: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 218: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 219: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 220: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(98)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 220: st.u64
-							s13 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 220: st.u64
-							s13 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
-							}
-						}
-					}
-				}
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(99)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: st.u64
-							s14 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: st.u64
-							s14 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
-							}
-						}
-					}
-				}
-				// PTX lines 222: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(100)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: st.u64
-							s15 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: st.u64
-							s15 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
-							}
-						}
-					}
-				}
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: st.u32
-							s16 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: st.u32
-							s16 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
-							}
-						}
-					}
-				}
-				// PTX line 224: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 225: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 226: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 227, 228, 229: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(102)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 227: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 228: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 229: st.u32
-							s22 := uint64(u2) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 227: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 228: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 229: st.u32
-							s22 := uint64(u2) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
-							}
-						}
-					}
-				}
-				// PTX lines 230, 231, 232: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(103)
-					v24aw := w.Window(104)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: ld.u32
-							v23a := uint64(u2) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
-									continue
-								}
-								v23 = v23x
-							}
-							// 231: ld.u32
-							v24a := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
-									continue
-								}
-								v24 = v24x
-							}
-							// 232: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: ld.u32
-							v23a := uint64(u2) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
-									continue
-								}
-								v23 = v23x
-							}
-							// 231: ld.u32
-							v24a := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
-									continue
-								}
-								v24 = v24x
-							}
-							// 232: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			i2fModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6093,2661 +5734,7 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 238-324
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r28 := w.Reg(28)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r75 := w.Reg(75)
-				r76 := w.Reg(76)
-				r80 := w.Reg(80)
-				r81 := w.Reg(81)
-				k0 := uint64(0x3)
-				k1 := uint64(0xa)
-				k2 := uint64(0x2)
-				// PTX lines 238, 239, 240, 241, 242: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(105)
-					v2aw := w.Window(106)
-					v5aw := w.Window(107)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: ld.u64
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
-									continue
-								}
-								v1 = v1x
-							}
-							// 239: ld.s32
-							v2a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 240: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 241: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 242: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: ld.u64
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
-									continue
-								}
-								v1 = v1x
-							}
-							// 239: ld.s32
-							v2a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 240: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 241: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 242: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 243: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(108)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: st.u64
-							s6 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: st.u64
-							s6 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
-							}
-						}
-					}
-				}
-				// PTX lines 244, 245, 246, 247, 248: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(109)
-					v8aw := w.Window(110)
-					v11aw := w.Window(111)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: ld.u64
-							v7a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
-									continue
-								}
-								v7 = v7x
-							}
-							// 245: ld.s32
-							v8a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 246: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 247: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 248: ld.f64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: ld.u64
-							v7a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
-									continue
-								}
-								v7 = v7x
-							}
-							// 245: ld.s32
-							v8a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 246: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 247: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 248: ld.f64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 249: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(112)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: st.f64
-							s12 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: st.f64
-							s12 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
-							}
-						}
-					}
-				}
-				// PTX lines 250, 251, 252, 253, 254, 255: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(113)
-					v14aw := w.Window(114)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: ld.u64
-							v13a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
-									continue
-								}
-								v13 = v13x
-							}
-							// 251: ld.u32
-							v14a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
-									continue
-								}
-								v14 = v14x
-							}
-							// 252: mul.lo.s32
-							v15 := uint64(uint32(v14) * uint32(k1))
-							// 253: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 254: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k2))
-							// 255: add.s64
-							v18 := uint64(uint64(v13) + uint64(v17))
-							r34[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: ld.u64
-							v13a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
-									continue
-								}
-								v13 = v13x
-							}
-							// 251: ld.u32
-							v14a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
-									continue
-								}
-								v14 = v14x
-							}
-							// 252: mul.lo.s32
-							v15 := uint64(uint32(v14) * uint32(k1))
-							// 253: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 254: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k2))
-							// 255: add.s64
-							v18 := uint64(uint64(v13) + uint64(v17))
-							r34[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 256: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(115)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: st.u64
-							s19 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r34[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: st.u64
-							s19 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r34[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
-							}
-						}
-					}
-				}
-				// PTX lines 257: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(116)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: ld.u64
-							v20a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
-									continue
-								}
-								v20 = v20x
-							}
-							r35[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: ld.u64
-							v20a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
-									continue
-								}
-								v20 = v20x
-							}
-							r35[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 258: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(117)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: st.u32
-							s21 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r35[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: st.u32
-							s21 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r35[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
-							}
-						}
-					}
-				}
-				// PTX lines 259, 260, 261: lane-local, one loop over the lanes
-				{
-					v22aw := w.Window(118)
-					v24aw := w.Window(119)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: ld.u32
-							v22a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
-									continue
-								}
-								v22 = v22x
-							}
-							// 260: cvt.rp.f32.s32
-							v23 := isa.IntToFloat(int64(int32(v22)), 0, true, 32, isa.RP)
-							r37[l] = v23
-							// 261: ld.u64
-							v24a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
-									continue
-								}
-								v24 = v24x
-							}
-							r38[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: ld.u32
-							v22a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
-									continue
-								}
-								v22 = v22x
-							}
-							// 260: cvt.rp.f32.s32
-							v23 := isa.IntToFloat(int64(int32(v22)), 0, true, 32, isa.RP)
-							r37[l] = v23
-							// 261: ld.u64
-							v24a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
-									continue
-								}
-								v24 = v24x
-							}
-							r38[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 262: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(120)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: st.f32
-							s25 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r37[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: st.f32
-							s25 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r37[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
-							}
-						}
-					}
-				}
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					v26aw := w.Window(121)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: ld.u64
-							v26a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
-									continue
-								}
-								v26 = v26x
-							}
-							r39[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: ld.u64
-							v26a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
-									continue
-								}
-								v26 = v26x
-							}
-							r39[l] = v26
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 264: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(122)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: st.u32
-							s27 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r39[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: st.u32
-							s27 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r39[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
-							}
-						}
-					}
-				}
-				// PTX lines 265, 266, 267: lane-local, one loop over the lanes
-				{
-					v28aw := w.Window(123)
-					v30aw := w.Window(124)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: ld.u32
-							v28a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
-									continue
-								}
-								v28 = v28x
-							}
-							// 266: cvt.rm.f32.s32
-							v29 := isa.IntToFloat(int64(int32(v28)), 0, true, 32, isa.RM)
-							r41[l] = v29
-							// 267: ld.u64
-							v30a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
-									continue
-								}
-								v30 = v30x
-							}
-							r42[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: ld.u32
-							v28a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
-									continue
-								}
-								v28 = v28x
-							}
-							// 266: cvt.rm.f32.s32
-							v29 := isa.IntToFloat(int64(int32(v28)), 0, true, 32, isa.RM)
-							r41[l] = v29
-							// 267: ld.u64
-							v30a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
-									continue
-								}
-								v30 = v30x
-							}
-							r42[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(125)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.f32
-							s31 := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r41[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.f32
-							s31 := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r41[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
-							}
-						}
-					}
-				}
-				// PTX lines 269: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(126)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: ld.u64
-							v32a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
-								v32 = runtime.Load64(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
-									continue
-								}
-								v32 = v32x
-							}
-							r43[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: ld.u64
-							v32a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
-								v32 = runtime.Load64(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
-									continue
-								}
-								v32 = v32x
-							}
-							r43[l] = v32
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 270: lane-local, one loop over the lanes
-				{
-					s33w := w.Window(127)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: st.u32
-							s33 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
-							}
-							s33v := uint64(r43[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: st.u32
-							s33 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
-							}
-							s33v := uint64(r43[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
-							}
-						}
-					}
-				}
-				// PTX lines 271, 272, 273: lane-local, one loop over the lanes
-				{
-					v34aw := w.Window(128)
-					v36aw := w.Window(129)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: ld.u32
-							v34a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
-									continue
-								}
-								v34 = v34x
-							}
-							// 272: cvt.rp.f32.u32
-							v35 := isa.IntToFloat(0, uint64(uint32(v34)), false, 32, isa.RP)
-							r45[l] = v35
-							// 273: ld.u64
-							v36a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
-									continue
-								}
-								v36 = v36x
-							}
-							r46[l] = v36
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: ld.u32
-							v34a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
-									continue
-								}
-								v34 = v34x
-							}
-							// 272: cvt.rp.f32.u32
-							v35 := isa.IntToFloat(0, uint64(uint32(v34)), false, 32, isa.RP)
-							r45[l] = v35
-							// 273: ld.u64
-							v36a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
-									continue
-								}
-								v36 = v36x
-							}
-							r46[l] = v36
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 274: lane-local, one loop over the lanes
-				{
-					s37w := w.Window(130)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 274: st.f32
-							s37 := uint64(r46[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(r45[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 274: st.f32
-							s37 := uint64(r46[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(r45[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
-							}
-						}
-					}
-				}
-				// PTX lines 275: lane-local, one loop over the lanes
-				{
-					v38aw := w.Window(131)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: ld.u64
-							v38a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
-								v38 = runtime.Load64(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-								if !v38ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
-									continue
-								}
-								v38 = v38x
-							}
-							r47[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: ld.u64
-							v38a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
-								v38 = runtime.Load64(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-								if !v38ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
-									continue
-								}
-								v38 = v38x
-							}
-							r47[l] = v38
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 276: lane-local, one loop over the lanes
-				{
-					s39w := w.Window(132)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: st.u32
-							s39 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
-							}
-							s39v := uint64(r47[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: st.u32
-							s39 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
-							}
-							s39v := uint64(r47[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
-							}
-						}
-					}
-				}
-				// PTX lines 277, 278, 279: lane-local, one loop over the lanes
-				{
-					v40aw := w.Window(133)
-					v42aw := w.Window(134)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: ld.u32
-							v40a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
-							}
-							var v40 uint64
-							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
-								v40 = runtime.Load32(v40aw.Mem, v40ao)
-							} else {
-								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-								if !v40ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
-									continue
-								}
-								v40 = v40x
-							}
-							// 278: cvt.rm.f32.u32
-							v41 := isa.IntToFloat(0, uint64(uint32(v40)), false, 32, isa.RM)
-							r49[l] = v41
-							// 279: ld.u64
-							v42a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
-									continue
-								}
-								v42 = v42x
-							}
-							r50[l] = v42
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: ld.u32
-							v40a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
-							}
-							var v40 uint64
-							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
-								v40 = runtime.Load32(v40aw.Mem, v40ao)
-							} else {
-								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-								if !v40ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
-									continue
-								}
-								v40 = v40x
-							}
-							// 278: cvt.rm.f32.u32
-							v41 := isa.IntToFloat(0, uint64(uint32(v40)), false, 32, isa.RM)
-							r49[l] = v41
-							// 279: ld.u64
-							v42a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
-									continue
-								}
-								v42 = v42x
-							}
-							r50[l] = v42
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 280: lane-local, one loop over the lanes
-				{
-					s43w := w.Window(135)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: st.f32
-							s43 := uint64(r50[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r49[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: st.f32
-							s43 := uint64(r50[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r49[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
-							}
-						}
-					}
-				}
-				// PTX lines 281: lane-local, one loop over the lanes
-				{
-					v44aw := w.Window(136)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: ld.u64
-							v44a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 8)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
-								v44 = runtime.Load64(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
-								if !v44ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
-									continue
-								}
-								v44 = v44x
-							}
-							r51[l] = v44
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: ld.u64
-							v44a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 8)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
-								v44 = runtime.Load64(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
-								if !v44ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
-									continue
-								}
-								v44 = v44x
-							}
-							r51[l] = v44
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 282: lane-local, one loop over the lanes
-				{
-					s45w := w.Window(137)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 282: st.u64
-							s45 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 8)
-							}
-							s45v := uint64(r51[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
-								runtime.Store64(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 282: st.u64
-							s45 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 8)
-							}
-							s45v := uint64(r51[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
-								runtime.Store64(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
-							}
-						}
-					}
-				}
-				// PTX lines 283, 284, 285: lane-local, one loop over the lanes
-				{
-					v46aw := w.Window(138)
-					v48aw := w.Window(139)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 283: ld.u64
-							v46a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
-								v46 = runtime.Load64(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
-									continue
-								}
-								v46 = v46x
-							}
-							// 284: cvt.rp.f32.s64
-							v47 := isa.IntToFloat(int64(int64(v46)), 0, true, 32, isa.RP)
-							r53[l] = v47
-							// 285: ld.u64
-							v48a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
-								v48 = runtime.Load64(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-								if !v48ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
-									continue
-								}
-								v48 = v48x
-							}
-							r54[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 283: ld.u64
-							v46a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
-								v46 = runtime.Load64(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
-									continue
-								}
-								v46 = v46x
-							}
-							// 284: cvt.rp.f32.s64
-							v47 := isa.IntToFloat(int64(int64(v46)), 0, true, 32, isa.RP)
-							r53[l] = v47
-							// 285: ld.u64
-							v48a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
-								v48 = runtime.Load64(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-								if !v48ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
-									continue
-								}
-								v48 = v48x
-							}
-							r54[l] = v48
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 286: lane-local, one loop over the lanes
-				{
-					s49w := w.Window(140)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: st.f32
-							s49 := uint64(r54[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
-							}
-							s49v := uint64(r53[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: st.f32
-							s49 := uint64(r54[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
-							}
-							s49v := uint64(r53[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
-							}
-						}
-					}
-				}
-				// PTX lines 287: lane-local, one loop over the lanes
-				{
-					v50aw := w.Window(141)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 287: ld.u64
-							v50a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
-								v50 = runtime.Load64(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
-									continue
-								}
-								v50 = v50x
-							}
-							r55[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 287: ld.u64
-							v50a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
-								v50 = runtime.Load64(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
-									continue
-								}
-								v50 = v50x
-							}
-							r55[l] = v50
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 288: lane-local, one loop over the lanes
-				{
-					s51w := w.Window(142)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 288: st.u64
-							s51 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
-							}
-							s51v := uint64(r55[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
-								runtime.Store64(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 288: st.u64
-							s51 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
-							}
-							s51v := uint64(r55[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
-								runtime.Store64(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
-							}
-						}
-					}
-				}
-				// PTX lines 289, 290, 291: lane-local, one loop over the lanes
-				{
-					v52aw := w.Window(143)
-					v54aw := w.Window(144)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 289: ld.u64
-							v52a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 8)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&7 == 0 {
-								v52 = runtime.Load64(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
-									continue
-								}
-								v52 = v52x
-							}
-							// 290: cvt.rm.f32.s64
-							v53 := isa.IntToFloat(int64(int64(v52)), 0, true, 32, isa.RM)
-							r57[l] = v53
-							// 291: ld.u64
-							v54a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
-								v54 = runtime.Load64(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
-									continue
-								}
-								v54 = v54x
-							}
-							r58[l] = v54
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 289: ld.u64
-							v52a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 8)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&7 == 0 {
-								v52 = runtime.Load64(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
-									continue
-								}
-								v52 = v52x
-							}
-							// 290: cvt.rm.f32.s64
-							v53 := isa.IntToFloat(int64(int64(v52)), 0, true, 32, isa.RM)
-							r57[l] = v53
-							// 291: ld.u64
-							v54a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
-								v54 = runtime.Load64(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
-									continue
-								}
-								v54 = v54x
-							}
-							r58[l] = v54
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 292: lane-local, one loop over the lanes
-				{
-					s55w := w.Window(145)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 292: st.f32
-							s55 := uint64(r58[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
-							}
-							s55v := uint64(r57[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
-								runtime.Store32(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 292: st.f32
-							s55 := uint64(r58[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
-							}
-							s55v := uint64(r57[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
-								runtime.Store32(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
-							}
-						}
-					}
-				}
-				// PTX lines 293: lane-local, one loop over the lanes
-				{
-					v56aw := w.Window(146)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 293: ld.f64
-							v56a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 8)
-							}
-							var v56 uint64
-							if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&7 == 0 {
-								v56 = runtime.Load64(v56aw.Mem, v56ao)
-							} else {
-								v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
-								if !v56ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
-									continue
-								}
-								v56 = v56x
-							}
-							r59[l] = v56
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 293: ld.f64
-							v56a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 8)
-							}
-							var v56 uint64
-							if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&7 == 0 {
-								v56 = runtime.Load64(v56aw.Mem, v56ao)
-							} else {
-								v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
-								if !v56ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
-									continue
-								}
-								v56 = v56x
-							}
-							r59[l] = v56
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 294: lane-local, one loop over the lanes
-				{
-					s57w := w.Window(147)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 294: st.f64
-							s57 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s57, 8)
-							}
-							s57v := uint64(r59[l])
-							if s57o := s57 - s57w.Base; s57o < s57w.End && s57&7 == 0 {
-								runtime.Store64(s57w.Mem, s57o, s57v)
-							} else {
-								w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 294: st.f64
-							s57 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s57, 8)
-							}
-							s57v := uint64(r59[l])
-							if s57o := s57 - s57w.Base; s57o < s57w.End && s57&7 == 0 {
-								runtime.Store64(s57w.Mem, s57o, s57v)
-							} else {
-								w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
-							}
-						}
-					}
-				}
-				// PTX lines 295, 296, 297: lane-local, one loop over the lanes
-				{
-					v58aw := w.Window(148)
-					v60aw := w.Window(149)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 295: ld.f64
-							v58a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 8)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
-								v58 = runtime.Load64(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
-								if !v58ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
-									continue
-								}
-								v58 = v58x
-							}
-							// 296: cvt.rp.f32.f64
-							v59 := isa.CvtFloat(v58, 32, 64, isa.RP, false, false, false)
-							r61[l] = v59
-							// 297: ld.u64
-							v60a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
-									continue
-								}
-								v60 = v60x
-							}
-							r62[l] = v60
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 295: ld.f64
-							v58a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 8)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
-								v58 = runtime.Load64(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
-								if !v58ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
-									continue
-								}
-								v58 = v58x
-							}
-							// 296: cvt.rp.f32.f64
-							v59 := isa.CvtFloat(v58, 32, 64, isa.RP, false, false, false)
-							r61[l] = v59
-							// 297: ld.u64
-							v60a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
-									continue
-								}
-								v60 = v60x
-							}
-							r62[l] = v60
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 298: lane-local, one loop over the lanes
-				{
-					s61w := w.Window(150)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 298: st.f32
-							s61 := uint64(r62[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
-							}
-							s61v := uint64(r61[l])
-							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
-								runtime.Store32(s61w.Mem, s61o, s61v)
-							} else {
-								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 298: st.f32
-							s61 := uint64(r62[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
-							}
-							s61v := uint64(r61[l])
-							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
-								runtime.Store32(s61w.Mem, s61o, s61v)
-							} else {
-								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
-							}
-						}
-					}
-				}
-				// PTX lines 299: lane-local, one loop over the lanes
-				{
-					v62aw := w.Window(151)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 299: ld.f64
-							v62a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 8)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
-								v62 = runtime.Load64(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
-								if !v62ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
-									continue
-								}
-								v62 = v62x
-							}
-							r63[l] = v62
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 299: ld.f64
-							v62a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 8)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
-								v62 = runtime.Load64(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
-								if !v62ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
-									continue
-								}
-								v62 = v62x
-							}
-							r63[l] = v62
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 300: lane-local, one loop over the lanes
-				{
-					s63w := w.Window(152)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 300: st.f64
-							s63 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 8)
-							}
-							s63v := uint64(r63[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&7 == 0 {
-								runtime.Store64(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 300: st.f64
-							s63 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 8)
-							}
-							s63v := uint64(r63[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&7 == 0 {
-								runtime.Store64(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
-							}
-						}
-					}
-				}
-				// PTX lines 301, 302, 303: lane-local, one loop over the lanes
-				{
-					v64aw := w.Window(153)
-					v66aw := w.Window(154)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 301: ld.f64
-							v64a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 8)
-							}
-							var v64 uint64
-							if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&7 == 0 {
-								v64 = runtime.Load64(v64aw.Mem, v64ao)
-							} else {
-								v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
-								if !v64ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
-									continue
-								}
-								v64 = v64x
-							}
-							// 302: cvt.rm.f32.f64
-							v65 := isa.CvtFloat(v64, 32, 64, isa.RM, false, false, false)
-							r65[l] = v65
-							// 303: ld.u64
-							v66a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 8)
-							}
-							var v66 uint64
-							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
-								v66 = runtime.Load64(v66aw.Mem, v66ao)
-							} else {
-								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
-								if !v66ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
-									continue
-								}
-								v66 = v66x
-							}
-							r66[l] = v66
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 301: ld.f64
-							v64a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 8)
-							}
-							var v64 uint64
-							if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&7 == 0 {
-								v64 = runtime.Load64(v64aw.Mem, v64ao)
-							} else {
-								v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
-								if !v64ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
-									continue
-								}
-								v64 = v64x
-							}
-							// 302: cvt.rm.f32.f64
-							v65 := isa.CvtFloat(v64, 32, 64, isa.RM, false, false, false)
-							r65[l] = v65
-							// 303: ld.u64
-							v66a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 8)
-							}
-							var v66 uint64
-							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
-								v66 = runtime.Load64(v66aw.Mem, v66ao)
-							} else {
-								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
-								if !v66ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
-									continue
-								}
-								v66 = v66x
-							}
-							r66[l] = v66
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 304: lane-local, one loop over the lanes
-				{
-					s67w := w.Window(155)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 304: st.f32
-							s67 := uint64(r66[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
-							}
-							s67v := uint64(r65[l])
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 304: st.f32
-							s67 := uint64(r66[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
-							}
-							s67v := uint64(r65[l])
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
-							}
-						}
-					}
-				}
-				// PTX lines 305: lane-local, one loop over the lanes
-				{
-					v68aw := w.Window(156)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: ld.u64
-							v68a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 8)
-							}
-							var v68 uint64
-							if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&7 == 0 {
-								v68 = runtime.Load64(v68aw.Mem, v68ao)
-							} else {
-								v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
-								if !v68ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
-									continue
-								}
-								v68 = v68x
-							}
-							r67[l] = v68
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: ld.u64
-							v68a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 8)
-							}
-							var v68 uint64
-							if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&7 == 0 {
-								v68 = runtime.Load64(v68aw.Mem, v68ao)
-							} else {
-								v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
-								if !v68ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
-									continue
-								}
-								v68 = v68x
-							}
-							r67[l] = v68
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 306: lane-local, one loop over the lanes
-				{
-					s69w := w.Window(157)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 306: st.u64
-							s69 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 8)
-							}
-							s69v := uint64(r67[l])
-							if s69o := s69 - s69w.Base; s69o < s69w.End && s69&7 == 0 {
-								runtime.Store64(s69w.Mem, s69o, s69v)
-							} else {
-								w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 306: st.u64
-							s69 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 8)
-							}
-							s69v := uint64(r67[l])
-							if s69o := s69 - s69w.Base; s69o < s69w.End && s69&7 == 0 {
-								runtime.Store64(s69w.Mem, s69o, s69v)
-							} else {
-								w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
-							}
-						}
-					}
-				}
-				// PTX lines 307, 308, 309, 310: lane-local, one loop over the lanes
-				{
-					v70aw := w.Window(158)
-					v73aw := w.Window(159)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: ld.u64
-							v70a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 8)
-							}
-							var v70 uint64
-							if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&7 == 0 {
-								v70 = runtime.Load64(v70aw.Mem, v70ao)
-							} else {
-								v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
-								if !v70ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
-									continue
-								}
-								v70 = v70x
-							}
-							// 308: cvt.rp.f64.s64
-							v71 := isa.IntToFloat(int64(int64(v70)), 0, true, 64, isa.RP)
-							// 309: cvt.rn.f32.f64
-							v72 := isa.CvtFloat(v71, 32, 64, isa.RN, false, false, false)
-							r70[l] = v72
-							// 310: ld.u64
-							v73a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
-							}
-							var v73 uint64
-							if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
-								v73 = runtime.Load64(v73aw.Mem, v73ao)
-							} else {
-								v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-								if !v73ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
-									continue
-								}
-								v73 = v73x
-							}
-							r71[l] = v73
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: ld.u64
-							v70a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 8)
-							}
-							var v70 uint64
-							if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&7 == 0 {
-								v70 = runtime.Load64(v70aw.Mem, v70ao)
-							} else {
-								v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
-								if !v70ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
-									continue
-								}
-								v70 = v70x
-							}
-							// 308: cvt.rp.f64.s64
-							v71 := isa.IntToFloat(int64(int64(v70)), 0, true, 64, isa.RP)
-							// 309: cvt.rn.f32.f64
-							v72 := isa.CvtFloat(v71, 32, 64, isa.RN, false, false, false)
-							r70[l] = v72
-							// 310: ld.u64
-							v73a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
-							}
-							var v73 uint64
-							if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
-								v73 = runtime.Load64(v73aw.Mem, v73ao)
-							} else {
-								v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
-								if !v73ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
-									continue
-								}
-								v73 = v73x
-							}
-							r71[l] = v73
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 311: lane-local, one loop over the lanes
-				{
-					s74w := w.Window(160)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 311: st.f32
-							s74 := uint64(r71[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
-							}
-							s74v := uint64(r70[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 311: st.f32
-							s74 := uint64(r71[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
-							}
-							s74v := uint64(r70[l])
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
-							}
-						}
-					}
-				}
-				// PTX lines 312: lane-local, one loop over the lanes
-				{
-					v75aw := w.Window(161)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 312: ld.u64
-							v75a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
-								v75 = runtime.Load64(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
-									continue
-								}
-								v75 = v75x
-							}
-							r72[l] = v75
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 312: ld.u64
-							v75a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
-								v75 = runtime.Load64(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
-									continue
-								}
-								v75 = v75x
-							}
-							r72[l] = v75
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 313: lane-local, one loop over the lanes
-				{
-					s76w := w.Window(162)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 313: st.u64
-							s76 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 8)
-							}
-							s76v := uint64(r72[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&7 == 0 {
-								runtime.Store64(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 313: st.u64
-							s76 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 8)
-							}
-							s76v := uint64(r72[l])
-							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&7 == 0 {
-								runtime.Store64(s76w.Mem, s76o, s76v)
-							} else {
-								w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
-							}
-						}
-					}
-				}
-				// PTX lines 314, 315, 316, 317: lane-local, one loop over the lanes
-				{
-					v77aw := w.Window(163)
-					v80aw := w.Window(164)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 314: ld.u64
-							v77a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 8)
-							}
-							var v77 uint64
-							if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&7 == 0 {
-								v77 = runtime.Load64(v77aw.Mem, v77ao)
-							} else {
-								v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
-								if !v77ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
-									continue
-								}
-								v77 = v77x
-							}
-							// 315: cvt.rm.f64.s64
-							v78 := isa.IntToFloat(int64(int64(v77)), 0, true, 64, isa.RM)
-							// 316: cvt.rn.f32.f64
-							v79 := isa.CvtFloat(v78, 32, 64, isa.RN, false, false, false)
-							r75[l] = v79
-							// 317: ld.u64
-							v80a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 8)
-							}
-							var v80 uint64
-							if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
-								v80 = runtime.Load64(v80aw.Mem, v80ao)
-							} else {
-								v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
-								if !v80ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
-									continue
-								}
-								v80 = v80x
-							}
-							r76[l] = v80
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 314: ld.u64
-							v77a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 8)
-							}
-							var v77 uint64
-							if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&7 == 0 {
-								v77 = runtime.Load64(v77aw.Mem, v77ao)
-							} else {
-								v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
-								if !v77ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
-									continue
-								}
-								v77 = v77x
-							}
-							// 315: cvt.rm.f64.s64
-							v78 := isa.IntToFloat(int64(int64(v77)), 0, true, 64, isa.RM)
-							// 316: cvt.rn.f32.f64
-							v79 := isa.CvtFloat(v78, 32, 64, isa.RN, false, false, false)
-							r75[l] = v79
-							// 317: ld.u64
-							v80a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 8)
-							}
-							var v80 uint64
-							if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
-								v80 = runtime.Load64(v80aw.Mem, v80ao)
-							} else {
-								v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
-								if !v80ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
-									continue
-								}
-								v80 = v80x
-							}
-							r76[l] = v80
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 318: lane-local, one loop over the lanes
-				{
-					s81w := w.Window(165)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 318: st.u64
-							s81 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s81, 8)
-							}
-							s81v := uint64(r76[l])
-							if s81o := s81 - s81w.Base; s81o < s81w.End && s81&7 == 0 {
-								runtime.Store64(s81w.Mem, s81o, s81v)
-							} else {
-								w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 318: st.u64
-							s81 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s81, 8)
-							}
-							s81v := uint64(r76[l])
-							if s81o := s81 - s81w.Base; s81o < s81w.End && s81&7 == 0 {
-								runtime.Store64(s81w.Mem, s81o, s81v)
-							} else {
-								w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
-							}
-						}
-					}
-				}
-				// PTX lines 319, 320, 321, 322, 323: lane-local, one loop over the lanes
-				{
-					v82aw := w.Window(166)
-					v86aw := w.Window(167)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 319: ld.u64
-							v82a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 8)
-							}
-							var v82 uint64
-							if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&7 == 0 {
-								v82 = runtime.Load64(v82aw.Mem, v82ao)
-							} else {
-								v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
-								if !v82ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
-									continue
-								}
-								v82 = v82x
-							}
-							// 320: cvt.rp.f64.s64
-							v83 := isa.IntToFloat(int64(int64(v82)), 0, true, 64, isa.RP)
-							// 321: cvt.rn.f32.f64
-							v84 := isa.CvtFloat(v83, 32, 64, isa.RN, false, false, false)
-							// 322: sub.rn.f32
-							v85 := uint64(isa.SubF32RN(uint32(r75[l]), uint32(v84)))
-							r80[l] = v85
-							// 323: ld.u64
-							v86a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v86a, 8)
-							}
-							var v86 uint64
-							if v86ao := v86a - v86aw.Base; v86ao < v86aw.End && v86a&7 == 0 {
-								v86 = runtime.Load64(v86aw.Mem, v86ao)
-							} else {
-								v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
-								if !v86ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
-									continue
-								}
-								v86 = v86x
-							}
-							r81[l] = v86
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 319: ld.u64
-							v82a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 8)
-							}
-							var v82 uint64
-							if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&7 == 0 {
-								v82 = runtime.Load64(v82aw.Mem, v82ao)
-							} else {
-								v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
-								if !v82ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
-									continue
-								}
-								v82 = v82x
-							}
-							// 320: cvt.rp.f64.s64
-							v83 := isa.IntToFloat(int64(int64(v82)), 0, true, 64, isa.RP)
-							// 321: cvt.rn.f32.f64
-							v84 := isa.CvtFloat(v83, 32, 64, isa.RN, false, false, false)
-							// 322: sub.rn.f32
-							v85 := uint64(isa.SubF32RN(uint32(r75[l]), uint32(v84)))
-							r80[l] = v85
-							// 323: ld.u64
-							v86a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v86a, 8)
-							}
-							var v86 uint64
-							if v86ao := v86a - v86aw.Base; v86ao < v86aw.End && v86a&7 == 0 {
-								v86 = runtime.Load64(v86aw.Mem, v86ao)
-							} else {
-								v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
-								if !v86ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
-									continue
-								}
-								v86 = v86x
-							}
-							r81[l] = v86
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 324: lane-local, one loop over the lanes
-				{
-					s87w := w.Window(168)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 324: st.f32
-							s87 := uint64(r81[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s87, 4)
-							}
-							s87v := uint64(r80[l])
-							if s87o := s87 - s87w.Base; s87o < s87w.End && s87&3 == 0 {
-								runtime.Store32(s87w.Mem, s87o, s87v)
-							} else {
-								w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 324: st.f32
-							s87 := uint64(r81[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s87, 4)
-							}
-							s87v := uint64(r80[l])
-							if s87o := s87 - s87w.Base; s87o < s87w.End && s87&3 == 0 {
-								runtime.Store32(s87w.Mem, s87o, s87v)
-							} else {
-								w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
-							}
-						}
-					}
-				}
-			}
+			i2fModesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8768,6 +5755,3035 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// i2fModesBlock0 runs block 0 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 208-232; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 208: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 209: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 210: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:210")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 211: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:211")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 212: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:212")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 213: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:213")
+	}
+	// PTX line 214: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 215: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 216: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 217: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 218: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 219: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 220: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(98)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 220: st.u64
+				s13 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 220: st.u64
+				s13 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:220")
+				}
+			}
+		}
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(99)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: st.u64
+				s14 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: st.u64
+				s14 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:221")
+				}
+			}
+		}
+	}
+	// PTX lines 222: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(100)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: st.u64
+				s15 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: st.u64
+				s15 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:222")
+				}
+			}
+		}
+	}
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.u32
+				s16 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.u32
+				s16 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
+				}
+			}
+		}
+	}
+	// PTX line 224: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 225: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 226: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 227, 228, 229: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(102)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 227: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 228: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 229: st.u32
+				s22 := uint64(u2) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 227: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 228: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 229: st.u32
+				s22 := uint64(u2) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:229")
+				}
+			}
+		}
+	}
+	// PTX lines 230, 231, 232: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(103)
+		v24aw := w.Window(104)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: ld.u32
+				v23a := uint64(u2) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
+						continue
+					}
+					v23 = v23x
+				}
+				// 231: ld.u32
+				v24a := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
+						continue
+					}
+					v24 = v24x
+				}
+				// 232: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: ld.u32
+				v23a := uint64(u2) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:230")
+						continue
+					}
+					v23 = v23x
+				}
+				// 231: ld.u32
+				v24a := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:231")
+						continue
+					}
+					v24 = v24x
+				}
+				// 232: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// i2fModesBlock2 runs block 2 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 238-324
+func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r28 := w.Reg(28)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r75 := w.Reg(75)
+	r76 := w.Reg(76)
+	r80 := w.Reg(80)
+	r81 := w.Reg(81)
+	k0 := uint64(0x3)
+	k1 := uint64(0xa)
+	k2 := uint64(0x2)
+	// PTX lines 238, 239, 240, 241, 242: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(105)
+		v2aw := w.Window(106)
+		v5aw := w.Window(107)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: ld.u64
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
+						continue
+					}
+					v1 = v1x
+				}
+				// 239: ld.s32
+				v2a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 240: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 241: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 242: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: ld.u64
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:238")
+						continue
+					}
+					v1 = v1x
+				}
+				// 239: ld.s32
+				v2a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:239")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 240: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 241: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 242: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/cvt_round.ptx:242")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 243: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(108)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: st.u64
+				s6 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: st.u64
+				s6 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/cvt_round.ptx:243")
+				}
+			}
+		}
+	}
+	// PTX lines 244, 245, 246, 247, 248: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(109)
+		v8aw := w.Window(110)
+		v11aw := w.Window(111)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: ld.u64
+				v7a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
+						continue
+					}
+					v7 = v7x
+				}
+				// 245: ld.s32
+				v8a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 246: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 247: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 248: ld.f64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: ld.u64
+				v7a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/cvt_round.ptx:244")
+						continue
+					}
+					v7 = v7x
+				}
+				// 245: ld.s32
+				v8a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/cvt_round.ptx:245")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 246: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 247: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 248: ld.f64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/cvt_round.ptx:248")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 249: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(112)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: st.f64
+				s12 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: st.f64
+				s12 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/cvt_round.ptx:249")
+				}
+			}
+		}
+	}
+	// PTX lines 250, 251, 252, 253, 254, 255: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(113)
+		v14aw := w.Window(114)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: ld.u64
+				v13a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
+						continue
+					}
+					v13 = v13x
+				}
+				// 251: ld.u32
+				v14a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
+						continue
+					}
+					v14 = v14x
+				}
+				// 252: mul.lo.s32
+				v15 := uint64(uint32(v14) * uint32(k1))
+				// 253: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 254: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k2))
+				// 255: add.s64
+				v18 := uint64(uint64(v13) + uint64(v17))
+				r34[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: ld.u64
+				v13a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/cvt_round.ptx:250")
+						continue
+					}
+					v13 = v13x
+				}
+				// 251: ld.u32
+				v14a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/cvt_round.ptx:251")
+						continue
+					}
+					v14 = v14x
+				}
+				// 252: mul.lo.s32
+				v15 := uint64(uint32(v14) * uint32(k1))
+				// 253: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 254: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k2))
+				// 255: add.s64
+				v18 := uint64(uint64(v13) + uint64(v17))
+				r34[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 256: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(115)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: st.u64
+				s19 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r34[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: st.u64
+				s19 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r34[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/cvt_round.ptx:256")
+				}
+			}
+		}
+	}
+	// PTX lines 257: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(116)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: ld.u64
+				v20a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
+						continue
+					}
+					v20 = v20x
+				}
+				r35[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: ld.u64
+				v20a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:257")
+						continue
+					}
+					v20 = v20x
+				}
+				r35[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 258: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(117)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: st.u32
+				s21 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r35[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: st.u32
+				s21 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r35[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/cvt_round.ptx:258")
+				}
+			}
+		}
+	}
+	// PTX lines 259, 260, 261: lane-local, one loop over the lanes
+	{
+		v22aw := w.Window(118)
+		v24aw := w.Window(119)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: ld.u32
+				v22a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
+						continue
+					}
+					v22 = v22x
+				}
+				// 260: cvt.rp.f32.s32
+				v23 := isa.IntToFloat(int64(int32(v22)), 0, true, 32, isa.RP)
+				r37[l] = v23
+				// 261: ld.u64
+				v24a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
+						continue
+					}
+					v24 = v24x
+				}
+				r38[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: ld.u32
+				v22a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/cvt_round.ptx:259")
+						continue
+					}
+					v22 = v22x
+				}
+				// 260: cvt.rp.f32.s32
+				v23 := isa.IntToFloat(int64(int32(v22)), 0, true, 32, isa.RP)
+				r37[l] = v23
+				// 261: ld.u64
+				v24a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/cvt_round.ptx:261")
+						continue
+					}
+					v24 = v24x
+				}
+				r38[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 262: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(120)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: st.f32
+				s25 := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r37[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: st.f32
+				s25 := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r37[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/cvt_round.ptx:262")
+				}
+			}
+		}
+	}
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		v26aw := w.Window(121)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: ld.u64
+				v26a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
+						continue
+					}
+					v26 = v26x
+				}
+				r39[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: ld.u64
+				v26a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/cvt_round.ptx:263")
+						continue
+					}
+					v26 = v26x
+				}
+				r39[l] = v26
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 264: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(122)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: st.u32
+				s27 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r39[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: st.u32
+				s27 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r39[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/cvt_round.ptx:264")
+				}
+			}
+		}
+	}
+	// PTX lines 265, 266, 267: lane-local, one loop over the lanes
+	{
+		v28aw := w.Window(123)
+		v30aw := w.Window(124)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: ld.u32
+				v28a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
+						continue
+					}
+					v28 = v28x
+				}
+				// 266: cvt.rm.f32.s32
+				v29 := isa.IntToFloat(int64(int32(v28)), 0, true, 32, isa.RM)
+				r41[l] = v29
+				// 267: ld.u64
+				v30a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
+						continue
+					}
+					v30 = v30x
+				}
+				r42[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: ld.u32
+				v28a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/cvt_round.ptx:265")
+						continue
+					}
+					v28 = v28x
+				}
+				// 266: cvt.rm.f32.s32
+				v29 := isa.IntToFloat(int64(int32(v28)), 0, true, 32, isa.RM)
+				r41[l] = v29
+				// 267: ld.u64
+				v30a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/cvt_round.ptx:267")
+						continue
+					}
+					v30 = v30x
+				}
+				r42[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(125)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.f32
+				s31 := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r41[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.f32
+				s31 := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r41[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:268")
+				}
+			}
+		}
+	}
+	// PTX lines 269: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(126)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: ld.u64
+				v32a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+					v32 = runtime.Load64(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
+						continue
+					}
+					v32 = v32x
+				}
+				r43[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: ld.u64
+				v32a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+					v32 = runtime.Load64(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/cvt_round.ptx:269")
+						continue
+					}
+					v32 = v32x
+				}
+				r43[l] = v32
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 270: lane-local, one loop over the lanes
+	{
+		s33w := w.Window(127)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: st.u32
+				s33 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+				}
+				s33v := uint64(r43[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: st.u32
+				s33 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+				}
+				s33v := uint64(r43[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/cvt_round.ptx:270")
+				}
+			}
+		}
+	}
+	// PTX lines 271, 272, 273: lane-local, one loop over the lanes
+	{
+		v34aw := w.Window(128)
+		v36aw := w.Window(129)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: ld.u32
+				v34a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
+						continue
+					}
+					v34 = v34x
+				}
+				// 272: cvt.rp.f32.u32
+				v35 := isa.IntToFloat(0, uint64(uint32(v34)), false, 32, isa.RP)
+				r45[l] = v35
+				// 273: ld.u64
+				v36a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
+						continue
+					}
+					v36 = v36x
+				}
+				r46[l] = v36
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: ld.u32
+				v34a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/cvt_round.ptx:271")
+						continue
+					}
+					v34 = v34x
+				}
+				// 272: cvt.rp.f32.u32
+				v35 := isa.IntToFloat(0, uint64(uint32(v34)), false, 32, isa.RP)
+				r45[l] = v35
+				// 273: ld.u64
+				v36a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/cvt_round.ptx:273")
+						continue
+					}
+					v36 = v36x
+				}
+				r46[l] = v36
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 274: lane-local, one loop over the lanes
+	{
+		s37w := w.Window(130)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 274: st.f32
+				s37 := uint64(r46[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(r45[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 274: st.f32
+				s37 := uint64(r46[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(r45[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/cvt_round.ptx:274")
+				}
+			}
+		}
+	}
+	// PTX lines 275: lane-local, one loop over the lanes
+	{
+		v38aw := w.Window(131)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: ld.u64
+				v38a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
+					v38 = runtime.Load64(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+					if !v38ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
+						continue
+					}
+					v38 = v38x
+				}
+				r47[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: ld.u64
+				v38a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
+					v38 = runtime.Load64(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+					if !v38ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/cvt_round.ptx:275")
+						continue
+					}
+					v38 = v38x
+				}
+				r47[l] = v38
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 276: lane-local, one loop over the lanes
+	{
+		s39w := w.Window(132)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: st.u32
+				s39 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
+				}
+				s39v := uint64(r47[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: st.u32
+				s39 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
+				}
+				s39v := uint64(r47[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/cvt_round.ptx:276")
+				}
+			}
+		}
+	}
+	// PTX lines 277, 278, 279: lane-local, one loop over the lanes
+	{
+		v40aw := w.Window(133)
+		v42aw := w.Window(134)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: ld.u32
+				v40a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
+				}
+				var v40 uint64
+				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
+					v40 = runtime.Load32(v40aw.Ptr, v40ao)
+				} else {
+					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+					if !v40ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
+						continue
+					}
+					v40 = v40x
+				}
+				// 278: cvt.rm.f32.u32
+				v41 := isa.IntToFloat(0, uint64(uint32(v40)), false, 32, isa.RM)
+				r49[l] = v41
+				// 279: ld.u64
+				v42a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
+						continue
+					}
+					v42 = v42x
+				}
+				r50[l] = v42
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: ld.u32
+				v40a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
+				}
+				var v40 uint64
+				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
+					v40 = runtime.Load32(v40aw.Ptr, v40ao)
+				} else {
+					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+					if !v40ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/cvt_round.ptx:277")
+						continue
+					}
+					v40 = v40x
+				}
+				// 278: cvt.rm.f32.u32
+				v41 := isa.IntToFloat(0, uint64(uint32(v40)), false, 32, isa.RM)
+				r49[l] = v41
+				// 279: ld.u64
+				v42a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/cvt_round.ptx:279")
+						continue
+					}
+					v42 = v42x
+				}
+				r50[l] = v42
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 280: lane-local, one loop over the lanes
+	{
+		s43w := w.Window(135)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: st.f32
+				s43 := uint64(r50[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r49[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: st.f32
+				s43 := uint64(r50[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r49[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/cvt_round.ptx:280")
+				}
+			}
+		}
+	}
+	// PTX lines 281: lane-local, one loop over the lanes
+	{
+		v44aw := w.Window(136)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: ld.u64
+				v44a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 8)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
+					v44 = runtime.Load64(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+					if !v44ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
+						continue
+					}
+					v44 = v44x
+				}
+				r51[l] = v44
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: ld.u64
+				v44a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 8)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
+					v44 = runtime.Load64(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+					if !v44ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/cvt_round.ptx:281")
+						continue
+					}
+					v44 = v44x
+				}
+				r51[l] = v44
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 282: lane-local, one loop over the lanes
+	{
+		s45w := w.Window(137)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 282: st.u64
+				s45 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 8)
+				}
+				s45v := uint64(r51[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
+					runtime.Store64(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 282: st.u64
+				s45 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 8)
+				}
+				s45v := uint64(r51[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
+					runtime.Store64(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 8, s45v, l, "testdata/ptx/O0/cvt_round.ptx:282")
+				}
+			}
+		}
+	}
+	// PTX lines 283, 284, 285: lane-local, one loop over the lanes
+	{
+		v46aw := w.Window(138)
+		v48aw := w.Window(139)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 283: ld.u64
+				v46a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
+					v46 = runtime.Load64(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
+						continue
+					}
+					v46 = v46x
+				}
+				// 284: cvt.rp.f32.s64
+				v47 := isa.IntToFloat(int64(int64(v46)), 0, true, 32, isa.RP)
+				r53[l] = v47
+				// 285: ld.u64
+				v48a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+					v48 = runtime.Load64(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+					if !v48ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
+						continue
+					}
+					v48 = v48x
+				}
+				r54[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 283: ld.u64
+				v46a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
+					v46 = runtime.Load64(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/cvt_round.ptx:283")
+						continue
+					}
+					v46 = v46x
+				}
+				// 284: cvt.rp.f32.s64
+				v47 := isa.IntToFloat(int64(int64(v46)), 0, true, 32, isa.RP)
+				r53[l] = v47
+				// 285: ld.u64
+				v48a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+					v48 = runtime.Load64(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+					if !v48ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/cvt_round.ptx:285")
+						continue
+					}
+					v48 = v48x
+				}
+				r54[l] = v48
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 286: lane-local, one loop over the lanes
+	{
+		s49w := w.Window(140)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: st.f32
+				s49 := uint64(r54[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
+				}
+				s49v := uint64(r53[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: st.f32
+				s49 := uint64(r54[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
+				}
+				s49v := uint64(r53[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/cvt_round.ptx:286")
+				}
+			}
+		}
+	}
+	// PTX lines 287: lane-local, one loop over the lanes
+	{
+		v50aw := w.Window(141)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 287: ld.u64
+				v50a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
+					v50 = runtime.Load64(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
+						continue
+					}
+					v50 = v50x
+				}
+				r55[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 287: ld.u64
+				v50a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 8)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&7 == 0 {
+					v50 = runtime.Load64(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 8, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v50a, 8, "testdata/ptx/O0/cvt_round.ptx:287")
+						continue
+					}
+					v50 = v50x
+				}
+				r55[l] = v50
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 288: lane-local, one loop over the lanes
+	{
+		s51w := w.Window(142)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 288: st.u64
+				s51 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
+				}
+				s51v := uint64(r55[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+					runtime.Store64(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 288: st.u64
+				s51 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
+				}
+				s51v := uint64(r55[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+					runtime.Store64(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/cvt_round.ptx:288")
+				}
+			}
+		}
+	}
+	// PTX lines 289, 290, 291: lane-local, one loop over the lanes
+	{
+		v52aw := w.Window(143)
+		v54aw := w.Window(144)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 289: ld.u64
+				v52a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 8)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&7 == 0 {
+					v52 = runtime.Load64(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
+						continue
+					}
+					v52 = v52x
+				}
+				// 290: cvt.rm.f32.s64
+				v53 := isa.IntToFloat(int64(int64(v52)), 0, true, 32, isa.RM)
+				r57[l] = v53
+				// 291: ld.u64
+				v54a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+					v54 = runtime.Load64(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
+						continue
+					}
+					v54 = v54x
+				}
+				r58[l] = v54
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 289: ld.u64
+				v52a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 8)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&7 == 0 {
+					v52 = runtime.Load64(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 8, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 8, "testdata/ptx/O0/cvt_round.ptx:289")
+						continue
+					}
+					v52 = v52x
+				}
+				// 290: cvt.rm.f32.s64
+				v53 := isa.IntToFloat(int64(int64(v52)), 0, true, 32, isa.RM)
+				r57[l] = v53
+				// 291: ld.u64
+				v54a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+					v54 = runtime.Load64(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/cvt_round.ptx:291")
+						continue
+					}
+					v54 = v54x
+				}
+				r58[l] = v54
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 292: lane-local, one loop over the lanes
+	{
+		s55w := w.Window(145)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 292: st.f32
+				s55 := uint64(r58[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+				}
+				s55v := uint64(r57[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+					runtime.Store32(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 292: st.f32
+				s55 := uint64(r58[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+				}
+				s55v := uint64(r57[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+					runtime.Store32(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/cvt_round.ptx:292")
+				}
+			}
+		}
+	}
+	// PTX lines 293: lane-local, one loop over the lanes
+	{
+		v56aw := w.Window(146)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 293: ld.f64
+				v56a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 8)
+				}
+				var v56 uint64
+				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&7 == 0 {
+					v56 = runtime.Load64(v56aw.Ptr, v56ao)
+				} else {
+					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
+					if !v56ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
+						continue
+					}
+					v56 = v56x
+				}
+				r59[l] = v56
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 293: ld.f64
+				v56a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 8)
+				}
+				var v56 uint64
+				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&7 == 0 {
+					v56 = runtime.Load64(v56aw.Ptr, v56ao)
+				} else {
+					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 8, l)
+					if !v56ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v56a, 8, "testdata/ptx/O0/cvt_round.ptx:293")
+						continue
+					}
+					v56 = v56x
+				}
+				r59[l] = v56
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 294: lane-local, one loop over the lanes
+	{
+		s57w := w.Window(147)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 294: st.f64
+				s57 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s57, 8)
+				}
+				s57v := uint64(r59[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&7 == 0 {
+					runtime.Store64(s57w.Ptr, s57o, s57v)
+				} else {
+					w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 294: st.f64
+				s57 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s57, 8)
+				}
+				s57v := uint64(r59[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&7 == 0 {
+					runtime.Store64(s57w.Ptr, s57o, s57v)
+				} else {
+					w.StoreLane(s57w, runtime.SpaceGeneric, s57, 8, s57v, l, "testdata/ptx/O0/cvt_round.ptx:294")
+				}
+			}
+		}
+	}
+	// PTX lines 295, 296, 297: lane-local, one loop over the lanes
+	{
+		v58aw := w.Window(148)
+		v60aw := w.Window(149)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 295: ld.f64
+				v58a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 8)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
+					v58 = runtime.Load64(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+					if !v58ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
+						continue
+					}
+					v58 = v58x
+				}
+				// 296: cvt.rp.f32.f64
+				v59 := isa.CvtFloat(v58, 32, 64, isa.RP, false, false, false)
+				r61[l] = v59
+				// 297: ld.u64
+				v60a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
+						continue
+					}
+					v60 = v60x
+				}
+				r62[l] = v60
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 295: ld.f64
+				v58a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 8)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
+					v58 = runtime.Load64(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+					if !v58ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/cvt_round.ptx:295")
+						continue
+					}
+					v58 = v58x
+				}
+				// 296: cvt.rp.f32.f64
+				v59 := isa.CvtFloat(v58, 32, 64, isa.RP, false, false, false)
+				r61[l] = v59
+				// 297: ld.u64
+				v60a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/cvt_round.ptx:297")
+						continue
+					}
+					v60 = v60x
+				}
+				r62[l] = v60
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 298: lane-local, one loop over the lanes
+	{
+		s61w := w.Window(150)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 298: st.f32
+				s61 := uint64(r62[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
+				}
+				s61v := uint64(r61[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+					runtime.Store32(s61w.Ptr, s61o, s61v)
+				} else {
+					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 298: st.f32
+				s61 := uint64(r62[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
+				}
+				s61v := uint64(r61[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+					runtime.Store32(s61w.Ptr, s61o, s61v)
+				} else {
+					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/cvt_round.ptx:298")
+				}
+			}
+		}
+	}
+	// PTX lines 299: lane-local, one loop over the lanes
+	{
+		v62aw := w.Window(151)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 299: ld.f64
+				v62a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 8)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
+					v62 = runtime.Load64(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+					if !v62ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
+						continue
+					}
+					v62 = v62x
+				}
+				r63[l] = v62
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 299: ld.f64
+				v62a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 8)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
+					v62 = runtime.Load64(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+					if !v62ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/cvt_round.ptx:299")
+						continue
+					}
+					v62 = v62x
+				}
+				r63[l] = v62
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 300: lane-local, one loop over the lanes
+	{
+		s63w := w.Window(152)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 300: st.f64
+				s63 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 8)
+				}
+				s63v := uint64(r63[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&7 == 0 {
+					runtime.Store64(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 300: st.f64
+				s63 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 8)
+				}
+				s63v := uint64(r63[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&7 == 0 {
+					runtime.Store64(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 8, s63v, l, "testdata/ptx/O0/cvt_round.ptx:300")
+				}
+			}
+		}
+	}
+	// PTX lines 301, 302, 303: lane-local, one loop over the lanes
+	{
+		v64aw := w.Window(153)
+		v66aw := w.Window(154)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 301: ld.f64
+				v64a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 8)
+				}
+				var v64 uint64
+				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&7 == 0 {
+					v64 = runtime.Load64(v64aw.Ptr, v64ao)
+				} else {
+					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
+					if !v64ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
+						continue
+					}
+					v64 = v64x
+				}
+				// 302: cvt.rm.f32.f64
+				v65 := isa.CvtFloat(v64, 32, 64, isa.RM, false, false, false)
+				r65[l] = v65
+				// 303: ld.u64
+				v66a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 8)
+				}
+				var v66 uint64
+				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
+					v66 = runtime.Load64(v66aw.Ptr, v66ao)
+				} else {
+					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+					if !v66ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
+						continue
+					}
+					v66 = v66x
+				}
+				r66[l] = v66
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 301: ld.f64
+				v64a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v64a, 8)
+				}
+				var v64 uint64
+				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&7 == 0 {
+					v64 = runtime.Load64(v64aw.Ptr, v64ao)
+				} else {
+					v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGeneric, v64a, 8, l)
+					if !v64ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v64a, 8, "testdata/ptx/O0/cvt_round.ptx:301")
+						continue
+					}
+					v64 = v64x
+				}
+				// 302: cvt.rm.f32.f64
+				v65 := isa.CvtFloat(v64, 32, 64, isa.RM, false, false, false)
+				r65[l] = v65
+				// 303: ld.u64
+				v66a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 8)
+				}
+				var v66 uint64
+				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
+					v66 = runtime.Load64(v66aw.Ptr, v66ao)
+				} else {
+					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+					if !v66ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/cvt_round.ptx:303")
+						continue
+					}
+					v66 = v66x
+				}
+				r66[l] = v66
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 304: lane-local, one loop over the lanes
+	{
+		s67w := w.Window(155)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 304: st.f32
+				s67 := uint64(r66[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
+				}
+				s67v := uint64(r65[l])
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 304: st.f32
+				s67 := uint64(r66[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
+				}
+				s67v := uint64(r65[l])
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/cvt_round.ptx:304")
+				}
+			}
+		}
+	}
+	// PTX lines 305: lane-local, one loop over the lanes
+	{
+		v68aw := w.Window(156)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: ld.u64
+				v68a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 8)
+				}
+				var v68 uint64
+				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&7 == 0 {
+					v68 = runtime.Load64(v68aw.Ptr, v68ao)
+				} else {
+					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
+					if !v68ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
+						continue
+					}
+					v68 = v68x
+				}
+				r67[l] = v68
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: ld.u64
+				v68a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 8)
+				}
+				var v68 uint64
+				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&7 == 0 {
+					v68 = runtime.Load64(v68aw.Ptr, v68ao)
+				} else {
+					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 8, l)
+					if !v68ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v68a, 8, "testdata/ptx/O0/cvt_round.ptx:305")
+						continue
+					}
+					v68 = v68x
+				}
+				r67[l] = v68
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 306: lane-local, one loop over the lanes
+	{
+		s69w := w.Window(157)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 306: st.u64
+				s69 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 8)
+				}
+				s69v := uint64(r67[l])
+				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&7 == 0 {
+					runtime.Store64(s69w.Ptr, s69o, s69v)
+				} else {
+					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 306: st.u64
+				s69 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 8)
+				}
+				s69v := uint64(r67[l])
+				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&7 == 0 {
+					runtime.Store64(s69w.Ptr, s69o, s69v)
+				} else {
+					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 8, s69v, l, "testdata/ptx/O0/cvt_round.ptx:306")
+				}
+			}
+		}
+	}
+	// PTX lines 307, 308, 309, 310: lane-local, one loop over the lanes
+	{
+		v70aw := w.Window(158)
+		v73aw := w.Window(159)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: ld.u64
+				v70a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 8)
+				}
+				var v70 uint64
+				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&7 == 0 {
+					v70 = runtime.Load64(v70aw.Ptr, v70ao)
+				} else {
+					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
+					if !v70ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
+						continue
+					}
+					v70 = v70x
+				}
+				// 308: cvt.rp.f64.s64
+				v71 := isa.IntToFloat(int64(int64(v70)), 0, true, 64, isa.RP)
+				// 309: cvt.rn.f32.f64
+				v72 := isa.CvtFloat(v71, 32, 64, isa.RN, false, false, false)
+				r70[l] = v72
+				// 310: ld.u64
+				v73a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
+				}
+				var v73 uint64
+				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
+					v73 = runtime.Load64(v73aw.Ptr, v73ao)
+				} else {
+					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+					if !v73ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
+						continue
+					}
+					v73 = v73x
+				}
+				r71[l] = v73
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: ld.u64
+				v70a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 8)
+				}
+				var v70 uint64
+				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&7 == 0 {
+					v70 = runtime.Load64(v70aw.Ptr, v70ao)
+				} else {
+					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 8, l)
+					if !v70ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v70a, 8, "testdata/ptx/O0/cvt_round.ptx:307")
+						continue
+					}
+					v70 = v70x
+				}
+				// 308: cvt.rp.f64.s64
+				v71 := isa.IntToFloat(int64(int64(v70)), 0, true, 64, isa.RP)
+				// 309: cvt.rn.f32.f64
+				v72 := isa.CvtFloat(v71, 32, 64, isa.RN, false, false, false)
+				r70[l] = v72
+				// 310: ld.u64
+				v73a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 8)
+				}
+				var v73 uint64
+				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&7 == 0 {
+					v73 = runtime.Load64(v73aw.Ptr, v73ao)
+				} else {
+					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 8, l)
+					if !v73ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v73a, 8, "testdata/ptx/O0/cvt_round.ptx:310")
+						continue
+					}
+					v73 = v73x
+				}
+				r71[l] = v73
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 311: lane-local, one loop over the lanes
+	{
+		s74w := w.Window(160)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 311: st.f32
+				s74 := uint64(r71[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
+				}
+				s74v := uint64(r70[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 311: st.f32
+				s74 := uint64(r71[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
+				}
+				s74v := uint64(r70[l])
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/cvt_round.ptx:311")
+				}
+			}
+		}
+	}
+	// PTX lines 312: lane-local, one loop over the lanes
+	{
+		v75aw := w.Window(161)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 312: ld.u64
+				v75a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
+					v75 = runtime.Load64(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
+						continue
+					}
+					v75 = v75x
+				}
+				r72[l] = v75
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 312: ld.u64
+				v75a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
+					v75 = runtime.Load64(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/cvt_round.ptx:312")
+						continue
+					}
+					v75 = v75x
+				}
+				r72[l] = v75
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 313: lane-local, one loop over the lanes
+	{
+		s76w := w.Window(162)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 313: st.u64
+				s76 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 8)
+				}
+				s76v := uint64(r72[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&7 == 0 {
+					runtime.Store64(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 313: st.u64
+				s76 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s76, 8)
+				}
+				s76v := uint64(r72[l])
+				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&7 == 0 {
+					runtime.Store64(s76w.Ptr, s76o, s76v)
+				} else {
+					w.StoreLane(s76w, runtime.SpaceGeneric, s76, 8, s76v, l, "testdata/ptx/O0/cvt_round.ptx:313")
+				}
+			}
+		}
+	}
+	// PTX lines 314, 315, 316, 317: lane-local, one loop over the lanes
+	{
+		v77aw := w.Window(163)
+		v80aw := w.Window(164)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 314: ld.u64
+				v77a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 8)
+				}
+				var v77 uint64
+				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&7 == 0 {
+					v77 = runtime.Load64(v77aw.Ptr, v77ao)
+				} else {
+					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
+					if !v77ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
+						continue
+					}
+					v77 = v77x
+				}
+				// 315: cvt.rm.f64.s64
+				v78 := isa.IntToFloat(int64(int64(v77)), 0, true, 64, isa.RM)
+				// 316: cvt.rn.f32.f64
+				v79 := isa.CvtFloat(v78, 32, 64, isa.RN, false, false, false)
+				r75[l] = v79
+				// 317: ld.u64
+				v80a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 8)
+				}
+				var v80 uint64
+				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
+					v80 = runtime.Load64(v80aw.Ptr, v80ao)
+				} else {
+					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+					if !v80ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
+						continue
+					}
+					v80 = v80x
+				}
+				r76[l] = v80
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 314: ld.u64
+				v77a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v77a, 8)
+				}
+				var v77 uint64
+				if v77ao := v77a - v77aw.Base; v77ao < v77aw.End && v77a&7 == 0 {
+					v77 = runtime.Load64(v77aw.Ptr, v77ao)
+				} else {
+					v77x, v77ok := w.TryLoad(v77aw, runtime.SpaceGeneric, v77a, 8, l)
+					if !v77ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v77a, 8, "testdata/ptx/O0/cvt_round.ptx:314")
+						continue
+					}
+					v77 = v77x
+				}
+				// 315: cvt.rm.f64.s64
+				v78 := isa.IntToFloat(int64(int64(v77)), 0, true, 64, isa.RM)
+				// 316: cvt.rn.f32.f64
+				v79 := isa.CvtFloat(v78, 32, 64, isa.RN, false, false, false)
+				r75[l] = v79
+				// 317: ld.u64
+				v80a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 8)
+				}
+				var v80 uint64
+				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
+					v80 = runtime.Load64(v80aw.Ptr, v80ao)
+				} else {
+					v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+					if !v80ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/cvt_round.ptx:317")
+						continue
+					}
+					v80 = v80x
+				}
+				r76[l] = v80
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 318: lane-local, one loop over the lanes
+	{
+		s81w := w.Window(165)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 318: st.u64
+				s81 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s81, 8)
+				}
+				s81v := uint64(r76[l])
+				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&7 == 0 {
+					runtime.Store64(s81w.Ptr, s81o, s81v)
+				} else {
+					w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 318: st.u64
+				s81 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s81, 8)
+				}
+				s81v := uint64(r76[l])
+				if s81o := s81 - s81w.Base; s81o < s81w.End && s81&7 == 0 {
+					runtime.Store64(s81w.Ptr, s81o, s81v)
+				} else {
+					w.StoreLane(s81w, runtime.SpaceGeneric, s81, 8, s81v, l, "testdata/ptx/O0/cvt_round.ptx:318")
+				}
+			}
+		}
+	}
+	// PTX lines 319, 320, 321, 322, 323: lane-local, one loop over the lanes
+	{
+		v82aw := w.Window(166)
+		v86aw := w.Window(167)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 319: ld.u64
+				v82a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 8)
+				}
+				var v82 uint64
+				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&7 == 0 {
+					v82 = runtime.Load64(v82aw.Ptr, v82ao)
+				} else {
+					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
+					if !v82ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
+						continue
+					}
+					v82 = v82x
+				}
+				// 320: cvt.rp.f64.s64
+				v83 := isa.IntToFloat(int64(int64(v82)), 0, true, 64, isa.RP)
+				// 321: cvt.rn.f32.f64
+				v84 := isa.CvtFloat(v83, 32, 64, isa.RN, false, false, false)
+				// 322: sub.rn.f32
+				v85 := uint64(isa.SubF32RN(uint32(r75[l]), uint32(v84)))
+				r80[l] = v85
+				// 323: ld.u64
+				v86a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v86a, 8)
+				}
+				var v86 uint64
+				if v86ao := v86a - v86aw.Base; v86ao < v86aw.End && v86a&7 == 0 {
+					v86 = runtime.Load64(v86aw.Ptr, v86ao)
+				} else {
+					v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
+					if !v86ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
+						continue
+					}
+					v86 = v86x
+				}
+				r81[l] = v86
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 319: ld.u64
+				v82a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 8)
+				}
+				var v82 uint64
+				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&7 == 0 {
+					v82 = runtime.Load64(v82aw.Ptr, v82ao)
+				} else {
+					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 8, l)
+					if !v82ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v82a, 8, "testdata/ptx/O0/cvt_round.ptx:319")
+						continue
+					}
+					v82 = v82x
+				}
+				// 320: cvt.rp.f64.s64
+				v83 := isa.IntToFloat(int64(int64(v82)), 0, true, 64, isa.RP)
+				// 321: cvt.rn.f32.f64
+				v84 := isa.CvtFloat(v83, 32, 64, isa.RN, false, false, false)
+				// 322: sub.rn.f32
+				v85 := uint64(isa.SubF32RN(uint32(r75[l]), uint32(v84)))
+				r80[l] = v85
+				// 323: ld.u64
+				v86a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v86a, 8)
+				}
+				var v86 uint64
+				if v86ao := v86a - v86aw.Base; v86ao < v86aw.End && v86a&7 == 0 {
+					v86 = runtime.Load64(v86aw.Ptr, v86ao)
+				} else {
+					v86x, v86ok := w.TryLoad(v86aw, runtime.SpaceGeneric, v86a, 8, l)
+					if !v86ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v86a, 8, "testdata/ptx/O0/cvt_round.ptx:323")
+						continue
+					}
+					v86 = v86x
+				}
+				r81[l] = v86
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 324: lane-local, one loop over the lanes
+	{
+		s87w := w.Window(168)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 324: st.f32
+				s87 := uint64(r81[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s87, 4)
+				}
+				s87v := uint64(r80[l])
+				if s87o := s87 - s87w.Base; s87o < s87w.End && s87&3 == 0 {
+					runtime.Store32(s87w.Ptr, s87o, s87v)
+				} else {
+					w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 324: st.f32
+				s87 := uint64(r81[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s87, 4)
+				}
+				s87v := uint64(r80[l])
+				if s87o := s87 - s87w.Base; s87o < s87w.End && s87&3 == 0 {
+					runtime.Store32(s87w.Ptr, s87o, s87v)
+				} else {
+					w.StoreLane(s87w, runtime.SpaceGeneric, s87, 4, s87v, l, "testdata/ptx/O0/cvt_round.ptx:324")
+				}
+			}
+		}
+	}
+}
+
 // saturateRun runs blocks of kernel saturate for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -8776,374 +8792,7 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 348-372; divergent, reconverges at block 3 (b3 ($L__BB2_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 348: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 349: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 350: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:350")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 351: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:351")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 352: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:352")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 353: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:353")
-				}
-				// PTX line 354: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 355: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 356: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 357: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 358: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 359: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 360: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(169)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 360: st.u64
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 360: st.u64
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
-							}
-						}
-					}
-				}
-				// PTX lines 361: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(170)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 361: st.u64
-							s14 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 361: st.u64
-							s14 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
-							}
-						}
-					}
-				}
-				// PTX lines 362: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(171)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 362: st.u64
-							s15 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 362: st.u64
-							s15 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
-							}
-						}
-					}
-				}
-				// PTX lines 363: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(172)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 363: st.u32
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 363: st.u32
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
-							}
-						}
-					}
-				}
-				// PTX line 364: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 365: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 366: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 367, 368, 369: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(173)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 367: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 368: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 369: st.u32
-							s22 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 367: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 368: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 369: st.u32
-							s22 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
-							}
-						}
-					}
-				}
-				// PTX lines 370, 371, 372: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(174)
-					v24aw := w.Window(175)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 370: ld.u32
-							v23a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
-									continue
-								}
-								v23 = v23x
-							}
-							// 371: ld.u32
-							v24a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
-									continue
-								}
-								v24 = v24x
-							}
-							// 372: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 370: ld.u32
-							v23a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
-									continue
-								}
-								v23 = v23x
-							}
-							// 371: ld.u32
-							v24a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
-									continue
-								}
-								v24 = v24x
-							}
-							// 372: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			saturateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9160,678 +8809,7 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 378-408
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r31 := w.Reg(31)
-				r36 := w.Reg(36)
-				r39 := w.Reg(39)
-				r45 := w.Reg(45)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				k2 := uint64(0x3)
-				// PTX lines 378, 379, 380, 381, 382: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(176)
-					v2aw := w.Window(177)
-					v5aw := w.Window(178)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
-									continue
-								}
-								v1 = v1x
-							}
-							// 379: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 380: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 381: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 382: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
-									continue
-								}
-								v1 = v1x
-							}
-							// 379: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 380: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 381: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 382: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 383: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(179)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 383: st.f32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 383: st.f32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
-							}
-						}
-					}
-				}
-				// PTX lines 384, 385, 386, 387, 388, 389, 390, 391: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(180)
-					v9aw := w.Window(181)
-					v10aw := w.Window(182)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 384: ld.f32
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
-									continue
-								}
-								v7 = v7x
-							}
-							// 385: cvt.sat.f32.f32
-							v8 := isa.CvtFloat(v7, 32, 32, isa.RN, false, false, true)
-							r25[l] = v8
-							// 386: ld.u64
-							v9a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
-									continue
-								}
-								v9 = v9x
-							}
-							// 387: ld.u32
-							v10a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
-									continue
-								}
-								v10 = v10x
-							}
-							// 388: shl.b32
-							v11 := uint64(uint32(v10) << uint32(k1))
-							// 389: cvt.s64.s32
-							v12 := uint64(uint64(int32(v11)))
-							// 390: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 391: add.s64
-							v14 := uint64(uint64(v9) + uint64(v13))
-							r31[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 384: ld.f32
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
-									continue
-								}
-								v7 = v7x
-							}
-							// 385: cvt.sat.f32.f32
-							v8 := isa.CvtFloat(v7, 32, 32, isa.RN, false, false, true)
-							r25[l] = v8
-							// 386: ld.u64
-							v9a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
-									continue
-								}
-								v9 = v9x
-							}
-							// 387: ld.u32
-							v10a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
-									continue
-								}
-								v10 = v10x
-							}
-							// 388: shl.b32
-							v11 := uint64(uint32(v10) << uint32(k1))
-							// 389: cvt.s64.s32
-							v12 := uint64(uint64(int32(v11)))
-							// 390: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 391: add.s64
-							v14 := uint64(uint64(v9) + uint64(v13))
-							r31[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 392: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(183)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 392: st.f32
-							s15 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r25[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 392: st.f32
-							s15 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r25[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
-							}
-						}
-					}
-				}
-				// PTX lines 393, 394, 395, 396, 397: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(184)
-					v17aw := w.Window(185)
-					v20aw := w.Window(186)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 393: ld.u64
-							v16a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
-									continue
-								}
-								v16 = v16x
-							}
-							// 394: ld.s32
-							v17a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
-									continue
-								}
-								v17 = v17x
-							}
-							v17 = uint64(uint64(int64(int32(v17))))
-							// 395: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k2))
-							// 396: add.s64
-							v19 := uint64(uint64(v16) + uint64(v18))
-							// 397: ld.f64
-							v20a := uint64(v19) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
-									continue
-								}
-								v20 = v20x
-							}
-							r36[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 393: ld.u64
-							v16a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
-									continue
-								}
-								v16 = v16x
-							}
-							// 394: ld.s32
-							v17a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
-									continue
-								}
-								v17 = v17x
-							}
-							v17 = uint64(uint64(int64(int32(v17))))
-							// 395: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k2))
-							// 396: add.s64
-							v19 := uint64(uint64(v16) + uint64(v18))
-							// 397: ld.f64
-							v20a := uint64(v19) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
-									continue
-								}
-								v20 = v20x
-							}
-							r36[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 398: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(187)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 398: st.f64
-							s21 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(r36[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 398: st.f64
-							s21 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(r36[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
-							}
-						}
-					}
-				}
-				// PTX lines 399, 400, 401, 402, 403, 404, 405, 406, 407: lane-local, one loop over the lanes
-				{
-					v22aw := w.Window(188)
-					v25aw := w.Window(189)
-					v26aw := w.Window(190)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 399: ld.f64
-							v22a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
-								v22 = runtime.Load64(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
-									continue
-								}
-								v22 = v22x
-							}
-							// 400: cvt.sat.f64.f64
-							v23 := isa.CvtFloat(v22, 64, 64, isa.RN, false, false, true)
-							// 401: cvt.rn.f32.f64
-							v24 := isa.CvtFloat(v23, 32, 64, isa.RN, false, false, false)
-							r39[l] = v24
-							// 402: ld.u64
-							v25a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
-									continue
-								}
-								v25 = v25x
-							}
-							// 403: ld.u32
-							v26a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
-									continue
-								}
-								v26 = v26x
-							}
-							// 404: shl.b32
-							v27 := uint64(uint32(v26) << uint32(k1))
-							// 405: cvt.s64.s32
-							v28 := uint64(uint64(int32(v27)))
-							// 406: shl.b64
-							v29 := uint64(uint64(v28) << uint32(k0))
-							// 407: add.s64
-							v30 := uint64(uint64(v25) + uint64(v29))
-							r45[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 399: ld.f64
-							v22a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
-								v22 = runtime.Load64(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
-									continue
-								}
-								v22 = v22x
-							}
-							// 400: cvt.sat.f64.f64
-							v23 := isa.CvtFloat(v22, 64, 64, isa.RN, false, false, true)
-							// 401: cvt.rn.f32.f64
-							v24 := isa.CvtFloat(v23, 32, 64, isa.RN, false, false, false)
-							r39[l] = v24
-							// 402: ld.u64
-							v25a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
-									continue
-								}
-								v25 = v25x
-							}
-							// 403: ld.u32
-							v26a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
-									continue
-								}
-								v26 = v26x
-							}
-							// 404: shl.b32
-							v27 := uint64(uint32(v26) << uint32(k1))
-							// 405: cvt.s64.s32
-							v28 := uint64(uint64(int32(v27)))
-							// 406: shl.b64
-							v29 := uint64(uint64(v28) << uint32(k0))
-							// 407: add.s64
-							v30 := uint64(uint64(v25) + uint64(v29))
-							r45[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 408: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(191)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 408: st.f32
-							s31 := uint64(r45[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r39[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 408: st.f32
-							s31 := uint64(r45[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r39[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
-							}
-						}
-					}
-				}
-			}
+			saturateBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9849,5 +8827,1051 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// saturateBlock0 runs block 0 of kernel saturate for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 348-372; divergent, reconverges at block 3 (b3 ($L__BB2_3))
+func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 348: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 349: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 350: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:350")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 351: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:351")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 352: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:352")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 353: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:353")
+	}
+	// PTX line 354: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 355: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 356: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 357: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 358: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 359: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 360: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(169)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 360: st.u64
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 360: st.u64
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/cvt_round.ptx:360")
+				}
+			}
+		}
+	}
+	// PTX lines 361: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(170)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 361: st.u64
+				s14 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 361: st.u64
+				s14 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/cvt_round.ptx:361")
+				}
+			}
+		}
+	}
+	// PTX lines 362: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(171)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 362: st.u64
+				s15 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 362: st.u64
+				s15 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/cvt_round.ptx:362")
+				}
+			}
+		}
+	}
+	// PTX lines 363: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(172)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 363: st.u32
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 363: st.u32
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
+				}
+			}
+		}
+	}
+	// PTX line 364: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 365: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 366: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 367, 368, 369: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(173)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 367: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 368: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 369: st.u32
+				s22 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 367: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 368: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 369: st.u32
+				s22 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/cvt_round.ptx:369")
+				}
+			}
+		}
+	}
+	// PTX lines 370, 371, 372: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(174)
+		v24aw := w.Window(175)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 370: ld.u32
+				v23a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
+						continue
+					}
+					v23 = v23x
+				}
+				// 371: ld.u32
+				v24a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
+						continue
+					}
+					v24 = v24x
+				}
+				// 372: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 370: ld.u32
+				v23a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/cvt_round.ptx:370")
+						continue
+					}
+					v23 = v23x
+				}
+				// 371: ld.u32
+				v24a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/cvt_round.ptx:371")
+						continue
+					}
+					v24 = v24x
+				}
+				// 372: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// saturateBlock2 runs block 2 of kernel saturate for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 378-408
+func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r31 := w.Reg(31)
+	r36 := w.Reg(36)
+	r39 := w.Reg(39)
+	r45 := w.Reg(45)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3)
+	// PTX lines 378, 379, 380, 381, 382: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(176)
+		v2aw := w.Window(177)
+		v5aw := w.Window(178)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
+						continue
+					}
+					v1 = v1x
+				}
+				// 379: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 380: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 381: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 382: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/cvt_round.ptx:378")
+						continue
+					}
+					v1 = v1x
+				}
+				// 379: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/cvt_round.ptx:379")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 380: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 381: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 382: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/cvt_round.ptx:382")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 383: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(179)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 383: st.f32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 383: st.f32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/cvt_round.ptx:383")
+				}
+			}
+		}
+	}
+	// PTX lines 384, 385, 386, 387, 388, 389, 390, 391: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(180)
+		v9aw := w.Window(181)
+		v10aw := w.Window(182)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 384: ld.f32
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
+						continue
+					}
+					v7 = v7x
+				}
+				// 385: cvt.sat.f32.f32
+				v8 := isa.CvtFloat(v7, 32, 32, isa.RN, false, false, true)
+				r25[l] = v8
+				// 386: ld.u64
+				v9a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
+						continue
+					}
+					v9 = v9x
+				}
+				// 387: ld.u32
+				v10a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
+						continue
+					}
+					v10 = v10x
+				}
+				// 388: shl.b32
+				v11 := uint64(uint32(v10) << uint32(k1))
+				// 389: cvt.s64.s32
+				v12 := uint64(uint64(int32(v11)))
+				// 390: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 391: add.s64
+				v14 := uint64(uint64(v9) + uint64(v13))
+				r31[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 384: ld.f32
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/cvt_round.ptx:384")
+						continue
+					}
+					v7 = v7x
+				}
+				// 385: cvt.sat.f32.f32
+				v8 := isa.CvtFloat(v7, 32, 32, isa.RN, false, false, true)
+				r25[l] = v8
+				// 386: ld.u64
+				v9a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/cvt_round.ptx:386")
+						continue
+					}
+					v9 = v9x
+				}
+				// 387: ld.u32
+				v10a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/cvt_round.ptx:387")
+						continue
+					}
+					v10 = v10x
+				}
+				// 388: shl.b32
+				v11 := uint64(uint32(v10) << uint32(k1))
+				// 389: cvt.s64.s32
+				v12 := uint64(uint64(int32(v11)))
+				// 390: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 391: add.s64
+				v14 := uint64(uint64(v9) + uint64(v13))
+				r31[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 392: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(183)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 392: st.f32
+				s15 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r25[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 392: st.f32
+				s15 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r25[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/cvt_round.ptx:392")
+				}
+			}
+		}
+	}
+	// PTX lines 393, 394, 395, 396, 397: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(184)
+		v17aw := w.Window(185)
+		v20aw := w.Window(186)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 393: ld.u64
+				v16a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
+						continue
+					}
+					v16 = v16x
+				}
+				// 394: ld.s32
+				v17a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
+						continue
+					}
+					v17 = v17x
+				}
+				v17 = uint64(uint64(int64(int32(v17))))
+				// 395: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k2))
+				// 396: add.s64
+				v19 := uint64(uint64(v16) + uint64(v18))
+				// 397: ld.f64
+				v20a := uint64(v19) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
+						continue
+					}
+					v20 = v20x
+				}
+				r36[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 393: ld.u64
+				v16a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/cvt_round.ptx:393")
+						continue
+					}
+					v16 = v16x
+				}
+				// 394: ld.s32
+				v17a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/cvt_round.ptx:394")
+						continue
+					}
+					v17 = v17x
+				}
+				v17 = uint64(uint64(int64(int32(v17))))
+				// 395: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k2))
+				// 396: add.s64
+				v19 := uint64(uint64(v16) + uint64(v18))
+				// 397: ld.f64
+				v20a := uint64(v19) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/cvt_round.ptx:397")
+						continue
+					}
+					v20 = v20x
+				}
+				r36[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 398: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(187)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 398: st.f64
+				s21 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(r36[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 398: st.f64
+				s21 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(r36[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/cvt_round.ptx:398")
+				}
+			}
+		}
+	}
+	// PTX lines 399, 400, 401, 402, 403, 404, 405, 406, 407: lane-local, one loop over the lanes
+	{
+		v22aw := w.Window(188)
+		v25aw := w.Window(189)
+		v26aw := w.Window(190)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 399: ld.f64
+				v22a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+					v22 = runtime.Load64(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
+						continue
+					}
+					v22 = v22x
+				}
+				// 400: cvt.sat.f64.f64
+				v23 := isa.CvtFloat(v22, 64, 64, isa.RN, false, false, true)
+				// 401: cvt.rn.f32.f64
+				v24 := isa.CvtFloat(v23, 32, 64, isa.RN, false, false, false)
+				r39[l] = v24
+				// 402: ld.u64
+				v25a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
+						continue
+					}
+					v25 = v25x
+				}
+				// 403: ld.u32
+				v26a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
+						continue
+					}
+					v26 = v26x
+				}
+				// 404: shl.b32
+				v27 := uint64(uint32(v26) << uint32(k1))
+				// 405: cvt.s64.s32
+				v28 := uint64(uint64(int32(v27)))
+				// 406: shl.b64
+				v29 := uint64(uint64(v28) << uint32(k0))
+				// 407: add.s64
+				v30 := uint64(uint64(v25) + uint64(v29))
+				r45[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 399: ld.f64
+				v22a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+					v22 = runtime.Load64(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/cvt_round.ptx:399")
+						continue
+					}
+					v22 = v22x
+				}
+				// 400: cvt.sat.f64.f64
+				v23 := isa.CvtFloat(v22, 64, 64, isa.RN, false, false, true)
+				// 401: cvt.rn.f32.f64
+				v24 := isa.CvtFloat(v23, 32, 64, isa.RN, false, false, false)
+				r39[l] = v24
+				// 402: ld.u64
+				v25a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/cvt_round.ptx:402")
+						continue
+					}
+					v25 = v25x
+				}
+				// 403: ld.u32
+				v26a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/cvt_round.ptx:403")
+						continue
+					}
+					v26 = v26x
+				}
+				// 404: shl.b32
+				v27 := uint64(uint32(v26) << uint32(k1))
+				// 405: cvt.s64.s32
+				v28 := uint64(uint64(int32(v27)))
+				// 406: shl.b64
+				v29 := uint64(uint64(v28) << uint32(k0))
+				// 407: add.s64
+				v30 := uint64(uint64(v25) + uint64(v29))
+				r45[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 408: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(191)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 408: st.f32
+				s31 := uint64(r45[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r39[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 408: st.f32
+				s31 := uint64(r45[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r39[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/cvt_round.ptx:408")
+				}
+			}
+		}
 	}
 }

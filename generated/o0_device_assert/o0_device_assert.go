@@ -638,266 +638,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 46: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 47: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 48: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_assert.ptx:48")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 49: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:49")
-				}
-				// PTX line 50: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 51: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.u64
-							s7 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-								runtime.Store64(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.u64
-							s7 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-								runtime.Store64(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.u32
-							s8 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u3)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.u32
-							s8 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u3)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
-							}
-						}
-					}
-				}
-				// PTX line 54: mov.u32, warp-uniform
-				u9 := uint64(uint64(w.CTAID().X))
-				// PTX line 55: mov.u32, warp-uniform
-				u10 := uint64(uint64(w.NTID().X))
-				// PTX line 56: mul.lo.s32, warp-uniform
-				u11 := uint64(uint32(u9) * uint32(u10))
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s14w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: mov.u32
-							v12 := uint64(uint64(tid0[l]))
-							// 58: add.s32
-							v13 := uint64(uint32(u11) + uint32(v12))
-							// 59: st.u32
-							s14 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(v13)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: mov.u32
-							v12 := uint64(uint64(tid0[l]))
-							// 58: add.s32
-							v13 := uint64(uint32(u11) + uint32(v12))
-							// 59: st.u32
-							s14 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(v13)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v15aw := w.Window(3)
-					v16aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.u32
-							v15a := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
-									continue
-								}
-								v15 = v15x
-							}
-							// 61: ld.u32
-							v16a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
-									continue
-								}
-								v16 = v16x
-							}
-							// 62: setp.ge.s32
-							c17t := int32(v15) >= int32(v16)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.u32
-							v15a := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
-									continue
-								}
-								v15 = v15x
-							}
-							// 61: ld.u32
-							v16a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
-									continue
-								}
-								v16 = v16x
-							}
-							// 62: setp.ge.s32
-							c17t := int32(v15) >= int32(v16)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p0 = p0&^(1<<l) | c17b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			checkPositiveBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -911,151 +652,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(5)
-					v2aw := w.Window(6)
-					v5aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
-									continue
-								}
-								v1 = v1x
-							}
-							// 67: ld.s32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 68: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 69: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 70: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
-									continue
-								}
-								v5 = v5x
-							}
-							// 71: setp.gt.s32
-							c6t := int32(v5) > int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
-									continue
-								}
-								v1 = v1x
-							}
-							// 67: ld.s32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 68: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 69: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 70: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
-									continue
-								}
-								v5 = v5x
-							}
-							// 71: setp.gt.s32
-							c6t := int32(v5) > int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			checkPositiveBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1069,307 +666,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 75-91; code before the call
-			{
-				r0 := w.Reg(0)
-				r18 := w.Reg(18)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x2)
-				k1 := uint64(0x10)
-				k2 := uint64(0x4)
-				k3 := uint64(0x0)
-				// PTX lines 75, 76, 77, 78, 79, 80: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v6aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: ld.u32
-							v1a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r18[l] = v1
-							// 76: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
-									continue
-								}
-								v2 = v2x
-							}
-							// 77: cvt.s64.s32
-							v3 := uint64(uint64(int32(v1)))
-							// 78: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 79: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							// 80: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
-									continue
-								}
-								v6 = v6x
-							}
-							r23[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: ld.u32
-							v1a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
-									continue
-								}
-								v1 = v1x
-							}
-							r18[l] = v1
-							// 76: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
-									continue
-								}
-								v2 = v2x
-							}
-							// 77: cvt.s64.s32
-							v3 := uint64(uint64(int32(v1)))
-							// 78: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 79: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							// 80: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
-									continue
-								}
-								v6 = v6x
-							}
-							r23[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.u32
-							s7 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r18[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
-							}
-							// 82: add.u64
-							v8 := uint64(uint64(r0[l]) + uint64(k1))
-							r24[l] = v8
-							// 83: or.b64
-							v9 := uint64(uint64(v8) | uint64(k2))
-							r25[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.u32
-							s7 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r18[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
-							}
-							// 82: add.u64
-							v8 := uint64(uint64(r0[l]) + uint64(k1))
-							r24[l] = v8
-							// 83: or.b64
-							v9 := uint64(uint64(v8) | uint64(k2))
-							r25[l] = v9
-						}
-					}
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.u32
-							s10 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r23[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.u32
-							s10 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r23[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
-							}
-						}
-					}
-				}
-				// PTX line 85: mov.u64, warp-uniform
-				u11 := uint64((w.GlobalVar(3) + k3))
-				// PTX line 86: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.param.b64
-							s13 := uint64(0x0)
-							s13v := uint64(u12)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.param.b64
-							s13 := uint64(0x0)
-							s13v := uint64(u12)
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
-							}
-						}
-					}
-				}
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.param.b64
-							s14 := uint64(0x8)
-							s14v := uint64(r24[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.param.b64
-							s14 := uint64(0x8)
-							s14v := uint64(r24[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
-							}
-						}
-					}
-				}
-			}
+			checkPositiveBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1379,151 +676,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		case 4:
 			// b3 ($L__BB0_3), PTX lines 103-108; divergent, reconverges at block 8 (b6 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX lines 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(13)
-					v2aw := w.Window(14)
-					v5aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
-									continue
-								}
-								v1 = v1x
-							}
-							// 104: ld.s32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 105: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 106: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 107: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
-									continue
-								}
-								v5 = v5x
-							}
-							// 108: setp.lt.s32
-							c6t := int32(v5) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
-									continue
-								}
-								v1 = v1x
-							}
-							// 104: ld.s32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 105: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 106: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 107: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
-									continue
-								}
-								v5 = v5x
-							}
-							// 108: setp.lt.s32
-							c6t := int32(v5) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p2 = p2&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			checkPositiveBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1540,218 +693,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 8
 		case 6:
 			// b5 ($L__BB0_5), PTX lines 114-130; code before the call
-			{
-				k0 := uint64(0x0)
-				k1 := uint64(0x9)
-				k2 := uint64(0x1)
-				// PTX line 114: mov.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(4) + k0))
-				// PTX line 115: cvta.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX line 116: mov.u64, warp-uniform
-				u3 := uint64((w.GlobalVar(5) + k0))
-				// PTX line 117: cvta.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 118: mov.u64, warp-uniform
-				u5 := uint64((w.GlobalVar(6) + k0))
-				// PTX line 119: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: st.param.b64
-							s7 := uint64(0x18)
-							s7v := uint64(u2)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: st.param.b64
-							s7 := uint64(0x18)
-							s7v := uint64(u2)
-							if s7 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
-							}
-						}
-					}
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.param.b64
-							s8 := uint64(0x20)
-							s8v := uint64(u4)
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.param.b64
-							s8 := uint64(0x20)
-							s8v := uint64(u4)
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
-							}
-						}
-					}
-				}
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: st.param.b32
-							s9 := uint64(0x28)
-							s9v := uint64(k1)
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: st.param.b32
-							s9 := uint64(0x28)
-							s9v := uint64(k1)
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
-							}
-						}
-					}
-				}
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.param.b64
-							s10 := uint64(0x30)
-							s10v := uint64(u6)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.param.b64
-							s10 := uint64(0x30)
-							s10v := uint64(u6)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
-							}
-						}
-					}
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.param.b64
-							s11 := uint64(0x38)
-							s11v := uint64(k2)
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.param.b64
-							s11 := uint64(0x38)
-							s11v := uint64(k2)
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
-							}
-						}
-					}
-				}
-			}
+			checkPositiveBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1773,61 +715,7 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 2
 		case 12:
 			// b10, PTX lines 99-99
-			{
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
-									continue
-								}
-								v1 = v1x
-							}
-							_ = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
-									continue
-								}
-								v1 = v1x
-							}
-							_ = v1
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			checkPositiveBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1845,5 +733,1141 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// checkPositiveBlock0 runs block 0 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
+func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 46: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 47: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_assert.ptx:48")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:49")
+	}
+	// PTX line 50: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 51: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.u64
+				s7 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.u64
+				s7 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.u32
+				s8 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u3)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.u32
+				s8 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u3)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+				}
+			}
+		}
+	}
+	// PTX line 54: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 55: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX line 56: mul.lo.s32, warp-uniform
+	u11 := uint64(uint32(u9) * uint32(u10))
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: mov.u32
+				v12 := uint64(uint64(tid0[l]))
+				// 58: add.s32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				// 59: st.u32
+				s14 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(v13)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: mov.u32
+				v12 := uint64(uint64(tid0[l]))
+				// 58: add.s32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				// 59: st.u32
+				s14 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(v13)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v15aw := w.Window(3)
+		v16aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.u32
+				v15a := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
+						continue
+					}
+					v15 = v15x
+				}
+				// 61: ld.u32
+				v16a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
+						continue
+					}
+					v16 = v16x
+				}
+				// 62: setp.ge.s32
+				c17t := int32(v15) >= int32(v16)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.u32
+				v15a := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
+						continue
+					}
+					v15 = v15x
+				}
+				// 61: ld.u32
+				v16a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
+						continue
+					}
+					v16 = v16x
+				}
+				// 62: setp.ge.s32
+				c17t := int32(v15) >= int32(v16)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p0 = p0&^(1<<l) | c17b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// checkPositiveBlock1 runs block 1 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+func checkPositiveBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(5)
+		v2aw := w.Window(6)
+		v5aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
+						continue
+					}
+					v1 = v1x
+				}
+				// 67: ld.s32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 68: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 69: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 70: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
+						continue
+					}
+					v5 = v5x
+				}
+				// 71: setp.gt.s32
+				c6t := int32(v5) > int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
+						continue
+					}
+					v1 = v1x
+				}
+				// 67: ld.s32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 68: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 69: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 70: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
+						continue
+					}
+					v5 = v5x
+				}
+				// 71: setp.gt.s32
+				c6t := int32(v5) > int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// checkPositiveBlock2 runs block 2 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 75-91; code before the call
+func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r18 := w.Reg(18)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	k1 := uint64(0x10)
+	k2 := uint64(0x4)
+	k3 := uint64(0x0)
+	// PTX lines 75, 76, 77, 78, 79, 80: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v6aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.u32
+				v1a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r18[l] = v1
+				// 76: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
+				// 77: cvt.s64.s32
+				v3 := uint64(uint64(int32(v1)))
+				// 78: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 79: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				// 80: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
+						continue
+					}
+					v6 = v6x
+				}
+				r23[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.u32
+				v1a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r18[l] = v1
+				// 76: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
+				// 77: cvt.s64.s32
+				v3 := uint64(uint64(int32(v1)))
+				// 78: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 79: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				// 80: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
+						continue
+					}
+					v6 = v6x
+				}
+				r23[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.u32
+				s7 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+				}
+				// 82: add.u64
+				v8 := uint64(uint64(r0[l]) + uint64(k1))
+				r24[l] = v8
+				// 83: or.b64
+				v9 := uint64(uint64(v8) | uint64(k2))
+				r25[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.u32
+				s7 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+				}
+				// 82: add.u64
+				v8 := uint64(uint64(r0[l]) + uint64(k1))
+				r24[l] = v8
+				// 83: or.b64
+				v9 := uint64(uint64(v8) | uint64(k2))
+				r25[l] = v9
+			}
+		}
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.u32
+				s10 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r23[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.u32
+				s10 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r23[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+				}
+			}
+		}
+	}
+	// PTX line 85: mov.u64, warp-uniform
+	u11 := uint64((w.GlobalVar(3) + k3))
+	// PTX line 86: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.param.b64
+				s13 := uint64(0x0)
+				s13v := uint64(u12)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.param.b64
+				s13 := uint64(0x0)
+				s13v := uint64(u12)
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+				}
+			}
+		}
+	}
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.param.b64
+				s14 := uint64(0x8)
+				s14v := uint64(r24[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.param.b64
+				s14 := uint64(0x8)
+				s14v := uint64(r24[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+				}
+			}
+		}
+	}
+}
+
+// checkPositiveBlock4 runs block 4 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 103-108; divergent, reconverges at block 8 (b6 ($L__BB0_6))
+func checkPositiveBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX lines 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(13)
+		v2aw := w.Window(14)
+		v5aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
+						continue
+					}
+					v1 = v1x
+				}
+				// 104: ld.s32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 105: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 106: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 107: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
+						continue
+					}
+					v5 = v5x
+				}
+				// 108: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
+						continue
+					}
+					v1 = v1x
+				}
+				// 104: ld.s32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 105: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 106: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 107: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
+						continue
+					}
+					v5 = v5x
+				}
+				// 108: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p2 = p2&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// checkPositiveBlock6 runs block 6 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 114-130; code before the call
+func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	k1 := uint64(0x9)
+	k2 := uint64(0x1)
+	// PTX line 114: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(4) + k0))
+	// PTX line 115: cvta.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 116: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(5) + k0))
+	// PTX line 117: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 118: mov.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(6) + k0))
+	// PTX line 119: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: st.param.b64
+				s7 := uint64(0x18)
+				s7v := uint64(u2)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: st.param.b64
+				s7 := uint64(0x18)
+				s7v := uint64(u2)
+				if s7 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+				}
+			}
+		}
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.param.b64
+				s8 := uint64(0x20)
+				s8v := uint64(u4)
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.param.b64
+				s8 := uint64(0x20)
+				s8v := uint64(u4)
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+				}
+			}
+		}
+	}
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: st.param.b32
+				s9 := uint64(0x28)
+				s9v := uint64(k1)
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: st.param.b32
+				s9 := uint64(0x28)
+				s9v := uint64(k1)
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+				}
+			}
+		}
+	}
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.param.b64
+				s10 := uint64(0x30)
+				s10v := uint64(u6)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.param.b64
+				s10 := uint64(0x30)
+				s10v := uint64(u6)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+				}
+			}
+		}
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.param.b64
+				s11 := uint64(0x38)
+				s11v := uint64(k2)
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.param.b64
+				s11 := uint64(0x38)
+				s11v := uint64(k2)
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+				}
+			}
+		}
+	}
+}
+
+// checkPositiveBlock12 runs block 12 of kernel check_positive for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 99-99
+func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
+						continue
+					}
+					v1 = v1x
+				}
+				_ = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
+						continue
+					}
+					v1 = v1x
+				}
+				_ = v1
+			}
+		}
+		flt.Raise(w)
 	}
 }

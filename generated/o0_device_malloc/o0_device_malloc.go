@@ -1677,370 +1677,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 39: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 40: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 41: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:41")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 42: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:42")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 43: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:43")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 44: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:44")
-				}
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u5)
-				// PTX line 46: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 47: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u6)
-				// PTX line 48: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.u64
-							s11 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.u64
-							s11 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
-							}
-						}
-					}
-				}
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.u64
-							s12 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.u64
-							s12 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
-							}
-						}
-					}
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.u32
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.u32
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX line 53: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 54: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 55: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 57: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 58: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 57: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 58: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v21aw := w.Window(5)
-					v22aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: ld.u32
-							v21a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
-									continue
-								}
-								v21 = v21x
-							}
-							// 60: ld.u32
-							v22a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
-									continue
-								}
-								v22 = v22x
-							}
-							// 61: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: ld.u32
-							v21a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
-									continue
-								}
-								v21 = v21x
-							}
-							// 60: ld.u32
-							v22a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
-									continue
-								}
-								v22 = v22x
-							}
-							// 61: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			mallocSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2057,104 +1694,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 15
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 67-71; code before the call
-			{
-				r0 := w.Reg(0)
-				r18 := w.Reg(18)
-				k0 := uint64(0x2)
-				// PTX lines 67, 68: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: ld.s32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 68: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							r18[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: ld.s32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 68: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							r18[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.param.b64
-							s3 := uint64(0x0)
-							s3v := uint64(r18[l])
-							if s3 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.param.b64
-							s3 := uint64(0x0)
-							s3v := uint64(r18[l])
-							if s3 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2164,291 +1704,21 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b3 ($L__BB0_3), PTX lines 92-97
-			{
-				r0 := w.Reg(0)
-				r29 := w.Reg(29)
-				k0 := uint64(0x2)
-				k1 := uint64(0xffffffff)
-				// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
-									continue
-								}
-								v1 = v1x
-							}
-							// 93: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 94: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 95: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r29[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
-									continue
-								}
-								v1 = v1x
-							}
-							// 93: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 94: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 95: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r29[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 96: mov.b32, warp-uniform
-				u5 := uint64(k1)
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.u32
-							s6 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.u32
-							s6 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 5:
 			// b4 ($L__BB0_4), PTX lines 100-101
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 100: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.u32
-							s2 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.u32
-							s2 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 104, 105, 106: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(12)
-					v2aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
-									continue
-								}
-								v1 = v1x
-							}
-							// 105: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
-									continue
-								}
-								v2 = v2x
-							}
-							// 106: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
-									continue
-								}
-								v1 = v1x
-							}
-							// 105: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
-									continue
-								}
-								v2 = v2x
-							}
-							// 106: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			mallocSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2462,466 +1732,28 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b6 ($L__BB0_6), PTX lines 110-118
-			{
-				r0 := w.Reg(0)
-				r37 := w.Reg(37)
-				r41 := w.Reg(41)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				// PTX lines 110, 111, 112, 113, 114, 115, 116, 117: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(14)
-					v2aw := w.Window(15)
-					v5aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
-									continue
-								}
-								v2 = v2x
-							}
-							// 112: mul.lo.s32
-							v3 := uint64(uint32(v1) * uint32(v2))
-							// 113: add.s32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r37[l] = v4
-							// 114: ld.u64
-							v5a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
-									continue
-								}
-								v5 = v5x
-							}
-							// 115: cvt.s64.s32
-							v6 := uint64(uint64(int32(v2)))
-							// 116: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							// 117: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							r41[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
-									continue
-								}
-								v2 = v2x
-							}
-							// 112: mul.lo.s32
-							v3 := uint64(uint32(v1) * uint32(v2))
-							// 113: add.s32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r37[l] = v4
-							// 114: ld.u64
-							v5a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
-									continue
-								}
-								v5 = v5x
-							}
-							// 115: cvt.s64.s32
-							v6 := uint64(uint64(int32(v2)))
-							// 116: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							// 117: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							r41[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.u32
-							s9 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r37[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.u32
-							s9 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r37[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b7 ($L__BB0_7), PTX lines 121-123
-			{
-				r0 := w.Reg(0)
-				r43 := w.Reg(43)
-				k0 := uint64(0x1)
-				// PTX lines 121, 122: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
-									continue
-								}
-								v1 = v1x
-							}
-							// 122: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r43[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
-									continue
-								}
-								v1 = v1x
-							}
-							// 122: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r43[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.u32
-							s3 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r43[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.u32
-							s3 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r43[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 9:
 			// b8 ($L__BB0_8), PTX lines 126-128
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 126: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.u32
-							s2 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.u32
-							s2 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(u1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(u1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 10:
 			// b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v1aw := w.Window(22)
-					v2aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
-									continue
-								}
-								v1 = v1x
-							}
-							// 132: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
-									continue
-								}
-								v2 = v2x
-							}
-							// 133: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
-									continue
-								}
-								v1 = v1x
-							}
-							// 132: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
-									continue
-								}
-								v2 = v2x
-							}
-							// 133: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			mallocSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2935,563 +1767,21 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 11:
 			// b10 ($L__BB0_10), PTX lines 137-144
-			{
-				r0 := w.Reg(0)
-				r53 := w.Reg(53)
-				k0 := uint64(0x2)
-				// PTX lines 137, 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(24)
-					v2aw := w.Window(25)
-					v5aw := w.Window(26)
-					v6aw := w.Window(27)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
-									continue
-								}
-								v1 = v1x
-							}
-							// 138: ld.s32
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 139: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 140: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 141: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
-									continue
-								}
-								v5 = v5x
-							}
-							// 142: ld.u32
-							v6a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
-									continue
-								}
-								v6 = v6x
-							}
-							// 143: add.s32
-							v7 := uint64(uint32(v6) + uint32(v5))
-							r53[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
-									continue
-								}
-								v1 = v1x
-							}
-							// 138: ld.s32
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 139: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 140: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 141: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
-									continue
-								}
-								v5 = v5x
-							}
-							// 142: ld.u32
-							v6a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
-									continue
-								}
-								v6 = v6x
-							}
-							// 143: add.s32
-							v7 := uint64(uint32(v6) + uint32(v5))
-							r53[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.u32
-							s8 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r53[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.u32
-							s8 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r53[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 12
 		case 12:
 			// b11 ($L__BB0_11), PTX lines 147-149
-			{
-				r0 := w.Reg(0)
-				r55 := w.Reg(55)
-				k0 := uint64(0x1)
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
-									continue
-								}
-								v1 = v1x
-							}
-							// 148: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r55[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
-									continue
-								}
-								v1 = v1x
-							}
-							// 148: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r55[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r55[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r55[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 13:
 			// b12 ($L__BB0_12), PTX lines 152-161; code before the call
-			{
-				r0 := w.Reg(0)
-				r56 := w.Reg(56)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				k0 := uint64(0x2)
-				// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(31)
-					v2aw := w.Window(32)
-					v3aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							r56[l] = v1
-							// 153: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							// 154: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 155: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 156: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r60[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							r56[l] = v1
-							// 153: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							// 154: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 155: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 156: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r60[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.u32
-							s6 := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r56[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.u32
-							s6 := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r56[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: ld.u64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
-									continue
-								}
-								v7 = v7x
-							}
-							r61[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: ld.u64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
-									continue
-								}
-								v7 = v7x
-							}
-							r61[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.param.b64
-							s8 := uint64(0x10)
-							s8v := uint64(r61[l])
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.param.b64
-							s8 := uint64(0x10)
-							s8v := uint64(r61[l])
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
-							}
-						}
-					}
-				}
-			}
+			mallocSumBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3507,325 +1797,7 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 1
 		case 17:
 			// b15, PTX lines 78-88; divergent, reconverges at block 15 (b13 ($L__BB0_13))
-			{
-				r0 := w.Reg(0)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r24 := w.Reg(24)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
-									continue
-								}
-								v1 = v1x
-							}
-							r19[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
-									continue
-								}
-								v1 = v1x
-							}
-							r19[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.u64
-							s2 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r19[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.u64
-							s2 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r19[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
-							}
-						}
-					}
-				}
-				// PTX lines 81, 82, 83, 84, 85: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(37)
-					v4aw := w.Window(38)
-					v5aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
-									continue
-								}
-								v3 = v3x
-							}
-							r20[l] = v3
-							// 82: ld.u64
-							v4a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
-									continue
-								}
-								v4 = v4x
-							}
-							// 83: ld.s32
-							v5a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
-									continue
-								}
-								v5 = v5x
-							}
-							v5 = uint64(uint64(int64(int32(v5))))
-							// 84: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 85: add.s64
-							v7 := uint64(uint64(v4) + uint64(v6))
-							r24[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
-									continue
-								}
-								v3 = v3x
-							}
-							r20[l] = v3
-							// 82: ld.u64
-							v4a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
-									continue
-								}
-								v4 = v4x
-							}
-							// 83: ld.s32
-							v5a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
-									continue
-								}
-								v5 = v5x
-							}
-							v5 = uint64(uint64(int64(int32(v5))))
-							// 84: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 85: add.s64
-							v7 := uint64(uint64(v4) + uint64(v6))
-							r24[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.u64
-							s8 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r20[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.u64
-							s8 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r20[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
-							}
-						}
-					}
-				}
-				// PTX lines 87, 88: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v9aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: ld.u64
-							v9a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
-									continue
-								}
-								v9 = v9x
-							}
-							// 88: setp.ne.s64
-							c10t := uint64(v9) != uint64(k1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: ld.u64
-							v9a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
-									continue
-								}
-								v9 = v9x
-							}
-							// 88: setp.ne.s64
-							c10t := uint64(v9) != uint64(k1)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			mallocSumBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3859,6 +1831,2086 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// mallocSumBlock0 runs block 0 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
+func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 39: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 40: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:41")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:42")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:43")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 44: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:44")
+	}
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 46: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 48: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.u64
+				s11 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.u64
+				s11 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+				}
+			}
+		}
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.u64
+				s12 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.u64
+				s12 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+				}
+			}
+		}
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.u32
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.u32
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX line 53: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 54: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 55: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 57: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 58: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 57: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 58: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v21aw := w.Window(5)
+		v22aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: ld.u32
+				v21a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
+						continue
+					}
+					v21 = v21x
+				}
+				// 60: ld.u32
+				v22a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
+						continue
+					}
+					v22 = v22x
+				}
+				// 61: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: ld.u32
+				v21a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
+						continue
+					}
+					v21 = v21x
+				}
+				// 60: ld.u32
+				v22a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
+						continue
+					}
+					v22 = v22x
+				}
+				// 61: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// mallocSumBlock2 runs block 2 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 67-71; code before the call
+func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r18 := w.Reg(18)
+	k0 := uint64(0x2)
+	// PTX lines 67, 68: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: ld.s32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 68: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				r18[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: ld.s32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 68: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				r18[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.param.b64
+				s3 := uint64(0x0)
+				s3v := uint64(r18[l])
+				if s3 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.param.b64
+				s3 := uint64(0x0)
+				s3v := uint64(r18[l])
+				if s3 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock4 runs block 4 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 92-97
+func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffff)
+	// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
+						continue
+					}
+					v1 = v1x
+				}
+				// 93: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 94: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 95: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r29[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
+						continue
+					}
+					v1 = v1x
+				}
+				// 93: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 94: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 95: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r29[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 96: mov.b32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.u32
+				s6 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.u32
+				s6 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 100-101
+func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 100: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.u32
+				s2 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.u32
+				s2 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock6 runs block 6 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
+func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 104, 105, 106: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(12)
+		v2aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
+						continue
+					}
+					v1 = v1x
+				}
+				// 105: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
+						continue
+					}
+					v2 = v2x
+				}
+				// 106: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
+						continue
+					}
+					v1 = v1x
+				}
+				// 105: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
+						continue
+					}
+					v2 = v2x
+				}
+				// 106: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 110-118
+func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r37 := w.Reg(37)
+	r41 := w.Reg(41)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// PTX lines 110, 111, 112, 113, 114, 115, 116, 117: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(14)
+		v2aw := w.Window(15)
+		v5aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
+						continue
+					}
+					v2 = v2x
+				}
+				// 112: mul.lo.s32
+				v3 := uint64(uint32(v1) * uint32(v2))
+				// 113: add.s32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r37[l] = v4
+				// 114: ld.u64
+				v5a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
+						continue
+					}
+					v5 = v5x
+				}
+				// 115: cvt.s64.s32
+				v6 := uint64(uint64(int32(v2)))
+				// 116: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				// 117: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				r41[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
+						continue
+					}
+					v2 = v2x
+				}
+				// 112: mul.lo.s32
+				v3 := uint64(uint32(v1) * uint32(v2))
+				// 113: add.s32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r37[l] = v4
+				// 114: ld.u64
+				v5a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
+						continue
+					}
+					v5 = v5x
+				}
+				// 115: cvt.s64.s32
+				v6 := uint64(uint64(int32(v2)))
+				// 116: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				// 117: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				r41[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.u32
+				s9 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r37[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.u32
+				s9 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r37[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock8 runs block 8 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_7), PTX lines 121-123
+func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r43 := w.Reg(43)
+	k0 := uint64(0x1)
+	// PTX lines 121, 122: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
+						continue
+					}
+					v1 = v1x
+				}
+				// 122: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r43[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
+						continue
+					}
+					v1 = v1x
+				}
+				// 122: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r43[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.u32
+				s3 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r43[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.u32
+				s3 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r43[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock9 runs block 9 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_8), PTX lines 126-128
+func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 126: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.u32
+				s2 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.u32
+				s2 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(u1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(u1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
+func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(22)
+		v2aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
+						continue
+					}
+					v1 = v1x
+				}
+				// 132: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
+						continue
+					}
+					v2 = v2x
+				}
+				// 133: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
+						continue
+					}
+					v1 = v1x
+				}
+				// 132: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
+						continue
+					}
+					v2 = v2x
+				}
+				// 133: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// mallocSumBlock11 runs block 11 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_10), PTX lines 137-144
+func mallocSumBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r53 := w.Reg(53)
+	k0 := uint64(0x2)
+	// PTX lines 137, 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(24)
+		v2aw := w.Window(25)
+		v5aw := w.Window(26)
+		v6aw := w.Window(27)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
+						continue
+					}
+					v1 = v1x
+				}
+				// 138: ld.s32
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 139: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 140: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 141: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
+						continue
+					}
+					v5 = v5x
+				}
+				// 142: ld.u32
+				v6a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
+						continue
+					}
+					v6 = v6x
+				}
+				// 143: add.s32
+				v7 := uint64(uint32(v6) + uint32(v5))
+				r53[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
+						continue
+					}
+					v1 = v1x
+				}
+				// 138: ld.s32
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 139: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 140: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 141: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
+						continue
+					}
+					v5 = v5x
+				}
+				// 142: ld.u32
+				v6a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
+						continue
+					}
+					v6 = v6x
+				}
+				// 143: add.s32
+				v7 := uint64(uint32(v6) + uint32(v5))
+				r53[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.u32
+				s8 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r53[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.u32
+				s8 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r53[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock12 runs block 12 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB0_11), PTX lines 147-149
+func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r55 := w.Reg(55)
+	k0 := uint64(0x1)
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
+						continue
+					}
+					v1 = v1x
+				}
+				// 148: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r55[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
+						continue
+					}
+					v1 = v1x
+				}
+				// 148: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r55[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r55[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r55[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock13 runs block 13 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB0_12), PTX lines 152-161; code before the call
+func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r56 := w.Reg(56)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	k0 := uint64(0x2)
+	// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(31)
+		v2aw := w.Window(32)
+		v3aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				r56[l] = v1
+				// 153: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				// 154: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 155: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 156: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r60[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				r56[l] = v1
+				// 153: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				// 154: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 155: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 156: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r60[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.u32
+				s6 := uint64(r60[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r56[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.u32
+				s6 := uint64(r60[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r56[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: ld.u64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
+						continue
+					}
+					v7 = v7x
+				}
+				r61[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: ld.u64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
+						continue
+					}
+					v7 = v7x
+				}
+				r61[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.param.b64
+				s8 := uint64(0x10)
+				s8v := uint64(r61[l])
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.param.b64
+				s8 := uint64(0x10)
+				s8v := uint64(r61[l])
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+				}
+			}
+		}
+	}
+}
+
+// mallocSumBlock17 runs block 17 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 78-88; divergent, reconverges at block 15 (b13 ($L__BB0_13))
+func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r24 := w.Reg(24)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
+						continue
+					}
+					v1 = v1x
+				}
+				r19[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
+						continue
+					}
+					v1 = v1x
+				}
+				r19[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.u64
+				s2 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r19[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.u64
+				s2 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r19[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+				}
+			}
+		}
+	}
+	// PTX lines 81, 82, 83, 84, 85: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(37)
+		v4aw := w.Window(38)
+		v5aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
+						continue
+					}
+					v3 = v3x
+				}
+				r20[l] = v3
+				// 82: ld.u64
+				v4a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
+						continue
+					}
+					v4 = v4x
+				}
+				// 83: ld.s32
+				v5a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
+						continue
+					}
+					v5 = v5x
+				}
+				v5 = uint64(uint64(int64(int32(v5))))
+				// 84: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 85: add.s64
+				v7 := uint64(uint64(v4) + uint64(v6))
+				r24[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
+						continue
+					}
+					v3 = v3x
+				}
+				r20[l] = v3
+				// 82: ld.u64
+				v4a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
+						continue
+					}
+					v4 = v4x
+				}
+				// 83: ld.s32
+				v5a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
+						continue
+					}
+					v5 = v5x
+				}
+				v5 = uint64(uint64(int64(int32(v5))))
+				// 84: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 85: add.s64
+				v7 := uint64(uint64(v4) + uint64(v6))
+				r24[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.u64
+				s8 := uint64(r24[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r20[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.u64
+				s8 := uint64(r24[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r20[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+				}
+			}
+		}
+	}
+	// PTX lines 87, 88: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v9aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: ld.u64
+				v9a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
+						continue
+					}
+					v9 = v9x
+				}
+				// 88: setp.ne.s64
+				c10t := uint64(v9) != uint64(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: ld.u64
+				v9a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
+						continue
+					}
+					v9 = v9x
+				}
+				// 88: setp.ne.s64
+				c10t := uint64(v9) != uint64(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
 // mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3867,316 +3919,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 188: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 189: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 190: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:190")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 191: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_malloc.ptx:191")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 192: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:192")
-				}
-				// PTX line 193: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 194: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: st.u64
-							s8 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: st.u64
-							s8 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
-							}
-						}
-					}
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.u32
-							s9 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(u4)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.u32
-							s9 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(u4)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
-							}
-						}
-					}
-				}
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: st.u64
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u3)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: st.u64
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u3)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
-							}
-						}
-					}
-				}
-				// PTX line 198: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 199: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 200: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 201, 202, 203: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 202: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 203: st.u32
-							s16 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 202: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 203: st.u32
-							s16 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
-							}
-						}
-					}
-				}
-				// PTX lines 204, 205, 206: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v17aw := w.Window(46)
-					v18aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: ld.u32
-							v17a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
-									continue
-								}
-								v17 = v17x
-							}
-							// 205: ld.u32
-							v18a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
-									continue
-								}
-								v18 = v18x
-							}
-							// 206: setp.lt.s32
-							c19t := int32(v17) < int32(v18)
-							c19 := c19t
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p0 = p0&^(1<<l) | c19b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: ld.u32
-							v17a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
-									continue
-								}
-								v17 = v17x
-							}
-							// 205: ld.u32
-							v18a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
-									continue
-								}
-								v18 = v18x
-							}
-							// 206: setp.lt.s32
-							c19t := int32(v17) < int32(v18)
-							c19 := c19t
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p0 = p0&^(1<<l) | c19b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			mallocKeepBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4193,97 +3936,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 6
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 212-215; code before the call
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				// PTX lines 212: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
-									continue
-								}
-								v1 = v1x
-							}
-							r14[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: st.param.b64
-							s2 := uint64(0x0)
-							s2v := uint64(r14[l])
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: st.param.b64
-							s2 := uint64(0x0)
-							s2v := uint64(r14[l])
-							if s2 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4293,300 +3946,14 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 230-232
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				// PTX lines 230, 231: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(49)
-					v2aw := w.Window(50)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-							// 231: ld.u64
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
-									continue
-								}
-								v2 = v2x
-							}
-							r18[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-							// 231: ld.u64
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
-									continue
-								}
-								v2 = v2x
-							}
-							r18[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 232: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: st.u32
-							s3 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r17[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: st.u32
-							s3 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r17[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b4 ($L__BB1_4), PTX lines 235-240
-			{
-				r0 := w.Reg(0)
-				r19 := w.Reg(19)
-				r23 := w.Reg(23)
-				k0 := uint64(0x3)
-				// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(52)
-					v2aw := w.Window(53)
-					v3aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
-									continue
-								}
-								v1 = v1x
-							}
-							r19[l] = v1
-							// 236: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
-									continue
-								}
-								v2 = v2x
-							}
-							// 237: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 238: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 239: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
-									continue
-								}
-								v1 = v1x
-							}
-							r19[l] = v1
-							// 236: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
-									continue
-								}
-								v2 = v2x
-							}
-							// 237: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 238: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 239: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 240: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: st.u64
-							s6 := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r19[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: st.u64
-							s6 := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r19[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
-							}
-						}
-					}
-				}
-			}
+			mallocKeepBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4599,162 +3966,7 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 1
 		case 8:
 			// b7, PTX lines 222-226; divergent, reconverges at block 5 (b4 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				// PTX lines 222: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
-									continue
-								}
-								v1 = v1x
-							}
-							r15[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: ld.param.b64
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
-									continue
-								}
-								v1 = v1x
-							}
-							r15[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 224: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: st.u64
-							s2 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r15[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: st.u64
-							s2 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r15[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
-							}
-						}
-					}
-				}
-				// PTX lines 225, 226: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v3aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
-									continue
-								}
-								v3 = v3x
-							}
-							// 226: setp.eq.s64
-							c4t := uint64(v3) == uint64(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
-									continue
-								}
-								v3 = v3x
-							}
-							// 226: setp.eq.s64
-							c4t := uint64(v3) == uint64(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			mallocKeepBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4779,6 +3991,866 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// mallocKeepBlock0 runs block 0 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 188: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 189: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 190: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:190")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 191: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_malloc.ptx:191")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 192: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:192")
+	}
+	// PTX line 193: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 194: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: st.u64
+				s8 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: st.u64
+				s8 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+				}
+			}
+		}
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.u32
+				s9 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(u4)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.u32
+				s9 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(u4)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+				}
+			}
+		}
+	}
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: st.u64
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u3)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: st.u64
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u3)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+				}
+			}
+		}
+	}
+	// PTX line 198: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 199: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 200: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 201, 202, 203: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 202: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 203: st.u32
+				s16 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 202: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 203: st.u32
+				s16 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+				}
+			}
+		}
+	}
+	// PTX lines 204, 205, 206: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v17aw := w.Window(46)
+		v18aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: ld.u32
+				v17a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
+						continue
+					}
+					v17 = v17x
+				}
+				// 205: ld.u32
+				v18a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
+						continue
+					}
+					v18 = v18x
+				}
+				// 206: setp.lt.s32
+				c19t := int32(v17) < int32(v18)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p0 = p0&^(1<<l) | c19b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: ld.u32
+				v17a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
+						continue
+					}
+					v17 = v17x
+				}
+				// 205: ld.u32
+				v18a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
+						continue
+					}
+					v18 = v18x
+				}
+				// 206: setp.lt.s32
+				c19t := int32(v17) < int32(v18)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p0 = p0&^(1<<l) | c19b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// mallocKeepBlock2 runs block 2 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 212-215; code before the call
+func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	// PTX lines 212: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: st.param.b64
+				s2 := uint64(0x0)
+				s2v := uint64(r14[l])
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: st.param.b64
+				s2 := uint64(0x0)
+				s2v := uint64(r14[l])
+				if s2 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+				}
+			}
+		}
+	}
+}
+
+// mallocKeepBlock4 runs block 4 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 230-232
+func mallocKeepBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	// PTX lines 230, 231: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(49)
+		v2aw := w.Window(50)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+				// 231: ld.u64
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
+						continue
+					}
+					v2 = v2x
+				}
+				r18[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+				// 231: ld.u64
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
+						continue
+					}
+					v2 = v2x
+				}
+				r18[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 232: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: st.u32
+				s3 := uint64(r18[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r17[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: st.u32
+				s3 := uint64(r18[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r17[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+				}
+			}
+		}
+	}
+}
+
+// mallocKeepBlock5 runs block 5 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 235-240
+func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r19 := w.Reg(19)
+	r23 := w.Reg(23)
+	k0 := uint64(0x3)
+	// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(52)
+		v2aw := w.Window(53)
+		v3aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
+						continue
+					}
+					v1 = v1x
+				}
+				r19[l] = v1
+				// 236: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
+						continue
+					}
+					v2 = v2x
+				}
+				// 237: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 238: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 239: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
+						continue
+					}
+					v1 = v1x
+				}
+				r19[l] = v1
+				// 236: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
+						continue
+					}
+					v2 = v2x
+				}
+				// 237: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 238: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 239: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 240: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: st.u64
+				s6 := uint64(r23[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r19[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: st.u64
+				s6 := uint64(r23[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r19[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+				}
+			}
+		}
+	}
+}
+
+// mallocKeepBlock8 runs block 8 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 222-226; divergent, reconverges at block 5 (b4 ($L__BB1_4))
+func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	// PTX lines 222: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
+						continue
+					}
+					v1 = v1x
+				}
+				r15[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: ld.param.b64
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
+						continue
+					}
+					v1 = v1x
+				}
+				r15[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 224: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: st.u64
+				s2 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r15[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: st.u64
+				s2 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r15[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+				}
+			}
+		}
+	}
+	// PTX lines 225, 226: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v3aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
+						continue
+					}
+					v3 = v3x
+				}
+				// 226: setp.eq.s64
+				c4t := uint64(v3) == uint64(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
+						continue
+					}
+					v3 = v3x
+				}
+				// 226: setp.eq.s64
+				c4t := uint64(v3) == uint64(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
 // freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4787,320 +4859,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 261: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 262: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 263: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:263")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 264: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:264")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 265: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:265")
-				}
-				// PTX line 266: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 267: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 268: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 269: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 270: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
-							}
-						}
-					}
-				}
-				// PTX lines 271: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
-							}
-						}
-					}
-				}
-				// PTX lines 272: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 272: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 272: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
-							}
-						}
-					}
-				}
-				// PTX line 273: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 274: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 275: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 276, 277, 278: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 277: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 278: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 277: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 278: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
-							}
-						}
-					}
-				}
-				// PTX lines 279, 280, 281: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(62)
-					v20aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 279: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
-									continue
-								}
-								v19 = v19x
-							}
-							// 280: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
-									continue
-								}
-								v20 = v20x
-							}
-							// 281: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 279: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
-									continue
-								}
-								v19 = v19x
-							}
-							// 280: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
-									continue
-								}
-								v20 = v20x
-							}
-							// 281: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			freeKeptBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5117,234 +4876,7 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 7
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 287-294; divergent, reconverges at block 5 (b5 ($L__BB2_5))
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 287, 288, 289, 290, 291: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(64)
-					v2aw := w.Window(65)
-					v5aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 287: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
-									continue
-								}
-								v1 = v1x
-							}
-							// 288: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 289: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 290: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 291: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 287: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
-									continue
-								}
-								v1 = v1x
-							}
-							// 288: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 289: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 290: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 291: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 292: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 292: st.u64
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 292: st.u64
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
-							}
-						}
-					}
-				}
-				// PTX lines 293, 294: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v7aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 293: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
-									continue
-								}
-								v7 = v7x
-							}
-							// 294: setp.eq.s64
-							c8t := uint64(v7) == uint64(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 293: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
-									continue
-								}
-								v7 = v7x
-							}
-							// 294: setp.eq.s64
-							c8t := uint64(v7) == uint64(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			freeKeptBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5358,356 +4890,21 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 3:
 			// b3 ($L__BB2_3), PTX lines 298-300
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				// PTX lines 298, 299, 300: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(69)
-					v2aw := w.Window(70)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 298: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
-									continue
-								}
-								v1 = v1x
-							}
-							// 299: ld.u32
-							v2a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
-									continue
-								}
-								v2 = v2x
-							}
-							// 300: mov.u32
-							v3 := uint64(v2)
-							r24[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 298: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
-									continue
-								}
-								v1 = v1x
-							}
-							// 299: ld.u32
-							v2a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
-									continue
-								}
-								v2 = v2x
-							}
-							// 300: mov.u32
-							v3 := uint64(v2)
-							r24[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			freeKeptBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 ($L__BB2_4), PTX lines 303-304
-			{
-				r24 := w.Reg(24)
-				k0 := uint64(0xffffffff)
-				// PTX line 303: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 304: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 304: mov.u32
-							v2 := uint64(u1)
-							r24[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 304: mov.u32
-							v2 := uint64(u1)
-							r24[l] = v2
-						}
-					}
-				}
-			}
+			freeKeptBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB2_5), PTX lines 307-316; code before the call
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				k0 := uint64(0x2)
-				// PTX lines 307, 308, 309, 310, 311: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(71)
-					v3aw := w.Window(72)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: mov.u32
-							v1 := uint64(r24[l])
-							r26[l] = v1
-							// 308: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
-									continue
-								}
-								v2 = v2x
-							}
-							// 309: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 310: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 311: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r30[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: mov.u32
-							v1 := uint64(r24[l])
-							r26[l] = v1
-							// 308: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
-									continue
-								}
-								v2 = v2x
-							}
-							// 309: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 310: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 311: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r30[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 312: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 312: st.u32
-							s6 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 312: st.u32
-							s6 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
-							}
-						}
-					}
-				}
-				// PTX lines 313: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(74)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 313: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
-									continue
-								}
-								v7 = v7x
-							}
-							r31[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 313: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
-									continue
-								}
-								v7 = v7x
-							}
-							r31[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 316: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 316: st.param.b64
-							s8 := uint64(0x0)
-							s8v := uint64(r31[l])
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 316: st.param.b64
-							s8 := uint64(0x0)
-							s8v := uint64(r31[l])
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
-							}
-						}
-					}
-				}
-			}
+			freeKeptBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5734,5 +4931,900 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// freeKeptBlock0 runs block 0 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 261: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 262: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 263: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:263")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 264: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:264")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 265: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:265")
+	}
+	// PTX line 266: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 267: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 268: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 269: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 270: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+				}
+			}
+		}
+	}
+	// PTX lines 271: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+				}
+			}
+		}
+	}
+	// PTX lines 272: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 272: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 272: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+				}
+			}
+		}
+	}
+	// PTX line 273: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 274: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 275: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 276, 277, 278: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 277: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 278: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 277: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 278: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+				}
+			}
+		}
+	}
+	// PTX lines 279, 280, 281: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(62)
+		v20aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
+						continue
+					}
+					v19 = v19x
+				}
+				// 280: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
+						continue
+					}
+					v20 = v20x
+				}
+				// 281: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
+						continue
+					}
+					v19 = v19x
+				}
+				// 280: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
+						continue
+					}
+					v20 = v20x
+				}
+				// 281: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// freeKeptBlock2 runs block 2 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 287-294; divergent, reconverges at block 5 (b5 ($L__BB2_5))
+func freeKeptBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 287, 288, 289, 290, 291: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(64)
+		v2aw := w.Window(65)
+		v5aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 287: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
+						continue
+					}
+					v1 = v1x
+				}
+				// 288: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 289: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 290: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 291: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 287: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
+						continue
+					}
+					v1 = v1x
+				}
+				// 288: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 289: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 290: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 291: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 292: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 292: st.u64
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 292: st.u64
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+				}
+			}
+		}
+	}
+	// PTX lines 293, 294: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v7aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 293: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
+						continue
+					}
+					v7 = v7x
+				}
+				// 294: setp.eq.s64
+				c8t := uint64(v7) == uint64(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 293: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
+						continue
+					}
+					v7 = v7x
+				}
+				// 294: setp.eq.s64
+				c8t := uint64(v7) == uint64(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// freeKeptBlock3 runs block 3 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_3), PTX lines 298-300
+func freeKeptBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	// PTX lines 298, 299, 300: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(69)
+		v2aw := w.Window(70)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 298: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
+						continue
+					}
+					v1 = v1x
+				}
+				// 299: ld.u32
+				v2a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
+						continue
+					}
+					v2 = v2x
+				}
+				// 300: mov.u32
+				v3 := uint64(v2)
+				r24[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 298: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
+						continue
+					}
+					v1 = v1x
+				}
+				// 299: ld.u32
+				v2a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
+						continue
+					}
+					v2 = v2x
+				}
+				// 300: mov.u32
+				v3 := uint64(v2)
+				r24[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// freeKeptBlock4 runs block 4 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_4), PTX lines 303-304
+func freeKeptBlock4(w *runtime.Warp, m uint32, budget int) {
+	r24 := w.Reg(24)
+	k0 := uint64(0xffffffff)
+	// PTX line 303: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 304: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 304: mov.u32
+				v2 := uint64(u1)
+				r24[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 304: mov.u32
+				v2 := uint64(u1)
+				r24[l] = v2
+			}
+		}
+	}
+}
+
+// freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB2_5), PTX lines 307-316; code before the call
+func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	k0 := uint64(0x2)
+	// PTX lines 307, 308, 309, 310, 311: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(71)
+		v3aw := w.Window(72)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: mov.u32
+				v1 := uint64(r24[l])
+				r26[l] = v1
+				// 308: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
+						continue
+					}
+					v2 = v2x
+				}
+				// 309: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 310: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 311: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r30[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: mov.u32
+				v1 := uint64(r24[l])
+				r26[l] = v1
+				// 308: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
+						continue
+					}
+					v2 = v2x
+				}
+				// 309: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 310: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 311: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r30[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 312: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 312: st.u32
+				s6 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 312: st.u32
+				s6 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+				}
+			}
+		}
+	}
+	// PTX lines 313: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(74)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 313: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
+						continue
+					}
+					v7 = v7x
+				}
+				r31[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 313: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
+						continue
+					}
+					v7 = v7x
+				}
+				r31[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 316: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 316: st.param.b64
+				s8 := uint64(0x0)
+				s8v := uint64(r31[l])
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 316: st.param.b64
+				s8 := uint64(0x0)
+				s8v := uint64(r31[l])
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+				}
+			}
+		}
 	}
 }

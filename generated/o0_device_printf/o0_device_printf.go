@@ -1655,428 +1655,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 45-73; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 45: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 46: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 47: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/device_printf.ptx:47")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 48: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/device_printf.ptx:48")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 49: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_printf.ptx:49")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 50: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_printf.ptx:50")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 51: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:51")
-				}
-				// PTX line 52: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 53: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 54: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 55: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 56: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u6)
-				// PTX line 57: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 58: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u7)
-				// PTX line 59: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.u64
-							s16 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.u64
-							s16 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.u64
-							s17 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.u64
-							s17 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
-							}
-						}
-					}
-				}
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.u64
-							s18 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.u64
-							s18 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
-							}
-						}
-					}
-				}
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.u64
-							s19 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.u64
-							s19 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
-							}
-						}
-					}
-				}
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
-							}
-						}
-					}
-				}
-				// PTX line 65: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().X))
-				// PTX line 66: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().X))
-				// PTX line 67: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s26w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 69: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 70: st.u32
-							s26 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 69: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 70: st.u32
-							s26 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
-							}
-						}
-					}
-				}
-				// PTX lines 71, 72, 73: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v27aw := w.Window(6)
-					v28aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: ld.u32
-							v27a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
-									continue
-								}
-								v27 = v27x
-							}
-							// 72: ld.u32
-							v28a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
-									continue
-								}
-								v28 = v28x
-							}
-							// 73: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: ld.u32
-							v27a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
-									continue
-								}
-								v27 = v27x
-							}
-							// 72: ld.u32
-							v28a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
-									continue
-								}
-								v28 = v28x
-							}
-							// 73: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			printfIntsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2093,986 +1672,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 4
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 79-118; code before the call
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r31 := w.Reg(31)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3)
-				k2 := uint64(0x38)
-				k3 := uint64(0x4)
-				k4 := uint64(0x0)
-				// PTX lines 79, 80, 81, 82, 83: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v5aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 81: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 82: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 83: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 81: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 82: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 83: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.u32
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.u32
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
-							}
-						}
-					}
-				}
-				// PTX lines 85, 86, 87, 88, 89: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(12)
-					v8aw := w.Window(13)
-					v11aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
-									continue
-								}
-								v7 = v7x
-							}
-							// 86: ld.s32
-							v8a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 87: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 88: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 89: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
-									continue
-								}
-								v11 = v11x
-							}
-							r31[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
-									continue
-								}
-								v7 = v7x
-							}
-							// 86: ld.s32
-							v8a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 87: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 88: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 89: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
-									continue
-								}
-								v11 = v11x
-							}
-							r31[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.u32
-							s12 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r31[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.u32
-							s12 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r31[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
-							}
-						}
-					}
-				}
-				// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(16)
-					v14aw := w.Window(17)
-					v17aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.u64
-							v13a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
-									continue
-								}
-								v13 = v13x
-							}
-							// 92: ld.s32
-							v14a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 93: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k1))
-							// 94: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 95: ld.u64
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
-									continue
-								}
-								v17 = v17x
-							}
-							r36[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.u64
-							v13a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
-									continue
-								}
-								v13 = v13x
-							}
-							// 92: ld.s32
-							v14a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 93: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k1))
-							// 94: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 95: ld.u64
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
-									continue
-								}
-								v17 = v17x
-							}
-							r36[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.u64
-							s18 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.u64
-							s18 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
-							}
-						}
-					}
-				}
-				// PTX line 97: mov.u32, warp-uniform
-				u19 := uint64(uint64(w.CTAID().X))
-				// PTX lines 98, 99: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					v21aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							r38[l] = v20
-							// 99: ld.u32
-							v21a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
-									continue
-								}
-								v21 = v21x
-							}
-							r39[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							r38[l] = v20
-							// 99: ld.u32
-							v21a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
-									continue
-								}
-								v21 = v21x
-							}
-							r39[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100, 101, 102: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.u32
-							s22 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(u19)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
-							}
-							// 101: add.u64
-							v23 := uint64(uint64(r0[l]) + uint64(k2))
-							r40[l] = v23
-							// 102: or.b64
-							v24 := uint64(uint64(v23) | uint64(k3))
-							r41[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.u32
-							s22 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(u19)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
-							}
-							// 101: add.u64
-							v23 := uint64(uint64(r0[l]) + uint64(k2))
-							r40[l] = v23
-							// 102: or.b64
-							v24 := uint64(uint64(v23) | uint64(k3))
-							r41[l] = v24
-						}
-					}
-				}
-				// PTX lines 103: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.u32
-							s25 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r38[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.u32
-							s25 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r38[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
-							}
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.u32
-							s26 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r39[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.u32
-							s26 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r39[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.u32
-							s27 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r39[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.u32
-							s27 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r39[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.u32
-							s28 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r39[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.u32
-							s28 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r39[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.u32
-							s29 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r39[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.u32
-							s29 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r39[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					s30w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.u32
-							s30 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
-							}
-							s30v := uint64(r39[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.u32
-							s30 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
-							}
-							s30v := uint64(r39[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.u32
-							s31 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r39[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.u32
-							s31 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r39[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					s32w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.u32
-							s32 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r39[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.u32
-							s32 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r39[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
-							}
-						}
-					}
-				}
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					s33w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: st.u32
-							s33 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
-							}
-							s33v := uint64(r39[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: st.u32
-							s33 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
-							}
-							s33v := uint64(r39[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
-							}
-						}
-					}
-				}
-				// PTX line 112: mov.u64, warp-uniform
-				u34 := uint64((w.GlobalVar(3) + k4))
-				// PTX line 113: cvta.global.u64, warp-uniform
-				u35 := uint64(u34)
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.param.b64
-							s36 := uint64(0x0)
-							s36v := uint64(u35)
-							if s36 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.param.b64
-							s36 := uint64(0x0)
-							s36v := uint64(u35)
-							if s36 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.param.b64
-							s37 := uint64(0x8)
-							s37v := uint64(r40[l])
-							if s37 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.param.b64
-							s37 := uint64(0x8)
-							s37v := uint64(r40[l])
-							if s37 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3088,674 +1688,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 1
 		case 6:
 			// b5, PTX lines 126-160; code before the call
-			{
-				r0 := w.Reg(0)
-				r44 := w.Reg(44)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				k0 := uint64(0x2)
-				k1 := uint64(0x4ec4ec4f)
-				k2 := uint64(0x1f)
-				k3 := uint64(0x3)
-				k4 := uint64(0x1a)
-				k5 := uint64(0x41)
-				k6 := uint64(0x60)
-				k7 := uint64(0x4)
-				k8 := uint64(0x0)
-				// PTX lines 126, 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(31)
-					v3aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-							// 128: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							// 129: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
-									continue
-								}
-								v3 = v3x
-							}
-							// 130: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 131: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 132: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 133: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r50[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-							// 128: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							// 129: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
-									continue
-								}
-								v3 = v3x
-							}
-							// 130: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 131: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 132: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 133: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r50[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.u32
-							s8 := uint64(r50[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r44[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.u32
-							s8 := uint64(r50[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r44[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
-							}
-						}
-					}
-				}
-				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(34)
-					v10aw := w.Window(35)
-					v18aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: ld.u32
-							v9a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
-									continue
-								}
-								v9 = v9x
-							}
-							r51[l] = v9
-							// 136: ld.u32
-							v10a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
-									continue
-								}
-								v10 = v10x
-							}
-							// 137: mul.hi.s32
-							v11 := uint64(uint32(isa.MulHi(v10, k1, 32, true)))
-							// 138: shr.u32
-							v12 := uint64(uint32(v11) >> uint32(k2))
-							// 139: shr.s32
-							v13 := uint64(uint32(int32(v11) >> uint32(k3)))
-							// 140: add.s32
-							v14 := uint64(uint32(v13) + uint32(v12))
-							// 141: mul.lo.s32
-							v15 := uint64(uint32(v14) * uint32(k4))
-							// 142: sub.s32
-							v16 := uint64(uint32(v10) - uint32(v15))
-							// 143: add.s32
-							v17 := uint64(uint32(v16) + uint32(k5))
-							r59[l] = v17
-							// 144: ld.u32
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
-									continue
-								}
-								v18 = v18x
-							}
-							r60[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: ld.u32
-							v9a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
-									continue
-								}
-								v9 = v9x
-							}
-							r51[l] = v9
-							// 136: ld.u32
-							v10a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
-									continue
-								}
-								v10 = v10x
-							}
-							// 137: mul.hi.s32
-							v11 := uint64(uint32(isa.MulHi(v10, k1, 32, true)))
-							// 138: shr.u32
-							v12 := uint64(uint32(v11) >> uint32(k2))
-							// 139: shr.s32
-							v13 := uint64(uint32(int32(v11) >> uint32(k3)))
-							// 140: add.s32
-							v14 := uint64(uint32(v13) + uint32(v12))
-							// 141: mul.lo.s32
-							v15 := uint64(uint32(v14) * uint32(k4))
-							// 142: sub.s32
-							v16 := uint64(uint32(v10) - uint32(v15))
-							// 143: add.s32
-							v17 := uint64(uint32(v16) + uint32(k5))
-							r59[l] = v17
-							// 144: ld.u32
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
-									continue
-								}
-								v18 = v18x
-							}
-							r60[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 145, 146, 147: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.u32
-							s19 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r51[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
-							}
-							// 146: add.u64
-							v20 := uint64(uint64(r0[l]) + uint64(k6))
-							r61[l] = v20
-							// 147: or.b64
-							v21 := uint64(uint64(v20) | uint64(k7))
-							r62[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.u32
-							s19 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r51[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
-							}
-							// 146: add.u64
-							v20 := uint64(uint64(r0[l]) + uint64(k6))
-							r61[l] = v20
-							// 147: or.b64
-							v21 := uint64(uint64(v20) | uint64(k7))
-							r62[l] = v21
-						}
-					}
-				}
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: st.u32
-							s22 := uint64(r62[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r51[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: st.u32
-							s22 := uint64(r62[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r51[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
-							}
-						}
-					}
-				}
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.u32
-							s23 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r51[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.u32
-							s23 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r51[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
-							}
-						}
-					}
-				}
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.u32
-							s24 := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r51[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.u32
-							s24 := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r51[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
-							}
-						}
-					}
-				}
-				// PTX lines 151: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: st.u32
-							s25 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r59[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: st.u32
-							s25 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r59[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
-							}
-						}
-					}
-				}
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.u32
-							s26 := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r60[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.u32
-							s26 := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r60[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.u32
-							s27 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r51[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.u32
-							s27 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r51[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
-							}
-						}
-					}
-				}
-				// PTX line 154: mov.u64, warp-uniform
-				u28 := uint64((w.GlobalVar(4) + k8))
-				// PTX line 155: cvta.global.u64, warp-uniform
-				u29 := uint64(u28)
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.param.b64
-							s30 := uint64(0x18)
-							s30v := uint64(u29)
-							if s30 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.param.b64
-							s30 := uint64(0x18)
-							s30v := uint64(u29)
-							if s30 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.param.b64
-							s31 := uint64(0x20)
-							s31v := uint64(r61[l])
-							if s31 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.param.b64
-							s31 := uint64(0x20)
-							s31v := uint64(r61[l])
-							if s31 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3765,563 +1698,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 8:
 			// b6, PTX lines 168-192; code before the call
-			{
-				r0 := w.Reg(0)
-				r65 := w.Reg(65)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				r76 := w.Reg(76)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0x80)
-				// PTX lines 168, 170, 171, 172, 173, 174, 175: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(44)
-					v3aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
-									continue
-								}
-								v1 = v1x
-							}
-							r65[l] = v1
-							// 170: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
-									continue
-								}
-								v2 = v2x
-							}
-							// 171: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
-									continue
-								}
-								v3 = v3x
-							}
-							// 172: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 173: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 174: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 175: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r71[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
-									continue
-								}
-								v1 = v1x
-							}
-							r65[l] = v1
-							// 170: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
-									continue
-								}
-								v2 = v2x
-							}
-							// 171: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
-									continue
-								}
-								v3 = v3x
-							}
-							// 172: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 173: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 174: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 175: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r71[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.u32
-							s8 := uint64(r71[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r65[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.u32
-							s8 := uint64(r71[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r65[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
-							}
-						}
-					}
-				}
-				// PTX lines 177, 178: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(47)
-					v10aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: ld.u64
-							v9a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
-									continue
-								}
-								v9 = v9x
-							}
-							r72[l] = v9
-							// 178: ld.u32
-							v10a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
-									continue
-								}
-								v10 = v10x
-							}
-							r73[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: ld.u64
-							v9a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
-									continue
-								}
-								v9 = v9x
-							}
-							r72[l] = v9
-							// 178: ld.u32
-							v10a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
-									continue
-								}
-								v10 = v10x
-							}
-							r73[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 179: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: st.u64
-							s11 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(r72[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: st.u64
-							s11 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(r72[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
-							}
-						}
-					}
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.u64
-							s12 := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r72[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.u64
-							s12 := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r72[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
-							}
-						}
-					}
-				}
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.u64
-							s13 := uint64(r0[l]) + 0x90
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r72[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.u64
-							s13 := uint64(r0[l]) + 0x90
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r72[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
-							}
-						}
-					}
-				}
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.u64
-							s14 := uint64(r0[l]) + 0x98
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r72[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.u64
-							s14 := uint64(r0[l]) + 0x98
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r72[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
-							}
-						}
-					}
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.u64
-							s15 := uint64(r0[l]) + 0xa0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r73[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.u64
-							s15 := uint64(r0[l]) + 0xa0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r73[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
-							}
-						}
-					}
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.u64
-							s16 := uint64(r0[l]) + 0xa8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r72[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.u64
-							s16 := uint64(r0[l]) + 0xa8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r72[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
-							}
-						}
-					}
-				}
-				// PTX line 185: mov.u64, warp-uniform
-				u17 := uint64((w.GlobalVar(5) + k1))
-				// PTX line 186: cvta.global.u64, warp-uniform
-				u18 := uint64(u17)
-				// PTX lines 187, 190: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: add.u64
-							v19 := uint64(uint64(r0[l]) + uint64(k2))
-							r76[l] = v19
-							// 190: st.param.b64
-							s20 := uint64(0x30)
-							s20v := uint64(u18)
-							if s20 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: add.u64
-							v19 := uint64(uint64(r0[l]) + uint64(k2))
-							r76[l] = v19
-							// 190: st.param.b64
-							s20 := uint64(0x30)
-							s20v := uint64(u18)
-							if s20 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
-							}
-						}
-					}
-				}
-				// PTX lines 192: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: st.param.b64
-							s21 := uint64(0x38)
-							s21v := uint64(r76[l])
-							if s21 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: st.param.b64
-							s21 := uint64(0x38)
-							s21v := uint64(r76[l])
-							if s21 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4331,549 +1708,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 10:
 			// b7, PTX lines 200-232; code before the call
-			{
-				r0 := w.Reg(0)
-				r77 := w.Reg(77)
-				r83 := w.Reg(83)
-				r89 := w.Reg(89)
-				r96 := w.Reg(96)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1f)
-				k2 := uint64(0xfffffffe)
-				k3 := uint64(0x0)
-				k4 := uint64(0x6e)
-				k5 := uint64(0x79)
-				k6 := uint64(0xb0)
-				// PTX lines 200, 202, 203, 204, 205, 206, 207: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(55)
-					v3aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 200: ld.param.b32
-							v1a := uint64(0x40)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
-									continue
-								}
-								v1 = v1x
-							}
-							r77[l] = v1
-							// 202: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
-									continue
-								}
-								v2 = v2x
-							}
-							// 203: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
-									continue
-								}
-								v3 = v3x
-							}
-							// 204: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 205: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 206: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 207: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r83[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 200: ld.param.b32
-							v1a := uint64(0x40)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
-									continue
-								}
-								v1 = v1x
-							}
-							r77[l] = v1
-							// 202: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
-									continue
-								}
-								v2 = v2x
-							}
-							// 203: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
-									continue
-								}
-								v3 = v3x
-							}
-							// 204: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 205: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 206: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 207: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r83[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.u32
-							s8 := uint64(r83[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r77[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.u32
-							s8 := uint64(r83[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r77[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
-							}
-						}
-					}
-				}
-				// PTX lines 209, 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v9aw := w.Window(58)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: ld.u32
-							v9a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
-									continue
-								}
-								v9 = v9x
-							}
-							// 210: shr.u32
-							v10 := uint64(uint32(v9) >> uint32(k1))
-							// 211: add.s32
-							v11 := uint64(uint32(v9) + uint32(v10))
-							// 212: and.b32
-							v12 := uint64(uint32(v11) & uint32(k2))
-							// 213: sub.s32
-							v13 := uint64(uint32(v9) - uint32(v12))
-							// 214: setp.ne.s32
-							c14t := uint32(v13) != uint32(k3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p1 = p1&^(1<<l) | c14b0<<l
-							// 215: selp.b32
-							v15 := uint64(k4)
-							if c14 {
-								v15 = uint64(k5)
-							}
-							r89[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: ld.u32
-							v9a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
-									continue
-								}
-								v9 = v9x
-							}
-							// 210: shr.u32
-							v10 := uint64(uint32(v9) >> uint32(k1))
-							// 211: add.s32
-							v11 := uint64(uint32(v9) + uint32(v10))
-							// 212: and.b32
-							v12 := uint64(uint32(v11) & uint32(k2))
-							// 213: sub.s32
-							v13 := uint64(uint32(v9) - uint32(v12))
-							// 214: setp.ne.s32
-							c14t := uint32(v13) != uint32(k3)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p1 = p1&^(1<<l) | c14b0<<l
-							// 215: selp.b32
-							v15 := uint64(k4)
-							if c14 {
-								v15 = uint64(k5)
-							}
-							r89[l] = v15
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX line 216: mov.u64, warp-uniform
-				u16 := uint64((w.GlobalVar(7) + k3))
-				// PTX line 217: cvta.global.u64, warp-uniform
-				u17 := uint64(u16)
-				// PTX lines 218: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: st.u64
-							s18 := uint64(r0[l]) + 0xb0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: st.u64
-							s18 := uint64(r0[l]) + 0xb0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
-							}
-						}
-					}
-				}
-				// PTX lines 219: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 219: st.u64
-							s19 := uint64(r0[l]) + 0xb8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u17)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 219: st.u64
-							s19 := uint64(r0[l]) + 0xb8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u17)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
-							}
-						}
-					}
-				}
-				// PTX line 220: mov.u64, warp-uniform
-				u20 := uint64((w.GlobalVar(8) + k3))
-				// PTX line 221: cvta.global.u64, warp-uniform
-				u21 := uint64(u20)
-				// PTX lines 222: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: st.u64
-							s22 := uint64(r0[l]) + 0xc0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: st.u64
-							s22 := uint64(r0[l]) + 0xc0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
-							}
-						}
-					}
-				}
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: st.u64
-							s23 := uint64(r0[l]) + 0xc8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u21)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: st.u64
-							s23 := uint64(r0[l]) + 0xc8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u21)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
-							}
-						}
-					}
-				}
-				// PTX lines 224: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(63)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: st.u32
-							s24 := uint64(r0[l]) + 0xd0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r89[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: st.u32
-							s24 := uint64(r0[l]) + 0xd0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r89[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
-							}
-						}
-					}
-				}
-				// PTX line 225: mov.u64, warp-uniform
-				u25 := uint64((w.GlobalVar(6) + k3))
-				// PTX line 226: cvta.global.u64, warp-uniform
-				u26 := uint64(u25)
-				// PTX lines 227, 230: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 227: add.u64
-							v27 := uint64(uint64(r0[l]) + uint64(k6))
-							r96[l] = v27
-							// 230: st.param.b64
-							s28 := uint64(0x48)
-							s28v := uint64(u26)
-							if s28 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 227: add.u64
-							v27 := uint64(uint64(r0[l]) + uint64(k6))
-							r96[l] = v27
-							// 230: st.param.b64
-							s28 := uint64(0x48)
-							s28v := uint64(u26)
-							if s28 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
-							}
-						}
-					}
-				}
-				// PTX lines 232: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: st.param.b64
-							s29 := uint64(0x50)
-							s29v := uint64(r96[l])
-							if s29 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: st.param.b64
-							s29 := uint64(0x50)
-							s29v := uint64(r96[l])
-							if s29 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4883,183 +1718,7 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 12:
 			// b8, PTX lines 240-248
-			{
-				r0 := w.Reg(0)
-				r97 := w.Reg(97)
-				r103 := w.Reg(103)
-				k0 := uint64(0x2)
-				// PTX lines 240, 242, 243, 244, 245, 246, 247: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(64)
-					v3aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: ld.param.b32
-							v1a := uint64(0x58)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
-									continue
-								}
-								v1 = v1x
-							}
-							r97[l] = v1
-							// 242: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
-									continue
-								}
-								v2 = v2x
-							}
-							// 243: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
-									continue
-								}
-								v3 = v3x
-							}
-							// 244: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 245: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 246: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 247: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r103[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: ld.param.b32
-							v1a := uint64(0x58)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
-									continue
-								}
-								v1 = v1x
-							}
-							r97[l] = v1
-							// 242: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
-									continue
-								}
-								v2 = v2x
-							}
-							// 243: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
-									continue
-								}
-								v3 = v3x
-							}
-							// 244: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 245: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 246: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 247: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r103[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 248: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 248: st.u32
-							s8 := uint64(r103[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r97[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 248: st.u32
-							s8 := uint64(r103[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r97[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
-							}
-						}
-					}
-				}
-			}
+			printfIntsBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5074,6 +1733,3371 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// printfIntsBlock0 runs block 0 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 45-73; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 45: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 46: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 47: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/device_printf.ptx:47")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/device_printf.ptx:48")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_printf.ptx:49")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 50: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_printf.ptx:50")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 51: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:51")
+	}
+	// PTX line 52: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 53: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 55: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 56: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 57: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 58: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 59: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.u64
+				s16 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.u64
+				s16 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.u64
+				s17 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.u64
+				s17 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:61")
+				}
+			}
+		}
+	}
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.u64
+				s18 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.u64
+				s18 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:62")
+				}
+			}
+		}
+	}
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.u64
+				s19 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.u64
+				s19 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:63")
+				}
+			}
+		}
+	}
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
+				}
+			}
+		}
+	}
+	// PTX line 65: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 66: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 67: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 69: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 70: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 69: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 70: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:70")
+				}
+			}
+		}
+	}
+	// PTX lines 71, 72, 73: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v27aw := w.Window(6)
+		v28aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: ld.u32
+				v27a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
+						continue
+					}
+					v27 = v27x
+				}
+				// 72: ld.u32
+				v28a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
+						continue
+					}
+					v28 = v28x
+				}
+				// 73: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: ld.u32
+				v27a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/device_printf.ptx:71")
+						continue
+					}
+					v27 = v27x
+				}
+				// 72: ld.u32
+				v28a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/device_printf.ptx:72")
+						continue
+					}
+					v28 = v28x
+				}
+				// 73: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// printfIntsBlock2 runs block 2 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 79-118; code before the call
+func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r31 := w.Reg(31)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3)
+	k2 := uint64(0x38)
+	k3 := uint64(0x4)
+	k4 := uint64(0x0)
+	// PTX lines 79, 80, 81, 82, 83: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v5aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 81: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 82: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 83: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:80")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 81: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 82: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 83: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_printf.ptx:83")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.u32
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.u32
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_printf.ptx:84")
+				}
+			}
+		}
+	}
+	// PTX lines 85, 86, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(12)
+		v8aw := w.Window(13)
+		v11aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
+						continue
+					}
+					v7 = v7x
+				}
+				// 86: ld.s32
+				v8a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 87: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 88: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 89: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
+						continue
+					}
+					v11 = v11x
+				}
+				r31[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:85")
+						continue
+					}
+					v7 = v7x
+				}
+				// 86: ld.s32
+				v8a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:86")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 87: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 88: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 89: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:89")
+						continue
+					}
+					v11 = v11x
+				}
+				r31[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.u32
+				s12 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r31[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.u32
+				s12 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r31[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:90")
+				}
+			}
+		}
+	}
+	// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(16)
+		v14aw := w.Window(17)
+		v17aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.u64
+				v13a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
+						continue
+					}
+					v13 = v13x
+				}
+				// 92: ld.s32
+				v14a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 93: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k1))
+				// 94: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 95: ld.u64
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
+						continue
+					}
+					v17 = v17x
+				}
+				r36[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.u64
+				v13a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:91")
+						continue
+					}
+					v13 = v13x
+				}
+				// 92: ld.s32
+				v14a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/device_printf.ptx:92")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 93: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k1))
+				// 94: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 95: ld.u64
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/device_printf.ptx:95")
+						continue
+					}
+					v17 = v17x
+				}
+				r36[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.u64
+				s18 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.u64
+				s18 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
+				}
+			}
+		}
+	}
+	// PTX line 97: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.CTAID().X))
+	// PTX lines 98, 99: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		v21aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				r38[l] = v20
+				// 99: ld.u32
+				v21a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
+						continue
+					}
+					v21 = v21x
+				}
+				r39[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				r38[l] = v20
+				// 99: ld.u32
+				v21a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_printf.ptx:99")
+						continue
+					}
+					v21 = v21x
+				}
+				r39[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100, 101, 102: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.u32
+				s22 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(u19)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
+				}
+				// 101: add.u64
+				v23 := uint64(uint64(r0[l]) + uint64(k2))
+				r40[l] = v23
+				// 102: or.b64
+				v24 := uint64(uint64(v23) | uint64(k3))
+				r41[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.u32
+				s22 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(u19)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:100")
+				}
+				// 101: add.u64
+				v23 := uint64(uint64(r0[l]) + uint64(k2))
+				r40[l] = v23
+				// 102: or.b64
+				v24 := uint64(uint64(v23) | uint64(k3))
+				r41[l] = v24
+			}
+		}
+	}
+	// PTX lines 103: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.u32
+				s25 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r38[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.u32
+				s25 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r38[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:103")
+				}
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.u32
+				s26 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r39[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.u32
+				s26 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r39[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.u32
+				s27 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r39[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.u32
+				s27 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r39[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.u32
+				s28 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r39[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.u32
+				s28 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r39[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/device_printf.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.u32
+				s29 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r39[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.u32
+				s29 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r39[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/device_printf.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.u32
+				s30 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+				}
+				s30v := uint64(r39[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.u32
+				s30 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+				}
+				s30v := uint64(r39[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/device_printf.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.u32
+				s31 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r39[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.u32
+				s31 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r39[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/device_printf.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s32w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.u32
+				s32 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r39[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.u32
+				s32 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r39[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/device_printf.ptx:110")
+				}
+			}
+		}
+	}
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		s33w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: st.u32
+				s33 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+				}
+				s33v := uint64(r39[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: st.u32
+				s33 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+				}
+				s33v := uint64(r39[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/device_printf.ptx:111")
+				}
+			}
+		}
+	}
+	// PTX line 112: mov.u64, warp-uniform
+	u34 := uint64((w.GlobalVar(3) + k4))
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u35 := uint64(u34)
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.param.b64
+				s36 := uint64(0x0)
+				s36v := uint64(u35)
+				if s36 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.param.b64
+				s36 := uint64(0x0)
+				s36v := uint64(u35)
+				if s36 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.param.b64
+				s37 := uint64(0x8)
+				s37v := uint64(r40[l])
+				if s37 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.param.b64
+				s37 := uint64(0x8)
+				s37v := uint64(r40[l])
+				if s37 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock6 runs block 6 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 126-160; code before the call
+func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4ec4ec4f)
+	k2 := uint64(0x1f)
+	k3 := uint64(0x3)
+	k4 := uint64(0x1a)
+	k5 := uint64(0x41)
+	k6 := uint64(0x60)
+	k7 := uint64(0x4)
+	k8 := uint64(0x0)
+	// PTX lines 126, 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(31)
+		v3aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+				// 128: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				// 129: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
+						continue
+					}
+					v3 = v3x
+				}
+				// 130: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 131: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 132: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 133: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r50[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+				// 128: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				// 129: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:129")
+						continue
+					}
+					v3 = v3x
+				}
+				// 130: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 131: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 132: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 133: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r50[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.u32
+				s8 := uint64(r50[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r44[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.u32
+				s8 := uint64(r50[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r44[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:134")
+				}
+			}
+		}
+	}
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(34)
+		v10aw := w.Window(35)
+		v18aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: ld.u32
+				v9a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
+						continue
+					}
+					v9 = v9x
+				}
+				r51[l] = v9
+				// 136: ld.u32
+				v10a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
+						continue
+					}
+					v10 = v10x
+				}
+				// 137: mul.hi.s32
+				v11 := uint64(uint32(isa.MulHi(v10, k1, 32, true)))
+				// 138: shr.u32
+				v12 := uint64(uint32(v11) >> uint32(k2))
+				// 139: shr.s32
+				v13 := uint64(uint32(int32(v11) >> uint32(k3)))
+				// 140: add.s32
+				v14 := uint64(uint32(v13) + uint32(v12))
+				// 141: mul.lo.s32
+				v15 := uint64(uint32(v14) * uint32(k4))
+				// 142: sub.s32
+				v16 := uint64(uint32(v10) - uint32(v15))
+				// 143: add.s32
+				v17 := uint64(uint32(v16) + uint32(k5))
+				r59[l] = v17
+				// 144: ld.u32
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
+						continue
+					}
+					v18 = v18x
+				}
+				r60[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: ld.u32
+				v9a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:135")
+						continue
+					}
+					v9 = v9x
+				}
+				r51[l] = v9
+				// 136: ld.u32
+				v10a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:136")
+						continue
+					}
+					v10 = v10x
+				}
+				// 137: mul.hi.s32
+				v11 := uint64(uint32(isa.MulHi(v10, k1, 32, true)))
+				// 138: shr.u32
+				v12 := uint64(uint32(v11) >> uint32(k2))
+				// 139: shr.s32
+				v13 := uint64(uint32(int32(v11) >> uint32(k3)))
+				// 140: add.s32
+				v14 := uint64(uint32(v13) + uint32(v12))
+				// 141: mul.lo.s32
+				v15 := uint64(uint32(v14) * uint32(k4))
+				// 142: sub.s32
+				v16 := uint64(uint32(v10) - uint32(v15))
+				// 143: add.s32
+				v17 := uint64(uint32(v16) + uint32(k5))
+				r59[l] = v17
+				// 144: ld.u32
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_printf.ptx:144")
+						continue
+					}
+					v18 = v18x
+				}
+				r60[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 145, 146, 147: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.u32
+				s19 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r51[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
+				}
+				// 146: add.u64
+				v20 := uint64(uint64(r0[l]) + uint64(k6))
+				r61[l] = v20
+				// 147: or.b64
+				v21 := uint64(uint64(v20) | uint64(k7))
+				r62[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.u32
+				s19 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r51[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/device_printf.ptx:145")
+				}
+				// 146: add.u64
+				v20 := uint64(uint64(r0[l]) + uint64(k6))
+				r61[l] = v20
+				// 147: or.b64
+				v21 := uint64(uint64(v20) | uint64(k7))
+				r62[l] = v21
+			}
+		}
+	}
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: st.u32
+				s22 := uint64(r62[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r51[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: st.u32
+				s22 := uint64(r62[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r51[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:148")
+				}
+			}
+		}
+	}
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.u32
+				s23 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r51[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.u32
+				s23 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r51[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/device_printf.ptx:149")
+				}
+			}
+		}
+	}
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.u32
+				s24 := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r51[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.u32
+				s24 := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r51[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:150")
+				}
+			}
+		}
+	}
+	// PTX lines 151: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: st.u32
+				s25 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r59[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: st.u32
+				s25 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r59[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/device_printf.ptx:151")
+				}
+			}
+		}
+	}
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.u32
+				s26 := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r60[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.u32
+				s26 := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r60[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/device_printf.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.u32
+				s27 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r51[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.u32
+				s27 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r51[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/device_printf.ptx:153")
+				}
+			}
+		}
+	}
+	// PTX line 154: mov.u64, warp-uniform
+	u28 := uint64((w.GlobalVar(4) + k8))
+	// PTX line 155: cvta.global.u64, warp-uniform
+	u29 := uint64(u28)
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.param.b64
+				s30 := uint64(0x18)
+				s30v := uint64(u29)
+				if s30 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.param.b64
+				s30 := uint64(0x18)
+				s30v := uint64(u29)
+				if s30 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.param.b64
+				s31 := uint64(0x20)
+				s31v := uint64(r61[l])
+				if s31 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.param.b64
+				s31 := uint64(0x20)
+				s31v := uint64(r61[l])
+				if s31 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock8 runs block 8 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 168-192; code before the call
+func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r65 := w.Reg(65)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	r76 := w.Reg(76)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0x80)
+	// PTX lines 168, 170, 171, 172, 173, 174, 175: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(44)
+		v3aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
+						continue
+					}
+					v1 = v1x
+				}
+				r65[l] = v1
+				// 170: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
+						continue
+					}
+					v2 = v2x
+				}
+				// 171: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
+						continue
+					}
+					v3 = v3x
+				}
+				// 172: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 173: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 174: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 175: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r71[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
+						continue
+					}
+					v1 = v1x
+				}
+				r65[l] = v1
+				// 170: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:170")
+						continue
+					}
+					v2 = v2x
+				}
+				// 171: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:171")
+						continue
+					}
+					v3 = v3x
+				}
+				// 172: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 173: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 174: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 175: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r71[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.u32
+				s8 := uint64(r71[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r65[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.u32
+				s8 := uint64(r71[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r65[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:176")
+				}
+			}
+		}
+	}
+	// PTX lines 177, 178: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(47)
+		v10aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: ld.u64
+				v9a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
+						continue
+					}
+					v9 = v9x
+				}
+				r72[l] = v9
+				// 178: ld.u32
+				v10a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
+						continue
+					}
+					v10 = v10x
+				}
+				r73[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: ld.u64
+				v9a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_printf.ptx:177")
+						continue
+					}
+					v9 = v9x
+				}
+				r72[l] = v9
+				// 178: ld.u32
+				v10a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/device_printf.ptx:178")
+						continue
+					}
+					v10 = v10x
+				}
+				r73[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 179: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: st.u64
+				s11 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(r72[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: st.u64
+				s11 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(r72[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_printf.ptx:179")
+				}
+			}
+		}
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.u64
+				s12 := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r72[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.u64
+				s12 := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r72[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:180")
+				}
+			}
+		}
+	}
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.u64
+				s13 := uint64(r0[l]) + 0x90
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r72[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.u64
+				s13 := uint64(r0[l]) + 0x90
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r72[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:181")
+				}
+			}
+		}
+	}
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.u64
+				s14 := uint64(r0[l]) + 0x98
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r72[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.u64
+				s14 := uint64(r0[l]) + 0x98
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r72[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:182")
+				}
+			}
+		}
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.u64
+				s15 := uint64(r0[l]) + 0xa0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r73[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.u64
+				s15 := uint64(r0[l]) + 0xa0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r73[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:183")
+				}
+			}
+		}
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.u64
+				s16 := uint64(r0[l]) + 0xa8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r72[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.u64
+				s16 := uint64(r0[l]) + 0xa8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r72[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
+				}
+			}
+		}
+	}
+	// PTX line 185: mov.u64, warp-uniform
+	u17 := uint64((w.GlobalVar(5) + k1))
+	// PTX line 186: cvta.global.u64, warp-uniform
+	u18 := uint64(u17)
+	// PTX lines 187, 190: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: add.u64
+				v19 := uint64(uint64(r0[l]) + uint64(k2))
+				r76[l] = v19
+				// 190: st.param.b64
+				s20 := uint64(0x30)
+				s20v := uint64(u18)
+				if s20 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: add.u64
+				v19 := uint64(uint64(r0[l]) + uint64(k2))
+				r76[l] = v19
+				// 190: st.param.b64
+				s20 := uint64(0x30)
+				s20v := uint64(u18)
+				if s20 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
+				}
+			}
+		}
+	}
+	// PTX lines 192: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: st.param.b64
+				s21 := uint64(0x38)
+				s21v := uint64(r76[l])
+				if s21 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: st.param.b64
+				s21 := uint64(0x38)
+				s21v := uint64(r76[l])
+				if s21 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock10 runs block 10 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 200-232; code before the call
+func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r77 := w.Reg(77)
+	r83 := w.Reg(83)
+	r89 := w.Reg(89)
+	r96 := w.Reg(96)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1f)
+	k2 := uint64(0xfffffffe)
+	k3 := uint64(0x0)
+	k4 := uint64(0x6e)
+	k5 := uint64(0x79)
+	k6 := uint64(0xb0)
+	// PTX lines 200, 202, 203, 204, 205, 206, 207: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(55)
+		v3aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 200: ld.param.b32
+				v1a := uint64(0x40)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
+						continue
+					}
+					v1 = v1x
+				}
+				r77[l] = v1
+				// 202: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
+						continue
+					}
+					v2 = v2x
+				}
+				// 203: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
+						continue
+					}
+					v3 = v3x
+				}
+				// 204: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 205: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 206: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 207: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r83[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 200: ld.param.b32
+				v1a := uint64(0x40)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
+						continue
+					}
+					v1 = v1x
+				}
+				r77[l] = v1
+				// 202: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:202")
+						continue
+					}
+					v2 = v2x
+				}
+				// 203: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:203")
+						continue
+					}
+					v3 = v3x
+				}
+				// 204: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 205: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 206: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 207: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r83[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.u32
+				s8 := uint64(r83[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r77[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.u32
+				s8 := uint64(r83[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r77[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:208")
+				}
+			}
+		}
+	}
+	// PTX lines 209, 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v9aw := w.Window(58)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: ld.u32
+				v9a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
+						continue
+					}
+					v9 = v9x
+				}
+				// 210: shr.u32
+				v10 := uint64(uint32(v9) >> uint32(k1))
+				// 211: add.s32
+				v11 := uint64(uint32(v9) + uint32(v10))
+				// 212: and.b32
+				v12 := uint64(uint32(v11) & uint32(k2))
+				// 213: sub.s32
+				v13 := uint64(uint32(v9) - uint32(v12))
+				// 214: setp.ne.s32
+				c14t := uint32(v13) != uint32(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1 = p1&^(1<<l) | c14b0<<l
+				// 215: selp.b32
+				v15 := uint64(k4)
+				if c14 {
+					v15 = uint64(k5)
+				}
+				r89[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: ld.u32
+				v9a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:209")
+						continue
+					}
+					v9 = v9x
+				}
+				// 210: shr.u32
+				v10 := uint64(uint32(v9) >> uint32(k1))
+				// 211: add.s32
+				v11 := uint64(uint32(v9) + uint32(v10))
+				// 212: and.b32
+				v12 := uint64(uint32(v11) & uint32(k2))
+				// 213: sub.s32
+				v13 := uint64(uint32(v9) - uint32(v12))
+				// 214: setp.ne.s32
+				c14t := uint32(v13) != uint32(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1 = p1&^(1<<l) | c14b0<<l
+				// 215: selp.b32
+				v15 := uint64(k4)
+				if c14 {
+					v15 = uint64(k5)
+				}
+				r89[l] = v15
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX line 216: mov.u64, warp-uniform
+	u16 := uint64((w.GlobalVar(7) + k3))
+	// PTX line 217: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX lines 218: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: st.u64
+				s18 := uint64(r0[l]) + 0xb0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: st.u64
+				s18 := uint64(r0[l]) + 0xb0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:218")
+				}
+			}
+		}
+	}
+	// PTX lines 219: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 219: st.u64
+				s19 := uint64(r0[l]) + 0xb8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u17)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 219: st.u64
+				s19 := uint64(r0[l]) + 0xb8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u17)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:219")
+				}
+			}
+		}
+	}
+	// PTX line 220: mov.u64, warp-uniform
+	u20 := uint64((w.GlobalVar(8) + k3))
+	// PTX line 221: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
+	// PTX lines 222: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: st.u64
+				s22 := uint64(r0[l]) + 0xc0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: st.u64
+				s22 := uint64(r0[l]) + 0xc0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:222")
+				}
+			}
+		}
+	}
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.u64
+				s23 := uint64(r0[l]) + 0xc8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u21)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.u64
+				s23 := uint64(r0[l]) + 0xc8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u21)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:223")
+				}
+			}
+		}
+	}
+	// PTX lines 224: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(63)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: st.u32
+				s24 := uint64(r0[l]) + 0xd0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r89[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: st.u32
+				s24 := uint64(r0[l]) + 0xd0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r89[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
+				}
+			}
+		}
+	}
+	// PTX line 225: mov.u64, warp-uniform
+	u25 := uint64((w.GlobalVar(6) + k3))
+	// PTX line 226: cvta.global.u64, warp-uniform
+	u26 := uint64(u25)
+	// PTX lines 227, 230: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 227: add.u64
+				v27 := uint64(uint64(r0[l]) + uint64(k6))
+				r96[l] = v27
+				// 230: st.param.b64
+				s28 := uint64(0x48)
+				s28v := uint64(u26)
+				if s28 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 227: add.u64
+				v27 := uint64(uint64(r0[l]) + uint64(k6))
+				r96[l] = v27
+				// 230: st.param.b64
+				s28 := uint64(0x48)
+				s28v := uint64(u26)
+				if s28 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
+				}
+			}
+		}
+	}
+	// PTX lines 232: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: st.param.b64
+				s29 := uint64(0x50)
+				s29v := uint64(r96[l])
+				if s29 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: st.param.b64
+				s29 := uint64(0x50)
+				s29v := uint64(r96[l])
+				if s29 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
+				}
+			}
+		}
+	}
+}
+
+// printfIntsBlock12 runs block 12 of kernel printf_ints for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 240-248
+func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r97 := w.Reg(97)
+	r103 := w.Reg(103)
+	k0 := uint64(0x2)
+	// PTX lines 240, 242, 243, 244, 245, 246, 247: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(64)
+		v3aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: ld.param.b32
+				v1a := uint64(0x58)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
+						continue
+					}
+					v1 = v1x
+				}
+				r97[l] = v1
+				// 242: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
+						continue
+					}
+					v2 = v2x
+				}
+				// 243: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
+						continue
+					}
+					v3 = v3x
+				}
+				// 244: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 245: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 246: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 247: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r103[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: ld.param.b32
+				v1a := uint64(0x58)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
+						continue
+					}
+					v1 = v1x
+				}
+				r97[l] = v1
+				// 242: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:242")
+						continue
+					}
+					v2 = v2x
+				}
+				// 243: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:243")
+						continue
+					}
+					v3 = v3x
+				}
+				// 244: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 245: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 246: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 247: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r103[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 248: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 248: st.u32
+				s8 := uint64(r103[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r97[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 248: st.u32
+				s8 := uint64(r103[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r97[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:248")
+				}
+			}
+		}
+	}
+}
+
 // printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -5082,374 +5106,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 272-296; divergent, reconverges at block 4 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 272: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 273: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 274: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/device_printf.ptx:274")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 275: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_printf.ptx:275")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 276: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_printf.ptx:276")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 277: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:277")
-				}
-				// PTX line 278: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 279: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 280: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 281: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 282: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 283: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 284: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 284: st.u64
-							s13 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 284: st.u64
-							s13 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
-							}
-						}
-					}
-				}
-				// PTX lines 285: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(68)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: st.u64
-							s14 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: st.u64
-							s14 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
-							}
-						}
-					}
-				}
-				// PTX lines 286: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: st.u64
-							s15 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: st.u64
-							s15 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
-							}
-						}
-					}
-				}
-				// PTX lines 287: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 287: st.u32
-							s16 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 287: st.u32
-							s16 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
-							}
-						}
-					}
-				}
-				// PTX line 288: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 289: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 290: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 291, 292, 293: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 291: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 292: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 293: st.u32
-							s22 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 291: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 292: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 293: st.u32
-							s22 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
-							}
-						}
-					}
-				}
-				// PTX lines 294, 295, 296: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(72)
-					v24aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 294: ld.u32
-							v23a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
-									continue
-								}
-								v23 = v23x
-							}
-							// 295: ld.u32
-							v24a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
-									continue
-								}
-								v24 = v24x
-							}
-							// 296: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 294: ld.u32
-							v23a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
-									continue
-								}
-								v23 = v23x
-							}
-							// 295: ld.u32
-							v24a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
-									continue
-								}
-								v24 = v24x
-							}
-							// 296: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			printfFloatsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5466,877 +5123,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 4
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 302-334; code before the call
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				k3 := uint64(0x30)
-				// PTX lines 302, 303, 304, 305, 306: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(74)
-					v2aw := w.Window(75)
-					v5aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 302: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
-									continue
-								}
-								v1 = v1x
-							}
-							// 303: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 304: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 305: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 306: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 302: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
-									continue
-								}
-								v1 = v1x
-							}
-							// 303: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 304: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 305: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 306: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 307: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(77)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: st.f64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: st.f64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
-							}
-						}
-					}
-				}
-				// PTX lines 308, 309, 310, 311, 312: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(78)
-					v8aw := w.Window(79)
-					v11aw := w.Window(80)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 308: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
-									continue
-								}
-								v7 = v7x
-							}
-							// 309: ld.s32
-							v8a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 310: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k1))
-							// 311: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 312: ld.f32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 308: ld.u64
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
-									continue
-								}
-								v7 = v7x
-							}
-							// 309: ld.s32
-							v8a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 310: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k1))
-							// 311: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 312: ld.f32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 313: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 313: st.f32
-							s12 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 313: st.f32
-							s12 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
-							}
-						}
-					}
-				}
-				// PTX lines 314: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(82)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 314: ld.f64
-							v13a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
-									continue
-								}
-								v13 = v13x
-							}
-							r29[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 314: ld.f64
-							v13a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
-									continue
-								}
-								v13 = v13x
-							}
-							r29[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 315: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 315: st.f64
-							s14 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r29[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 315: st.f64
-							s14 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r29[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
-							}
-						}
-					}
-				}
-				// PTX lines 316: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 316: st.f64
-							s15 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r29[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 316: st.f64
-							s15 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r29[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
-							}
-						}
-					}
-				}
-				// PTX lines 317: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 317: st.f64
-							s16 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r29[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 317: st.f64
-							s16 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r29[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
-							}
-						}
-					}
-				}
-				// PTX lines 318: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(86)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 318: st.f64
-							s17 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r29[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 318: st.f64
-							s17 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r29[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
-							}
-						}
-					}
-				}
-				// PTX lines 319: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 319: st.f64
-							s18 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r29[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 319: st.f64
-							s18 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r29[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
-							}
-						}
-					}
-				}
-				// PTX lines 320: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 320: st.f64
-							s19 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r29[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 320: st.f64
-							s19 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r29[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
-							}
-						}
-					}
-				}
-				// PTX lines 321: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 321: st.f64
-							s20 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r29[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 321: st.f64
-							s20 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r29[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
-							}
-						}
-					}
-				}
-				// PTX lines 322: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 322: st.f64
-							s21 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(r29[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 322: st.f64
-							s21 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(r29[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
-							}
-						}
-					}
-				}
-				// PTX lines 323: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 323: st.f64
-							s22 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(r29[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 323: st.f64
-							s22 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(r29[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
-							}
-						}
-					}
-				}
-				// PTX lines 324: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(92)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 324: st.f64
-							s23 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(r29[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 324: st.f64
-							s23 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(r29[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
-							}
-						}
-					}
-				}
-				// PTX lines 325: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(93)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 325: st.f64
-							s24 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(r29[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 325: st.f64
-							s24 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(r29[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
-							}
-						}
-					}
-				}
-				// PTX lines 326: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(94)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 326: st.f64
-							s25 := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(r29[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 326: st.f64
-							s25 := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(r29[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
-							}
-						}
-					}
-				}
-				// PTX line 327: mov.u64, warp-uniform
-				u26 := uint64((w.GlobalVar(9) + k2))
-				// PTX line 328: cvta.global.u64, warp-uniform
-				u27 := uint64(u26)
-				// PTX lines 329, 332: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 329: add.u64
-							v28 := uint64(uint64(r0[l]) + uint64(k3))
-							r32[l] = v28
-							// 332: st.param.b64
-							s29 := uint64(0x0)
-							s29v := uint64(u27)
-							if s29 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 329: add.u64
-							v28 := uint64(uint64(r0[l]) + uint64(k3))
-							r32[l] = v28
-							// 332: st.param.b64
-							s29 := uint64(0x0)
-							s29v := uint64(u27)
-							if s29 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
-							}
-						}
-					}
-				}
-				// PTX lines 334: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 334: st.param.b64
-							s30 := uint64(0x8)
-							s30v := uint64(r32[l])
-							if s30 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 334: st.param.b64
-							s30 := uint64(0x8)
-							s30v := uint64(r32[l])
-							if s30 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6352,568 +5139,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 1
 		case 6:
 			// b5, PTX lines 342-367; code before the call
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r45 := w.Reg(45)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				k3 := uint64(0x90)
-				// PTX lines 342, 344, 345, 346, 347, 348, 349: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(95)
-					v3aw := w.Window(96)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 342: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 344: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
-									continue
-								}
-								v2 = v2x
-							}
-							// 345: ld.u32
-							v3a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
-									continue
-								}
-								v3 = v3x
-							}
-							// 346: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 347: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 348: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k1))
-							// 349: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r39[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 342: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 344: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
-									continue
-								}
-								v2 = v2x
-							}
-							// 345: ld.u32
-							v3a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
-									continue
-								}
-								v3 = v3x
-							}
-							// 346: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 347: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 348: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k1))
-							// 349: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r39[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 350: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(97)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 350: st.u32
-							s8 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r33[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 350: st.u32
-							s8 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r33[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
-							}
-						}
-					}
-				}
-				// PTX lines 351, 352, 353: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(98)
-					v11aw := w.Window(99)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 351: ld.f32
-							v9a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
-									continue
-								}
-								v9 = v9x
-							}
-							// 352: cvt.f64.f32
-							v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
-							r41[l] = v10
-							// 353: ld.f64
-							v11a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
-									continue
-								}
-								v11 = v11x
-							}
-							r42[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 351: ld.f32
-							v9a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
-									continue
-								}
-								v9 = v9x
-							}
-							// 352: cvt.f64.f32
-							v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
-							r41[l] = v10
-							// 353: ld.f64
-							v11a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
-									continue
-								}
-								v11 = v11x
-							}
-							r42[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 354: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(100)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 354: st.f64
-							s12 := uint64(r0[l]) + 0x90
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r41[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 354: st.f64
-							s12 := uint64(r0[l]) + 0x90
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r41[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
-							}
-						}
-					}
-				}
-				// PTX lines 355: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 355: st.f64
-							s13 := uint64(r0[l]) + 0x98
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r41[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 355: st.f64
-							s13 := uint64(r0[l]) + 0x98
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r41[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
-							}
-						}
-					}
-				}
-				// PTX lines 356: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(102)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 356: st.f64
-							s14 := uint64(r0[l]) + 0xa0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r41[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 356: st.f64
-							s14 := uint64(r0[l]) + 0xa0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r41[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
-							}
-						}
-					}
-				}
-				// PTX lines 357: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(103)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 357: st.f64
-							s15 := uint64(r0[l]) + 0xa8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r42[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 357: st.f64
-							s15 := uint64(r0[l]) + 0xa8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r42[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
-							}
-						}
-					}
-				}
-				// PTX lines 358: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(104)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 358: st.f64
-							s16 := uint64(r0[l]) + 0xb0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r42[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 358: st.f64
-							s16 := uint64(r0[l]) + 0xb0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r42[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
-							}
-						}
-					}
-				}
-				// PTX lines 359: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(105)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 359: st.f64
-							s17 := uint64(r0[l]) + 0xb8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r41[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 359: st.f64
-							s17 := uint64(r0[l]) + 0xb8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r41[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
-							}
-						}
-					}
-				}
-				// PTX line 360: mov.u64, warp-uniform
-				u18 := uint64((w.GlobalVar(10) + k2))
-				// PTX line 361: cvta.global.u64, warp-uniform
-				u19 := uint64(u18)
-				// PTX lines 362, 365: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 362: add.u64
-							v20 := uint64(uint64(r0[l]) + uint64(k3))
-							r45[l] = v20
-							// 365: st.param.b64
-							s21 := uint64(0x18)
-							s21v := uint64(u19)
-							if s21 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 362: add.u64
-							v20 := uint64(uint64(r0[l]) + uint64(k3))
-							r45[l] = v20
-							// 365: st.param.b64
-							s21 := uint64(0x18)
-							s21v := uint64(u19)
-							if s21 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
-							}
-						}
-					}
-				}
-				// PTX lines 367: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 367: st.param.b64
-							s22 := uint64(0x20)
-							s22v := uint64(r45[l])
-							if s22 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 367: st.param.b64
-							s22 := uint64(0x20)
-							s22v := uint64(r45[l])
-							if s22 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6923,184 +5149,7 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 8:
 			// b6, PTX lines 375-383
-			{
-				r0 := w.Reg(0)
-				r46 := w.Reg(46)
-				r52 := w.Reg(52)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				// PTX lines 375, 377, 378, 379, 380, 381, 382: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(106)
-					v3aw := w.Window(107)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 375: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
-									continue
-								}
-								v1 = v1x
-							}
-							r46[l] = v1
-							// 377: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
-									continue
-								}
-								v2 = v2x
-							}
-							// 378: ld.u32
-							v3a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
-									continue
-								}
-								v3 = v3x
-							}
-							// 379: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 380: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 381: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k1))
-							// 382: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r52[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 375: ld.param.b32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
-									continue
-								}
-								v1 = v1x
-							}
-							r46[l] = v1
-							// 377: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
-									continue
-								}
-								v2 = v2x
-							}
-							// 378: ld.u32
-							v3a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
-									continue
-								}
-								v3 = v3x
-							}
-							// 379: shl.b32
-							v4 := uint64(uint32(v3) << uint32(k0))
-							// 380: cvt.s64.s32
-							v5 := uint64(uint64(int32(v4)))
-							// 381: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k1))
-							// 382: add.s64
-							v7 := uint64(uint64(v2) + uint64(v6))
-							r52[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 383: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(108)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 383: st.u32
-							s8 := uint64(r52[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r46[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 383: st.u32
-							s8 := uint64(r52[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r46[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
-							}
-						}
-					}
-				}
-			}
+			printfFloatsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7115,6 +5164,1997 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// printfFloatsBlock0 runs block 0 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 272-296; divergent, reconverges at block 4 (b3 ($L__BB1_3))
+func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 272: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 273: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 274: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/device_printf.ptx:274")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 275: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_printf.ptx:275")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 276: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_printf.ptx:276")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 277: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:277")
+	}
+	// PTX line 278: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 279: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 280: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 281: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 282: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 283: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 284: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 284: st.u64
+				s13 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 284: st.u64
+				s13 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:284")
+				}
+			}
+		}
+	}
+	// PTX lines 285: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(68)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: st.u64
+				s14 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: st.u64
+				s14 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:285")
+				}
+			}
+		}
+	}
+	// PTX lines 286: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: st.u64
+				s15 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: st.u64
+				s15 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:286")
+				}
+			}
+		}
+	}
+	// PTX lines 287: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 287: st.u32
+				s16 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 287: st.u32
+				s16 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
+				}
+			}
+		}
+	}
+	// PTX line 288: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 289: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 290: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 291, 292, 293: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 291: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 292: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 293: st.u32
+				s22 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 291: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 292: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 293: st.u32
+				s22 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/device_printf.ptx:293")
+				}
+			}
+		}
+	}
+	// PTX lines 294, 295, 296: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(72)
+		v24aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 294: ld.u32
+				v23a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
+						continue
+					}
+					v23 = v23x
+				}
+				// 295: ld.u32
+				v24a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
+						continue
+					}
+					v24 = v24x
+				}
+				// 296: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 294: ld.u32
+				v23a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/device_printf.ptx:294")
+						continue
+					}
+					v23 = v23x
+				}
+				// 295: ld.u32
+				v24a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/device_printf.ptx:295")
+						continue
+					}
+					v24 = v24x
+				}
+				// 296: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// printfFloatsBlock2 runs block 2 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 302-334; code before the call
+func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	k3 := uint64(0x30)
+	// PTX lines 302, 303, 304, 305, 306: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(74)
+		v2aw := w.Window(75)
+		v5aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 302: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
+						continue
+					}
+					v1 = v1x
+				}
+				// 303: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 304: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 305: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 306: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 302: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_printf.ptx:302")
+						continue
+					}
+					v1 = v1x
+				}
+				// 303: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_printf.ptx:303")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 304: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 305: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 306: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_printf.ptx:306")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 307: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(77)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: st.f64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: st.f64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:307")
+				}
+			}
+		}
+	}
+	// PTX lines 308, 309, 310, 311, 312: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(78)
+		v8aw := w.Window(79)
+		v11aw := w.Window(80)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 308: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
+						continue
+					}
+					v7 = v7x
+				}
+				// 309: ld.s32
+				v8a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 310: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 311: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 312: ld.f32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 308: ld.u64
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_printf.ptx:308")
+						continue
+					}
+					v7 = v7x
+				}
+				// 309: ld.s32
+				v8a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/device_printf.ptx:309")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 310: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 311: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 312: ld.f32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/device_printf.ptx:312")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 313: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 313: st.f32
+				s12 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 313: st.f32
+				s12 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_printf.ptx:313")
+				}
+			}
+		}
+	}
+	// PTX lines 314: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(82)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 314: ld.f64
+				v13a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
+						continue
+					}
+					v13 = v13x
+				}
+				r29[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 314: ld.f64
+				v13a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/device_printf.ptx:314")
+						continue
+					}
+					v13 = v13x
+				}
+				r29[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 315: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 315: st.f64
+				s14 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r29[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 315: st.f64
+				s14 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r29[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:315")
+				}
+			}
+		}
+	}
+	// PTX lines 316: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 316: st.f64
+				s15 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r29[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 316: st.f64
+				s15 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r29[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:316")
+				}
+			}
+		}
+	}
+	// PTX lines 317: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 317: st.f64
+				s16 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r29[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 317: st.f64
+				s16 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r29[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:317")
+				}
+			}
+		}
+	}
+	// PTX lines 318: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(86)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 318: st.f64
+				s17 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r29[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 318: st.f64
+				s17 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r29[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:318")
+				}
+			}
+		}
+	}
+	// PTX lines 319: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 319: st.f64
+				s18 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r29[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 319: st.f64
+				s18 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r29[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:319")
+				}
+			}
+		}
+	}
+	// PTX lines 320: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 320: st.f64
+				s19 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r29[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 320: st.f64
+				s19 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r29[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/device_printf.ptx:320")
+				}
+			}
+		}
+	}
+	// PTX lines 321: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 321: st.f64
+				s20 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r29[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 321: st.f64
+				s20 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r29[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:321")
+				}
+			}
+		}
+	}
+	// PTX lines 322: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 322: st.f64
+				s21 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(r29[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 322: st.f64
+				s21 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(r29[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:322")
+				}
+			}
+		}
+	}
+	// PTX lines 323: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 323: st.f64
+				s22 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(r29[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 323: st.f64
+				s22 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(r29[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:323")
+				}
+			}
+		}
+	}
+	// PTX lines 324: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(92)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 324: st.f64
+				s23 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(r29[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 324: st.f64
+				s23 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(r29[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/device_printf.ptx:324")
+				}
+			}
+		}
+	}
+	// PTX lines 325: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(93)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 325: st.f64
+				s24 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(r29[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 325: st.f64
+				s24 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(r29[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/device_printf.ptx:325")
+				}
+			}
+		}
+	}
+	// PTX lines 326: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(94)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 326: st.f64
+				s25 := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(r29[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 326: st.f64
+				s25 := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(r29[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
+				}
+			}
+		}
+	}
+	// PTX line 327: mov.u64, warp-uniform
+	u26 := uint64((w.GlobalVar(9) + k2))
+	// PTX line 328: cvta.global.u64, warp-uniform
+	u27 := uint64(u26)
+	// PTX lines 329, 332: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 329: add.u64
+				v28 := uint64(uint64(r0[l]) + uint64(k3))
+				r32[l] = v28
+				// 332: st.param.b64
+				s29 := uint64(0x0)
+				s29v := uint64(u27)
+				if s29 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 329: add.u64
+				v28 := uint64(uint64(r0[l]) + uint64(k3))
+				r32[l] = v28
+				// 332: st.param.b64
+				s29 := uint64(0x0)
+				s29v := uint64(u27)
+				if s29 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
+				}
+			}
+		}
+	}
+	// PTX lines 334: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 334: st.param.b64
+				s30 := uint64(0x8)
+				s30v := uint64(r32[l])
+				if s30 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 334: st.param.b64
+				s30 := uint64(0x8)
+				s30v := uint64(r32[l])
+				if s30 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
+				}
+			}
+		}
+	}
+}
+
+// printfFloatsBlock6 runs block 6 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 342-367; code before the call
+func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r45 := w.Reg(45)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	k3 := uint64(0x90)
+	// PTX lines 342, 344, 345, 346, 347, 348, 349: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(95)
+		v3aw := w.Window(96)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 342: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 344: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
+						continue
+					}
+					v2 = v2x
+				}
+				// 345: ld.u32
+				v3a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
+						continue
+					}
+					v3 = v3x
+				}
+				// 346: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 347: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 348: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k1))
+				// 349: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r39[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 342: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 344: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:344")
+						continue
+					}
+					v2 = v2x
+				}
+				// 345: ld.u32
+				v3a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:345")
+						continue
+					}
+					v3 = v3x
+				}
+				// 346: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 347: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 348: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k1))
+				// 349: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r39[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 350: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(97)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 350: st.u32
+				s8 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r33[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 350: st.u32
+				s8 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r33[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:350")
+				}
+			}
+		}
+	}
+	// PTX lines 351, 352, 353: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(98)
+		v11aw := w.Window(99)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 351: ld.f32
+				v9a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
+						continue
+					}
+					v9 = v9x
+				}
+				// 352: cvt.f64.f32
+				v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
+				r41[l] = v10
+				// 353: ld.f64
+				v11a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
+						continue
+					}
+					v11 = v11x
+				}
+				r42[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 351: ld.f32
+				v9a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/device_printf.ptx:351")
+						continue
+					}
+					v9 = v9x
+				}
+				// 352: cvt.f64.f32
+				v10 := isa.CvtFloat(v9, 64, 32, isa.RN, false, false, false)
+				r41[l] = v10
+				// 353: ld.f64
+				v11a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/device_printf.ptx:353")
+						continue
+					}
+					v11 = v11x
+				}
+				r42[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 354: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(100)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 354: st.f64
+				s12 := uint64(r0[l]) + 0x90
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r41[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 354: st.f64
+				s12 := uint64(r0[l]) + 0x90
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r41[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_printf.ptx:354")
+				}
+			}
+		}
+	}
+	// PTX lines 355: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 355: st.f64
+				s13 := uint64(r0[l]) + 0x98
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r41[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 355: st.f64
+				s13 := uint64(r0[l]) + 0x98
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r41[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/device_printf.ptx:355")
+				}
+			}
+		}
+	}
+	// PTX lines 356: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(102)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 356: st.f64
+				s14 := uint64(r0[l]) + 0xa0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r41[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 356: st.f64
+				s14 := uint64(r0[l]) + 0xa0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r41[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/device_printf.ptx:356")
+				}
+			}
+		}
+	}
+	// PTX lines 357: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(103)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 357: st.f64
+				s15 := uint64(r0[l]) + 0xa8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r42[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 357: st.f64
+				s15 := uint64(r0[l]) + 0xa8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r42[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/device_printf.ptx:357")
+				}
+			}
+		}
+	}
+	// PTX lines 358: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(104)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 358: st.f64
+				s16 := uint64(r0[l]) + 0xb0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r42[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 358: st.f64
+				s16 := uint64(r0[l]) + 0xb0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r42[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:358")
+				}
+			}
+		}
+	}
+	// PTX lines 359: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(105)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 359: st.f64
+				s17 := uint64(r0[l]) + 0xb8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r41[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 359: st.f64
+				s17 := uint64(r0[l]) + 0xb8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r41[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
+				}
+			}
+		}
+	}
+	// PTX line 360: mov.u64, warp-uniform
+	u18 := uint64((w.GlobalVar(10) + k2))
+	// PTX line 361: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX lines 362, 365: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 362: add.u64
+				v20 := uint64(uint64(r0[l]) + uint64(k3))
+				r45[l] = v20
+				// 365: st.param.b64
+				s21 := uint64(0x18)
+				s21v := uint64(u19)
+				if s21 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 362: add.u64
+				v20 := uint64(uint64(r0[l]) + uint64(k3))
+				r45[l] = v20
+				// 365: st.param.b64
+				s21 := uint64(0x18)
+				s21v := uint64(u19)
+				if s21 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
+				}
+			}
+		}
+	}
+	// PTX lines 367: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 367: st.param.b64
+				s22 := uint64(0x20)
+				s22v := uint64(r45[l])
+				if s22 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 367: st.param.b64
+				s22 := uint64(0x20)
+				s22v := uint64(r45[l])
+				if s22 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
+				}
+			}
+		}
+	}
+}
+
+// printfFloatsBlock8 runs block 8 of kernel printf_floats for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 375-383
+func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r46 := w.Reg(46)
+	r52 := w.Reg(52)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// PTX lines 375, 377, 378, 379, 380, 381, 382: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(106)
+		v3aw := w.Window(107)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 375: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
+						continue
+					}
+					v1 = v1x
+				}
+				r46[l] = v1
+				// 377: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
+						continue
+					}
+					v2 = v2x
+				}
+				// 378: ld.u32
+				v3a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
+						continue
+					}
+					v3 = v3x
+				}
+				// 379: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 380: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 381: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k1))
+				// 382: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r52[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 375: ld.param.b32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
+						continue
+					}
+					v1 = v1x
+				}
+				r46[l] = v1
+				// 377: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:377")
+						continue
+					}
+					v2 = v2x
+				}
+				// 378: ld.u32
+				v3a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_printf.ptx:378")
+						continue
+					}
+					v3 = v3x
+				}
+				// 379: shl.b32
+				v4 := uint64(uint32(v3) << uint32(k0))
+				// 380: cvt.s64.s32
+				v5 := uint64(uint64(int32(v4)))
+				// 381: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k1))
+				// 382: add.s64
+				v7 := uint64(uint64(v2) + uint64(v6))
+				r52[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 383: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(108)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 383: st.u32
+				s8 := uint64(r52[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r46[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 383: st.u32
+				s8 := uint64(r52[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r46[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_printf.ptx:383")
+				}
+			}
+		}
+	}
+}
+
 // printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7123,152 +7163,7 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 401-413; code before the call
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 401: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 402: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 403: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:403")
-				}
-				// PTX line 404: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX line 405: cvta.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX lines 406: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(109)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 406: st.u64
-							s6 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 406: st.u64
-							s6 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
-							}
-						}
-					}
-				}
-				// PTX line 407: mov.u64, warp-uniform
-				u7 := uint64((w.GlobalVar(11) + k0))
-				// PTX line 408: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 411: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 411: st.param.b64
-							s9 := uint64(0x0)
-							s9v := uint64(u8)
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 411: st.param.b64
-							s9 := uint64(0x0)
-							s9v := uint64(u8)
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
-							}
-						}
-					}
-				}
-				// PTX lines 413: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 413: st.param.b64
-							s10 := uint64(0x8)
-							s10v := uint64(k0)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 413: st.param.b64
-							s10 := uint64(0x8)
-							s10v := uint64(k0)
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
-							}
-						}
-					}
-				}
-			}
+			printfNoneBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7278,151 +7173,7 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 421-428; ret
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				k0 := uint64(0x2)
-				// PTX lines 421, 423, 424, 425, 426, 427: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(110)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 421: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-							// 423: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
-									continue
-								}
-								v2 = v2x
-							}
-							// 424: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 425: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							// 426: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							// 427: add.s64
-							v6 := uint64(uint64(v2) + uint64(v5))
-							r12[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 421: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-							// 423: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
-									continue
-								}
-								v2 = v2x
-							}
-							// 424: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 425: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							// 426: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							// 427: add.s64
-							v6 := uint64(uint64(v2) + uint64(v5))
-							r12[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 428: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(111)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 428: st.u32
-							s7 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r7[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 428: st.u32
-							s7 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r7[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
-							}
-						}
-					}
-				}
-			}
+			printfNoneBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7434,5 +7185,302 @@ func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// printfNoneBlock0 runs block 0 of kernel printf_none for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 401-413; code before the call
+func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 401: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 402: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 403: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:403")
+	}
+	// PTX line 404: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 405: cvta.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX lines 406: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(109)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 406: st.u64
+				s6 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 406: st.u64
+				s6 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_printf.ptx:406")
+				}
+			}
+		}
+	}
+	// PTX line 407: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(11) + k0))
+	// PTX line 408: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 411: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 411: st.param.b64
+				s9 := uint64(0x0)
+				s9v := uint64(u8)
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 411: st.param.b64
+				s9 := uint64(0x0)
+				s9v := uint64(u8)
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
+				}
+			}
+		}
+	}
+	// PTX lines 413: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 413: st.param.b64
+				s10 := uint64(0x8)
+				s10v := uint64(k0)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 413: st.param.b64
+				s10 := uint64(0x8)
+				s10v := uint64(k0)
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
+				}
+			}
+		}
+	}
+}
+
+// printfNoneBlock2 runs block 2 of kernel printf_none for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 421-428; ret
+func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// PTX lines 421, 423, 424, 425, 426, 427: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(110)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 421: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+				// 423: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
+						continue
+					}
+					v2 = v2x
+				}
+				// 424: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 425: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 426: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				// 427: add.s64
+				v6 := uint64(uint64(v2) + uint64(v5))
+				r12[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 421: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+				// 423: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_printf.ptx:423")
+						continue
+					}
+					v2 = v2x
+				}
+				// 424: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 425: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 426: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				// 427: add.s64
+				v6 := uint64(uint64(v2) + uint64(v5))
+				r12[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 428: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(111)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 428: st.u32
+				s7 := uint64(r12[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r7[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 428: st.u32
+				s7 := uint64(r12[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r7[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_printf.ptx:428")
+				}
+			}
+		}
 	}
 }

@@ -1081,320 +1081,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-48; divergent, reconverges at block 11 (b11 ($L__BB0_11))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 28: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 29: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:30")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:32")
-				}
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 34: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 36: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 37: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:37")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:37")
-							}
-						}
-					}
-				}
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:38")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:38")
-							}
-						}
-					}
-				}
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX line 40: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 41: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 42: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 44: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 45: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 44: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 45: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(4)
-					v20aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:46")
-									continue
-								}
-								v19 = v19x
-							}
-							// 47: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:47")
-									continue
-								}
-								v20 = v20x
-							}
-							// 48: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:46")
-									continue
-								}
-								v19 = v19x
-							}
-							// 47: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:47")
-									continue
-								}
-								v20 = v20x
-							}
-							// 48: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			collatzStepsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1411,312 +1098,14 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			next = 11
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 54-61
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 54, 55, 56, 57, 58: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(6)
-					v2aw := w.Window(7)
-					v5aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:54")
-									continue
-								}
-								v1 = v1x
-							}
-							// 55: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/divergent_loop.ptx:55")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 56: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 57: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 58: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/divergent_loop.ptx:58")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:54")
-									continue
-								}
-								v1 = v1x
-							}
-							// 55: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/divergent_loop.ptx:55")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 56: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 57: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 58: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/divergent_loop.ptx:58")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.u64
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.u64
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX line 60: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.u32
-							s8 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.u32
-							s8 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:61")
-							}
-						}
-					}
-				}
-			}
+			collatzStepsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 64-67; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					v1aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 66: mov.pred
-							c3 := false
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 67: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-							// 66: mov.pred
-							c3 := false
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 67: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-			}
+			collatzStepsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1730,126 +1119,14 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 71-73
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3e8)
-				// PTX lines 71, 72, 73: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					v1aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:71")
-									continue
-								}
-								v1 = v1x
-							}
-							// 72: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-							// 73: mov.pred
-							c3 := c2
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:71")
-									continue
-								}
-								v1 = v1x
-							}
-							// 72: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-							// 73: mov.pred
-							c3 := c2
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-					w.P[4] = p4
-				}
-			}
+			collatzStepsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 76-76; divergent, reconverges at block 10 (b10 ($L__BB0_10))
-			{
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: mov.pred
-							c1 := p3>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: mov.pred
-							c1 := p3>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			collatzStepsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1863,126 +1140,7 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 80, 81, 82, 83, 84, 85: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					p7 := w.P[7]
-					p8 := w.P[8]
-					p9 := w.P[9]
-					v1aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:80")
-									continue
-								}
-								v1 = v1x
-							}
-							// 81: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 82: setp.eq.b64
-							c3t := uint64(v2) == uint64(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 83: mov.pred
-							c4 := false
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p7 = p7&^(1<<l) | c4b0<<l
-							// 84: xor.pred
-							c5 := (c3) != (c4)
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p8 = p8&^(1<<l) | c5b0<<l
-							// 85: not.pred
-							c6 := !(c5)
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p9 = p9&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:80")
-									continue
-								}
-								v1 = v1x
-							}
-							// 81: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 82: setp.eq.b64
-							c3t := uint64(v2) == uint64(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 83: mov.pred
-							c4 := false
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p7 = p7&^(1<<l) | c4b0<<l
-							// 84: xor.pred
-							c5 := (c3) != (c4)
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p8 = p8&^(1<<l) | c5b0<<l
-							// 85: not.pred
-							c6 := !(c5)
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p9 = p9&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[6] = p6
-					w.P[7] = p7
-					w.P[8] = p8
-					w.P[9] = p9
-				}
-			}
+			collatzStepsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1996,447 +1154,28 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			}
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 89-92
-			{
-				r0 := w.Reg(0)
-				r29 := w.Reg(29)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:89")
-									continue
-								}
-								v1 = v1x
-							}
-							// 90: mul.lo.s64
-							v2 := uint64(uint64(v1) * uint64(k0))
-							// 91: add.s64
-							v3 := uint64(uint64(v2) + uint64(k1))
-							// 92: mov.u64
-							v4 := uint64(v3)
-							r29[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:89")
-									continue
-								}
-								v1 = v1x
-							}
-							// 90: mul.lo.s64
-							v2 := uint64(uint64(v1) * uint64(k0))
-							// 91: add.s64
-							v3 := uint64(uint64(v2) + uint64(k1))
-							// 92: mov.u64
-							v4 := uint64(v3)
-							r29[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			collatzStepsBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 8:
 			// b8 ($L__BB0_8), PTX lines 95-97
-			{
-				r0 := w.Reg(0)
-				r29 := w.Reg(29)
-				k0 := uint64(0x1)
-				// PTX lines 95, 96, 97: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:95")
-									continue
-								}
-								v1 = v1x
-							}
-							// 96: shr.u64
-							v2 := uint64(uint64(v1) >> uint32(k0))
-							// 97: mov.u64
-							v3 := uint64(v2)
-							r29[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:95")
-									continue
-								}
-								v1 = v1x
-							}
-							// 96: shr.u64
-							v2 := uint64(uint64(v1) >> uint32(k0))
-							// 97: mov.u64
-							v3 := uint64(v2)
-							r29[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			collatzStepsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 9:
 			// b9 ($L__BB0_9), PTX lines 100-104
-			{
-				r0 := w.Reg(0)
-				r29 := w.Reg(29)
-				r34 := w.Reg(34)
-				k0 := uint64(0x1)
-				// PTX lines 100, 101: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: mov.u64
-							v1 := uint64(r29[l])
-							// 101: st.u64
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: mov.u64
-							v1 := uint64(r29[l])
-							// 101: st.u64
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX lines 102, 103: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:102")
-									continue
-								}
-								v3 = v3x
-							}
-							// 103: add.s32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r34[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:102")
-									continue
-								}
-								v3 = v3x
-							}
-							// 103: add.s32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r34[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.u32
-							s5 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r34[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/divergent_loop.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.u32
-							s5 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r34[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/divergent_loop.ptx:104")
-							}
-						}
-					}
-				}
-			}
+			collatzStepsBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 10:
 			// b10 ($L__BB0_10), PTX lines 107-112
-			{
-				r0 := w.Reg(0)
-				r35 := w.Reg(35)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				// PTX lines 107, 108, 109, 110, 111: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(19)
-					v2aw := w.Window(20)
-					v3aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:107")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-							// 108: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:108")
-									continue
-								}
-								v2 = v2x
-							}
-							// 109: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:109")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 110: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 111: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r39[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:107")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-							// 108: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:108")
-									continue
-								}
-								v2 = v2x
-							}
-							// 109: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:109")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 110: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 111: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r39[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.u32
-							s6 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r35[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.u32
-							s6 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r35[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:112")
-							}
-						}
-					}
-				}
-			}
+			collatzStepsBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2466,6 +1205,1307 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// collatzStepsBlock0 runs block 0 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-48; divergent, reconverges at block 11 (b11 ($L__BB0_11))
+func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 28: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 29: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 34: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 37: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:37")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:37")
+				}
+			}
+		}
+	}
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:38")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:38")
+				}
+			}
+		}
+	}
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX line 40: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 41: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 44: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 45: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 44: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 45: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(4)
+		v20aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:46")
+						continue
+					}
+					v19 = v19x
+				}
+				// 47: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:47")
+						continue
+					}
+					v20 = v20x
+				}
+				// 48: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:46")
+						continue
+					}
+					v19 = v19x
+				}
+				// 47: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:47")
+						continue
+					}
+					v20 = v20x
+				}
+				// 48: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// collatzStepsBlock2 runs block 2 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 54-61
+func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 54, 55, 56, 57, 58: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(6)
+		v2aw := w.Window(7)
+		v5aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:54")
+						continue
+					}
+					v1 = v1x
+				}
+				// 55: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/divergent_loop.ptx:55")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 56: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 57: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 58: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/divergent_loop.ptx:58")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:54")
+						continue
+					}
+					v1 = v1x
+				}
+				// 55: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/divergent_loop.ptx:55")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 56: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 57: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 58: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/divergent_loop.ptx:58")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.u64
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.u64
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX line 60: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.u32
+				s8 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.u32
+				s8 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:61")
+				}
+			}
+		}
+	}
+}
+
+// collatzStepsBlock3 runs block 3 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 64-67; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		v1aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 66: mov.pred
+				c3 := false
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 67: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+				// 66: mov.pred
+				c3 := false
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 67: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+}
+
+// collatzStepsBlock4 runs block 4 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 71-73
+func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3e8)
+	// PTX lines 71, 72, 73: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		v1aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:71")
+						continue
+					}
+					v1 = v1x
+				}
+				// 72: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+				// 73: mov.pred
+				c3 := c2
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:71")
+						continue
+					}
+					v1 = v1x
+				}
+				// 72: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+				// 73: mov.pred
+				c3 := c2
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+		w.P[4] = p4
+	}
+}
+
+// collatzStepsBlock5 runs block 5 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 76-76; divergent, reconverges at block 10 (b10 ($L__BB0_10))
+func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: mov.pred
+				c1 := p3>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: mov.pred
+				c1 := p3>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// collatzStepsBlock6 runs block 6 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 80, 81, 82, 83, 84, 85: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		v1aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:80")
+						continue
+					}
+					v1 = v1x
+				}
+				// 81: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 82: setp.eq.b64
+				c3t := uint64(v2) == uint64(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 83: mov.pred
+				c4 := false
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p7 = p7&^(1<<l) | c4b0<<l
+				// 84: xor.pred
+				c5 := (c3) != (c4)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p8 = p8&^(1<<l) | c5b0<<l
+				// 85: not.pred
+				c6 := !(c5)
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p9 = p9&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:80")
+						continue
+					}
+					v1 = v1x
+				}
+				// 81: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 82: setp.eq.b64
+				c3t := uint64(v2) == uint64(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 83: mov.pred
+				c4 := false
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p7 = p7&^(1<<l) | c4b0<<l
+				// 84: xor.pred
+				c5 := (c3) != (c4)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p8 = p8&^(1<<l) | c5b0<<l
+				// 85: not.pred
+				c6 := !(c5)
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p9 = p9&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[6] = p6
+		w.P[7] = p7
+		w.P[8] = p8
+		w.P[9] = p9
+	}
+}
+
+// collatzStepsBlock7 runs block 7 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_7), PTX lines 89-92
+func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:89")
+						continue
+					}
+					v1 = v1x
+				}
+				// 90: mul.lo.s64
+				v2 := uint64(uint64(v1) * uint64(k0))
+				// 91: add.s64
+				v3 := uint64(uint64(v2) + uint64(k1))
+				// 92: mov.u64
+				v4 := uint64(v3)
+				r29[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:89")
+						continue
+					}
+					v1 = v1x
+				}
+				// 90: mul.lo.s64
+				v2 := uint64(uint64(v1) * uint64(k0))
+				// 91: add.s64
+				v3 := uint64(uint64(v2) + uint64(k1))
+				// 92: mov.u64
+				v4 := uint64(v3)
+				r29[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// collatzStepsBlock8 runs block 8 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_8), PTX lines 95-97
+func collatzStepsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x1)
+	// PTX lines 95, 96, 97: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:95")
+						continue
+					}
+					v1 = v1x
+				}
+				// 96: shr.u64
+				v2 := uint64(uint64(v1) >> uint32(k0))
+				// 97: mov.u64
+				v3 := uint64(v2)
+				r29[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:95")
+						continue
+					}
+					v1 = v1x
+				}
+				// 96: shr.u64
+				v2 := uint64(uint64(v1) >> uint32(k0))
+				// 97: mov.u64
+				v3 := uint64(v2)
+				r29[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// collatzStepsBlock9 runs block 9 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_9), PTX lines 100-104
+func collatzStepsBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	r34 := w.Reg(34)
+	k0 := uint64(0x1)
+	// PTX lines 100, 101: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: mov.u64
+				v1 := uint64(r29[l])
+				// 101: st.u64
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: mov.u64
+				v1 := uint64(r29[l])
+				// 101: st.u64
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX lines 102, 103: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:102")
+						continue
+					}
+					v3 = v3x
+				}
+				// 103: add.s32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r34[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:102")
+						continue
+					}
+					v3 = v3x
+				}
+				// 103: add.s32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r34[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.u32
+				s5 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r34[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/divergent_loop.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.u32
+				s5 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r34[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/divergent_loop.ptx:104")
+				}
+			}
+		}
+	}
+}
+
+// collatzStepsBlock10 runs block 10 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_10), PTX lines 107-112
+func collatzStepsBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	// PTX lines 107, 108, 109, 110, 111: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(19)
+		v2aw := w.Window(20)
+		v3aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:107")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+				// 108: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:108")
+						continue
+					}
+					v2 = v2x
+				}
+				// 109: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:109")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 110: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 111: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r39[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:107")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+				// 108: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:108")
+						continue
+					}
+					v2 = v2x
+				}
+				// 109: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:109")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 110: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 111: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r39[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.u32
+				s6 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r35[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.u32
+				s6 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r35[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:112")
+				}
+			}
+		}
+	}
+}
+
 // tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2474,320 +2514,7 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 133-153; divergent, reconverges at block 7 (b7 ($L__BB1_7))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 133: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 134: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:135")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 136: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:136")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 137: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:137")
-				}
-				// PTX line 138: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 139: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 140: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 141: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 142: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:142")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:142")
-							}
-						}
-					}
-				}
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:143")
-							}
-						}
-					}
-				}
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:144")
-							}
-						}
-					}
-				}
-				// PTX line 145: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 146: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 147: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 148, 149, 150: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 149: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 150: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 149: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 150: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:150")
-							}
-						}
-					}
-				}
-				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(27)
-					v20aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:151")
-									continue
-								}
-								v19 = v19x
-							}
-							// 152: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:152")
-									continue
-								}
-								v20 = v20x
-							}
-							// 153: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:151")
-									continue
-								}
-								v19 = v19x
-							}
-							// 152: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:152")
-									continue
-								}
-								v20 = v20x
-							}
-							// 153: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			tidHashBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2804,321 +2531,14 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 7
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 159-168
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				k0 := uint64(0x11)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				// PTX line 159: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.u32
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.u32
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(30)
-					v4aw := w.Window(31)
-					v7aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: ld.u64
-							v3a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/divergent_loop.ptx:161")
-									continue
-								}
-								v3 = v3x
-							}
-							// 162: ld.s32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:162")
-									continue
-								}
-								v4 = v4x
-							}
-							v4 = uint64(uint64(int64(int32(v4))))
-							// 163: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k1))
-							// 164: add.s64
-							v6 := uint64(uint64(v3) + uint64(v5))
-							// 165: ld.u32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/divergent_loop.ptx:165")
-									continue
-								}
-								v7 = v7x
-							}
-							r21[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: ld.u64
-							v3a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/divergent_loop.ptx:161")
-									continue
-								}
-								v3 = v3x
-							}
-							// 162: ld.s32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:162")
-									continue
-								}
-								v4 = v4x
-							}
-							v4 = uint64(uint64(int64(int32(v4))))
-							// 163: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k1))
-							// 164: add.s64
-							v6 := uint64(uint64(v3) + uint64(v5))
-							// 165: ld.u32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/divergent_loop.ptx:165")
-									continue
-								}
-								v7 = v7x
-							}
-							r21[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.u32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r21[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.u32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r21[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:166")
-							}
-						}
-					}
-				}
-				// PTX line 167: mov.b32, warp-uniform
-				u9 := uint64(k2)
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.u32
-							s10 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.u32
-							s10 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:168")
-							}
-						}
-					}
-				}
-			}
+			tidHashBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 171-173; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 171, 172, 173: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					tid0 := &w.Tid[0]
-					v1aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:171")
-									continue
-								}
-								v1 = v1x
-							}
-							// 172: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 173: setp.gt.u32
-							c3t := uint32(v1) > uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:171")
-									continue
-								}
-								v1 = v1x
-							}
-							// 172: mov.u32
-							v2 := uint64(uint64(tid0[l]))
-							// 173: setp.gt.u32
-							c3t := uint32(v1) > uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			tidHashBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3132,440 +2552,21 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 177-183
-			{
-				r0 := w.Reg(0)
-				r30 := w.Reg(30)
-				k0 := uint64(0x1f)
-				// PTX lines 177, 178, 179, 180, 181, 182: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(36)
-					v3aw := w.Window(37)
-					v4aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:177")
-									continue
-								}
-								v1 = v1x
-							}
-							// 178: mul.lo.s32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							// 179: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:179")
-									continue
-								}
-								v3 = v3x
-							}
-							// 180: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:180")
-									continue
-								}
-								v4 = v4x
-							}
-							// 181: xor.b32
-							v5 := uint64(uint32(v3) ^ uint32(v4))
-							// 182: add.s32
-							v6 := uint64(uint32(v2) + uint32(v5))
-							r30[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:177")
-									continue
-								}
-								v1 = v1x
-							}
-							// 178: mul.lo.s32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							// 179: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:179")
-									continue
-								}
-								v3 = v3x
-							}
-							// 180: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:180")
-									continue
-								}
-								v4 = v4x
-							}
-							// 181: xor.b32
-							v5 := uint64(uint32(v3) ^ uint32(v4))
-							// 182: add.s32
-							v6 := uint64(uint32(v2) + uint32(v5))
-							r30[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.u32
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r30[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/divergent_loop.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.u32
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r30[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/divergent_loop.ptx:183")
-							}
-						}
-					}
-				}
-			}
+			tidHashBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 186-188
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				k0 := uint64(0x1)
-				// PTX lines 186, 187: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(40)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:186")
-									continue
-								}
-								v1 = v1x
-							}
-							// 187: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r32[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:186")
-									continue
-								}
-								v1 = v1x
-							}
-							// 187: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r32[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 188: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: st.u32
-							s3 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r32[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/divergent_loop.ptx:188")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: st.u32
-							s3 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r32[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/divergent_loop.ptx:188")
-							}
-						}
-					}
-				}
-			}
+			tidHashBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 191-196
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r37 := w.Reg(37)
-				k0 := uint64(0x2)
-				// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(42)
-					v2aw := w.Window(43)
-					v3aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:191")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 192: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:192")
-									continue
-								}
-								v2 = v2x
-							}
-							// 193: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:193")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 194: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 195: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r37[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:191")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 192: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:192")
-									continue
-								}
-								v2 = v2x
-							}
-							// 193: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:193")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 194: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 195: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r37[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.u32
-							s6 := uint64(r37[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r33[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.u32
-							s6 := uint64(r37[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r33[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:196")
-							}
-						}
-					}
-				}
-			}
+			tidHashBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3586,5 +2587,1068 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// tidHashBlock0 runs block 0 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 133-153; divergent, reconverges at block 7 (b7 ($L__BB1_7))
+func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 133: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 134: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:135")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:136")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:137")
+	}
+	// PTX line 138: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 139: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 140: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 141: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 142: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:142")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:142")
+				}
+			}
+		}
+	}
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:143")
+				}
+			}
+		}
+	}
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:144")
+				}
+			}
+		}
+	}
+	// PTX line 145: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 146: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 147: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 148, 149, 150: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 149: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 150: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 149: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 150: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:150")
+				}
+			}
+		}
+	}
+	// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(27)
+		v20aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:151")
+						continue
+					}
+					v19 = v19x
+				}
+				// 152: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:152")
+						continue
+					}
+					v20 = v20x
+				}
+				// 153: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:151")
+						continue
+					}
+					v19 = v19x
+				}
+				// 152: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:152")
+						continue
+					}
+					v20 = v20x
+				}
+				// 153: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// tidHashBlock2 runs block 2 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 159-168
+func tidHashBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	k0 := uint64(0x11)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	// PTX line 159: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.u32
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.u32
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(30)
+		v4aw := w.Window(31)
+		v7aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: ld.u64
+				v3a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/divergent_loop.ptx:161")
+						continue
+					}
+					v3 = v3x
+				}
+				// 162: ld.s32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:162")
+						continue
+					}
+					v4 = v4x
+				}
+				v4 = uint64(uint64(int64(int32(v4))))
+				// 163: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 164: add.s64
+				v6 := uint64(uint64(v3) + uint64(v5))
+				// 165: ld.u32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/divergent_loop.ptx:165")
+						continue
+					}
+					v7 = v7x
+				}
+				r21[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: ld.u64
+				v3a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/divergent_loop.ptx:161")
+						continue
+					}
+					v3 = v3x
+				}
+				// 162: ld.s32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:162")
+						continue
+					}
+					v4 = v4x
+				}
+				v4 = uint64(uint64(int64(int32(v4))))
+				// 163: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 164: add.s64
+				v6 := uint64(uint64(v3) + uint64(v5))
+				// 165: ld.u32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/divergent_loop.ptx:165")
+						continue
+					}
+					v7 = v7x
+				}
+				r21[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.u32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r21[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.u32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r21[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:166")
+				}
+			}
+		}
+	}
+	// PTX line 167: mov.b32, warp-uniform
+	u9 := uint64(k2)
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.u32
+				s10 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.u32
+				s10 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:168")
+				}
+			}
+		}
+	}
+}
+
+// tidHashBlock3 runs block 3 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 171-173; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 171, 172, 173: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		tid0 := &w.Tid[0]
+		v1aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:171")
+						continue
+					}
+					v1 = v1x
+				}
+				// 172: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 173: setp.gt.u32
+				c3t := uint32(v1) > uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:171")
+						continue
+					}
+					v1 = v1x
+				}
+				// 172: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 173: setp.gt.u32
+				c3t := uint32(v1) > uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 177-183
+func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	k0 := uint64(0x1f)
+	// PTX lines 177, 178, 179, 180, 181, 182: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(36)
+		v3aw := w.Window(37)
+		v4aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:177")
+						continue
+					}
+					v1 = v1x
+				}
+				// 178: mul.lo.s32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				// 179: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:179")
+						continue
+					}
+					v3 = v3x
+				}
+				// 180: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:180")
+						continue
+					}
+					v4 = v4x
+				}
+				// 181: xor.b32
+				v5 := uint64(uint32(v3) ^ uint32(v4))
+				// 182: add.s32
+				v6 := uint64(uint32(v2) + uint32(v5))
+				r30[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:177")
+						continue
+					}
+					v1 = v1x
+				}
+				// 178: mul.lo.s32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				// 179: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:179")
+						continue
+					}
+					v3 = v3x
+				}
+				// 180: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:180")
+						continue
+					}
+					v4 = v4x
+				}
+				// 181: xor.b32
+				v5 := uint64(uint32(v3) ^ uint32(v4))
+				// 182: add.s32
+				v6 := uint64(uint32(v2) + uint32(v5))
+				r30[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.u32
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r30[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/divergent_loop.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.u32
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r30[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/divergent_loop.ptx:183")
+				}
+			}
+		}
+	}
+}
+
+// tidHashBlock5 runs block 5 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 186-188
+func tidHashBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	k0 := uint64(0x1)
+	// PTX lines 186, 187: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(40)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:186")
+						continue
+					}
+					v1 = v1x
+				}
+				// 187: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r32[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:186")
+						continue
+					}
+					v1 = v1x
+				}
+				// 187: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r32[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 188: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: st.u32
+				s3 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r32[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/divergent_loop.ptx:188")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: st.u32
+				s3 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r32[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/divergent_loop.ptx:188")
+				}
+			}
+		}
+	}
+}
+
+// tidHashBlock6 runs block 6 of kernel tid_hash for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 191-196
+func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r37 := w.Reg(37)
+	k0 := uint64(0x2)
+	// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(42)
+		v2aw := w.Window(43)
+		v3aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:191")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 192: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:192")
+						continue
+					}
+					v2 = v2x
+				}
+				// 193: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:193")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 194: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 195: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r37[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:191")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 192: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:192")
+						continue
+					}
+					v2 = v2x
+				}
+				// 193: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:193")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 194: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 195: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r37[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.u32
+				s6 := uint64(r37[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r33[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.u32
+				s6 := uint64(r37[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r33[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:196")
+				}
+			}
+		}
 	}
 }

@@ -1223,777 +1223,14 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-59; bar.sync at line 60
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r12 := w.Reg(12)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0xe0000000)
-				// PTX line 28: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 29: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:30")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:31")
-				}
-				// PTX line 32: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 33: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 35: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 36: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
-							}
-						}
-					}
-				}
-				// PTX lines 37, 38: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s10w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
-							}
-							// 38: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
-							}
-							// 38: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					}
-				}
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX line 40: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.NTID().X))
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u13)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u13)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX line 42: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX lines 43, 44: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: ld.u32
-							v16a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
-									continue
-								}
-								v16 = v16x
-							}
-							// 44: mul.lo.s32
-							v17 := uint64(uint32(u15) * uint32(v16))
-							r12[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: ld.u32
-							v16a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
-									continue
-								}
-								v16 = v16x
-							}
-							// 44: mul.lo.s32
-							v17 := uint64(uint32(u15) * uint32(v16))
-							r12[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r12[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r12[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(6)
-					v20aw := w.Window(7)
-					v21aw := w.Window(8)
-					v26aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.u64
-							v19a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
-									continue
-								}
-								v19 = v19x
-							}
-							// 47: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
-									continue
-								}
-								v20 = v20x
-							}
-							// 48: ld.u32
-							v21a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
-									continue
-								}
-								v21 = v21x
-							}
-							// 49: add.s32
-							v22 := uint64(uint32(v20) + uint32(v21))
-							// 50: cvt.u64.u32
-							v23 := uint64(uint64(uint32(v22)))
-							// 51: shl.b64
-							v24 := uint64(uint64(v23) << uint32(k2))
-							// 52: add.s64
-							v25 := uint64(uint64(v19) + uint64(v24))
-							// 53: ld.f32
-							v26a := uint64(v25) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
-									continue
-								}
-								v26 = v26x
-							}
-							r20[l] = v26
-							// 54: cvt.u64.u32
-							v27 := uint64(uint64(uint32(v21)))
-							r21[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.u64
-							v19a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
-									continue
-								}
-								v19 = v19x
-							}
-							// 47: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
-									continue
-								}
-								v20 = v20x
-							}
-							// 48: ld.u32
-							v21a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
-									continue
-								}
-								v21 = v21x
-							}
-							// 49: add.s32
-							v22 := uint64(uint32(v20) + uint32(v21))
-							// 50: cvt.u64.u32
-							v23 := uint64(uint64(uint32(v22)))
-							// 51: shl.b64
-							v24 := uint64(uint64(v23) << uint32(k2))
-							// 52: add.s64
-							v25 := uint64(uint64(v19) + uint64(v24))
-							// 53: ld.f32
-							v26a := uint64(v25) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
-									continue
-								}
-								v26 = v26x
-							}
-							r20[l] = v26
-							// 54: cvt.u64.u32
-							v27 := uint64(uint64(uint32(v21)))
-							r21[l] = v27
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 55: mov.u64, warp-uniform
-				u28 := uint64(k0)
-				// PTX line 56: cvta.shared.u64, warp-uniform
-				u29 := uint64(uint64(u28 + k3))
-				runtime.Broadcast(r23, m, u29)
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					s32w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: shl.b64
-							v30 := uint64(uint64(r21[l]) << uint32(k2))
-							// 58: add.s64
-							v31 := uint64(uint64(u29) + uint64(v30))
-							// 59: st.f32
-							s32 := uint64(v31) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r20[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: shl.b64
-							v30 := uint64(uint64(r21[l]) << uint32(k2))
-							// 58: add.s64
-							v31 := uint64(uint64(u29) + uint64(v30))
-							// 59: st.f32
-							s32 := uint64(v31) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r20[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
-							}
-						}
-					}
-				}
-			}
+			blockReverseBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 61-75; ret
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				// PTX lines 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(11)
-					v2aw := w.Window(12)
-					v8aw := w.Window(13)
-					v9aw := w.Window(14)
-					v10aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							// 62: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
-									continue
-								}
-								v2 = v2x
-							}
-							// 63: not.b32
-							v3 := uint64(^uint32(v2))
-							// 64: add.s32
-							v4 := uint64(uint32(v3) + uint32(v1))
-							// 65: cvt.u64.u32
-							v5 := uint64(uint64(uint32(v4)))
-							// 66: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 67: add.s64
-							v7 := uint64(uint64(r23[l]) + uint64(v6))
-							// 68: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
-									continue
-								}
-								v8 = v8x
-							}
-							r33[l] = v8
-							// 69: ld.u64
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
-									continue
-								}
-								v9 = v9x
-							}
-							// 70: ld.u32
-							v10a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
-									continue
-								}
-								v10 = v10x
-							}
-							// 71: add.s32
-							v11 := uint64(uint32(v10) + uint32(v2))
-							// 72: cvt.u64.u32
-							v12 := uint64(uint64(uint32(v11)))
-							// 73: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 74: add.s64
-							v14 := uint64(uint64(v9) + uint64(v13))
-							r39[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
-									continue
-								}
-								v1 = v1x
-							}
-							// 62: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
-									continue
-								}
-								v2 = v2x
-							}
-							// 63: not.b32
-							v3 := uint64(^uint32(v2))
-							// 64: add.s32
-							v4 := uint64(uint32(v3) + uint32(v1))
-							// 65: cvt.u64.u32
-							v5 := uint64(uint64(uint32(v4)))
-							// 66: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 67: add.s64
-							v7 := uint64(uint64(r23[l]) + uint64(v6))
-							// 68: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
-									continue
-								}
-								v8 = v8x
-							}
-							r33[l] = v8
-							// 69: ld.u64
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
-									continue
-								}
-								v9 = v9x
-							}
-							// 70: ld.u32
-							v10a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
-									continue
-								}
-								v10 = v10x
-							}
-							// 71: add.s32
-							v11 := uint64(uint32(v10) + uint32(v2))
-							// 72: cvt.u64.u32
-							v12 := uint64(uint64(uint32(v11)))
-							// 73: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 74: add.s64
-							v14 := uint64(uint64(v9) + uint64(v13))
-							r39[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.f32
-							s15 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r33[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.f32
-							s15 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r33[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
-							}
-						}
-					}
-				}
-			}
+			blockReverseBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2008,6 +1245,777 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// blockReverseBlock0 runs block 0 of kernel block_reverse for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-59; bar.sync at line 60
+func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r12 := w.Reg(12)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0xe0000000)
+	// PTX line 28: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 29: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:31")
+	}
+	// PTX line 32: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 33: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 35: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 36: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+				}
+			}
+		}
+	}
+	// PTX lines 37, 38: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s10w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+				}
+				// 38: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+				}
+				// 38: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		}
+	}
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX line 40: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u13)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u13)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX line 42: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX lines 43, 44: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: ld.u32
+				v16a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
+						continue
+					}
+					v16 = v16x
+				}
+				// 44: mul.lo.s32
+				v17 := uint64(uint32(u15) * uint32(v16))
+				r12[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: ld.u32
+				v16a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
+						continue
+					}
+					v16 = v16x
+				}
+				// 44: mul.lo.s32
+				v17 := uint64(uint32(u15) * uint32(v16))
+				r12[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r12[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r12[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(6)
+		v20aw := w.Window(7)
+		v21aw := w.Window(8)
+		v26aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.u64
+				v19a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
+						continue
+					}
+					v19 = v19x
+				}
+				// 47: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
+						continue
+					}
+					v20 = v20x
+				}
+				// 48: ld.u32
+				v21a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
+						continue
+					}
+					v21 = v21x
+				}
+				// 49: add.s32
+				v22 := uint64(uint32(v20) + uint32(v21))
+				// 50: cvt.u64.u32
+				v23 := uint64(uint64(uint32(v22)))
+				// 51: shl.b64
+				v24 := uint64(uint64(v23) << uint32(k2))
+				// 52: add.s64
+				v25 := uint64(uint64(v19) + uint64(v24))
+				// 53: ld.f32
+				v26a := uint64(v25) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
+						continue
+					}
+					v26 = v26x
+				}
+				r20[l] = v26
+				// 54: cvt.u64.u32
+				v27 := uint64(uint64(uint32(v21)))
+				r21[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.u64
+				v19a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
+						continue
+					}
+					v19 = v19x
+				}
+				// 47: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
+						continue
+					}
+					v20 = v20x
+				}
+				// 48: ld.u32
+				v21a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
+						continue
+					}
+					v21 = v21x
+				}
+				// 49: add.s32
+				v22 := uint64(uint32(v20) + uint32(v21))
+				// 50: cvt.u64.u32
+				v23 := uint64(uint64(uint32(v22)))
+				// 51: shl.b64
+				v24 := uint64(uint64(v23) << uint32(k2))
+				// 52: add.s64
+				v25 := uint64(uint64(v19) + uint64(v24))
+				// 53: ld.f32
+				v26a := uint64(v25) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
+						continue
+					}
+					v26 = v26x
+				}
+				r20[l] = v26
+				// 54: cvt.u64.u32
+				v27 := uint64(uint64(uint32(v21)))
+				r21[l] = v27
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 55: mov.u64, warp-uniform
+	u28 := uint64(k0)
+	// PTX line 56: cvta.shared.u64, warp-uniform
+	u29 := uint64(uint64(u28 + k3))
+	runtime.Broadcast(r23, m, u29)
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		s32w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: shl.b64
+				v30 := uint64(uint64(r21[l]) << uint32(k2))
+				// 58: add.s64
+				v31 := uint64(uint64(u29) + uint64(v30))
+				// 59: st.f32
+				s32 := uint64(v31) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r20[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: shl.b64
+				v30 := uint64(uint64(r21[l]) << uint32(k2))
+				// 58: add.s64
+				v31 := uint64(uint64(u29) + uint64(v30))
+				// 59: st.f32
+				s32 := uint64(v31) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r20[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+				}
+			}
+		}
+	}
+}
+
+// blockReverseBlock1 runs block 1 of kernel block_reverse for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 61-75; ret
+func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	// PTX lines 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(11)
+		v2aw := w.Window(12)
+		v8aw := w.Window(13)
+		v9aw := w.Window(14)
+		v10aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				// 62: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
+						continue
+					}
+					v2 = v2x
+				}
+				// 63: not.b32
+				v3 := uint64(^uint32(v2))
+				// 64: add.s32
+				v4 := uint64(uint32(v3) + uint32(v1))
+				// 65: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v4)))
+				// 66: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 67: add.s64
+				v7 := uint64(uint64(r23[l]) + uint64(v6))
+				// 68: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
+						continue
+					}
+					v8 = v8x
+				}
+				r33[l] = v8
+				// 69: ld.u64
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
+						continue
+					}
+					v9 = v9x
+				}
+				// 70: ld.u32
+				v10a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
+						continue
+					}
+					v10 = v10x
+				}
+				// 71: add.s32
+				v11 := uint64(uint32(v10) + uint32(v2))
+				// 72: cvt.u64.u32
+				v12 := uint64(uint64(uint32(v11)))
+				// 73: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 74: add.s64
+				v14 := uint64(uint64(v9) + uint64(v13))
+				r39[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
+						continue
+					}
+					v1 = v1x
+				}
+				// 62: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
+						continue
+					}
+					v2 = v2x
+				}
+				// 63: not.b32
+				v3 := uint64(^uint32(v2))
+				// 64: add.s32
+				v4 := uint64(uint32(v3) + uint32(v1))
+				// 65: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v4)))
+				// 66: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 67: add.s64
+				v7 := uint64(uint64(r23[l]) + uint64(v6))
+				// 68: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
+						continue
+					}
+					v8 = v8x
+				}
+				r33[l] = v8
+				// 69: ld.u64
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
+						continue
+					}
+					v9 = v9x
+				}
+				// 70: ld.u32
+				v10a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
+						continue
+					}
+					v10 = v10x
+				}
+				// 71: add.s32
+				v11 := uint64(uint32(v10) + uint32(v2))
+				// 72: cvt.u64.u32
+				v12 := uint64(uint64(uint32(v11)))
+				// 73: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 74: add.s64
+				v14 := uint64(uint64(v9) + uint64(v13))
+				r39[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.f32
+				s15 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r33[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.f32
+				s15 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r33[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+				}
+			}
+		}
+	}
+}
+
 // stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2016,445 +2024,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				r11 := w.Reg(11)
-				r16 := w.Reg(16)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0xe0000000)
-				// PTX line 95: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 96: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 97: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:97")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 98: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:98")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 99: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:99")
-				}
-				// PTX line 100: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 101: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 102: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 103: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX line 107: mov.u64, warp-uniform
-				u13 := uint64(k0)
-				// PTX line 108: cvta.shared.u64, warp-uniform
-				u14 := uint64(uint64(u13 + k2))
-				// PTX lines 109, 110: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s15w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.u64
-							s15 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
-							}
-							// 110: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							r11[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.u64
-							s15 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
-							}
-							// 110: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							r11[l] = v16
-						}
-					}
-				}
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: st.u32
-							s17 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r11[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: st.u32
-							s17 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r11[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
-							}
-						}
-					}
-				}
-				// PTX line 112: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.CTAID().X))
-				// PTX line 113: mov.u32, warp-uniform
-				u19 := uint64(uint64(w.NTID().X))
-				// PTX line 114: mul.lo.s32, warp-uniform
-				u20 := uint64(uint32(u18) * uint32(u19))
-				// PTX lines 115, 116: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.u32
-							v21a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
-									continue
-								}
-								v21 = v21x
-							}
-							// 116: add.s32
-							v22 := uint64(uint32(u20) + uint32(v21))
-							r16[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.u32
-							v21a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
-									continue
-								}
-								v21 = v21x
-							}
-							// 116: add.s32
-							v22 := uint64(uint32(u20) + uint32(v21))
-							r16[l] = v22
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.u32
-							s23 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r16[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.u32
-							s23 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r16[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
-							}
-						}
-					}
-				}
-				// PTX lines 118, 119, 120: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v24aw := w.Window(24)
-					v25aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: ld.u32
-							v24a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
-									continue
-								}
-								v24 = v24x
-							}
-							// 119: ld.u32
-							v25a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
-									continue
-								}
-								v25 = v25x
-							}
-							// 120: setp.ge.s32
-							c26t := int32(v24) >= int32(v25)
-							c26 := c26t
-							c26b0 := uint32(0)
-							if c26 {
-								c26b0 = 1
-							}
-							p0 = p0&^(1<<l) | c26b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: ld.u32
-							v24a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
-									continue
-								}
-								v24 = v24x
-							}
-							// 119: ld.u32
-							v25a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
-									continue
-								}
-								v25 = v25x
-							}
-							// 120: setp.ge.s32
-							c26t := int32(v24) >= int32(v25)
-							c26 := c26t
-							c26b0 := uint32(0)
-							if c26 {
-								c26b0 = 1
-							}
-							p0 = p0&^(1<<l) | c26b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			stencil3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2468,377 +2038,21 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 124-129
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				k0 := uint64(0x2)
-				// PTX lines 124, 125, 126, 127, 128, 129: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(26)
-					v2aw := w.Window(27)
-					v5aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
-									continue
-								}
-								v1 = v1x
-							}
-							// 125: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 126: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 127: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 128: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
-									continue
-								}
-								v5 = v5x
-							}
-							// 129: mov.f32
-							v6 := uint64(v5)
-							r24[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
-									continue
-								}
-								v1 = v1x
-							}
-							// 125: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 126: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 127: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 128: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
-									continue
-								}
-								v5 = v5x
-							}
-							// 129: mov.f32
-							v6 := uint64(v5)
-							r24[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 132-133
-			{
-				r24 := w.Reg(24)
-				k0 := uint64(0x0)
-				// PTX line 132: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: mov.f32
-							v2 := uint64(u1)
-							r24[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: mov.f32
-							v2 := uint64(u1)
-							r24[l] = v2
-						}
-					}
-				}
-			}
+			stencil3Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 136-143; divergent, reconverges at block 9 (b9 ($L__BB1_9))
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r30 := w.Reg(30)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(29)
-					v3aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: mov.f32
-							v1 := uint64(r24[l])
-							r26[l] = v1
-							// 137: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
-									continue
-								}
-								v2 = v2x
-							}
-							// 138: ld.s32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 139: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 140: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							r30[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: mov.f32
-							v1 := uint64(r24[l])
-							r26[l] = v1
-							// 137: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
-									continue
-								}
-								v2 = v2x
-							}
-							// 138: ld.s32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 139: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 140: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							r30[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 141: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: st.f32
-							s6 := uint64(r30[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: st.f32
-							s6 := uint64(r30[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
-							}
-						}
-					}
-				}
-				// PTX lines 142, 143: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v7aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: ld.u32
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
-									continue
-								}
-								v7 = v7x
-							}
-							// 143: setp.ne.s32
-							c8t := uint32(v7) != uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: ld.u32
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
-									continue
-								}
-								v7 = v7x
-							}
-							// 143: setp.ne.s32
-							c8t := uint32(v7) != uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			stencil3Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2852,74 +2066,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
-									continue
-								}
-								v1 = v1x
-							}
-							// 148: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
-									continue
-								}
-								v1 = v1x
-							}
-							// 148: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			stencil3Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2933,111 +2080,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xffffffff)
-				// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v1aw := w.Window(34)
-					v3aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							// 153: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 154: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
-									continue
-								}
-								v3 = v3x
-							}
-							// 155: setp.ge.s32
-							c4t := int32(v2) >= int32(v3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							// 153: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 154: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
-									continue
-								}
-								v3 = v3x
-							}
-							// 155: setp.ge.s32
-							c4t := int32(v2) >= int32(v3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p3 = p3&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			stencil3Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3051,367 +2094,28 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 159-166
-			{
-				r0 := w.Reg(0)
-				r43 := w.Reg(43)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x2)
-				// PTX lines 159, 160, 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(36)
-					v2aw := w.Window(37)
-					v7aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
-									continue
-								}
-								v1 = v1x
-							}
-							// 160: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
-									continue
-								}
-								v2 = v2x
-							}
-							// 161: add.s32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							// 162: cvt.s64.s32
-							v4 := uint64(uint64(int32(v3)))
-							// 163: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k1))
-							// 164: add.s64
-							v6 := uint64(uint64(v1) + uint64(v5))
-							// 165: ld.f32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
-									continue
-								}
-								v7 = v7x
-							}
-							// 166: mov.f32
-							v8 := uint64(v7)
-							r43[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
-									continue
-								}
-								v1 = v1x
-							}
-							// 160: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
-									continue
-								}
-								v2 = v2x
-							}
-							// 161: add.s32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							// 162: cvt.s64.s32
-							v4 := uint64(uint64(int32(v3)))
-							// 163: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k1))
-							// 164: add.s64
-							v6 := uint64(uint64(v1) + uint64(v5))
-							// 165: ld.f32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
-									continue
-								}
-								v7 = v7x
-							}
-							// 166: mov.f32
-							v8 := uint64(v7)
-							r43[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 7:
 			// b7 ($L__BB1_7), PTX lines 169-170
-			{
-				r43 := w.Reg(43)
-				k0 := uint64(0x0)
-				// PTX line 169: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 170: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: mov.f32
-							v2 := uint64(u1)
-							r43[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: mov.f32
-							v2 := uint64(u1)
-							r43[l] = v2
-						}
-					}
-				}
-			}
+			stencil3Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b8 ($L__BB1_8), PTX lines 173-175
-			{
-				r0 := w.Reg(0)
-				r43 := w.Reg(43)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				// PTX lines 173, 174: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: mov.f32
-							v1 := uint64(r43[l])
-							r45[l] = v1
-							// 174: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
-									continue
-								}
-								v2 = v2x
-							}
-							r46[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: mov.f32
-							v1 := uint64(r43[l])
-							r45[l] = v1
-							// 174: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
-									continue
-								}
-								v2 = v2x
-							}
-							r46[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.f32
-							s3 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r45[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.f32
-							s3 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r45[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 9:
 			// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-			{
-				r0 := w.Reg(0)
-				r47 := w.Reg(47)
-				k0 := uint64(0xffffffff)
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
-									continue
-								}
-								v1 = v1x
-							}
-							r47[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
-									continue
-								}
-								v1 = v1x
-							}
-							r47[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 179: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX line 180: add.s32, warp-uniform
-				u3 := uint64(uint32(u2) + uint32(k0))
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: setp.ne.s32
-							c4t := uint32(r47[l]) != uint32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: setp.ne.s32
-							c4t := uint32(r47[l]) != uint32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			stencil3Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3425,111 +2129,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 10:
 			// b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 185, 186, 187, 188: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					v1aw := w.Window(42)
-					v3aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
-									continue
-								}
-								v1 = v1x
-							}
-							// 186: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 187: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
-									continue
-								}
-								v3 = v3x
-							}
-							// 188: setp.ge.s32
-							c4t := int32(v2) >= int32(v3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
-									continue
-								}
-								v1 = v1x
-							}
-							// 186: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 187: ld.u32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
-									continue
-								}
-								v3 = v3x
-							}
-							// 188: setp.ge.s32
-							c4t := int32(v2) >= int32(v3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			stencil3Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3543,312 +2143,21 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 11:
 			// b11 ($L__BB1_11), PTX lines 192-197
-			{
-				r0 := w.Reg(0)
-				r58 := w.Reg(58)
-				k0 := uint64(0x2)
-				// PTX lines 192, 193, 194, 195, 196, 197: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(44)
-					v2aw := w.Window(45)
-					v5aw := w.Window(46)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
-									continue
-								}
-								v1 = v1x
-							}
-							// 193: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 194: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 195: add.s64
-							v4 := uint64(uint64(v3) + uint64(v1))
-							// 196: ld.f32
-							v5a := uint64(v4) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
-									continue
-								}
-								v5 = v5x
-							}
-							// 197: mov.f32
-							v6 := uint64(v5)
-							r58[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
-									continue
-								}
-								v1 = v1x
-							}
-							// 193: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 194: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 195: add.s64
-							v4 := uint64(uint64(v3) + uint64(v1))
-							// 196: ld.f32
-							v5a := uint64(v4) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
-									continue
-								}
-								v5 = v5x
-							}
-							// 197: mov.f32
-							v6 := uint64(v5)
-							r58[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			stencil3Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 12:
 			// b12 ($L__BB1_12), PTX lines 200-201
-			{
-				r58 := w.Reg(58)
-				k0 := uint64(0x0)
-				// PTX line 200: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: mov.f32
-							v2 := uint64(u1)
-							r58[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: mov.f32
-							v2 := uint64(u1)
-							r58[l] = v2
-						}
-					}
-				}
-			}
+			stencil3Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 13:
 			// b13 ($L__BB1_13), PTX lines 204-209
-			{
-				r0 := w.Reg(0)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				r64 := w.Reg(64)
-				k0 := uint64(0x2)
-				// PTX lines 204, 205, 206, 207, 208: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(47)
-					v3aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: mov.f32
-							v1 := uint64(r58[l])
-							r60[l] = v1
-							// 205: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
-									continue
-								}
-								v2 = v2x
-							}
-							// 206: ld.s32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 207: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 208: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							r64[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: mov.f32
-							v1 := uint64(r58[l])
-							r60[l] = v1
-							// 205: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
-									continue
-								}
-								v2 = v2x
-							}
-							// 206: ld.s32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 207: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 208: add.s64
-							v5 := uint64(uint64(v4) + uint64(v2))
-							r64[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: st.f32
-							s6 := uint64(r64[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r60[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: st.f32
-							s6 := uint64(r64[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r60[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3858,106 +2167,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		case 15:
 			// b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 213, 214, 215: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					v1aw := w.Window(50)
-					v2aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
-									continue
-								}
-								v1 = v1x
-							}
-							// 214: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
-									continue
-								}
-								v2 = v2x
-							}
-							// 215: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
-									continue
-								}
-								v1 = v1x
-							}
-							// 214: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
-									continue
-								}
-								v2 = v2x
-							}
-							// 215: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[6] = p6
-				}
-			}
+			stencil3Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3971,327 +2181,7 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 16:
 			// b15 ($L__BB1_15), PTX lines 219-233
-			{
-				r0 := w.Reg(0)
-				r76 := w.Reg(76)
-				r80 := w.Reg(80)
-				k0 := uint64(0x2)
-				k1 := uint64(0x40400000)
-				// PTX lines 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(52)
-					v2aw := w.Window(53)
-					v5aw := w.Window(54)
-					v6aw := w.Window(55)
-					v8aw := w.Window(56)
-					v11aw := w.Window(57)
-					v12aw := w.Window(58)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 219: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
-									continue
-								}
-								v1 = v1x
-							}
-							// 220: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 221: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 222: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 223: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
-									continue
-								}
-								v5 = v5x
-							}
-							// 224: ld.f32
-							v6a := uint64(v4) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
-									continue
-								}
-								v6 = v6x
-							}
-							// 225: add.rn.f32
-							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
-							// 226: ld.f32
-							v8a := uint64(v4) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
-									continue
-								}
-								v8 = v8x
-							}
-							// 227: add.rn.f32
-							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
-							// 228: div.rn.f32
-							v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
-							r76[l] = v10
-							// 229: ld.u64
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
-									continue
-								}
-								v11 = v11x
-							}
-							// 230: ld.s32
-							v12a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
-									continue
-								}
-								v12 = v12x
-							}
-							v12 = uint64(uint64(int64(int32(v12))))
-							// 231: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 232: add.s64
-							v14 := uint64(uint64(v11) + uint64(v13))
-							r80[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 219: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
-									continue
-								}
-								v1 = v1x
-							}
-							// 220: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 221: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 222: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 223: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
-									continue
-								}
-								v5 = v5x
-							}
-							// 224: ld.f32
-							v6a := uint64(v4) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
-									continue
-								}
-								v6 = v6x
-							}
-							// 225: add.rn.f32
-							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
-							// 226: ld.f32
-							v8a := uint64(v4) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
-									continue
-								}
-								v8 = v8x
-							}
-							// 227: add.rn.f32
-							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
-							// 228: div.rn.f32
-							v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
-							r76[l] = v10
-							// 229: ld.u64
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
-									continue
-								}
-								v11 = v11x
-							}
-							// 230: ld.s32
-							v12a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
-									continue
-								}
-								v12 = v12x
-							}
-							v12 = uint64(uint64(int64(int32(v12))))
-							// 231: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 232: add.s64
-							v14 := uint64(uint64(v11) + uint64(v13))
-							r80[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 233: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 233: st.f32
-							s15 := uint64(r80[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r76[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 233: st.f32
-							s15 := uint64(r80[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r76[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
-							}
-						}
-					}
-				}
-			}
+			stencil3Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4327,5 +2217,2202 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// stencil3Block0 runs block 0 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r11 := w.Reg(11)
+	r16 := w.Reg(16)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xe0000000)
+	// PTX line 95: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 96: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 97: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:97")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 98: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:98")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 99: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:99")
+	}
+	// PTX line 100: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 101: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 102: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 103: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX line 107: mov.u64, warp-uniform
+	u13 := uint64(k0)
+	// PTX line 108: cvta.shared.u64, warp-uniform
+	u14 := uint64(uint64(u13 + k2))
+	// PTX lines 109, 110: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s15w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.u64
+				s15 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+				}
+				// 110: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				r11[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.u64
+				s15 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+				}
+				// 110: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				r11[l] = v16
+			}
+		}
+	}
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: st.u32
+				s17 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r11[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: st.u32
+				s17 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r11[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+				}
+			}
+		}
+	}
+	// PTX line 112: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.CTAID().X))
+	// PTX line 113: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.NTID().X))
+	// PTX line 114: mul.lo.s32, warp-uniform
+	u20 := uint64(uint32(u18) * uint32(u19))
+	// PTX lines 115, 116: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.u32
+				v21a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
+						continue
+					}
+					v21 = v21x
+				}
+				// 116: add.s32
+				v22 := uint64(uint32(u20) + uint32(v21))
+				r16[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.u32
+				v21a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
+						continue
+					}
+					v21 = v21x
+				}
+				// 116: add.s32
+				v22 := uint64(uint32(u20) + uint32(v21))
+				r16[l] = v22
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.u32
+				s23 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r16[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.u32
+				s23 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r16[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+				}
+			}
+		}
+	}
+	// PTX lines 118, 119, 120: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v24aw := w.Window(24)
+		v25aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: ld.u32
+				v24a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
+						continue
+					}
+					v24 = v24x
+				}
+				// 119: ld.u32
+				v25a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
+						continue
+					}
+					v25 = v25x
+				}
+				// 120: setp.ge.s32
+				c26t := int32(v24) >= int32(v25)
+				c26 := c26t
+				c26b0 := uint32(0)
+				if c26 {
+					c26b0 = 1
+				}
+				p0 = p0&^(1<<l) | c26b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: ld.u32
+				v24a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
+						continue
+					}
+					v24 = v24x
+				}
+				// 119: ld.u32
+				v25a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
+						continue
+					}
+					v25 = v25x
+				}
+				// 120: setp.ge.s32
+				c26t := int32(v24) >= int32(v25)
+				c26 := c26t
+				c26b0 := uint32(0)
+				if c26 {
+					c26b0 = 1
+				}
+				p0 = p0&^(1<<l) | c26b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_1), PTX lines 124-129
+func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	k0 := uint64(0x2)
+	// PTX lines 124, 125, 126, 127, 128, 129: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(26)
+		v2aw := w.Window(27)
+		v5aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
+						continue
+					}
+					v1 = v1x
+				}
+				// 125: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 126: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 127: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 128: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
+						continue
+					}
+					v5 = v5x
+				}
+				// 129: mov.f32
+				v6 := uint64(v5)
+				r24[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
+						continue
+					}
+					v1 = v1x
+				}
+				// 125: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 126: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 127: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 128: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
+						continue
+					}
+					v5 = v5x
+				}
+				// 129: mov.f32
+				v6 := uint64(v5)
+				r24[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block2 runs block 2 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 132-133
+func stencil3Block2(w *runtime.Warp, m uint32, budget int) {
+	r24 := w.Reg(24)
+	k0 := uint64(0x0)
+	// PTX line 132: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: mov.f32
+				v2 := uint64(u1)
+				r24[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: mov.f32
+				v2 := uint64(u1)
+				r24[l] = v2
+			}
+		}
+	}
+}
+
+// stencil3Block3 runs block 3 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 136-143; divergent, reconverges at block 9 (b9 ($L__BB1_9))
+func stencil3Block3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(29)
+		v3aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: mov.f32
+				v1 := uint64(r24[l])
+				r26[l] = v1
+				// 137: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
+						continue
+					}
+					v2 = v2x
+				}
+				// 138: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 139: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 140: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				r30[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: mov.f32
+				v1 := uint64(r24[l])
+				r26[l] = v1
+				// 137: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
+						continue
+					}
+					v2 = v2x
+				}
+				// 138: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 139: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 140: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				r30[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 141: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: st.f32
+				s6 := uint64(r30[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: st.f32
+				s6 := uint64(r30[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+				}
+			}
+		}
+	}
+	// PTX lines 142, 143: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v7aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: ld.u32
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
+						continue
+					}
+					v7 = v7x
+				}
+				// 143: setp.ne.s32
+				c8t := uint32(v7) != uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: ld.u32
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
+						continue
+					}
+					v7 = v7x
+				}
+				// 143: setp.ne.s32
+				c8t := uint32(v7) != uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
+func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
+						continue
+					}
+					v1 = v1x
+				}
+				// 148: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
+						continue
+					}
+					v1 = v1x
+				}
+				// 148: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// stencil3Block5 runs block 5 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
+func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(34)
+		v3aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				// 153: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 154: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
+						continue
+					}
+					v3 = v3x
+				}
+				// 155: setp.ge.s32
+				c4t := int32(v2) >= int32(v3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				// 153: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 154: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
+						continue
+					}
+					v3 = v3x
+				}
+				// 155: setp.ge.s32
+				c4t := int32(v2) >= int32(v3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p3 = p3&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// stencil3Block6 runs block 6 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 159-166
+func stencil3Block6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r43 := w.Reg(43)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x2)
+	// PTX lines 159, 160, 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(36)
+		v2aw := w.Window(37)
+		v7aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
+						continue
+					}
+					v1 = v1x
+				}
+				// 160: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
+						continue
+					}
+					v2 = v2x
+				}
+				// 161: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				// 162: cvt.s64.s32
+				v4 := uint64(uint64(int32(v3)))
+				// 163: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 164: add.s64
+				v6 := uint64(uint64(v1) + uint64(v5))
+				// 165: ld.f32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
+						continue
+					}
+					v7 = v7x
+				}
+				// 166: mov.f32
+				v8 := uint64(v7)
+				r43[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
+						continue
+					}
+					v1 = v1x
+				}
+				// 160: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
+						continue
+					}
+					v2 = v2x
+				}
+				// 161: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				// 162: cvt.s64.s32
+				v4 := uint64(uint64(int32(v3)))
+				// 163: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 164: add.s64
+				v6 := uint64(uint64(v1) + uint64(v5))
+				// 165: ld.f32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
+						continue
+					}
+					v7 = v7x
+				}
+				// 166: mov.f32
+				v8 := uint64(v7)
+				r43[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block7 runs block 7 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_7), PTX lines 169-170
+func stencil3Block7(w *runtime.Warp, m uint32, budget int) {
+	r43 := w.Reg(43)
+	k0 := uint64(0x0)
+	// PTX line 169: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 170: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: mov.f32
+				v2 := uint64(u1)
+				r43[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: mov.f32
+				v2 := uint64(u1)
+				r43[l] = v2
+			}
+		}
+	}
+}
+
+// stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_8), PTX lines 173-175
+func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r43 := w.Reg(43)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	// PTX lines 173, 174: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: mov.f32
+				v1 := uint64(r43[l])
+				r45[l] = v1
+				// 174: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
+						continue
+					}
+					v2 = v2x
+				}
+				r46[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: mov.f32
+				v1 := uint64(r43[l])
+				r45[l] = v1
+				// 174: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
+						continue
+					}
+					v2 = v2x
+				}
+				r46[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.f32
+				s3 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r45[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.f32
+				s3 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r45[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+				}
+			}
+		}
+	}
+}
+
+// stencil3Block9 runs block 9 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r47 := w.Reg(47)
+	k0 := uint64(0xffffffff)
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+						continue
+					}
+					v1 = v1x
+				}
+				r47[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+						continue
+					}
+					v1 = v1x
+				}
+				r47[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 179: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 180: add.s32, warp-uniform
+	u3 := uint64(uint32(u2) + uint32(k0))
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: setp.ne.s32
+				c4t := uint32(r47[l]) != uint32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: setp.ne.s32
+				c4t := uint32(r47[l]) != uint32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
+func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 185, 186, 187, 188: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		v1aw := w.Window(42)
+		v3aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
+						continue
+					}
+					v1 = v1x
+				}
+				// 186: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 187: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
+						continue
+					}
+					v3 = v3x
+				}
+				// 188: setp.ge.s32
+				c4t := int32(v2) >= int32(v3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
+						continue
+					}
+					v1 = v1x
+				}
+				// 186: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 187: ld.u32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
+						continue
+					}
+					v3 = v3x
+				}
+				// 188: setp.ge.s32
+				c4t := int32(v2) >= int32(v3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// stencil3Block11 runs block 11 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB1_11), PTX lines 192-197
+func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r58 := w.Reg(58)
+	k0 := uint64(0x2)
+	// PTX lines 192, 193, 194, 195, 196, 197: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(44)
+		v2aw := w.Window(45)
+		v5aw := w.Window(46)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
+						continue
+					}
+					v1 = v1x
+				}
+				// 193: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 194: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 195: add.s64
+				v4 := uint64(uint64(v3) + uint64(v1))
+				// 196: ld.f32
+				v5a := uint64(v4) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
+						continue
+					}
+					v5 = v5x
+				}
+				// 197: mov.f32
+				v6 := uint64(v5)
+				r58[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
+						continue
+					}
+					v1 = v1x
+				}
+				// 193: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 194: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 195: add.s64
+				v4 := uint64(uint64(v3) + uint64(v1))
+				// 196: ld.f32
+				v5a := uint64(v4) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
+						continue
+					}
+					v5 = v5x
+				}
+				// 197: mov.f32
+				v6 := uint64(v5)
+				r58[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB1_12), PTX lines 200-201
+func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
+	r58 := w.Reg(58)
+	k0 := uint64(0x0)
+	// PTX line 200: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: mov.f32
+				v2 := uint64(u1)
+				r58[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: mov.f32
+				v2 := uint64(u1)
+				r58[l] = v2
+			}
+		}
+	}
+}
+
+// stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_13), PTX lines 204-209
+func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	r64 := w.Reg(64)
+	k0 := uint64(0x2)
+	// PTX lines 204, 205, 206, 207, 208: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(47)
+		v3aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: mov.f32
+				v1 := uint64(r58[l])
+				r60[l] = v1
+				// 205: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
+						continue
+					}
+					v2 = v2x
+				}
+				// 206: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 207: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 208: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				r64[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: mov.f32
+				v1 := uint64(r58[l])
+				r60[l] = v1
+				// 205: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
+						continue
+					}
+					v2 = v2x
+				}
+				// 206: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 207: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 208: add.s64
+				v5 := uint64(uint64(v4) + uint64(v2))
+				r64[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: st.f32
+				s6 := uint64(r64[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r60[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: st.f32
+				s6 := uint64(r64[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r60[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+				}
+			}
+		}
+	}
+}
+
+// stencil3Block15 runs block 15 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
+func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 213, 214, 215: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		v1aw := w.Window(50)
+		v2aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
+						continue
+					}
+					v1 = v1x
+				}
+				// 214: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
+						continue
+					}
+					v2 = v2x
+				}
+				// 215: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
+						continue
+					}
+					v1 = v1x
+				}
+				// 214: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
+						continue
+					}
+					v2 = v2x
+				}
+				// 215: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[6] = p6
+	}
+}
+
+// stencil3Block16 runs block 16 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b15 ($L__BB1_15), PTX lines 219-233
+func stencil3Block16(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r76 := w.Reg(76)
+	r80 := w.Reg(80)
+	k0 := uint64(0x2)
+	k1 := uint64(0x40400000)
+	// PTX lines 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(52)
+		v2aw := w.Window(53)
+		v5aw := w.Window(54)
+		v6aw := w.Window(55)
+		v8aw := w.Window(56)
+		v11aw := w.Window(57)
+		v12aw := w.Window(58)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v4s [32]uint64
+				var v7s [32]uint64
+				var v9s [32]uint64
+				for l := range 32 {
+					// 219: ld.u64
+					v1a := uint64(r0[l]) + 0x18
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+					}
+					var v1 uint64
+					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+						v1 = runtime.Load64(v1aw.Ptr, v1ao)
+					} else {
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
+							continue
+						}
+						v1 = v1x
+					}
+					// 220: ld.s32
+					v2a := uint64(r0[l]) + 0x20
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+					}
+					var v2 uint64
+					if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+						v2 = runtime.Load32(v2aw.Ptr, v2ao)
+					} else {
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
+							continue
+						}
+						v2 = v2x
+					}
+					v2 = uint64(uint64(int64(int32(v2))))
+					// 221: shl.b64
+					v3 := uint64(uint64(v2) << uint32(k0))
+					// 222: add.s64
+					v4 := uint64(uint64(v1) + uint64(v3))
+					// 223: ld.f32
+					v5a := uint64(v4) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+					}
+					var v5 uint64
+					if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+						v5 = runtime.Load32(v5aw.Ptr, v5ao)
+					} else {
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
+							continue
+						}
+						v5 = v5x
+					}
+					// 224: ld.f32
+					v6a := uint64(v4) + 0x4
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+					}
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+						v6 = runtime.Load32(v6aw.Ptr, v6ao)
+					} else {
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
+							continue
+						}
+						v6 = v6x
+					}
+					// 225: add.rn.f32
+					v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+					v4s[l] = v4
+					v7s[l] = v7
+				}
+				for l := range 32 {
+					v4 := v4s[l]
+					v7 := v7s[l]
+					// 226: ld.f32
+					v8a := uint64(v4) + 0x8
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+					}
+					var v8 uint64
+					if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+						v8 = runtime.Load32(v8aw.Ptr, v8ao)
+					} else {
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+						if !v8ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
+							continue
+						}
+						v8 = v8x
+					}
+					// 227: add.rn.f32
+					v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+					v9s[l] = v9
+				}
+				for l := range 32 {
+					v9 := v9s[l]
+					// 228: div.rn.f32
+					v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
+					r76[l] = v10
+					// 229: ld.u64
+					v11a := uint64(r0[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+					}
+					var v11 uint64
+					if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+						v11 = runtime.Load64(v11aw.Ptr, v11ao)
+					} else {
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+						if !v11ok {
+							flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
+							continue
+						}
+						v11 = v11x
+					}
+					// 230: ld.s32
+					v12a := uint64(r0[l]) + 0x24
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+					}
+					var v12 uint64
+					if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+						v12 = runtime.Load32(v12aw.Ptr, v12ao)
+					} else {
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
+							continue
+						}
+						v12 = v12x
+					}
+					v12 = uint64(uint64(int64(int32(v12))))
+					// 231: shl.b64
+					v13 := uint64(uint64(v12) << uint32(k0))
+					// 232: add.s64
+					v14 := uint64(uint64(v11) + uint64(v13))
+					r80[l] = v14
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 219: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
+						continue
+					}
+					v1 = v1x
+				}
+				// 220: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 221: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 222: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 223: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
+						continue
+					}
+					v5 = v5x
+				}
+				// 224: ld.f32
+				v6a := uint64(v4) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
+						continue
+					}
+					v6 = v6x
+				}
+				// 225: add.rn.f32
+				v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+				// 226: ld.f32
+				v8a := uint64(v4) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
+						continue
+					}
+					v8 = v8x
+				}
+				// 227: add.rn.f32
+				v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+				// 228: div.rn.f32
+				v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
+				r76[l] = v10
+				// 229: ld.u64
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
+						continue
+					}
+					v11 = v11x
+				}
+				// 230: ld.s32
+				v12a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
+						continue
+					}
+					v12 = v12x
+				}
+				v12 = uint64(uint64(int64(int32(v12))))
+				// 231: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 232: add.s64
+				v14 := uint64(uint64(v11) + uint64(v13))
+				r80[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 233: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 233: st.f32
+				s15 := uint64(r80[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r76[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 233: st.f32
+				s15 := uint64(r80[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r76[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+				}
+			}
+		}
 	}
 }

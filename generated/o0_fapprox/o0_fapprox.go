@@ -486,374 +486,7 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fapprox.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fapprox.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fapprox.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fapprox.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s13 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s13 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s14 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s14 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s15 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s15 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s16 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s16 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 47: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 48: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			fapproxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -870,1974 +503,7 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 60-123
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r28 := w.Reg(28)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r45 := w.Reg(45)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r55 := w.Reg(55)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				k0 := uint64(0x2)
-				k1 := uint64(0x6)
-				// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.f32
-							s6 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.f32
-							s6 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
-							}
-						}
-					}
-				}
-				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(11)
-					v8aw := w.Window(12)
-					v11aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
-									continue
-								}
-								v7 = v7x
-							}
-							// 67: ld.s32
-							v8a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 68: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 69: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 70: ld.f32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
-									continue
-								}
-								v7 = v7x
-							}
-							// 67: ld.s32
-							v8a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 68: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 69: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 70: ld.f32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.f32
-							s12 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.f32
-							s12 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(15)
-					v14aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.u64
-							v13a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							// 73: ld.u32
-							v14a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
-									continue
-								}
-								v14 = v14x
-							}
-							// 74: mul.lo.s32
-							v15 := uint64(uint32(v14) * uint32(k1))
-							// 75: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 76: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k0))
-							// 77: add.s64
-							v18 := uint64(uint64(v13) + uint64(v17))
-							r34[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.u64
-							v13a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							// 73: ld.u32
-							v14a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
-									continue
-								}
-								v14 = v14x
-							}
-							// 74: mul.lo.s32
-							v15 := uint64(uint32(v14) * uint32(k1))
-							// 75: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 76: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k0))
-							// 77: add.s64
-							v18 := uint64(uint64(v13) + uint64(v17))
-							r34[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.u64
-							s19 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r34[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.u64
-							s19 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(r34[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
-							}
-						}
-					}
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.f32
-							v20a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
-									continue
-								}
-								v20 = v20x
-							}
-							r35[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.f32
-							v20a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
-									continue
-								}
-								v20 = v20x
-							}
-							r35[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.f32
-							s21 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r35[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.f32
-							s21 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r35[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
-							}
-						}
-					}
-				}
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					v22aw := w.Window(20)
-					v24aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: ld.f32
-							v22a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
-									continue
-								}
-								v22 = v22x
-							}
-							// 82: sin.approx.f32
-							v23 := uint64(isa.SinApproxF32(uint32(v22)))
-							r37[l] = v23
-							// 83: ld.u64
-							v24a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
-									continue
-								}
-								v24 = v24x
-							}
-							r38[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: ld.f32
-							v22a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
-									continue
-								}
-								v22 = v22x
-							}
-							// 82: sin.approx.f32
-							v23 := uint64(isa.SinApproxF32(uint32(v22)))
-							r37[l] = v23
-							// 83: ld.u64
-							v24a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
-								v24 = runtime.Load64(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
-									continue
-								}
-								v24 = v24x
-							}
-							r38[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.f32
-							s25 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r37[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.f32
-							s25 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r37[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
-							}
-						}
-					}
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					v26aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: ld.f32
-							v26a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
-									continue
-								}
-								v26 = v26x
-							}
-							r39[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: ld.f32
-							v26a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
-									continue
-								}
-								v26 = v26x
-							}
-							r39[l] = v26
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.f32
-							s27 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r39[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.f32
-							s27 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r39[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
-							}
-						}
-					}
-				}
-				// PTX lines 87, 88, 89: lane-local, one loop over the lanes
-				{
-					v28aw := w.Window(25)
-					v30aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: ld.f32
-							v28a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
-									continue
-								}
-								v28 = v28x
-							}
-							// 88: cos.approx.f32
-							v29 := uint64(isa.CosApproxF32(uint32(v28)))
-							r41[l] = v29
-							// 89: ld.u64
-							v30a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
-									continue
-								}
-								v30 = v30x
-							}
-							r42[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: ld.f32
-							v28a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
-									continue
-								}
-								v28 = v28x
-							}
-							// 88: cos.approx.f32
-							v29 := uint64(isa.CosApproxF32(uint32(v28)))
-							r41[l] = v29
-							// 89: ld.u64
-							v30a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
-									continue
-								}
-								v30 = v30x
-							}
-							r42[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.f32
-							s31 := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r41[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.f32
-							s31 := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r41[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
-							}
-						}
-					}
-				}
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.f32
-							v32a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
-									continue
-								}
-								v32 = v32x
-							}
-							r43[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.f32
-							v32a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
-									continue
-								}
-								v32 = v32x
-							}
-							r43[l] = v32
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					s33w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.f32
-							s33 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
-							}
-							s33v := uint64(r43[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.f32
-							s33 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
-							}
-							s33v := uint64(r43[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-								runtime.Store32(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 93, 94: lane-local, one loop over the lanes
-				{
-					v34aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.f32
-							v34a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
-									continue
-								}
-								v34 = v34x
-							}
-							// 94: abs.f32
-							v35 := uint64(isa.AbsF32(uint32(v34)))
-							r45[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.f32
-							v34a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
-									continue
-								}
-								v34 = v34x
-							}
-							// 94: abs.f32
-							v35 := uint64(isa.AbsF32(uint32(v34)))
-							r45[l] = v35
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.f32
-							s36 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r45[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.f32
-							s36 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r45[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
-							}
-						}
-					}
-				}
-				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-				{
-					v37aw := w.Window(32)
-					v39aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: ld.f32
-							v37a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
-									continue
-								}
-								v37 = v37x
-							}
-							// 97: lg2.approx.f32
-							v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
-							r47[l] = v38
-							// 98: ld.u64
-							v39a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
-								v39 = runtime.Load64(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-								if !v39ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
-									continue
-								}
-								v39 = v39x
-							}
-							r48[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: ld.f32
-							v37a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
-									continue
-								}
-								v37 = v37x
-							}
-							// 97: lg2.approx.f32
-							v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
-							r47[l] = v38
-							// 98: ld.u64
-							v39a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
-								v39 = runtime.Load64(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-								if !v39ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
-									continue
-								}
-								v39 = v39x
-							}
-							r48[l] = v39
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.f32
-							s40 := uint64(r48[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r47[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.f32
-							s40 := uint64(r48[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r47[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
-							}
-						}
-					}
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					v41aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: ld.f32
-							v41a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
-									continue
-								}
-								v41 = v41x
-							}
-							r49[l] = v41
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: ld.f32
-							v41a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
-									continue
-								}
-								v41 = v41x
-							}
-							r49[l] = v41
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					s42w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.f32
-							s42 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
-							}
-							s42v := uint64(r49[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.f32
-							s42 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
-							}
-							s42v := uint64(r49[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
-				{
-					v43aw := w.Window(37)
-					v45aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.f32
-							v43a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
-									continue
-								}
-								v43 = v43x
-							}
-							// 103: ex2.approx.f32
-							v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
-							r51[l] = v44
-							// 104: ld.u64
-							v45a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
-								v45 = runtime.Load64(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-								if !v45ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
-									continue
-								}
-								v45 = v45x
-							}
-							r52[l] = v45
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.f32
-							v43a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
-									continue
-								}
-								v43 = v43x
-							}
-							// 103: ex2.approx.f32
-							v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
-							r51[l] = v44
-							// 104: ld.u64
-							v45a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
-								v45 = runtime.Load64(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-								if !v45ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
-									continue
-								}
-								v45 = v45x
-							}
-							r52[l] = v45
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					s46w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.f32
-							s46 := uint64(r52[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
-							}
-							s46v := uint64(r51[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.f32
-							s46 := uint64(r52[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
-							}
-							s46v := uint64(r51[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-								runtime.Store32(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					v47aw := w.Window(40)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.f32
-							v47a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
-									continue
-								}
-								v47 = v47x
-							}
-							r53[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.f32
-							v47a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
-									continue
-								}
-								v47 = v47x
-							}
-							r53[l] = v47
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					s48w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.f32
-							s48 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
-							}
-							s48v := uint64(r53[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.f32
-							s48 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
-							}
-							s48v := uint64(r53[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
-							}
-						}
-					}
-				}
-				// PTX lines 108, 109: lane-local, one loop over the lanes
-				{
-					v49aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: ld.f32
-							v49a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
-								v49 = runtime.Load32(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-								if !v49ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
-									continue
-								}
-								v49 = v49x
-							}
-							// 109: abs.f32
-							v50 := uint64(isa.AbsF32(uint32(v49)))
-							r55[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: ld.f32
-							v49a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
-								v49 = runtime.Load32(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-								if !v49ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
-									continue
-								}
-								v49 = v49x
-							}
-							// 109: abs.f32
-							v50 := uint64(isa.AbsF32(uint32(v49)))
-							r55[l] = v50
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					s51w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.f32
-							s51 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
-							}
-							s51v := uint64(r55[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.f32
-							s51 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
-							}
-							s51v := uint64(r55[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
-							}
-						}
-					}
-				}
-				// PTX lines 111, 112, 113: lane-local, one loop over the lanes
-				{
-					v52aw := w.Window(44)
-					v54aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: ld.f32
-							v52a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
-									continue
-								}
-								v52 = v52x
-							}
-							// 112: rsqrt.approx.f32
-							v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
-							r57[l] = v53
-							// 113: ld.u64
-							v54a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
-								v54 = runtime.Load64(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
-									continue
-								}
-								v54 = v54x
-							}
-							r58[l] = v54
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: ld.f32
-							v52a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
-									continue
-								}
-								v52 = v52x
-							}
-							// 112: rsqrt.approx.f32
-							v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
-							r57[l] = v53
-							// 113: ld.u64
-							v54a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
-								v54 = runtime.Load64(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
-									continue
-								}
-								v54 = v54x
-							}
-							r58[l] = v54
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s55w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.f32
-							s55 := uint64(r58[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
-							}
-							s55v := uint64(r57[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
-								runtime.Store32(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.f32
-							s55 := uint64(r58[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
-							}
-							s55v := uint64(r57[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
-								runtime.Store32(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115, 116: lane-local, one loop over the lanes
-				{
-					v56aw := w.Window(47)
-					v57aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.f32
-							v56a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 4)
-							}
-							var v56 uint64
-							if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
-								v56 = runtime.Load32(v56aw.Mem, v56ao)
-							} else {
-								v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
-								if !v56ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
-									continue
-								}
-								v56 = v56x
-							}
-							r59[l] = v56
-							// 116: ld.f32
-							v57a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-								if !v57ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
-									continue
-								}
-								v57 = v57x
-							}
-							r60[l] = v57
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.f32
-							v56a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 4)
-							}
-							var v56 uint64
-							if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
-								v56 = runtime.Load32(v56aw.Mem, v56ao)
-							} else {
-								v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
-								if !v56ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
-									continue
-								}
-								v56 = v56x
-							}
-							r59[l] = v56
-							// 116: ld.f32
-							v57a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-								if !v57ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
-									continue
-								}
-								v57 = v57x
-							}
-							r60[l] = v57
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					s58w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.f32
-							s58 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
-							}
-							s58v := uint64(r59[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.f32
-							s58 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
-							}
-							s58v := uint64(r59[l])
-							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-								runtime.Store32(s58w.Mem, s58o, s58v)
-							} else {
-								w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
-							}
-						}
-					}
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					s59w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.f32
-							s59 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s59, 4)
-							}
-							s59v := uint64(r60[l])
-							if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
-								runtime.Store32(s59w.Mem, s59o, s59v)
-							} else {
-								w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.f32
-							s59 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s59, 4)
-							}
-							s59v := uint64(r60[l])
-							if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
-								runtime.Store32(s59w.Mem, s59o, s59v)
-							} else {
-								w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
-							}
-						}
-					}
-				}
-				// PTX lines 119, 120, 121, 122: lane-local, one loop over the lanes
-				{
-					v60aw := w.Window(51)
-					v61aw := w.Window(52)
-					v63aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: ld.f32
-							v60a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 4)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
-								v60 = runtime.Load32(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
-								if !v60ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
-									continue
-								}
-								v60 = v60x
-							}
-							// 120: ld.f32
-							v61a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
-								v61 = runtime.Load32(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-								if !v61ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
-									continue
-								}
-								v61 = v61x
-							}
-							// 121: div.approx.f32
-							v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
-							r63[l] = v62
-							// 122: ld.u64
-							v63a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
-							}
-							var v63 uint64
-							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
-								v63 = runtime.Load64(v63aw.Mem, v63ao)
-							} else {
-								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
-								if !v63ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
-									continue
-								}
-								v63 = v63x
-							}
-							r64[l] = v63
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: ld.f32
-							v60a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 4)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
-								v60 = runtime.Load32(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
-								if !v60ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
-									continue
-								}
-								v60 = v60x
-							}
-							// 120: ld.f32
-							v61a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
-								v61 = runtime.Load32(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-								if !v61ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
-									continue
-								}
-								v61 = v61x
-							}
-							// 121: div.approx.f32
-							v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
-							r63[l] = v62
-							// 122: ld.u64
-							v63a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
-							}
-							var v63 uint64
-							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
-								v63 = runtime.Load64(v63aw.Mem, v63ao)
-							} else {
-								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
-								if !v63ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
-									continue
-								}
-								v63 = v63x
-							}
-							r64[l] = v63
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					s64w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.f32
-							s64 := uint64(r64[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
-							}
-							s64v := uint64(r63[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.f32
-							s64 := uint64(r64[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
-							}
-							s64v := uint64(r63[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
-							}
-						}
-					}
-				}
-			}
+			fapproxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2855,5 +521,2347 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fapproxBlock0 runs block 0 of kernel fapprox for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fapprox.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fapprox.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fapprox.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fapprox.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s13 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s13 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s14 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s14 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s15 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s15 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s16 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s16 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 60-123
+func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r28 := w.Reg(28)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r45 := w.Reg(45)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r55 := w.Reg(55)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	k0 := uint64(0x2)
+	k1 := uint64(0x6)
+	// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.f32
+				s6 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.f32
+				s6 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+				}
+			}
+		}
+	}
+	// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(11)
+		v8aw := w.Window(12)
+		v11aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
+						continue
+					}
+					v7 = v7x
+				}
+				// 67: ld.s32
+				v8a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 68: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 69: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 70: ld.f32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
+						continue
+					}
+					v7 = v7x
+				}
+				// 67: ld.s32
+				v8a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 68: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 69: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 70: ld.f32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.f32
+				s12 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.f32
+				s12 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(15)
+		v14aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.u64
+				v13a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				// 73: ld.u32
+				v14a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
+						continue
+					}
+					v14 = v14x
+				}
+				// 74: mul.lo.s32
+				v15 := uint64(uint32(v14) * uint32(k1))
+				// 75: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 76: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k0))
+				// 77: add.s64
+				v18 := uint64(uint64(v13) + uint64(v17))
+				r34[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.u64
+				v13a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				// 73: ld.u32
+				v14a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
+						continue
+					}
+					v14 = v14x
+				}
+				// 74: mul.lo.s32
+				v15 := uint64(uint32(v14) * uint32(k1))
+				// 75: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 76: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k0))
+				// 77: add.s64
+				v18 := uint64(uint64(v13) + uint64(v17))
+				r34[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.u64
+				s19 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r34[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.u64
+				s19 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(r34[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+				}
+			}
+		}
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.f32
+				v20a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
+						continue
+					}
+					v20 = v20x
+				}
+				r35[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.f32
+				v20a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
+						continue
+					}
+					v20 = v20x
+				}
+				r35[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.f32
+				s21 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r35[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.f32
+				s21 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r35[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+				}
+			}
+		}
+	}
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		v22aw := w.Window(20)
+		v24aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: ld.f32
+				v22a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
+						continue
+					}
+					v22 = v22x
+				}
+				// 82: sin.approx.f32
+				v23 := uint64(isa.SinApproxF32(uint32(v22)))
+				r37[l] = v23
+				// 83: ld.u64
+				v24a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
+						continue
+					}
+					v24 = v24x
+				}
+				r38[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: ld.f32
+				v22a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
+						continue
+					}
+					v22 = v22x
+				}
+				// 82: sin.approx.f32
+				v23 := uint64(isa.SinApproxF32(uint32(v22)))
+				r37[l] = v23
+				// 83: ld.u64
+				v24a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+					v24 = runtime.Load64(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
+						continue
+					}
+					v24 = v24x
+				}
+				r38[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.f32
+				s25 := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r37[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.f32
+				s25 := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r37[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+				}
+			}
+		}
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		v26aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: ld.f32
+				v26a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
+						continue
+					}
+					v26 = v26x
+				}
+				r39[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: ld.f32
+				v26a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
+						continue
+					}
+					v26 = v26x
+				}
+				r39[l] = v26
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.f32
+				s27 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r39[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.f32
+				s27 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r39[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+				}
+			}
+		}
+	}
+	// PTX lines 87, 88, 89: lane-local, one loop over the lanes
+	{
+		v28aw := w.Window(25)
+		v30aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: ld.f32
+				v28a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
+						continue
+					}
+					v28 = v28x
+				}
+				// 88: cos.approx.f32
+				v29 := uint64(isa.CosApproxF32(uint32(v28)))
+				r41[l] = v29
+				// 89: ld.u64
+				v30a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
+						continue
+					}
+					v30 = v30x
+				}
+				r42[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: ld.f32
+				v28a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
+						continue
+					}
+					v28 = v28x
+				}
+				// 88: cos.approx.f32
+				v29 := uint64(isa.CosApproxF32(uint32(v28)))
+				r41[l] = v29
+				// 89: ld.u64
+				v30a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
+						continue
+					}
+					v30 = v30x
+				}
+				r42[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.f32
+				s31 := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r41[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.f32
+				s31 := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r41[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+				}
+			}
+		}
+	}
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.f32
+				v32a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
+						continue
+					}
+					v32 = v32x
+				}
+				r43[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.f32
+				v32a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
+						continue
+					}
+					v32 = v32x
+				}
+				r43[l] = v32
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		s33w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.f32
+				s33 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+				}
+				s33v := uint64(r43[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.f32
+				s33 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+				}
+				s33v := uint64(r43[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 93, 94: lane-local, one loop over the lanes
+	{
+		v34aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.f32
+				v34a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
+						continue
+					}
+					v34 = v34x
+				}
+				// 94: abs.f32
+				v35 := uint64(isa.AbsF32(uint32(v34)))
+				r45[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.f32
+				v34a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
+						continue
+					}
+					v34 = v34x
+				}
+				// 94: abs.f32
+				v35 := uint64(isa.AbsF32(uint32(v34)))
+				r45[l] = v35
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.f32
+				s36 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r45[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.f32
+				s36 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r45[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+				}
+			}
+		}
+	}
+	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+	{
+		v37aw := w.Window(32)
+		v39aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: ld.f32
+				v37a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
+						continue
+					}
+					v37 = v37x
+				}
+				// 97: lg2.approx.f32
+				v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
+				r47[l] = v38
+				// 98: ld.u64
+				v39a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+					v39 = runtime.Load64(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+					if !v39ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
+						continue
+					}
+					v39 = v39x
+				}
+				r48[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: ld.f32
+				v37a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
+						continue
+					}
+					v37 = v37x
+				}
+				// 97: lg2.approx.f32
+				v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
+				r47[l] = v38
+				// 98: ld.u64
+				v39a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+					v39 = runtime.Load64(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+					if !v39ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
+						continue
+					}
+					v39 = v39x
+				}
+				r48[l] = v39
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.f32
+				s40 := uint64(r48[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r47[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.f32
+				s40 := uint64(r48[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r47[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+				}
+			}
+		}
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		v41aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: ld.f32
+				v41a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
+						continue
+					}
+					v41 = v41x
+				}
+				r49[l] = v41
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: ld.f32
+				v41a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
+						continue
+					}
+					v41 = v41x
+				}
+				r49[l] = v41
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		s42w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.f32
+				s42 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+				}
+				s42v := uint64(r49[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.f32
+				s42 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+				}
+				s42v := uint64(r49[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+	{
+		v43aw := w.Window(37)
+		v45aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.f32
+				v43a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
+						continue
+					}
+					v43 = v43x
+				}
+				// 103: ex2.approx.f32
+				v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
+				r51[l] = v44
+				// 104: ld.u64
+				v45a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+					v45 = runtime.Load64(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+					if !v45ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
+						continue
+					}
+					v45 = v45x
+				}
+				r52[l] = v45
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.f32
+				v43a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
+						continue
+					}
+					v43 = v43x
+				}
+				// 103: ex2.approx.f32
+				v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
+				r51[l] = v44
+				// 104: ld.u64
+				v45a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+					v45 = runtime.Load64(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+					if !v45ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
+						continue
+					}
+					v45 = v45x
+				}
+				r52[l] = v45
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		s46w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.f32
+				s46 := uint64(r52[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+				}
+				s46v := uint64(r51[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.f32
+				s46 := uint64(r52[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+				}
+				s46v := uint64(r51[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		v47aw := w.Window(40)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.f32
+				v47a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
+						continue
+					}
+					v47 = v47x
+				}
+				r53[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.f32
+				v47a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
+						continue
+					}
+					v47 = v47x
+				}
+				r53[l] = v47
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		s48w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.f32
+				s48 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
+				}
+				s48v := uint64(r53[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.f32
+				s48 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
+				}
+				s48v := uint64(r53[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+				}
+			}
+		}
+	}
+	// PTX lines 108, 109: lane-local, one loop over the lanes
+	{
+		v49aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: ld.f32
+				v49a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+					v49 = runtime.Load32(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+					if !v49ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
+						continue
+					}
+					v49 = v49x
+				}
+				// 109: abs.f32
+				v50 := uint64(isa.AbsF32(uint32(v49)))
+				r55[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: ld.f32
+				v49a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+					v49 = runtime.Load32(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+					if !v49ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
+						continue
+					}
+					v49 = v49x
+				}
+				// 109: abs.f32
+				v50 := uint64(isa.AbsF32(uint32(v49)))
+				r55[l] = v50
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s51w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.f32
+				s51 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+				}
+				s51v := uint64(r55[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.f32
+				s51 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+				}
+				s51v := uint64(r55[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+				}
+			}
+		}
+	}
+	// PTX lines 111, 112, 113: lane-local, one loop over the lanes
+	{
+		v52aw := w.Window(44)
+		v54aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: ld.f32
+				v52a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
+						continue
+					}
+					v52 = v52x
+				}
+				// 112: rsqrt.approx.f32
+				v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
+				r57[l] = v53
+				// 113: ld.u64
+				v54a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+					v54 = runtime.Load64(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
+						continue
+					}
+					v54 = v54x
+				}
+				r58[l] = v54
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: ld.f32
+				v52a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
+						continue
+					}
+					v52 = v52x
+				}
+				// 112: rsqrt.approx.f32
+				v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
+				r57[l] = v53
+				// 113: ld.u64
+				v54a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+					v54 = runtime.Load64(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
+						continue
+					}
+					v54 = v54x
+				}
+				r58[l] = v54
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s55w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.f32
+				s55 := uint64(r58[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+				}
+				s55v := uint64(r57[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+					runtime.Store32(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.f32
+				s55 := uint64(r58[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+				}
+				s55v := uint64(r57[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+					runtime.Store32(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115, 116: lane-local, one loop over the lanes
+	{
+		v56aw := w.Window(47)
+		v57aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.f32
+				v56a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 4)
+				}
+				var v56 uint64
+				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
+					v56 = runtime.Load32(v56aw.Ptr, v56ao)
+				} else {
+					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
+					if !v56ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
+						continue
+					}
+					v56 = v56x
+				}
+				r59[l] = v56
+				// 116: ld.f32
+				v57a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+					if !v57ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
+						continue
+					}
+					v57 = v57x
+				}
+				r60[l] = v57
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.f32
+				v56a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 4)
+				}
+				var v56 uint64
+				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
+					v56 = runtime.Load32(v56aw.Ptr, v56ao)
+				} else {
+					v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
+					if !v56ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
+						continue
+					}
+					v56 = v56x
+				}
+				r59[l] = v56
+				// 116: ld.f32
+				v57a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+					if !v57ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
+						continue
+					}
+					v57 = v57x
+				}
+				r60[l] = v57
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		s58w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.f32
+				s58 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
+				}
+				s58v := uint64(r59[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.f32
+				s58 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
+				}
+				s58v := uint64(r59[l])
+				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+					runtime.Store32(s58w.Ptr, s58o, s58v)
+				} else {
+					w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+				}
+			}
+		}
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		s59w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.f32
+				s59 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s59, 4)
+				}
+				s59v := uint64(r60[l])
+				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
+					runtime.Store32(s59w.Ptr, s59o, s59v)
+				} else {
+					w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.f32
+				s59 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s59, 4)
+				}
+				s59v := uint64(r60[l])
+				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
+					runtime.Store32(s59w.Ptr, s59o, s59v)
+				} else {
+					w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+				}
+			}
+		}
+	}
+	// PTX lines 119, 120, 121, 122: lane-local, one loop over the lanes
+	{
+		v60aw := w.Window(51)
+		v61aw := w.Window(52)
+		v63aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: ld.f32
+				v60a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 4)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
+					v60 = runtime.Load32(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
+					if !v60ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
+						continue
+					}
+					v60 = v60x
+				}
+				// 120: ld.f32
+				v61a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+					v61 = runtime.Load32(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+					if !v61ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
+						continue
+					}
+					v61 = v61x
+				}
+				// 121: div.approx.f32
+				v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
+				r63[l] = v62
+				// 122: ld.u64
+				v63a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
+				}
+				var v63 uint64
+				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
+					v63 = runtime.Load64(v63aw.Ptr, v63ao)
+				} else {
+					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+					if !v63ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
+						continue
+					}
+					v63 = v63x
+				}
+				r64[l] = v63
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: ld.f32
+				v60a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 4)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
+					v60 = runtime.Load32(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
+					if !v60ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
+						continue
+					}
+					v60 = v60x
+				}
+				// 120: ld.f32
+				v61a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+					v61 = runtime.Load32(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+					if !v61ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
+						continue
+					}
+					v61 = v61x
+				}
+				// 121: div.approx.f32
+				v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
+				r63[l] = v62
+				// 122: ld.u64
+				v63a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
+				}
+				var v63 uint64
+				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
+					v63 = runtime.Load64(v63aw.Ptr, v63ao)
+				} else {
+					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+					if !v63ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
+						continue
+					}
+					v63 = v63x
+				}
+				r64[l] = v63
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		s64w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.f32
+				s64 := uint64(r64[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+				}
+				s64v := uint64(r63[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.f32
+				s64 := uint64(r64[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+				}
+				s64v := uint64(r63[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+				}
+			}
+		}
 	}
 }

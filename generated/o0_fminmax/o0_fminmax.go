@@ -414,374 +414,7 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fminmax.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fminmax.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fminmax.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fminmax.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s14 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s14 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s15 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s15 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 47: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 48: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			minmaxNanBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -798,953 +431,7 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 60-99
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r35 := w.Reg(35)
-				r40 := w.Reg(40)
-				r43 := w.Reg(43)
-				r46 := w.Reg(46)
-				r52 := w.Reg(52)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX lines 60, 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					v6aw := w.Window(10)
-					v8aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-							// 65: ld.u64
-							v6a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
-									continue
-								}
-								v6 = v6x
-							}
-							// 66: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 67: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							r26[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-							// 65: ld.u64
-							v6a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
-									continue
-								}
-								v6 = v6x
-							}
-							// 66: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 67: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							r26[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.f32
-							s9 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r23[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.f32
-							s9 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r23[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
-							}
-						}
-					}
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.f32
-							s10 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r26[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.f32
-							s10 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r26[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
-							}
-						}
-					}
-				}
-				// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(14)
-					v12aw := w.Window(15)
-					v14aw := w.Window(16)
-					v15aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: ld.f32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							// 71: ld.f32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
-									continue
-								}
-								v12 = v12x
-							}
-							// 72: min.NaN.f32
-							v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
-							r29[l] = v13
-							// 73: ld.u64
-							v14a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
-									continue
-								}
-								v14 = v14x
-							}
-							// 74: ld.u32
-							v15a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
-									continue
-								}
-								v15 = v15x
-							}
-							// 75: shl.b32
-							v16 := uint64(uint32(v15) << uint32(k1))
-							// 76: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							// 77: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k0))
-							// 78: add.s64
-							v19 := uint64(uint64(v14) + uint64(v18))
-							r35[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: ld.f32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							// 71: ld.f32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
-									continue
-								}
-								v12 = v12x
-							}
-							// 72: min.NaN.f32
-							v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
-							r29[l] = v13
-							// 73: ld.u64
-							v14a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
-									continue
-								}
-								v14 = v14x
-							}
-							// 74: ld.u32
-							v15a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
-									continue
-								}
-								v15 = v15x
-							}
-							// 75: shl.b32
-							v16 := uint64(uint32(v15) << uint32(k1))
-							// 76: cvt.s64.s32
-							v17 := uint64(uint64(int32(v16)))
-							// 77: shl.b64
-							v18 := uint64(uint64(v17) << uint32(k0))
-							// 78: add.s64
-							v19 := uint64(uint64(v14) + uint64(v18))
-							r35[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.f32
-							s20 := uint64(r35[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r29[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.f32
-							s20 := uint64(r35[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r29[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
-							}
-						}
-					}
-				}
-				// PTX lines 80, 81, 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(19)
-					v22aw := w.Window(20)
-					v25aw := w.Window(21)
-					v26aw := w.Window(22)
-					v28aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: ld.u64
-							v21a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
-									continue
-								}
-								v21 = v21x
-							}
-							// 81: ld.s32
-							v22a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
-									continue
-								}
-								v22 = v22x
-							}
-							v22 = uint64(uint64(int64(int32(v22))))
-							// 82: shl.b64
-							v23 := uint64(uint64(v22) << uint32(k0))
-							// 83: add.s64
-							v24 := uint64(uint64(v21) + uint64(v23))
-							// 84: ld.f32
-							v25a := uint64(v24) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
-									continue
-								}
-								v25 = v25x
-							}
-							r40[l] = v25
-							// 85: ld.u64
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
-									continue
-								}
-								v26 = v26x
-							}
-							// 86: add.s64
-							v27 := uint64(uint64(v26) + uint64(v23))
-							// 87: ld.f32
-							v28a := uint64(v27) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
-									continue
-								}
-								v28 = v28x
-							}
-							r43[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: ld.u64
-							v21a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
-									continue
-								}
-								v21 = v21x
-							}
-							// 81: ld.s32
-							v22a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
-									continue
-								}
-								v22 = v22x
-							}
-							v22 = uint64(uint64(int64(int32(v22))))
-							// 82: shl.b64
-							v23 := uint64(uint64(v22) << uint32(k0))
-							// 83: add.s64
-							v24 := uint64(uint64(v21) + uint64(v23))
-							// 84: ld.f32
-							v25a := uint64(v24) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
-									continue
-								}
-								v25 = v25x
-							}
-							r40[l] = v25
-							// 85: ld.u64
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
-								v26 = runtime.Load64(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
-									continue
-								}
-								v26 = v26x
-							}
-							// 86: add.s64
-							v27 := uint64(uint64(v26) + uint64(v23))
-							// 87: ld.f32
-							v28a := uint64(v27) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
-									continue
-								}
-								v28 = v28x
-							}
-							r43[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.f32
-							s29 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r40[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.f32
-							s29 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r40[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
-							}
-						}
-					}
-				}
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					s30w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.f32
-							s30 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
-							}
-							s30v := uint64(r43[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.f32
-							s30 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
-							}
-							s30v := uint64(r43[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
-							}
-						}
-					}
-				}
-				// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98: lane-local, one loop over the lanes
-				{
-					v31aw := w.Window(26)
-					v32aw := w.Window(27)
-					v34aw := w.Window(28)
-					v35aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.f32
-							v31a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
-									continue
-								}
-								v31 = v31x
-							}
-							// 91: ld.f32
-							v32a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
-									continue
-								}
-								v32 = v32x
-							}
-							// 92: max.NaN.f32
-							v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
-							r46[l] = v33
-							// 93: ld.u64
-							v34a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
-								v34 = runtime.Load64(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-								if !v34ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
-									continue
-								}
-								v34 = v34x
-							}
-							// 94: ld.u32
-							v35a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
-									continue
-								}
-								v35 = v35x
-							}
-							// 95: shl.b32
-							v36 := uint64(uint32(v35) << uint32(k1))
-							// 96: cvt.s64.s32
-							v37 := uint64(uint64(int32(v36)))
-							// 97: shl.b64
-							v38 := uint64(uint64(v37) << uint32(k0))
-							// 98: add.s64
-							v39 := uint64(uint64(v34) + uint64(v38))
-							r52[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.f32
-							v31a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
-									continue
-								}
-								v31 = v31x
-							}
-							// 91: ld.f32
-							v32a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
-									continue
-								}
-								v32 = v32x
-							}
-							// 92: max.NaN.f32
-							v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
-							r46[l] = v33
-							// 93: ld.u64
-							v34a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
-								v34 = runtime.Load64(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-								if !v34ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
-									continue
-								}
-								v34 = v34x
-							}
-							// 94: ld.u32
-							v35a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
-									continue
-								}
-								v35 = v35x
-							}
-							// 95: shl.b32
-							v36 := uint64(uint32(v35) << uint32(k1))
-							// 96: cvt.s64.s32
-							v37 := uint64(uint64(int32(v36)))
-							// 97: shl.b64
-							v38 := uint64(uint64(v37) << uint32(k0))
-							// 98: add.s64
-							v39 := uint64(uint64(v34) + uint64(v38))
-							r52[l] = v39
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.f32
-							s40 := uint64(r52[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r46[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.f32
-							s40 := uint64(r52[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r46[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
-							}
-						}
-					}
-				}
-			}
+			minmaxNanBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1762,5 +449,1326 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// minmaxNanBlock0 runs block 0 of kernel minmax_nan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func minmaxNanBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fminmax.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fminmax.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fminmax.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fminmax.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s14 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s14 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s15 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s15 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// minmaxNanBlock2 runs block 2 of kernel minmax_nan for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 60-99
+func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r35 := w.Reg(35)
+	r40 := w.Reg(40)
+	r43 := w.Reg(43)
+	r46 := w.Reg(46)
+	r52 := w.Reg(52)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX lines 60, 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		v6aw := w.Window(10)
+		v8aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+				// 65: ld.u64
+				v6a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
+						continue
+					}
+					v6 = v6x
+				}
+				// 66: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 67: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				r26[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+				// 65: ld.u64
+				v6a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
+						continue
+					}
+					v6 = v6x
+				}
+				// 66: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 67: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				r26[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.f32
+				s9 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r23[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.f32
+				s9 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r23[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+				}
+			}
+		}
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.f32
+				s10 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r26[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.f32
+				s10 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r26[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+				}
+			}
+		}
+	}
+	// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(14)
+		v12aw := w.Window(15)
+		v14aw := w.Window(16)
+		v15aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: ld.f32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				// 71: ld.f32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
+						continue
+					}
+					v12 = v12x
+				}
+				// 72: min.NaN.f32
+				v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
+				r29[l] = v13
+				// 73: ld.u64
+				v14a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
+						continue
+					}
+					v14 = v14x
+				}
+				// 74: ld.u32
+				v15a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
+						continue
+					}
+					v15 = v15x
+				}
+				// 75: shl.b32
+				v16 := uint64(uint32(v15) << uint32(k1))
+				// 76: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				// 77: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k0))
+				// 78: add.s64
+				v19 := uint64(uint64(v14) + uint64(v18))
+				r35[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: ld.f32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				// 71: ld.f32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
+						continue
+					}
+					v12 = v12x
+				}
+				// 72: min.NaN.f32
+				v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
+				r29[l] = v13
+				// 73: ld.u64
+				v14a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
+						continue
+					}
+					v14 = v14x
+				}
+				// 74: ld.u32
+				v15a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
+						continue
+					}
+					v15 = v15x
+				}
+				// 75: shl.b32
+				v16 := uint64(uint32(v15) << uint32(k1))
+				// 76: cvt.s64.s32
+				v17 := uint64(uint64(int32(v16)))
+				// 77: shl.b64
+				v18 := uint64(uint64(v17) << uint32(k0))
+				// 78: add.s64
+				v19 := uint64(uint64(v14) + uint64(v18))
+				r35[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.f32
+				s20 := uint64(r35[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r29[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.f32
+				s20 := uint64(r35[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r29[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+				}
+			}
+		}
+	}
+	// PTX lines 80, 81, 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(19)
+		v22aw := w.Window(20)
+		v25aw := w.Window(21)
+		v26aw := w.Window(22)
+		v28aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: ld.u64
+				v21a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
+						continue
+					}
+					v21 = v21x
+				}
+				// 81: ld.s32
+				v22a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
+						continue
+					}
+					v22 = v22x
+				}
+				v22 = uint64(uint64(int64(int32(v22))))
+				// 82: shl.b64
+				v23 := uint64(uint64(v22) << uint32(k0))
+				// 83: add.s64
+				v24 := uint64(uint64(v21) + uint64(v23))
+				// 84: ld.f32
+				v25a := uint64(v24) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
+						continue
+					}
+					v25 = v25x
+				}
+				r40[l] = v25
+				// 85: ld.u64
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
+						continue
+					}
+					v26 = v26x
+				}
+				// 86: add.s64
+				v27 := uint64(uint64(v26) + uint64(v23))
+				// 87: ld.f32
+				v28a := uint64(v27) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
+						continue
+					}
+					v28 = v28x
+				}
+				r43[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: ld.u64
+				v21a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
+						continue
+					}
+					v21 = v21x
+				}
+				// 81: ld.s32
+				v22a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
+						continue
+					}
+					v22 = v22x
+				}
+				v22 = uint64(uint64(int64(int32(v22))))
+				// 82: shl.b64
+				v23 := uint64(uint64(v22) << uint32(k0))
+				// 83: add.s64
+				v24 := uint64(uint64(v21) + uint64(v23))
+				// 84: ld.f32
+				v25a := uint64(v24) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
+						continue
+					}
+					v25 = v25x
+				}
+				r40[l] = v25
+				// 85: ld.u64
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+					v26 = runtime.Load64(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
+						continue
+					}
+					v26 = v26x
+				}
+				// 86: add.s64
+				v27 := uint64(uint64(v26) + uint64(v23))
+				// 87: ld.f32
+				v28a := uint64(v27) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
+						continue
+					}
+					v28 = v28x
+				}
+				r43[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.f32
+				s29 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r40[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.f32
+				s29 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r40[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+				}
+			}
+		}
+	}
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.f32
+				s30 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+				}
+				s30v := uint64(r43[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.f32
+				s30 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+				}
+				s30v := uint64(r43[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+				}
+			}
+		}
+	}
+	// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98: lane-local, one loop over the lanes
+	{
+		v31aw := w.Window(26)
+		v32aw := w.Window(27)
+		v34aw := w.Window(28)
+		v35aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.f32
+				v31a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
+						continue
+					}
+					v31 = v31x
+				}
+				// 91: ld.f32
+				v32a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
+						continue
+					}
+					v32 = v32x
+				}
+				// 92: max.NaN.f32
+				v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
+				r46[l] = v33
+				// 93: ld.u64
+				v34a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+					v34 = runtime.Load64(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+					if !v34ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
+						continue
+					}
+					v34 = v34x
+				}
+				// 94: ld.u32
+				v35a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
+						continue
+					}
+					v35 = v35x
+				}
+				// 95: shl.b32
+				v36 := uint64(uint32(v35) << uint32(k1))
+				// 96: cvt.s64.s32
+				v37 := uint64(uint64(int32(v36)))
+				// 97: shl.b64
+				v38 := uint64(uint64(v37) << uint32(k0))
+				// 98: add.s64
+				v39 := uint64(uint64(v34) + uint64(v38))
+				r52[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.f32
+				v31a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
+						continue
+					}
+					v31 = v31x
+				}
+				// 91: ld.f32
+				v32a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
+						continue
+					}
+					v32 = v32x
+				}
+				// 92: max.NaN.f32
+				v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
+				r46[l] = v33
+				// 93: ld.u64
+				v34a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+					v34 = runtime.Load64(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+					if !v34ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
+						continue
+					}
+					v34 = v34x
+				}
+				// 94: ld.u32
+				v35a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
+						continue
+					}
+					v35 = v35x
+				}
+				// 95: shl.b32
+				v36 := uint64(uint32(v35) << uint32(k1))
+				// 96: cvt.s64.s32
+				v37 := uint64(uint64(int32(v36)))
+				// 97: shl.b64
+				v38 := uint64(uint64(v37) << uint32(k0))
+				// 98: add.s64
+				v39 := uint64(uint64(v34) + uint64(v38))
+				r52[l] = v39
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.f32
+				s40 := uint64(r52[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r46[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.f32
+				s40 := uint64(r52[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r46[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+				}
+			}
+		}
 	}
 }

@@ -886,374 +886,7 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fp64_math.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fp64_math.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s13 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s13 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s14 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s14 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s15 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s15 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s16 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s16 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 47: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 48: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			dnormBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1270,1267 +903,7 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 60-110
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				r34 := w.Reg(34)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				r48 := w.Reg(48)
-				r53 := w.Reg(53)
-				r59 := w.Reg(59)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				k2 := uint64(0x3ff0000000000000)
-				// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.f64
-							s6 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.f64
-							s6 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
-							}
-						}
-					}
-				}
-				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(11)
-					v8aw := w.Window(12)
-					v11aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.u64
-							v7a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
-									continue
-								}
-								v7 = v7x
-							}
-							// 67: ld.s32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 68: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 69: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 70: ld.f64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.u64
-							v7a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
-									continue
-								}
-								v7 = v7x
-							}
-							// 67: ld.s32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 68: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 69: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 70: ld.f64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.f64
-							s12 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.f64
-							s12 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(15)
-					v14aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.f64
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							// 73: ld.f64
-							v14a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
-									continue
-								}
-								v14 = v14x
-							}
-							// 74: mul.rn.f64
-							v15 := isa.MulF64RN(v14, v14)
-							// 75: fma.rn.f64
-							v16 := isa.FmaF64RN(v13, v13, v15)
-							r32[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.f64
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							// 73: ld.f64
-							v14a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
-									continue
-								}
-								v14 = v14x
-							}
-							// 74: mul.rn.f64
-							v15 := isa.MulF64RN(v14, v14)
-							// 75: fma.rn.f64
-							v16 := isa.FmaF64RN(v13, v13, v15)
-							r32[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.f64
-							s17 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r32[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.f64
-							s17 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r32[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
-							}
-						}
-					}
-				}
-				// PTX lines 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(18)
-					v20aw := w.Window(19)
-					v21aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: ld.f64
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
-								v18 = runtime.Load64(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
-									continue
-								}
-								v18 = v18x
-							}
-							// 78: sqrt.rn.f64
-							v19 := isa.SqrtF64(v18, isa.RN)
-							r34[l] = v19
-							// 79: ld.u64
-							v20a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
-									continue
-								}
-								v20 = v20x
-							}
-							// 80: ld.u32
-							v21a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
-									continue
-								}
-								v21 = v21x
-							}
-							// 81: shl.b32
-							v22 := uint64(uint32(v21) << uint32(k1))
-							// 82: cvt.s64.s32
-							v23 := uint64(uint64(int32(v22)))
-							// 83: shl.b64
-							v24 := uint64(uint64(v23) << uint32(k0))
-							// 84: add.s64
-							v25 := uint64(uint64(v20) + uint64(v24))
-							r40[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: ld.f64
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
-								v18 = runtime.Load64(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
-									continue
-								}
-								v18 = v18x
-							}
-							// 78: sqrt.rn.f64
-							v19 := isa.SqrtF64(v18, isa.RN)
-							r34[l] = v19
-							// 79: ld.u64
-							v20a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
-									continue
-								}
-								v20 = v20x
-							}
-							// 80: ld.u32
-							v21a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
-									continue
-								}
-								v21 = v21x
-							}
-							// 81: shl.b32
-							v22 := uint64(uint32(v21) << uint32(k1))
-							// 82: cvt.s64.s32
-							v23 := uint64(uint64(int32(v22)))
-							// 83: shl.b64
-							v24 := uint64(uint64(v23) << uint32(k0))
-							// 84: add.s64
-							v25 := uint64(uint64(v20) + uint64(v24))
-							r40[l] = v25
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.f64
-							s26 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(r34[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.f64
-							s26 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(r34[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX lines 86, 87: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(22)
-					v28aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: ld.f64
-							v27a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
-								v27 = runtime.Load64(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
-									continue
-								}
-								v27 = v27x
-							}
-							r41[l] = v27
-							// 87: ld.f64
-							v28a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
-									continue
-								}
-								v28 = v28x
-							}
-							r42[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: ld.f64
-							v27a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
-								v27 = runtime.Load64(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
-									continue
-								}
-								v27 = v27x
-							}
-							r41[l] = v27
-							// 87: ld.f64
-							v28a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
-									continue
-								}
-								v28 = v28x
-							}
-							r42[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.f64
-							s29 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
-							}
-							s29v := uint64(r41[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
-								runtime.Store64(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.f64
-							s29 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
-							}
-							s29v := uint64(r41[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
-								runtime.Store64(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
-							}
-						}
-					}
-				}
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					s30w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.f64
-							s30 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
-							}
-							s30v := uint64(r42[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.f64
-							s30 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
-							}
-							s30v := uint64(r42[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
-								runtime.Store64(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
-							}
-						}
-					}
-				}
-				// PTX lines 90, 91, 92, 93: lane-local, one loop over the lanes
-				{
-					v31aw := w.Window(26)
-					v32aw := w.Window(27)
-					v34aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.f64
-							v31a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
-								v31 = runtime.Load64(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
-									continue
-								}
-								v31 = v31x
-							}
-							// 91: ld.f64
-							v32a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
-								v32 = runtime.Load64(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
-									continue
-								}
-								v32 = v32x
-							}
-							// 92: min.f64
-							v33 := isa.MinF64(v31, v32, false)
-							r45[l] = v33
-							// 93: ld.f64
-							v34a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
-								v34 = runtime.Load64(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-								if !v34ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
-									continue
-								}
-								v34 = v34x
-							}
-							r46[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.f64
-							v31a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
-								v31 = runtime.Load64(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
-									continue
-								}
-								v31 = v31x
-							}
-							// 91: ld.f64
-							v32a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
-								v32 = runtime.Load64(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
-									continue
-								}
-								v32 = v32x
-							}
-							// 92: min.f64
-							v33 := isa.MinF64(v31, v32, false)
-							r45[l] = v33
-							// 93: ld.f64
-							v34a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
-								v34 = runtime.Load64(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
-								if !v34ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
-									continue
-								}
-								v34 = v34x
-							}
-							r46[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.f64
-							s35 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
-							}
-							s35v := uint64(r46[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
-								runtime.Store64(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.f64
-							s35 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
-							}
-							s35v := uint64(r46[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
-								runtime.Store64(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
-							}
-						}
-					}
-				}
-				// PTX lines 95, 96: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: ld.f64
-							v36a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
-									continue
-								}
-								v36 = v36x
-							}
-							// 96: abs.f64
-							v37 := isa.AbsF64(v36)
-							r48[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: ld.f64
-							v36a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
-									continue
-								}
-								v36 = v36x
-							}
-							// 96: abs.f64
-							v37 := isa.AbsF64(v36)
-							r48[l] = v37
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s38w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.f64
-							s38 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
-							}
-							s38v := uint64(r48[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.f64
-							s38 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
-							}
-							s38v := uint64(r48[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
-								runtime.Store64(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
-							}
-						}
-					}
-				}
-				// PTX line 98: mov.u64, warp-uniform
-				u39 := uint64(k2)
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.u64
-							s40 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
-							}
-							s40v := uint64(u39)
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.u64
-							s40 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
-							}
-							s40v := uint64(u39)
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
-								runtime.Store64(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
-							}
-						}
-					}
-				}
-				// PTX lines 100, 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					v41aw := w.Window(33)
-					v42aw := w.Window(34)
-					v45aw := w.Window(35)
-					v46aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: ld.f64
-							v41a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 8)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
-								v41 = runtime.Load64(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
-									continue
-								}
-								v41 = v41x
-							}
-							// 101: ld.f64
-							v42a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
-									continue
-								}
-								v42 = v42x
-							}
-							// 102: max.f64
-							v43 := isa.MaxF64(v41, v42, false)
-							// 103: div.rn.f64
-							v44 := isa.DivF64(r45[l], v43, isa.RN)
-							r53[l] = v44
-							// 104: ld.u64
-							v45a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
-								v45 = runtime.Load64(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-								if !v45ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
-									continue
-								}
-								v45 = v45x
-							}
-							// 105: ld.u32
-							v46a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
-									continue
-								}
-								v46 = v46x
-							}
-							// 106: shl.b32
-							v47 := uint64(uint32(v46) << uint32(k1))
-							// 107: cvt.s64.s32
-							v48 := uint64(uint64(int32(v47)))
-							// 108: shl.b64
-							v49 := uint64(uint64(v48) << uint32(k0))
-							// 109: add.s64
-							v50 := uint64(uint64(v45) + uint64(v49))
-							r59[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: ld.f64
-							v41a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 8)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
-								v41 = runtime.Load64(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
-									continue
-								}
-								v41 = v41x
-							}
-							// 101: ld.f64
-							v42a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
-									continue
-								}
-								v42 = v42x
-							}
-							// 102: max.f64
-							v43 := isa.MaxF64(v41, v42, false)
-							// 103: div.rn.f64
-							v44 := isa.DivF64(r45[l], v43, isa.RN)
-							r53[l] = v44
-							// 104: ld.u64
-							v45a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
-							}
-							var v45 uint64
-							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
-								v45 = runtime.Load64(v45aw.Mem, v45ao)
-							} else {
-								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
-								if !v45ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
-									continue
-								}
-								v45 = v45x
-							}
-							// 105: ld.u32
-							v46a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
-									continue
-								}
-								v46 = v46x
-							}
-							// 106: shl.b32
-							v47 := uint64(uint32(v46) << uint32(k1))
-							// 107: cvt.s64.s32
-							v48 := uint64(uint64(int32(v47)))
-							// 108: shl.b64
-							v49 := uint64(uint64(v48) << uint32(k0))
-							// 109: add.s64
-							v50 := uint64(uint64(v45) + uint64(v49))
-							r59[l] = v50
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					s51w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.f64
-							s51 := uint64(r59[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
-							}
-							s51v := uint64(r53[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
-								runtime.Store64(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.f64
-							s51 := uint64(r59[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
-							}
-							s51v := uint64(r53[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
-								runtime.Store64(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
-							}
-						}
-					}
-				}
-			}
+			dnormBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2551,6 +924,1651 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// dnormBlock0 runs block 0 of kernel dnorm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fp64_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fp64_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s13 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s13 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s14 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s14 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s15 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s15 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s16 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s16 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 60-110
+func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	r48 := w.Reg(48)
+	r53 := w.Reg(53)
+	r59 := w.Reg(59)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3ff0000000000000)
+	// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.f64
+				s6 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.f64
+				s6 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+				}
+			}
+		}
+	}
+	// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(11)
+		v8aw := w.Window(12)
+		v11aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.u64
+				v7a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
+						continue
+					}
+					v7 = v7x
+				}
+				// 67: ld.s32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 68: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 69: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 70: ld.f64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.u64
+				v7a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
+						continue
+					}
+					v7 = v7x
+				}
+				// 67: ld.s32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 68: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 69: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 70: ld.f64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.f64
+				s12 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.f64
+				s12 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(15)
+		v14aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v13s [32]uint64
+				var v15s [32]uint64
+				for l := range 32 {
+					// 72: ld.f64
+					v13a := uint64(r0[l]) + 0x50
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+					}
+					var v13 uint64
+					if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+						v13 = runtime.Load64(v13aw.Ptr, v13ao)
+					} else {
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
+							continue
+						}
+						v13 = v13x
+					}
+					// 73: ld.f64
+					v14a := uint64(r0[l]) + 0x58
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+					}
+					var v14 uint64
+					if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+						v14 = runtime.Load64(v14aw.Ptr, v14ao)
+					} else {
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+						if !v14ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
+							continue
+						}
+						v14 = v14x
+					}
+					// 74: mul.rn.f64
+					v15 := isa.MulF64RN(v14, v14)
+					v13s[l] = v13
+					v15s[l] = v15
+				}
+				for l := range 32 {
+					v13 := v13s[l]
+					v15 := v15s[l]
+					// 75: fma.rn.f64
+					v16 := isa.FmaF64RN(v13, v13, v15)
+					r32[l] = v16
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.f64
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				// 73: ld.f64
+				v14a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
+						continue
+					}
+					v14 = v14x
+				}
+				// 74: mul.rn.f64
+				v15 := isa.MulF64RN(v14, v14)
+				// 75: fma.rn.f64
+				v16 := isa.FmaF64RN(v13, v13, v15)
+				r32[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.f64
+				s17 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r32[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.f64
+				s17 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r32[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+				}
+			}
+		}
+	}
+	// PTX lines 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(18)
+		v20aw := w.Window(19)
+		v21aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: ld.f64
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+					v18 = runtime.Load64(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
+						continue
+					}
+					v18 = v18x
+				}
+				// 78: sqrt.rn.f64
+				v19 := isa.SqrtF64(v18, isa.RN)
+				r34[l] = v19
+				// 79: ld.u64
+				v20a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
+						continue
+					}
+					v20 = v20x
+				}
+				// 80: ld.u32
+				v21a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
+						continue
+					}
+					v21 = v21x
+				}
+				// 81: shl.b32
+				v22 := uint64(uint32(v21) << uint32(k1))
+				// 82: cvt.s64.s32
+				v23 := uint64(uint64(int32(v22)))
+				// 83: shl.b64
+				v24 := uint64(uint64(v23) << uint32(k0))
+				// 84: add.s64
+				v25 := uint64(uint64(v20) + uint64(v24))
+				r40[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: ld.f64
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+					v18 = runtime.Load64(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
+						continue
+					}
+					v18 = v18x
+				}
+				// 78: sqrt.rn.f64
+				v19 := isa.SqrtF64(v18, isa.RN)
+				r34[l] = v19
+				// 79: ld.u64
+				v20a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
+						continue
+					}
+					v20 = v20x
+				}
+				// 80: ld.u32
+				v21a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
+						continue
+					}
+					v21 = v21x
+				}
+				// 81: shl.b32
+				v22 := uint64(uint32(v21) << uint32(k1))
+				// 82: cvt.s64.s32
+				v23 := uint64(uint64(int32(v22)))
+				// 83: shl.b64
+				v24 := uint64(uint64(v23) << uint32(k0))
+				// 84: add.s64
+				v25 := uint64(uint64(v20) + uint64(v24))
+				r40[l] = v25
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.f64
+				s26 := uint64(r40[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(r34[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.f64
+				s26 := uint64(r40[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(r34[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX lines 86, 87: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(22)
+		v28aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: ld.f64
+				v27a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+					v27 = runtime.Load64(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
+						continue
+					}
+					v27 = v27x
+				}
+				r41[l] = v27
+				// 87: ld.f64
+				v28a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
+						continue
+					}
+					v28 = v28x
+				}
+				r42[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: ld.f64
+				v27a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+					v27 = runtime.Load64(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
+						continue
+					}
+					v27 = v27x
+				}
+				r41[l] = v27
+				// 87: ld.f64
+				v28a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
+						continue
+					}
+					v28 = v28x
+				}
+				r42[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.f64
+				s29 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+				}
+				s29v := uint64(r41[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+					runtime.Store64(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.f64
+				s29 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+				}
+				s29v := uint64(r41[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+					runtime.Store64(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+				}
+			}
+		}
+	}
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.f64
+				s30 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
+				}
+				s30v := uint64(r42[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.f64
+				s30 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
+				}
+				s30v := uint64(r42[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+					runtime.Store64(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+				}
+			}
+		}
+	}
+	// PTX lines 90, 91, 92, 93: lane-local, one loop over the lanes
+	{
+		v31aw := w.Window(26)
+		v32aw := w.Window(27)
+		v34aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.f64
+				v31a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+					v31 = runtime.Load64(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
+						continue
+					}
+					v31 = v31x
+				}
+				// 91: ld.f64
+				v32a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+					v32 = runtime.Load64(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
+						continue
+					}
+					v32 = v32x
+				}
+				// 92: min.f64
+				v33 := isa.MinF64(v31, v32, false)
+				r45[l] = v33
+				// 93: ld.f64
+				v34a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+					v34 = runtime.Load64(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+					if !v34ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
+						continue
+					}
+					v34 = v34x
+				}
+				r46[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.f64
+				v31a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+					v31 = runtime.Load64(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
+						continue
+					}
+					v31 = v31x
+				}
+				// 91: ld.f64
+				v32a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+					v32 = runtime.Load64(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
+						continue
+					}
+					v32 = v32x
+				}
+				// 92: min.f64
+				v33 := isa.MinF64(v31, v32, false)
+				r45[l] = v33
+				// 93: ld.f64
+				v34a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+					v34 = runtime.Load64(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+					if !v34ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
+						continue
+					}
+					v34 = v34x
+				}
+				r46[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.f64
+				s35 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
+				}
+				s35v := uint64(r46[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+					runtime.Store64(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.f64
+				s35 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
+				}
+				s35v := uint64(r46[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+					runtime.Store64(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+				}
+			}
+		}
+	}
+	// PTX lines 95, 96: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: ld.f64
+				v36a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
+						continue
+					}
+					v36 = v36x
+				}
+				// 96: abs.f64
+				v37 := isa.AbsF64(v36)
+				r48[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: ld.f64
+				v36a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
+						continue
+					}
+					v36 = v36x
+				}
+				// 96: abs.f64
+				v37 := isa.AbsF64(v36)
+				r48[l] = v37
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s38w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.f64
+				s38 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
+				}
+				s38v := uint64(r48[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.f64
+				s38 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
+				}
+				s38v := uint64(r48[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+					runtime.Store64(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+				}
+			}
+		}
+	}
+	// PTX line 98: mov.u64, warp-uniform
+	u39 := uint64(k2)
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.u64
+				s40 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
+				}
+				s40v := uint64(u39)
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.u64
+				s40 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
+				}
+				s40v := uint64(u39)
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+					runtime.Store64(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+				}
+			}
+		}
+	}
+	// PTX lines 100, 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		v41aw := w.Window(33)
+		v42aw := w.Window(34)
+		v45aw := w.Window(35)
+		v46aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: ld.f64
+				v41a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 8)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
+					v41 = runtime.Load64(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
+						continue
+					}
+					v41 = v41x
+				}
+				// 101: ld.f64
+				v42a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
+						continue
+					}
+					v42 = v42x
+				}
+				// 102: max.f64
+				v43 := isa.MaxF64(v41, v42, false)
+				// 103: div.rn.f64
+				v44 := isa.DivF64(r45[l], v43, isa.RN)
+				r53[l] = v44
+				// 104: ld.u64
+				v45a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+					v45 = runtime.Load64(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+					if !v45ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
+						continue
+					}
+					v45 = v45x
+				}
+				// 105: ld.u32
+				v46a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
+						continue
+					}
+					v46 = v46x
+				}
+				// 106: shl.b32
+				v47 := uint64(uint32(v46) << uint32(k1))
+				// 107: cvt.s64.s32
+				v48 := uint64(uint64(int32(v47)))
+				// 108: shl.b64
+				v49 := uint64(uint64(v48) << uint32(k0))
+				// 109: add.s64
+				v50 := uint64(uint64(v45) + uint64(v49))
+				r59[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: ld.f64
+				v41a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 8)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
+					v41 = runtime.Load64(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
+						continue
+					}
+					v41 = v41x
+				}
+				// 101: ld.f64
+				v42a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
+						continue
+					}
+					v42 = v42x
+				}
+				// 102: max.f64
+				v43 := isa.MaxF64(v41, v42, false)
+				// 103: div.rn.f64
+				v44 := isa.DivF64(r45[l], v43, isa.RN)
+				r53[l] = v44
+				// 104: ld.u64
+				v45a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+				}
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+					v45 = runtime.Load64(v45aw.Ptr, v45ao)
+				} else {
+					v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+					if !v45ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
+						continue
+					}
+					v45 = v45x
+				}
+				// 105: ld.u32
+				v46a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
+						continue
+					}
+					v46 = v46x
+				}
+				// 106: shl.b32
+				v47 := uint64(uint32(v46) << uint32(k1))
+				// 107: cvt.s64.s32
+				v48 := uint64(uint64(int32(v47)))
+				// 108: shl.b64
+				v49 := uint64(uint64(v48) << uint32(k0))
+				// 109: add.s64
+				v50 := uint64(uint64(v45) + uint64(v49))
+				r59[l] = v50
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s51w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.f64
+				s51 := uint64(r59[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
+				}
+				s51v := uint64(r53[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+					runtime.Store64(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.f64
+				s51 := uint64(r59[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
+				}
+				s51v := uint64(r53[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+					runtime.Store64(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+				}
+			}
+		}
+	}
+}
+
 // newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2559,370 +2577,7 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 133-155; divergent, reconverges at block 7 (b7 ($L__BB1_7))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 133: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 134: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 135: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/fp64_math.ptx:135")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 136: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/fp64_math.ptx:136")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 137: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:137")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 138: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:138")
-				}
-				// PTX line 139: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u5)
-				// PTX line 140: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 141: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u6)
-				// PTX line 142: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.u64
-							s11 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.u64
-							s11 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
-							}
-						}
-					}
-				}
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.u64
-							s12 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.u64
-							s12 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
-							}
-						}
-					}
-				}
-				// PTX lines 145: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.u32
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.u32
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
-							}
-						}
-					}
-				}
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
-							}
-						}
-					}
-				}
-				// PTX line 147: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 148: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 149: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 151: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 152: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 151: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 152: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v21aw := w.Window(43)
-					v22aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.u32
-							v21a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
-									continue
-								}
-								v21 = v21x
-							}
-							// 154: ld.u32
-							v22a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
-									continue
-								}
-								v22 = v22x
-							}
-							// 155: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.u32
-							v21a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
-									continue
-								}
-								v21 = v21x
-							}
-							// 154: ld.u32
-							v22a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
-									continue
-								}
-								v22 = v22x
-							}
-							// 155: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			newtonSqrtBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2939,395 +2594,14 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 7
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 161-170
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(45)
-					v2aw := w.Window(46)
-					v5aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
-									continue
-								}
-								v1 = v1x
-							}
-							// 162: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 163: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 164: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 165: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
-									continue
-								}
-								v5 = v5x
-							}
-							r21[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
-									continue
-								}
-								v1 = v1x
-							}
-							// 162: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 163: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 164: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 165: ld.f64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
-									continue
-								}
-								v5 = v5x
-							}
-							r21[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.f64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r21[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.f64
-							s6 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r21[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
-							}
-						}
-					}
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: ld.f64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
-									continue
-								}
-								v7 = v7x
-							}
-							r22[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: ld.f64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
-									continue
-								}
-								v7 = v7x
-							}
-							r22[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.f64
-							s8 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r22[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.f64
-							s8 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r22[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
-							}
-						}
-					}
-				}
-				// PTX line 169: mov.b32, warp-uniform
-				u9 := uint64(k1)
-				// PTX lines 170: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: st.u32
-							s10 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: st.u32
-							s10 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
-							}
-						}
-					}
-				}
-			}
+			newtonSqrtBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 173-175; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 173, 174, 175: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(52)
-					v2aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
-									continue
-								}
-								v1 = v1x
-							}
-							// 174: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
-									continue
-								}
-								v2 = v2x
-							}
-							// 175: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
-									continue
-								}
-								v1 = v1x
-							}
-							// 174: ld.u32
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
-									continue
-								}
-								v2 = v2x
-							}
-							// 175: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			newtonSqrtBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3341,407 +2615,21 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 179-184
-			{
-				r0 := w.Reg(0)
-				r30 := w.Reg(30)
-				k0 := uint64(0x3fe0000000000000)
-				// PTX lines 179, 180, 181, 182, 183: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(54)
-					v2aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: ld.f64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
-									continue
-								}
-								v1 = v1x
-							}
-							// 180: ld.f64
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
-									continue
-								}
-								v2 = v2x
-							}
-							// 181: div.rn.f64
-							v3 := isa.DivF64(v2, v1, isa.RN)
-							// 182: add.rn.f64
-							v4 := isa.AddF64RN(v1, v3)
-							// 183: mul.rn.f64
-							v5 := isa.MulF64RN(v4, k0)
-							r30[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: ld.f64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
-									continue
-								}
-								v1 = v1x
-							}
-							// 180: ld.f64
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
-									continue
-								}
-								v2 = v2x
-							}
-							// 181: div.rn.f64
-							v3 := isa.DivF64(v2, v1, isa.RN)
-							// 182: add.rn.f64
-							v4 := isa.AddF64RN(v1, v3)
-							// 183: mul.rn.f64
-							v5 := isa.MulF64RN(v4, k0)
-							r30[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.f64
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r30[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.f64
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r30[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
-							}
-						}
-					}
-				}
-			}
+			newtonSqrtBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 187-189
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				k0 := uint64(0x1)
-				// PTX lines 187, 188: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
-									continue
-								}
-								v1 = v1x
-							}
-							// 188: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r32[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
-									continue
-								}
-								v1 = v1x
-							}
-							// 188: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r32[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 189: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r32[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r32[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
-							}
-						}
-					}
-				}
-			}
+			newtonSqrtBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 192-197
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r37 := w.Reg(37)
-				k0 := uint64(0x3)
-				// PTX lines 192, 193, 194, 195, 196: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(59)
-					v2aw := w.Window(60)
-					v3aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: ld.f64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 193: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
-									continue
-								}
-								v2 = v2x
-							}
-							// 194: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 195: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 196: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r37[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: ld.f64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 193: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
-									continue
-								}
-								v2 = v2x
-							}
-							// 194: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 195: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 196: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r37[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(62)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: st.f64
-							s6 := uint64(r37[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r33[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: st.f64
-							s6 := uint64(r37[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r33[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
-							}
-						}
-					}
-				}
-			}
+			newtonSqrtBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3762,5 +2650,1174 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// newtonSqrtBlock0 runs block 0 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 133-155; divergent, reconverges at block 7 (b7 ($L__BB1_7))
+func newtonSqrtBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 133: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 134: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/fp64_math.ptx:135")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/fp64_math.ptx:136")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:137")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 138: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:138")
+	}
+	// PTX line 139: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 140: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 141: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 142: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.u64
+				s11 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.u64
+				s11 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+				}
+			}
+		}
+	}
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.u64
+				s12 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.u64
+				s12 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+				}
+			}
+		}
+	}
+	// PTX lines 145: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.u32
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.u32
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+				}
+			}
+		}
+	}
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+				}
+			}
+		}
+	}
+	// PTX line 147: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 148: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 149: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 151: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 152: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 151: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 152: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v21aw := w.Window(43)
+		v22aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.u32
+				v21a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
+						continue
+					}
+					v21 = v21x
+				}
+				// 154: ld.u32
+				v22a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
+						continue
+					}
+					v22 = v22x
+				}
+				// 155: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.u32
+				v21a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
+						continue
+					}
+					v21 = v21x
+				}
+				// 154: ld.u32
+				v22a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
+						continue
+					}
+					v22 = v22x
+				}
+				// 155: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// newtonSqrtBlock2 runs block 2 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 161-170
+func newtonSqrtBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(45)
+		v2aw := w.Window(46)
+		v5aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
+						continue
+					}
+					v1 = v1x
+				}
+				// 162: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 163: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 164: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 165: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
+						continue
+					}
+					v5 = v5x
+				}
+				r21[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
+						continue
+					}
+					v1 = v1x
+				}
+				// 162: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 163: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 164: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 165: ld.f64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
+						continue
+					}
+					v5 = v5x
+				}
+				r21[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.f64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r21[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.f64
+				s6 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r21[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+				}
+			}
+		}
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: ld.f64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
+						continue
+					}
+					v7 = v7x
+				}
+				r22[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: ld.f64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
+						continue
+					}
+					v7 = v7x
+				}
+				r22[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.f64
+				s8 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r22[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.f64
+				s8 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r22[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+				}
+			}
+		}
+	}
+	// PTX line 169: mov.b32, warp-uniform
+	u9 := uint64(k1)
+	// PTX lines 170: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: st.u32
+				s10 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: st.u32
+				s10 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+				}
+			}
+		}
+	}
+}
+
+// newtonSqrtBlock3 runs block 3 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 173-175; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 173, 174, 175: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(52)
+		v2aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
+						continue
+					}
+					v1 = v1x
+				}
+				// 174: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
+						continue
+					}
+					v2 = v2x
+				}
+				// 175: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
+						continue
+					}
+					v1 = v1x
+				}
+				// 174: ld.u32
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
+						continue
+					}
+					v2 = v2x
+				}
+				// 175: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 179-184
+func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	k0 := uint64(0x3fe0000000000000)
+	// PTX lines 179, 180, 181, 182, 183: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(54)
+		v2aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v3s [32]uint64
+				var v4s [32]uint64
+				for l := range 32 {
+					// 179: ld.f64
+					v1a := uint64(r0[l]) + 0x28
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+					}
+					var v1 uint64
+					if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+						v1 = runtime.Load64(v1aw.Ptr, v1ao)
+					} else {
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
+							continue
+						}
+						v1 = v1x
+					}
+					// 180: ld.f64
+					v2a := uint64(r0[l]) + 0x20
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+					}
+					var v2 uint64
+					if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+						v2 = runtime.Load64(v2aw.Ptr, v2ao)
+					} else {
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
+							continue
+						}
+						v2 = v2x
+					}
+					// 181: div.rn.f64
+					v3 := isa.DivF64(v2, v1, isa.RN)
+					v1s[l] = v1
+					v3s[l] = v3
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					v3 := v3s[l]
+					// 182: add.rn.f64
+					v4 := isa.AddF64RN(v1, v3)
+					v4s[l] = v4
+				}
+				for l := range 32 {
+					v4 := v4s[l]
+					// 183: mul.rn.f64
+					v5 := isa.MulF64RN(v4, k0)
+					r30[l] = v5
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: ld.f64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
+						continue
+					}
+					v1 = v1x
+				}
+				// 180: ld.f64
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
+						continue
+					}
+					v2 = v2x
+				}
+				// 181: div.rn.f64
+				v3 := isa.DivF64(v2, v1, isa.RN)
+				// 182: add.rn.f64
+				v4 := isa.AddF64RN(v1, v3)
+				// 183: mul.rn.f64
+				v5 := isa.MulF64RN(v4, k0)
+				r30[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.f64
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r30[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.f64
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r30[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+				}
+			}
+		}
+	}
+}
+
+// newtonSqrtBlock5 runs block 5 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 187-189
+func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	k0 := uint64(0x1)
+	// PTX lines 187, 188: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
+						continue
+					}
+					v1 = v1x
+				}
+				// 188: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r32[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
+						continue
+					}
+					v1 = v1x
+				}
+				// 188: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r32[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 189: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r32[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r32[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+				}
+			}
+		}
+	}
+}
+
+// newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 192-197
+func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r37 := w.Reg(37)
+	k0 := uint64(0x3)
+	// PTX lines 192, 193, 194, 195, 196: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(59)
+		v2aw := w.Window(60)
+		v3aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: ld.f64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 193: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
+						continue
+					}
+					v2 = v2x
+				}
+				// 194: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 195: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 196: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r37[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: ld.f64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 193: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
+						continue
+					}
+					v2 = v2x
+				}
+				// 194: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 195: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 196: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r37[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(62)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: st.f64
+				s6 := uint64(r37[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r33[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: st.f64
+				s6 := uint64(r37[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r33[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+				}
+			}
+		}
 	}
 }

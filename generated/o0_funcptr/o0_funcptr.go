@@ -2012,299 +2012,7 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 50-59; ret
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 50: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 51: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 53: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 53: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
-							}
-						}
-					}
-				}
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(2)
-					v8aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
-									continue
-								}
-								v7 = v7x
-							}
-							// 57: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
-									continue
-								}
-								v8 = v8x
-							}
-							// 58: add.rn.f32
-							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
-							r6[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
-									continue
-								}
-								v7 = v7x
-							}
-							// 57: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
-									continue
-								}
-								v8 = v8x
-							}
-							// 58: add.rn.f32
-							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
-							r6[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r6[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r6[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
-							}
-						}
-					}
-				}
-			}
+			opAddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2316,6 +2024,302 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// opAddBlock0 runs block 0 of function _Z6op_addff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 50-59; ret
+func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 50: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 51: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 53: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 53: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+				}
+			}
+		}
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(2)
+		v8aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
+						continue
+					}
+					v7 = v7x
+				}
+				// 57: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
+						continue
+					}
+					v8 = v8x
+				}
+				// 58: add.rn.f32
+				v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+				r6[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
+						continue
+					}
+					v7 = v7x
+				}
+				// 57: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
+						continue
+					}
+					v8 = v8x
+				}
+				// 58: add.rn.f32
+				v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+				r6[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r6[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r6[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+				}
+			}
+		}
 	}
 }
 
@@ -2327,299 +2331,7 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 75-84; ret
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 75: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 76: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 77, 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 78: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 78: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
-							}
-						}
-					}
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
-							}
-						}
-					}
-				}
-				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(6)
-					v8aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
-									continue
-								}
-								v7 = v7x
-							}
-							// 82: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
-									continue
-								}
-								v8 = v8x
-							}
-							// 83: sub.rn.f32
-							v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
-							r6[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
-									continue
-								}
-								v7 = v7x
-							}
-							// 82: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
-									continue
-								}
-								v8 = v8x
-							}
-							// 83: sub.rn.f32
-							v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
-							r6[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r6[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r6[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
-							}
-						}
-					}
-				}
-			}
+			opSubBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2631,6 +2343,302 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// opSubBlock0 runs block 0 of function _Z6op_subff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 75-84; ret
+func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 75: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 76: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 77, 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 78: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 78: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+				}
+			}
+		}
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+				}
+			}
+		}
+	}
+	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(6)
+		v8aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
+						continue
+					}
+					v7 = v7x
+				}
+				// 82: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
+						continue
+					}
+					v8 = v8x
+				}
+				// 83: sub.rn.f32
+				v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+				r6[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
+						continue
+					}
+					v7 = v7x
+				}
+				// 82: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
+						continue
+					}
+					v8 = v8x
+				}
+				// 83: sub.rn.f32
+				v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+				r6[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r6[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r6[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+				}
+			}
+		}
 	}
 }
 
@@ -2642,299 +2650,7 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 100-109; ret
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 100: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 101: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 102, 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 103: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 103: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(10)
-					v8aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
-									continue
-								}
-								v7 = v7x
-							}
-							// 107: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
-									continue
-								}
-								v8 = v8x
-							}
-							// 108: mul.rn.f32
-							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
-							r6[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
-									continue
-								}
-								v7 = v7x
-							}
-							// 107: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
-									continue
-								}
-								v8 = v8x
-							}
-							// 108: mul.rn.f32
-							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
-							r6[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r6[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.param.f32
-							s10 := uint64(0x8)
-							s10v := uint64(r6[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
-							}
-						}
-					}
-				}
-			}
+			opMulBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2949,6 +2665,302 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// opMulBlock0 runs block 0 of function _Z6op_mulff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 100-109; ret
+func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 100: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 101: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 102, 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 103: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 103: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(10)
+		v8aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
+						continue
+					}
+					v7 = v7x
+				}
+				// 107: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
+						continue
+					}
+					v8 = v8x
+				}
+				// 108: mul.rn.f32
+				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				r6[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
+						continue
+					}
+					v7 = v7x
+				}
+				// 107: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
+						continue
+					}
+					v8 = v8x
+				}
+				// 108: mul.rn.f32
+				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				r6[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r6[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.param.f32
+				s10 := uint64(0x8)
+				s10v := uint64(r6[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+				}
+			}
+		}
+	}
+}
+
 // opMaxRun runs blocks of function _Z6op_maxff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2957,275 +2969,7 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 126-134; divergent, reconverges at block 3 (b3 ($L__BB3_3))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 126: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 127: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				// PTX lines 128, 129: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 129: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 129: ld.param.f32
-							v4a := uint64(0x0)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.f32
-							s5 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.f32
-							s6 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r2[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
-							}
-						}
-					}
-				}
-				// PTX lines 132, 133, 134: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v7aw := w.Window(14)
-					v8aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
-									continue
-								}
-								v7 = v7x
-							}
-							// 133: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
-									continue
-								}
-								v8 = v8x
-							}
-							// 134: setp.leu.f32
-							c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
-							c9t := (c9x != c9x || c9y != c9y) || c9x <= c9y
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: ld.f32
-							v7a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
-									continue
-								}
-								v7 = v7x
-							}
-							// 133: ld.f32
-							v8a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
-									continue
-								}
-								v8 = v8x
-							}
-							// 134: setp.leu.f32
-							c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
-							c9t := (c9x != c9x || c9y != c9y) || c9x <= c9y
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			opMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3239,176 +2983,21 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 1:
 			// b1 ($L__BB3_1), PTX lines 138-139
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				// PTX lines 138, 139: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: ld.f32
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
-									continue
-								}
-								v1 = v1x
-							}
-							// 139: mov.f32
-							v2 := uint64(v1)
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: ld.f32
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
-									continue
-								}
-								v1 = v1x
-							}
-							// 139: mov.f32
-							v2 := uint64(v1)
-							r7[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			opMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2 ($L__BB3_2), PTX lines 142-143
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				// PTX lines 142, 143: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: ld.f32
-							v1a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
-									continue
-								}
-								v1 = v1x
-							}
-							// 143: mov.f32
-							v2 := uint64(v1)
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: ld.f32
-							v1a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
-									continue
-								}
-								v1 = v1x
-							}
-							// 143: mov.f32
-							v2 := uint64(v1)
-							r7[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			opMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB3_3), PTX lines 146-147; ret
-			{
-				r7 := w.Reg(7)
-				// PTX lines 146, 147: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: mov.f32
-							v1 := uint64(r7[l])
-							// 147: st.param.f32
-							s2 := uint64(0x8)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: mov.f32
-							v1 := uint64(r7[l])
-							// 147: st.param.f32
-							s2 := uint64(0x8)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
-							}
-						}
-					}
-				}
-			}
+			opMaxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3426,6 +3015,445 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// opMaxBlock0 runs block 0 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 126-134; divergent, reconverges at block 3 (b3 ($L__BB3_3))
+func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 126: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 127: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	// PTX lines 128, 129: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 129: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 129: ld.param.f32
+				v4a := uint64(0x0)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.f32
+				s5 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.f32
+				s6 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r2[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+				}
+			}
+		}
+	}
+	// PTX lines 132, 133, 134: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v7aw := w.Window(14)
+		v8aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
+						continue
+					}
+					v7 = v7x
+				}
+				// 133: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
+						continue
+					}
+					v8 = v8x
+				}
+				// 134: setp.leu.f32
+				c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
+				c9t := (c9x != c9x || c9y != c9y) || c9x <= c9y
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: ld.f32
+				v7a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
+						continue
+					}
+					v7 = v7x
+				}
+				// 133: ld.f32
+				v8a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
+						continue
+					}
+					v8 = v8x
+				}
+				// 134: setp.leu.f32
+				c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
+				c9t := (c9x != c9x || c9y != c9y) || c9x <= c9y
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// opMaxBlock1 runs block 1 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_1), PTX lines 138-139
+func opMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	// PTX lines 138, 139: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: ld.f32
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
+						continue
+					}
+					v1 = v1x
+				}
+				// 139: mov.f32
+				v2 := uint64(v1)
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: ld.f32
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
+						continue
+					}
+					v1 = v1x
+				}
+				// 139: mov.f32
+				v2 := uint64(v1)
+				r7[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// opMaxBlock2 runs block 2 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB3_2), PTX lines 142-143
+func opMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	// PTX lines 142, 143: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: ld.f32
+				v1a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
+						continue
+					}
+					v1 = v1x
+				}
+				// 143: mov.f32
+				v2 := uint64(v1)
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: ld.f32
+				v1a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
+						continue
+					}
+					v1 = v1x
+				}
+				// 143: mov.f32
+				v2 := uint64(v1)
+				r7[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// opMaxBlock3 runs block 3 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB3_3), PTX lines 146-147; ret
+func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	// PTX lines 146, 147: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: mov.f32
+				v1 := uint64(r7[l])
+				// 147: st.param.f32
+				s2 := uint64(0x8)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: mov.f32
+				v1 := uint64(r7[l])
+				// 147: st.param.f32
+				s2 := uint64(0x8)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+				}
+			}
+		}
+	}
+}
+
 // funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3434,428 +3462,7 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 169: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 170: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 171: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/funcptr.ptx:171")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 172: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/funcptr.ptx:172")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 173: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/funcptr.ptx:173")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 174: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:174")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 175: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:175")
-				}
-				// PTX line 176: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 177: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 178: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 179: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 180: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u6)
-				// PTX line 181: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 182: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u7)
-				// PTX line 183: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.u64
-							s16 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.u64
-							s16 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
-							}
-						}
-					}
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.u64
-							s17 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.u64
-							s17 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
-							}
-						}
-					}
-				}
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.u64
-							s18 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.u64
-							s18 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
-							}
-						}
-					}
-				}
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.u64
-							s19 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.u64
-							s19 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
-							}
-						}
-					}
-				}
-				// PTX lines 188: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
-							}
-						}
-					}
-				}
-				// PTX line 189: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().X))
-				// PTX line 190: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().X))
-				// PTX line 191: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 192, 193, 194: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s26w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 193: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 194: st.u32
-							s26 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 193: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 194: st.u32
-							s26 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
-							}
-						}
-					}
-				}
-				// PTX lines 195, 196, 197: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v27aw := w.Window(24)
-					v28aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: ld.u32
-							v27a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
-									continue
-								}
-								v27 = v27x
-							}
-							// 196: ld.u32
-							v28a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
-									continue
-								}
-								v28 = v28x
-							}
-							// 197: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: ld.u32
-							v27a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
-									continue
-								}
-								v27 = v27x
-							}
-							// 196: ld.u32
-							v28a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
-									continue
-								}
-								v28 = v28x
-							}
-							// 197: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			funcptrBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3872,548 +3479,7 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 4
 		case 2:
 			// b2 ($L__BB4_2), PTX lines 203-228; code before the call
-			{
-				r0 := w.Reg(0)
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r38 := w.Reg(38)
-				r41 := w.Reg(41)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 203, 204, 205, 206, 207, 208, 209: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(26)
-					v2aw := w.Window(27)
-					v5aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
-									continue
-								}
-								v1 = v1x
-							}
-							// 204: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 205: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 206: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 207: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
-									continue
-								}
-								v5 = v5x
-							}
-							// 208: and.b64
-							v6 := uint64(uint64(v5) & uint64(k1))
-							// 209: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							r28[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
-									continue
-								}
-								v1 = v1x
-							}
-							// 204: ld.s32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 205: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 206: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 207: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
-									continue
-								}
-								v5 = v5x
-							}
-							// 208: and.b64
-							v6 := uint64(uint64(v5) & uint64(k1))
-							// 209: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							r28[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 210: mov.u64, warp-uniform
-				u8 := uint64((w.GlobalVar(0) + k2))
-				// PTX line 211: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 212, 213: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: add.s64
-							v10 := uint64(uint64(u9) + uint64(r28[l]))
-							// 213: ld.u64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
-									continue
-								}
-								v11 = v11x
-							}
-							r32[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: add.s64
-							v10 := uint64(uint64(u9) + uint64(r28[l]))
-							// 213: ld.u64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
-									continue
-								}
-								v11 = v11x
-							}
-							r32[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 214: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: st.u64
-							s12 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r32[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: st.u64
-							s12 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r32[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
-							}
-						}
-					}
-				}
-				// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(31)
-					v14aw := w.Window(32)
-					v15aw := w.Window(33)
-					v18aw := w.Window(34)
-					v19aw := w.Window(35)
-					v21aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: ld.u64
-							v13a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
-									continue
-								}
-								v13 = v13x
-							}
-							r33[l] = v13
-							// 216: ld.u64
-							v14a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
-									continue
-								}
-								v14 = v14x
-							}
-							// 217: ld.s32
-							v15a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
-									continue
-								}
-								v15 = v15x
-							}
-							v15 = uint64(uint64(int64(int32(v15))))
-							// 218: shl.b64
-							v16 := uint64(uint64(v15) << uint32(k0))
-							// 219: add.s64
-							v17 := uint64(uint64(v14) + uint64(v16))
-							// 220: ld.f32
-							v18a := uint64(v17) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
-									continue
-								}
-								v18 = v18x
-							}
-							r38[l] = v18
-							// 221: ld.u64
-							v19a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
-									continue
-								}
-								v19 = v19x
-							}
-							// 222: add.s64
-							v20 := uint64(uint64(v19) + uint64(v16))
-							// 223: ld.f32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
-									continue
-								}
-								v21 = v21x
-							}
-							r41[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: ld.u64
-							v13a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
-									continue
-								}
-								v13 = v13x
-							}
-							r33[l] = v13
-							// 216: ld.u64
-							v14a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
-									continue
-								}
-								v14 = v14x
-							}
-							// 217: ld.s32
-							v15a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
-									continue
-								}
-								v15 = v15x
-							}
-							v15 = uint64(uint64(int64(int32(v15))))
-							// 218: shl.b64
-							v16 := uint64(uint64(v15) << uint32(k0))
-							// 219: add.s64
-							v17 := uint64(uint64(v14) + uint64(v16))
-							// 220: ld.f32
-							v18a := uint64(v17) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
-									continue
-								}
-								v18 = v18x
-							}
-							r38[l] = v18
-							// 221: ld.u64
-							v19a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
-									continue
-								}
-								v19 = v19x
-							}
-							// 222: add.s64
-							v20 := uint64(uint64(v19) + uint64(v16))
-							// 223: ld.f32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
-									continue
-								}
-								v21 = v21x
-							}
-							r41[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 226: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: st.param.f32
-							s22 := uint64(0x0)
-							s22v := uint64(r38[l])
-							if s22 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: st.param.f32
-							s22 := uint64(0x0)
-							s22v := uint64(r38[l])
-							if s22 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
-							}
-						}
-					}
-				}
-				// PTX lines 228: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 228: st.param.f32
-							s23 := uint64(0x4)
-							s23v := uint64(r41[l])
-							if s23 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 228: st.param.f32
-							s23 := uint64(0x4)
-							s23v := uint64(r41[l])
-							if s23 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
-							}
-						}
-					}
-				}
-			}
+			funcptrBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4429,177 +3495,7 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 1
 		case 6:
 			// b5, PTX lines 238-244
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r46 := w.Reg(46)
-				k0 := uint64(0x2)
-				// PTX lines 238, 240, 241, 242, 243: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(37)
-					v3aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: ld.param.f32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
-									continue
-								}
-								v1 = v1x
-							}
-							r42[l] = v1
-							// 240: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
-									continue
-								}
-								v2 = v2x
-							}
-							// 241: ld.s32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 242: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 243: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r46[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: ld.param.f32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
-									continue
-								}
-								v1 = v1x
-							}
-							r42[l] = v1
-							// 240: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
-									continue
-								}
-								v2 = v2x
-							}
-							// 241: ld.s32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 242: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 243: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r46[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 244: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: st.f32
-							s6 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r42[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: st.f32
-							s6 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r42[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
-							}
-						}
-					}
-				}
-			}
+			funcptrBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4614,6 +3510,1150 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// funcptrBlock0 runs block 0 of kernel funcptr for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
+func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 169: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 170: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 171: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/funcptr.ptx:171")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 172: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/funcptr.ptx:172")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 173: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/funcptr.ptx:173")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 174: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:174")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 175: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:175")
+	}
+	// PTX line 176: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 177: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 178: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 179: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 180: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 181: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 182: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 183: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.u64
+				s16 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.u64
+				s16 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+				}
+			}
+		}
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.u64
+				s17 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.u64
+				s17 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+				}
+			}
+		}
+	}
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.u64
+				s18 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.u64
+				s18 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+				}
+			}
+		}
+	}
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.u64
+				s19 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.u64
+				s19 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+				}
+			}
+		}
+	}
+	// PTX lines 188: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+				}
+			}
+		}
+	}
+	// PTX line 189: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 190: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 191: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 192, 193, 194: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s26w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 193: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 194: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 193: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 194: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+				}
+			}
+		}
+	}
+	// PTX lines 195, 196, 197: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v27aw := w.Window(24)
+		v28aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: ld.u32
+				v27a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
+						continue
+					}
+					v27 = v27x
+				}
+				// 196: ld.u32
+				v28a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
+						continue
+					}
+					v28 = v28x
+				}
+				// 197: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: ld.u32
+				v27a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
+						continue
+					}
+					v27 = v27x
+				}
+				// 196: ld.u32
+				v28a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
+						continue
+					}
+					v28 = v28x
+				}
+				// 197: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// funcptrBlock2 runs block 2 of kernel funcptr for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_2), PTX lines 203-228; code before the call
+func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r38 := w.Reg(38)
+	r41 := w.Reg(41)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 203, 204, 205, 206, 207, 208, 209: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(26)
+		v2aw := w.Window(27)
+		v5aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+						continue
+					}
+					v1 = v1x
+				}
+				// 204: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 205: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 206: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 207: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+						continue
+					}
+					v5 = v5x
+				}
+				// 208: and.b64
+				v6 := uint64(uint64(v5) & uint64(k1))
+				// 209: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				r28[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+						continue
+					}
+					v1 = v1x
+				}
+				// 204: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 205: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 206: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 207: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+						continue
+					}
+					v5 = v5x
+				}
+				// 208: and.b64
+				v6 := uint64(uint64(v5) & uint64(k1))
+				// 209: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				r28[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 210: mov.u64, warp-uniform
+	u8 := uint64((w.GlobalVar(0) + k2))
+	// PTX line 211: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 212, 213: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: add.s64
+				v10 := uint64(uint64(u9) + uint64(r28[l]))
+				// 213: ld.u64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+						continue
+					}
+					v11 = v11x
+				}
+				r32[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: add.s64
+				v10 := uint64(uint64(u9) + uint64(r28[l]))
+				// 213: ld.u64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+						continue
+					}
+					v11 = v11x
+				}
+				r32[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 214: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: st.u64
+				s12 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r32[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: st.u64
+				s12 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r32[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+				}
+			}
+		}
+	}
+	// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(31)
+		v14aw := w.Window(32)
+		v15aw := w.Window(33)
+		v18aw := w.Window(34)
+		v19aw := w.Window(35)
+		v21aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: ld.u64
+				v13a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
+						continue
+					}
+					v13 = v13x
+				}
+				r33[l] = v13
+				// 216: ld.u64
+				v14a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
+						continue
+					}
+					v14 = v14x
+				}
+				// 217: ld.s32
+				v15a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
+						continue
+					}
+					v15 = v15x
+				}
+				v15 = uint64(uint64(int64(int32(v15))))
+				// 218: shl.b64
+				v16 := uint64(uint64(v15) << uint32(k0))
+				// 219: add.s64
+				v17 := uint64(uint64(v14) + uint64(v16))
+				// 220: ld.f32
+				v18a := uint64(v17) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
+						continue
+					}
+					v18 = v18x
+				}
+				r38[l] = v18
+				// 221: ld.u64
+				v19a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
+						continue
+					}
+					v19 = v19x
+				}
+				// 222: add.s64
+				v20 := uint64(uint64(v19) + uint64(v16))
+				// 223: ld.f32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
+						continue
+					}
+					v21 = v21x
+				}
+				r41[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: ld.u64
+				v13a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
+						continue
+					}
+					v13 = v13x
+				}
+				r33[l] = v13
+				// 216: ld.u64
+				v14a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
+						continue
+					}
+					v14 = v14x
+				}
+				// 217: ld.s32
+				v15a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
+						continue
+					}
+					v15 = v15x
+				}
+				v15 = uint64(uint64(int64(int32(v15))))
+				// 218: shl.b64
+				v16 := uint64(uint64(v15) << uint32(k0))
+				// 219: add.s64
+				v17 := uint64(uint64(v14) + uint64(v16))
+				// 220: ld.f32
+				v18a := uint64(v17) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
+						continue
+					}
+					v18 = v18x
+				}
+				r38[l] = v18
+				// 221: ld.u64
+				v19a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
+						continue
+					}
+					v19 = v19x
+				}
+				// 222: add.s64
+				v20 := uint64(uint64(v19) + uint64(v16))
+				// 223: ld.f32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
+						continue
+					}
+					v21 = v21x
+				}
+				r41[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 226: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: st.param.f32
+				s22 := uint64(0x0)
+				s22v := uint64(r38[l])
+				if s22 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: st.param.f32
+				s22 := uint64(0x0)
+				s22v := uint64(r38[l])
+				if s22 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+				}
+			}
+		}
+	}
+	// PTX lines 228: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 228: st.param.f32
+				s23 := uint64(0x4)
+				s23v := uint64(r41[l])
+				if s23 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 228: st.param.f32
+				s23 := uint64(0x4)
+				s23v := uint64(r41[l])
+				if s23 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+				}
+			}
+		}
+	}
+}
+
+// funcptrBlock6 runs block 6 of kernel funcptr for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 238-244
+func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r46 := w.Reg(46)
+	k0 := uint64(0x2)
+	// PTX lines 238, 240, 241, 242, 243: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(37)
+		v3aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: ld.param.f32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
+						continue
+					}
+					v1 = v1x
+				}
+				r42[l] = v1
+				// 240: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
+						continue
+					}
+					v2 = v2x
+				}
+				// 241: ld.s32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 242: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 243: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r46[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: ld.param.f32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
+						continue
+					}
+					v1 = v1x
+				}
+				r42[l] = v1
+				// 240: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
+						continue
+					}
+					v2 = v2x
+				}
+				// 241: ld.s32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 242: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 243: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r46[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 244: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: st.f32
+				s6 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r42[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: st.f32
+				s6 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r42[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+				}
+			}
+		}
+	}
+}
+
 // twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4622,195 +4662,7 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 261-267; ret
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x1)
-				// PTX line 261: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 262: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: ld.param.u32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: ld.param.u32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 264: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: st.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r2[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: st.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r2[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
-							}
-						}
-					}
-				}
-				// PTX lines 265, 266: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: ld.u32
-							v5a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
-									continue
-								}
-								v5 = v5x
-							}
-							// 266: shl.b32
-							v6 := uint64(uint32(v5) << uint32(k2))
-							r4[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: ld.u32
-							v5a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
-									continue
-								}
-								v5 = v5x
-							}
-							// 266: shl.b32
-							v6 := uint64(uint32(v5) << uint32(k2))
-							r4[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 267: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: st.param.b32
-							s7 := uint64(0x4)
-							s7v := uint64(r4[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: st.param.b32
-							s7 := uint64(0x4)
-							s7v := uint64(r4[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
-							}
-						}
-					}
-				}
-			}
+			twiceBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4822,6 +4674,198 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// twiceBlock0 runs block 0 of function _Z5twicei for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 261-267; ret
+func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x1)
+	// PTX line 261: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 262: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: ld.param.u32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: ld.param.u32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 264: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: st.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r2[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: st.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r2[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+				}
+			}
+		}
+	}
+	// PTX lines 265, 266: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: ld.u32
+				v5a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
+						continue
+					}
+					v5 = v5x
+				}
+				// 266: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k2))
+				r4[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: ld.u32
+				v5a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
+						continue
+					}
+					v5 = v5x
+				}
+				// 266: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k2))
+				r4[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 267: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: st.param.b32
+				s7 := uint64(0x4)
+				s7v := uint64(r4[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: st.param.b32
+				s7 := uint64(0x4)
+				s7v := uint64(r4[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+				}
+			}
+		}
 	}
 }
 
@@ -4833,194 +4877,7 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 282-288; ret
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 282: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 283: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 284: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 284: ld.param.u32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 284: ld.param.u32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 285: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: st.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r2[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: st.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r2[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
-							}
-						}
-					}
-				}
-				// PTX lines 286, 287: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: ld.u32
-							v5a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
-									continue
-								}
-								v5 = v5x
-							}
-							// 287: mul.lo.s32
-							v6 := uint64(uint32(v5) * uint32(v5))
-							r4[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: ld.u32
-							v5a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
-									continue
-								}
-								v5 = v5x
-							}
-							// 287: mul.lo.s32
-							v6 := uint64(uint32(v5) * uint32(v5))
-							r4[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 288: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 288: st.param.b32
-							s7 := uint64(0x4)
-							s7v := uint64(r4[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 288: st.param.b32
-							s7 := uint64(0x4)
-							s7v := uint64(r4[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
-							}
-						}
-					}
-				}
-			}
+			squareBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5032,6 +4889,197 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// squareBlock0 runs block 0 of function _Z6squarei for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 282-288; ret
+func squareBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 282: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 283: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 284: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 284: ld.param.u32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 284: ld.param.u32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 285: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: st.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r2[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: st.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r2[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+				}
+			}
+		}
+	}
+	// PTX lines 286, 287: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: ld.u32
+				v5a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
+						continue
+					}
+					v5 = v5x
+				}
+				// 287: mul.lo.s32
+				v6 := uint64(uint32(v5) * uint32(v5))
+				r4[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: ld.u32
+				v5a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
+						continue
+					}
+					v5 = v5x
+				}
+				// 287: mul.lo.s32
+				v6 := uint64(uint32(v5) * uint32(v5))
+				r4[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 288: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 288: st.param.b32
+				s7 := uint64(0x4)
+				s7v := uint64(r4[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 288: st.param.b32
+				s7 := uint64(0x4)
+				s7v := uint64(r4[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+				}
+			}
+		}
 	}
 }
 
@@ -5043,194 +5091,7 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 303-309; ret
-			{
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 303: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 304: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 305: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: ld.param.u32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: ld.param.u32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 306: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 306: st.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r2[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 306: st.u32
-							s4 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r2[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
-							}
-						}
-					}
-				}
-				// PTX lines 307, 308: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: ld.u32
-							v5a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
-									continue
-								}
-								v5 = v5x
-							}
-							// 308: neg.s32
-							v6 := uint64(-uint32(v5))
-							r4[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: ld.u32
-							v5a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
-									continue
-								}
-								v5 = v5x
-							}
-							// 308: neg.s32
-							v6 := uint64(-uint32(v5))
-							r4[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 309: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 309: st.param.b32
-							s7 := uint64(0x4)
-							s7v := uint64(r4[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 309: st.param.b32
-							s7 := uint64(0x4)
-							s7v := uint64(r4[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
-							}
-						}
-					}
-				}
-			}
+			negateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5245,6 +5106,197 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// negateBlock0 runs block 0 of function _Z6negatei for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 303-309; ret
+func negateBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 303: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 304: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 305: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: ld.param.u32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: ld.param.u32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 306: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 306: st.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r2[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 306: st.u32
+				s4 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r2[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+				}
+			}
+		}
+	}
+	// PTX lines 307, 308: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: ld.u32
+				v5a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
+						continue
+					}
+					v5 = v5x
+				}
+				// 308: neg.s32
+				v6 := uint64(-uint32(v5))
+				r4[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: ld.u32
+				v5a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
+						continue
+					}
+					v5 = v5x
+				}
+				// 308: neg.s32
+				v6 := uint64(-uint32(v5))
+				r4[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 309: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 309: st.param.b32
+				s7 := uint64(0x4)
+				s7v := uint64(r4[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 309: st.param.b32
+				s7 := uint64(0x4)
+				s7v := uint64(r4[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+				}
+			}
+		}
+	}
+}
+
 // applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -5253,391 +5305,14 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 328-337
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 328: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 329: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				// PTX lines 330, 331, 332: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 330: ld.param.u32
-							v3a := uint64(0x14)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 331: ld.param.u32
-							v4a := uint64(0x10)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-							// 332: ld.param.u64
-							v5a := uint64(0x8)
-							var v5 uint64
-							if v5a < pmEnd8 {
-								v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
-									continue
-								}
-								v5 = v5x
-							}
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 330: ld.param.u32
-							v3a := uint64(0x14)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-							// 331: ld.param.u32
-							v4a := uint64(0x10)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
-									continue
-								}
-								v4 = v4x
-							}
-							r3[l] = v4
-							// 332: ld.param.u64
-							v5a := uint64(0x8)
-							var v5 uint64
-							if v5a < pmEnd8 {
-								v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
-									continue
-								}
-								v5 = v5x
-							}
-							r4[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 333: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 333: st.u64
-							s6 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r4[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 333: st.u64
-							s6 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r4[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
-							}
-						}
-					}
-				}
-				// PTX lines 334: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 334: st.u32
-							s7 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r3[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 334: st.u32
-							s7 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r3[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
-							}
-						}
-					}
-				}
-				// PTX lines 335: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 335: st.u32
-							s8 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r2[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 335: st.u32
-							s8 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r2[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
-							}
-						}
-					}
-				}
-				// PTX line 336: mov.b32, warp-uniform
-				u9 := uint64(k0)
-				// PTX lines 337: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 337: st.u32
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 337: st.u32
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 340, 341, 342: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(50)
-					v2aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 340: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
-									continue
-								}
-								v1 = v1x
-							}
-							// 341: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
-									continue
-								}
-								v2 = v2x
-							}
-							// 342: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 340: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
-									continue
-								}
-								v1 = v1x
-							}
-							// 341: ld.u32
-							v2a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
-									continue
-								}
-								v2 = v2x
-							}
-							// 342: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			applyNBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5651,133 +5326,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2 ($L__BB8_2), PTX lines 346-350; code before the call
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				// PTX lines 346, 347: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(52)
-					v2aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 346: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 347: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
-									continue
-								}
-								v2 = v2x
-							}
-							r9[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 346: ld.u64
-							v1a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-							// 347: ld.u32
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
-									continue
-								}
-								v2 = v2x
-							}
-							r9[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 350: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 350: st.param.b32
-							s3 := uint64(0x0)
-							s3v := uint64(r9[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 350: st.param.b32
-							s3 := uint64(0x0)
-							s3v := uint64(r9[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5787,194 +5336,14 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 4:
 			// b3 ($L__BB8_3), PTX lines 364-366
-			{
-				r0 := w.Reg(0)
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX lines 364, 365: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 364: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
-									continue
-								}
-								v1 = v1x
-							}
-							// 365: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r12[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 364: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
-									continue
-								}
-								v1 = v1x
-							}
-							// 365: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r12[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 366: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 366: st.u32
-							s3 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r12[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 366: st.u32
-							s3 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r12[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b4 ($L__BB8_4), PTX lines 369-370; ret
-			{
-				r0 := w.Reg(0)
-				r13 := w.Reg(13)
-				// PTX lines 369: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 369: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
-									continue
-								}
-								v1 = v1x
-							}
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 369: ld.u32
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
-									continue
-								}
-								v1 = v1x
-							}
-							r13[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 370: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 370: st.param.b32
-							s2 := uint64(0x18)
-							s2v := uint64(r13[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 370: st.param.b32
-							s2 := uint64(0x18)
-							s2v := uint64(r13[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5984,97 +5353,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 2
 		case 7:
 			// b6, PTX lines 359-361
-			{
-				r0 := w.Reg(0)
-				r10 := w.Reg(10)
-				// PTX lines 359: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 359: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
-									continue
-								}
-								v1 = v1x
-							}
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 359: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
-									continue
-								}
-								v1 = v1x
-							}
-							r10[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 361: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 361: st.u32
-							s2 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r10[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 361: st.u32
-							s2 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r10[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
-							}
-						}
-					}
-				}
-			}
+			applyNBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6089,6 +5368,803 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// applyNBlock0 runs block 0 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 328-337
+func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 328: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 329: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	// PTX lines 330, 331, 332: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 330: ld.param.u32
+				v3a := uint64(0x14)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 331: ld.param.u32
+				v4a := uint64(0x10)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+				// 332: ld.param.u64
+				v5a := uint64(0x8)
+				var v5 uint64
+				if v5a < pmEnd8 {
+					v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
+						continue
+					}
+					v5 = v5x
+				}
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 330: ld.param.u32
+				v3a := uint64(0x14)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+				// 331: ld.param.u32
+				v4a := uint64(0x10)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
+						continue
+					}
+					v4 = v4x
+				}
+				r3[l] = v4
+				// 332: ld.param.u64
+				v5a := uint64(0x8)
+				var v5 uint64
+				if v5a < pmEnd8 {
+					v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
+						continue
+					}
+					v5 = v5x
+				}
+				r4[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 333: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 333: st.u64
+				s6 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r4[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 333: st.u64
+				s6 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r4[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+				}
+			}
+		}
+	}
+	// PTX lines 334: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 334: st.u32
+				s7 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r3[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 334: st.u32
+				s7 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r3[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+				}
+			}
+		}
+	}
+	// PTX lines 335: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 335: st.u32
+				s8 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r2[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 335: st.u32
+				s8 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r2[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+				}
+			}
+		}
+	}
+	// PTX line 336: mov.b32, warp-uniform
+	u9 := uint64(k0)
+	// PTX lines 337: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 337: st.u32
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 337: st.u32
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+				}
+			}
+		}
+	}
+}
+
+// applyNBlock1 runs block 1 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
+func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 340, 341, 342: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(50)
+		v2aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 340: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
+						continue
+					}
+					v1 = v1x
+				}
+				// 341: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
+						continue
+					}
+					v2 = v2x
+				}
+				// 342: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 340: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
+						continue
+					}
+					v1 = v1x
+				}
+				// 341: ld.u32
+				v2a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
+						continue
+					}
+					v2 = v2x
+				}
+				// 342: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// applyNBlock2 runs block 2 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB8_2), PTX lines 346-350; code before the call
+func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	// PTX lines 346, 347: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(52)
+		v2aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 346: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 347: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
+						continue
+					}
+					v2 = v2x
+				}
+				r9[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 346: ld.u64
+				v1a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+				// 347: ld.u32
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
+						continue
+					}
+					v2 = v2x
+				}
+				r9[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 350: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 350: st.param.b32
+				s3 := uint64(0x0)
+				s3v := uint64(r9[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 350: st.param.b32
+				s3 := uint64(0x0)
+				s3v := uint64(r9[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+				}
+			}
+		}
+	}
+}
+
+// applyNBlock4 runs block 4 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB8_3), PTX lines 364-366
+func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX lines 364, 365: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 364: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
+						continue
+					}
+					v1 = v1x
+				}
+				// 365: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r12[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 364: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
+						continue
+					}
+					v1 = v1x
+				}
+				// 365: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r12[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 366: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 366: st.u32
+				s3 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r12[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 366: st.u32
+				s3 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r12[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+				}
+			}
+		}
+	}
+}
+
+// applyNBlock5 runs block 5 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB8_4), PTX lines 369-370; ret
+func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r13 := w.Reg(13)
+	// PTX lines 369: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 369: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
+						continue
+					}
+					v1 = v1x
+				}
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 369: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
+						continue
+					}
+					v1 = v1x
+				}
+				r13[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 370: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 370: st.param.b32
+				s2 := uint64(0x18)
+				s2v := uint64(r13[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 370: st.param.b32
+				s2 := uint64(0x18)
+				s2v := uint64(r13[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+				}
+			}
+		}
+	}
+}
+
+// applyNBlock7 runs block 7 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 359-361
+func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	// PTX lines 359: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 359: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 359: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 361: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 361: st.u32
+				s2 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r10[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 361: st.u32
+				s2 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r10[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+				}
+			}
+		}
+	}
+}
+
 // funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -6097,320 +6173,7 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 389: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 390: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 391: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:391")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 392: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:392")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 393: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:393")
-				}
-				// PTX line 394: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 395: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 396: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 397: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 398: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 398: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 398: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
-							}
-						}
-					}
-				}
-				// PTX lines 399: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 399: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 399: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
-							}
-						}
-					}
-				}
-				// PTX lines 400: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 400: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 400: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
-							}
-						}
-					}
-				}
-				// PTX line 401: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 402: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 403: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 404, 405, 406: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 404: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 405: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 406: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 404: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 405: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 406: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
-							}
-						}
-					}
-				}
-				// PTX lines 407, 408, 409: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(62)
-					v20aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 407: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
-									continue
-								}
-								v19 = v19x
-							}
-							// 408: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
-									continue
-								}
-								v20 = v20x
-							}
-							// 409: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 407: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
-									continue
-								}
-								v19 = v19x
-							}
-							// 408: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
-									continue
-								}
-								v20 = v20x
-							}
-							// 409: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			funcptrTidBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6427,127 +6190,7 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 10
 		case 2:
 			// b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x55555556)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				// PTX lines 415, 416, 417, 418, 419: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s5w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 415: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 416: mul.hi.u32
-							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
-							// 417: mul.lo.s32
-							v3 := uint64(uint32(v2) * uint32(k1))
-							// 418: sub.s32
-							v4 := uint64(uint32(v1) - uint32(v3))
-							// 419: st.u32
-							s5 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(v4)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 415: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 416: mul.hi.u32
-							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
-							// 417: mul.lo.s32
-							v3 := uint64(uint32(v2) * uint32(k1))
-							// 418: sub.s32
-							v4 := uint64(uint32(v1) - uint32(v3))
-							// 419: st.u32
-							s5 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(v4)
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
-							}
-						}
-					}
-				}
-				// PTX lines 420, 421: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v6aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 420: ld.u32
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
-									continue
-								}
-								v6 = v6x
-							}
-							// 421: setp.ne.s32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 420: ld.u32
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
-									continue
-								}
-								v6 = v6x
-							}
-							// 421: setp.ne.s32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			funcptrTidBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6561,103 +6204,14 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 3:
 			// b3 ($L__BB9_3), PTX lines 425-426
-			{
-				r22 := w.Reg(22)
-				k0 := uint64(0xd0000050)
-				// PTX line 425: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 426: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 426: mov.u64
-							v2 := uint64(u1)
-							r22[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 426: mov.u64
-							v2 := uint64(u1)
-							r22[l] = v2
-						}
-					}
-				}
-			}
+			funcptrTidBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 4:
 			// b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 429, 430: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 429: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
-									continue
-								}
-								v1 = v1x
-							}
-							// 430: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 429: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
-									continue
-								}
-								v1 = v1x
-							}
-							// 430: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			funcptrTidBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6676,416 +6230,28 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 5:
 			// b5 ($L__BB9_5), PTX lines 434-435
-			{
-				r25 := w.Reg(25)
-				k0 := uint64(0xd0000060)
-				// PTX line 434: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 435: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 435: mov.u64
-							v2 := uint64(u1)
-							r25[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 435: mov.u64
-							v2 := uint64(u1)
-							r25[l] = v2
-						}
-					}
-				}
-			}
+			funcptrTidBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 6:
 			// b6 ($L__BB9_6), PTX lines 438-439
-			{
-				r25 := w.Reg(25)
-				k0 := uint64(0xd0000070)
-				// PTX line 438: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 439: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 439: mov.u64
-							v2 := uint64(u1)
-							r25[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 439: mov.u64
-							v2 := uint64(u1)
-							r25[l] = v2
-						}
-					}
-				}
-			}
+			funcptrTidBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 7:
 			// b7 ($L__BB9_7), PTX lines 442-443
-			{
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				// PTX lines 442, 443: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 442: mov.u64
-							v1 := uint64(r25[l])
-							// 443: mov.u64
-							v2 := uint64(v1)
-							r22[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 442: mov.u64
-							v1 := uint64(r25[l])
-							// 443: mov.u64
-							v2 := uint64(v1)
-							r22[l] = v2
-						}
-					}
-				}
-			}
+			funcptrTidBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b8 ($L__BB9_8), PTX lines 446-460; code before the call
-			{
-				r0 := w.Reg(0)
-				r22 := w.Reg(22)
-				r29 := w.Reg(29)
-				r34 := w.Reg(34)
-				k0 := uint64(0x2)
-				// PTX lines 446, 447: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 446: mov.u64
-							v1 := uint64(r22[l])
-							// 447: st.u64
-							s2 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 446: mov.u64
-							v1 := uint64(r22[l])
-							// 447: st.u64
-							s2 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
-							}
-						}
-					}
-				}
-				// PTX lines 448, 449, 450, 451, 452, 453: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(68)
-					v4aw := w.Window(69)
-					v5aw := w.Window(70)
-					v8aw := w.Window(71)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 448: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
-									continue
-								}
-								v3 = v3x
-							}
-							r29[l] = v3
-							// 449: ld.u64
-							v4a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
-									continue
-								}
-								v4 = v4x
-							}
-							// 450: ld.s32
-							v5a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
-									continue
-								}
-								v5 = v5x
-							}
-							v5 = uint64(uint64(int64(int32(v5))))
-							// 451: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 452: add.s64
-							v7 := uint64(uint64(v4) + uint64(v6))
-							// 453: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
-									continue
-								}
-								v8 = v8x
-							}
-							r34[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 448: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
-									continue
-								}
-								v3 = v3x
-							}
-							r29[l] = v3
-							// 449: ld.u64
-							v4a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
-									continue
-								}
-								v4 = v4x
-							}
-							// 450: ld.s32
-							v5a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
-									continue
-								}
-								v5 = v5x
-							}
-							v5 = uint64(uint64(int64(int32(v5))))
-							// 451: shl.b64
-							v6 := uint64(uint64(v5) << uint32(k0))
-							// 452: add.s64
-							v7 := uint64(uint64(v4) + uint64(v6))
-							// 453: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
-									continue
-								}
-								v8 = v8x
-							}
-							r34[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 456: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 456: st.param.b64
-							s9 := uint64(0x0)
-							s9v := uint64(r29[l])
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 456: st.param.b64
-							s9 := uint64(0x0)
-							s9v := uint64(r29[l])
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
-							}
-						}
-					}
-				}
-				// PTX lines 458: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 458: st.param.b32
-							s10 := uint64(0x8)
-							s10v := uint64(r34[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 458: st.param.b32
-							s10 := uint64(0x8)
-							s10v := uint64(r34[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
-							}
-						}
-					}
-				}
-				// PTX lines 460: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 460: st.param.b32
-							s11 := uint64(0xc)
-							s11v := uint64(k0)
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 460: st.param.b32
-							s11 := uint64(0xc)
-							s11v := uint64(k0)
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
-							}
-						}
-					}
-				}
-			}
+			funcptrTidBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7107,177 +6273,7 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 5
 		case 14:
 			// b13, PTX lines 469-475
-			{
-				r0 := w.Reg(0)
-				r35 := w.Reg(35)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				// PTX lines 469, 471, 472, 473, 474: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(72)
-					v3aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 469: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-							// 471: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
-									continue
-								}
-								v2 = v2x
-							}
-							// 472: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 473: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 474: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r39[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 469: ld.param.b32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-							// 471: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
-									continue
-								}
-								v2 = v2x
-							}
-							// 472: ld.s32
-							v3a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 473: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 474: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r39[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 475: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 475: st.u32
-							s6 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r35[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 475: st.u32
-							s6 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r35[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
-							}
-						}
-					}
-				}
-			}
+			funcptrTidBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7289,6 +6285,1122 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidBlock0 runs block 0 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
+func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 389: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 390: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 391: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:391")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 392: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:392")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 393: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:393")
+	}
+	// PTX line 394: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 395: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 396: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 397: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 398: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 398: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 398: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+				}
+			}
+		}
+	}
+	// PTX lines 399: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 399: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 399: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+				}
+			}
+		}
+	}
+	// PTX lines 400: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 400: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 400: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+				}
+			}
+		}
+	}
+	// PTX line 401: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 402: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 403: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 404, 405, 406: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 404: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 405: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 406: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 404: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 405: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 406: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+				}
+			}
+		}
+	}
+	// PTX lines 407, 408, 409: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(62)
+		v20aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 407: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
+						continue
+					}
+					v19 = v19x
+				}
+				// 408: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
+						continue
+					}
+					v20 = v20x
+				}
+				// 409: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 407: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
+						continue
+					}
+					v19 = v19x
+				}
+				// 408: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
+						continue
+					}
+					v20 = v20x
+				}
+				// 409: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// funcptrTidBlock2 runs block 2 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
+func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x55555556)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	// PTX lines 415, 416, 417, 418, 419: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s5w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 415: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 416: mul.hi.u32
+				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
+				// 417: mul.lo.s32
+				v3 := uint64(uint32(v2) * uint32(k1))
+				// 418: sub.s32
+				v4 := uint64(uint32(v1) - uint32(v3))
+				// 419: st.u32
+				s5 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(v4)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 415: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 416: mul.hi.u32
+				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
+				// 417: mul.lo.s32
+				v3 := uint64(uint32(v2) * uint32(k1))
+				// 418: sub.s32
+				v4 := uint64(uint32(v1) - uint32(v3))
+				// 419: st.u32
+				s5 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(v4)
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+				}
+			}
+		}
+	}
+	// PTX lines 420, 421: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v6aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 420: ld.u32
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
+						continue
+					}
+					v6 = v6x
+				}
+				// 421: setp.ne.s32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 420: ld.u32
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
+						continue
+					}
+					v6 = v6x
+				}
+				// 421: setp.ne.s32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// funcptrTidBlock3 runs block 3 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB9_3), PTX lines 425-426
+func funcptrTidBlock3(w *runtime.Warp, m uint32, budget int) {
+	r22 := w.Reg(22)
+	k0 := uint64(0xd0000050)
+	// PTX line 425: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 426: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 426: mov.u64
+				v2 := uint64(u1)
+				r22[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 426: mov.u64
+				v2 := uint64(u1)
+				r22[l] = v2
+			}
+		}
+	}
+}
+
+// funcptrTidBlock4 runs block 4 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
+func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 429, 430: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 429: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
+						continue
+					}
+					v1 = v1x
+				}
+				// 430: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 429: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
+						continue
+					}
+					v1 = v1x
+				}
+				// 430: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// funcptrTidBlock5 runs block 5 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB9_5), PTX lines 434-435
+func funcptrTidBlock5(w *runtime.Warp, m uint32, budget int) {
+	r25 := w.Reg(25)
+	k0 := uint64(0xd0000060)
+	// PTX line 434: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 435: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 435: mov.u64
+				v2 := uint64(u1)
+				r25[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 435: mov.u64
+				v2 := uint64(u1)
+				r25[l] = v2
+			}
+		}
+	}
+}
+
+// funcptrTidBlock6 runs block 6 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB9_6), PTX lines 438-439
+func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
+	r25 := w.Reg(25)
+	k0 := uint64(0xd0000070)
+	// PTX line 438: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 439: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 439: mov.u64
+				v2 := uint64(u1)
+				r25[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 439: mov.u64
+				v2 := uint64(u1)
+				r25[l] = v2
+			}
+		}
+	}
+}
+
+// funcptrTidBlock7 runs block 7 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB9_7), PTX lines 442-443
+func funcptrTidBlock7(w *runtime.Warp, m uint32, budget int) {
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	// PTX lines 442, 443: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 442: mov.u64
+				v1 := uint64(r25[l])
+				// 443: mov.u64
+				v2 := uint64(v1)
+				r22[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 442: mov.u64
+				v1 := uint64(r25[l])
+				// 443: mov.u64
+				v2 := uint64(v1)
+				r22[l] = v2
+			}
+		}
+	}
+}
+
+// funcptrTidBlock8 runs block 8 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB9_8), PTX lines 446-460; code before the call
+func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r22 := w.Reg(22)
+	r29 := w.Reg(29)
+	r34 := w.Reg(34)
+	k0 := uint64(0x2)
+	// PTX lines 446, 447: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 446: mov.u64
+				v1 := uint64(r22[l])
+				// 447: st.u64
+				s2 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 446: mov.u64
+				v1 := uint64(r22[l])
+				// 447: st.u64
+				s2 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+				}
+			}
+		}
+	}
+	// PTX lines 448, 449, 450, 451, 452, 453: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(68)
+		v4aw := w.Window(69)
+		v5aw := w.Window(70)
+		v8aw := w.Window(71)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 448: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
+						continue
+					}
+					v3 = v3x
+				}
+				r29[l] = v3
+				// 449: ld.u64
+				v4a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
+						continue
+					}
+					v4 = v4x
+				}
+				// 450: ld.s32
+				v5a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
+						continue
+					}
+					v5 = v5x
+				}
+				v5 = uint64(uint64(int64(int32(v5))))
+				// 451: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 452: add.s64
+				v7 := uint64(uint64(v4) + uint64(v6))
+				// 453: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
+						continue
+					}
+					v8 = v8x
+				}
+				r34[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 448: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
+						continue
+					}
+					v3 = v3x
+				}
+				r29[l] = v3
+				// 449: ld.u64
+				v4a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
+						continue
+					}
+					v4 = v4x
+				}
+				// 450: ld.s32
+				v5a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
+						continue
+					}
+					v5 = v5x
+				}
+				v5 = uint64(uint64(int64(int32(v5))))
+				// 451: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 452: add.s64
+				v7 := uint64(uint64(v4) + uint64(v6))
+				// 453: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
+						continue
+					}
+					v8 = v8x
+				}
+				r34[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 456: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 456: st.param.b64
+				s9 := uint64(0x0)
+				s9v := uint64(r29[l])
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 456: st.param.b64
+				s9 := uint64(0x0)
+				s9v := uint64(r29[l])
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+				}
+			}
+		}
+	}
+	// PTX lines 458: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 458: st.param.b32
+				s10 := uint64(0x8)
+				s10v := uint64(r34[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 458: st.param.b32
+				s10 := uint64(0x8)
+				s10v := uint64(r34[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+				}
+			}
+		}
+	}
+	// PTX lines 460: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 460: st.param.b32
+				s11 := uint64(0xc)
+				s11v := uint64(k0)
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 460: st.param.b32
+				s11 := uint64(0xc)
+				s11v := uint64(k0)
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+				}
+			}
+		}
+	}
+}
+
+// funcptrTidBlock14 runs block 14 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 469-475
+func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	// PTX lines 469, 471, 472, 473, 474: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(72)
+		v3aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 469: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+				// 471: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
+						continue
+					}
+					v2 = v2x
+				}
+				// 472: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 473: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 474: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r39[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 469: ld.param.b32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+				// 471: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
+						continue
+					}
+					v2 = v2x
+				}
+				// 472: ld.s32
+				v3a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 473: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 474: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r39[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 475: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 475: st.u32
+				s6 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r35[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 475: st.u32
+				s6 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r35[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+				}
+			}
+		}
 	}
 }
 

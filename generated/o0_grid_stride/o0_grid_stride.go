@@ -715,379 +715,14 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-50
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 31: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 32: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/grid_stride.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.f32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/grid_stride.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u5)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u6)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u64
-							s11 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u64
-							s11 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s12 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s12 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.f32
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.f32
-							s13 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX line 45: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 46: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 47: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 49: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 50: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 49: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 50: st.u32
-							s20 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
-							}
-						}
-					}
-				}
-			}
+			gridStrideScaleBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(5)
-					v2aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
-									continue
-								}
-								v1 = v1x
-							}
-							// 54: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
-									continue
-								}
-								v2 = v2x
-							}
-							// 55: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
-									continue
-								}
-								v1 = v1x
-							}
-							// 54: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
-									continue
-								}
-								v2 = v2x
-							}
-							// 55: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			gridStrideScaleBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1101,364 +736,14 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			}
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 59-70
-			{
-				r0 := w.Reg(0)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				k0 := uint64(0x2)
-				// PTX lines 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v6aw := w.Window(9)
-					v7aw := w.Window(10)
-					v10aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
-									continue
-								}
-								v1 = v1x
-							}
-							// 60: ld.u32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
-									continue
-								}
-								v2 = v2x
-							}
-							// 61: cvt.s64.s32
-							v3 := uint64(uint64(int32(v2)))
-							// 62: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 63: add.s64
-							v5 := uint64(uint64(v1) + uint64(v4))
-							// 64: ld.f32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
-									continue
-								}
-								v6 = v6x
-							}
-							// 65: ld.f32
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
-									continue
-								}
-								v7 = v7x
-							}
-							// 66: cvt.rn.f32.s32
-							v8 := uint64(math.Float32bits(float32(int32(v2))))
-							// 67: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
-							}
-							r25[l] = v9
-							// 68: ld.u64
-							v10a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
-									continue
-								}
-								v10 = v10x
-							}
-							// 69: add.s64
-							v11 := uint64(uint64(v10) + uint64(v4))
-							r27[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
-									continue
-								}
-								v1 = v1x
-							}
-							// 60: ld.u32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
-									continue
-								}
-								v2 = v2x
-							}
-							// 61: cvt.s64.s32
-							v3 := uint64(uint64(int32(v2)))
-							// 62: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 63: add.s64
-							v5 := uint64(uint64(v1) + uint64(v4))
-							// 64: ld.f32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
-									continue
-								}
-								v6 = v6x
-							}
-							// 65: ld.f32
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
-									continue
-								}
-								v7 = v7x
-							}
-							// 66: cvt.rn.f32.s32
-							v8 := uint64(math.Float32bits(float32(int32(v2))))
-							// 67: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
-							}
-							r25[l] = v9
-							// 68: ld.u64
-							v10a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
-									continue
-								}
-								v10 = v10x
-							}
-							// 69: add.s64
-							v11 := uint64(uint64(v10) + uint64(v4))
-							r27[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.f32
-							s12 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r25[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.f32
-							s12 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r25[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
-							}
-						}
-					}
-				}
-			}
+			gridStrideScaleBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 73-78
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				// PTX line 73: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.NTID().X))
-				// PTX line 74: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NCTAID().X))
-				// PTX line 75: mul.lo.s32, warp-uniform
-				u3 := uint64(uint32(u1) * uint32(u2))
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.u32
-							v4a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
-									continue
-								}
-								v4 = v4x
-							}
-							// 77: add.s32
-							v5 := uint64(uint32(v4) + uint32(u3))
-							r32[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.u32
-							v4a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
-									continue
-								}
-								v4 = v4x
-							}
-							// 77: add.s32
-							v5 := uint64(uint32(v4) + uint32(u3))
-							r32[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.u32
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.u32
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
-							}
-						}
-					}
-				}
-			}
+			gridStrideScaleBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1479,6 +764,737 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 	}
 }
 
+// gridStrideScaleBlock0 runs block 0 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-50
+func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 31: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 32: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/grid_stride.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/grid_stride.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u64
+				s11 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u64
+				s11 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s12 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s12 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.f32
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.f32
+				s13 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX line 45: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 47: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 49: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 50: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 49: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 50: st.u32
+				s20 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+				}
+			}
+		}
+	}
+}
+
+// gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
+func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(5)
+		v2aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
+						continue
+					}
+					v1 = v1x
+				}
+				// 54: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
+						continue
+					}
+					v2 = v2x
+				}
+				// 55: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
+						continue
+					}
+					v1 = v1x
+				}
+				// 54: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
+						continue
+					}
+					v2 = v2x
+				}
+				// 55: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// gridStrideScaleBlock2 runs block 2 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 59-70
+func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	k0 := uint64(0x2)
+	// PTX lines 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v6aw := w.Window(9)
+		v7aw := w.Window(10)
+		v10aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
+				// 60: ld.u32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
+						continue
+					}
+					v2 = v2x
+				}
+				// 61: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				// 62: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 63: add.s64
+				v5 := uint64(uint64(v1) + uint64(v4))
+				// 64: ld.f32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
+						continue
+					}
+					v6 = v6x
+				}
+				// 65: ld.f32
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
+						continue
+					}
+					v7 = v7x
+				}
+				// 66: cvt.rn.f32.s32
+				v8 := uint64(math.Float32bits(float32(int32(v2))))
+				// 67: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+				}
+				r25[l] = v9
+				// 68: ld.u64
+				v10a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
+						continue
+					}
+					v10 = v10x
+				}
+				// 69: add.s64
+				v11 := uint64(uint64(v10) + uint64(v4))
+				r27[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
+				// 60: ld.u32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
+						continue
+					}
+					v2 = v2x
+				}
+				// 61: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				// 62: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 63: add.s64
+				v5 := uint64(uint64(v1) + uint64(v4))
+				// 64: ld.f32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
+						continue
+					}
+					v6 = v6x
+				}
+				// 65: ld.f32
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
+						continue
+					}
+					v7 = v7x
+				}
+				// 66: cvt.rn.f32.s32
+				v8 := uint64(math.Float32bits(float32(int32(v2))))
+				// 67: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+				}
+				r25[l] = v9
+				// 68: ld.u64
+				v10a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
+						continue
+					}
+					v10 = v10x
+				}
+				// 69: add.s64
+				v11 := uint64(uint64(v10) + uint64(v4))
+				r27[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.f32
+				s12 := uint64(r27[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r25[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.f32
+				s12 := uint64(r27[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r25[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+				}
+			}
+		}
+	}
+}
+
+// gridStrideScaleBlock3 runs block 3 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 73-78
+func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	// PTX line 73: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	// PTX line 74: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NCTAID().X))
+	// PTX line 75: mul.lo.s32, warp-uniform
+	u3 := uint64(uint32(u1) * uint32(u2))
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.u32
+				v4a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
+						continue
+					}
+					v4 = v4x
+				}
+				// 77: add.s32
+				v5 := uint64(uint32(v4) + uint32(u3))
+				r32[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.u32
+				v4a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
+						continue
+					}
+					v4 = v4x
+				}
+				// 77: add.s32
+				v5 := uint64(uint32(v4) + uint32(u3))
+				r32[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.u32
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.u32
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+				}
+			}
+		}
+	}
+}
+
 // gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1487,496 +1503,14 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 99-127
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 99: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 100: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 101: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/grid_stride.ptx:101")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 102: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:102")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 103: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:103")
-				}
-				// PTX line 104: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 105: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 106: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 107: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.u64
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.u64
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
-							}
-						}
-					}
-				}
-				// PTX line 111: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 112: cvt.u64.u32, warp-uniform
-				u14 := uint64(uint64(uint32(u13)))
-				// PTX line 113: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.NTID().X))
-				// PTX line 114: cvt.u64.u32, warp-uniform
-				u16 := uint64(uint64(uint32(u15)))
-				// PTX line 115: mul.lo.s64, warp-uniform
-				u17 := uint64(uint64(u14) * uint64(u16))
-				// PTX lines 116, 117, 118, 119: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s21w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 117: cvt.u64.u32
-							v19 := uint64(uint64(uint32(v18)))
-							// 118: add.s64
-							v20 := uint64(uint64(u17) + uint64(v19))
-							// 119: st.u64
-							s21 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(v20)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 117: cvt.u64.u32
-							v19 := uint64(uint64(uint32(v18)))
-							// 118: add.s64
-							v20 := uint64(uint64(u17) + uint64(v19))
-							// 119: st.u64
-							s21 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(v20)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX line 120: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NCTAID().X))
-				// PTX line 121: cvt.u64.u32, warp-uniform
-				u23 := uint64(uint64(uint32(u22)))
-				// PTX line 122: mul.lo.s64, warp-uniform
-				u24 := uint64(uint64(u16) * uint64(u23))
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.u64
-							s25 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u24)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.u64
-							s25 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u24)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
-							}
-						}
-					}
-				}
-				// PTX line 124: mov.b32, warp-uniform
-				u26 := uint64(k0)
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.u32
-							s27 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(u26)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.u32
-							s27 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(u26)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
-							}
-						}
-					}
-				}
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					v28aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: ld.u64
-							v28a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
-									continue
-								}
-								v28 = v28x
-							}
-							r21[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: ld.u64
-							v28a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
-									continue
-								}
-								v28 = v28x
-							}
-							r21[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.u64
-							s29 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
-							}
-							s29v := uint64(r21[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
-								runtime.Store64(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.u64
-							s29 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
-							}
-							s29v := uint64(r21[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
-								runtime.Store64(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
-							}
-						}
-					}
-				}
-			}
+			gridStridePartialBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(23)
-					v2aw := w.Window(24)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							// 131: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
-									continue
-								}
-								v2 = v2x
-							}
-							// 132: setp.ge.s64
-							c3t := int64(v1) >= int64(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							// 131: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
-									continue
-								}
-								v2 = v2x
-							}
-							// 132: setp.ge.s64
-							c3t := int64(v1) >= int64(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			gridStridePartialBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1990,503 +1524,21 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 136-143
-			{
-				r0 := w.Reg(0)
-				r30 := w.Reg(30)
-				k0 := uint64(0x2)
-				// PTX lines 136, 137, 138, 139, 140, 141, 142: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(25)
-					v2aw := w.Window(26)
-					v5aw := w.Window(27)
-					v6aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
-									continue
-								}
-								v1 = v1x
-							}
-							// 137: ld.u64
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
-									continue
-								}
-								v2 = v2x
-							}
-							// 138: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 139: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 140: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
-									continue
-								}
-								v5 = v5x
-							}
-							// 141: ld.u32
-							v6a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
-									continue
-								}
-								v6 = v6x
-							}
-							// 142: add.s32
-							v7 := uint64(uint32(v6) + uint32(v5))
-							r30[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
-									continue
-								}
-								v1 = v1x
-							}
-							// 137: ld.u64
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
-									continue
-								}
-								v2 = v2x
-							}
-							// 138: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 139: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 140: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
-									continue
-								}
-								v5 = v5x
-							}
-							// 141: ld.u32
-							v6a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
-									continue
-								}
-								v6 = v6x
-							}
-							// 142: add.s32
-							v7 := uint64(uint32(v6) + uint32(v5))
-							r30[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.u32
-							s8 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r30[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.u32
-							s8 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r30[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
-							}
-						}
-					}
-				}
-			}
+			gridStridePartialBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 146-149
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				// PTX lines 146, 147, 148: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(30)
-					v2aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
-									continue
-								}
-								v1 = v1x
-							}
-							// 147: ld.u64
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
-									continue
-								}
-								v2 = v2x
-							}
-							// 148: add.s64
-							v3 := uint64(uint64(v2) + uint64(v1))
-							r33[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
-									continue
-								}
-								v1 = v1x
-							}
-							// 147: ld.u64
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
-									continue
-								}
-								v2 = v2x
-							}
-							// 148: add.s64
-							v3 := uint64(uint64(v2) + uint64(v1))
-							r33[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.u64
-							s4 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.u64
-							s4 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
-							}
-						}
-					}
-				}
-			}
+			gridStridePartialBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 152-157; ret
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r38 := w.Reg(38)
-				k0 := uint64(0x2)
-				// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(33)
-					v2aw := w.Window(34)
-					v3aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							r34[l] = v1
-							// 153: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							// 154: ld.u64
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
-									continue
-								}
-								v3 = v3x
-							}
-							// 155: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 156: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r38[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							r34[l] = v1
-							// 153: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							// 154: ld.u64
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
-									continue
-								}
-								v3 = v3x
-							}
-							// 155: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 156: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r38[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.u32
-							s6 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.u32
-							s6 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
-							}
-						}
-					}
-				}
-			}
+			gridStridePartialBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2501,5 +1553,989 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// gridStridePartialBlock0 runs block 0 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 99-127
+func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 99: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 100: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 101: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/grid_stride.ptx:101")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 102: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:102")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 103: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:103")
+	}
+	// PTX line 104: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 105: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 106: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 107: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.u64
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.u64
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+				}
+			}
+		}
+	}
+	// PTX line 111: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 112: cvt.u64.u32, warp-uniform
+	u14 := uint64(uint64(uint32(u13)))
+	// PTX line 113: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.NTID().X))
+	// PTX line 114: cvt.u64.u32, warp-uniform
+	u16 := uint64(uint64(uint32(u15)))
+	// PTX line 115: mul.lo.s64, warp-uniform
+	u17 := uint64(uint64(u14) * uint64(u16))
+	// PTX lines 116, 117, 118, 119: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s21w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 117: cvt.u64.u32
+				v19 := uint64(uint64(uint32(v18)))
+				// 118: add.s64
+				v20 := uint64(uint64(u17) + uint64(v19))
+				// 119: st.u64
+				s21 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(v20)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 117: cvt.u64.u32
+				v19 := uint64(uint64(uint32(v18)))
+				// 118: add.s64
+				v20 := uint64(uint64(u17) + uint64(v19))
+				// 119: st.u64
+				s21 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(v20)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX line 120: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NCTAID().X))
+	// PTX line 121: cvt.u64.u32, warp-uniform
+	u23 := uint64(uint64(uint32(u22)))
+	// PTX line 122: mul.lo.s64, warp-uniform
+	u24 := uint64(uint64(u16) * uint64(u23))
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.u64
+				s25 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u24)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.u64
+				s25 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u24)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+				}
+			}
+		}
+	}
+	// PTX line 124: mov.b32, warp-uniform
+	u26 := uint64(k0)
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.u32
+				s27 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(u26)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.u32
+				s27 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(u26)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+				}
+			}
+		}
+	}
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		v28aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: ld.u64
+				v28a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
+						continue
+					}
+					v28 = v28x
+				}
+				r21[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: ld.u64
+				v28a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
+						continue
+					}
+					v28 = v28x
+				}
+				r21[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.u64
+				s29 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+				}
+				s29v := uint64(r21[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+					runtime.Store64(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.u64
+				s29 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+				}
+				s29v := uint64(r21[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+					runtime.Store64(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+				}
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
+func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(23)
+		v2aw := w.Window(24)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				// 131: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
+						continue
+					}
+					v2 = v2x
+				}
+				// 132: setp.ge.s64
+				c3t := int64(v1) >= int64(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				// 131: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
+						continue
+					}
+					v2 = v2x
+				}
+				// 132: setp.ge.s64
+				c3t := int64(v1) >= int64(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// gridStridePartialBlock2 runs block 2 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 136-143
+func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r30 := w.Reg(30)
+	k0 := uint64(0x2)
+	// PTX lines 136, 137, 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(25)
+		v2aw := w.Window(26)
+		v5aw := w.Window(27)
+		v6aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
+						continue
+					}
+					v1 = v1x
+				}
+				// 137: ld.u64
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
+						continue
+					}
+					v2 = v2x
+				}
+				// 138: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 139: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 140: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
+						continue
+					}
+					v5 = v5x
+				}
+				// 141: ld.u32
+				v6a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
+						continue
+					}
+					v6 = v6x
+				}
+				// 142: add.s32
+				v7 := uint64(uint32(v6) + uint32(v5))
+				r30[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
+						continue
+					}
+					v1 = v1x
+				}
+				// 137: ld.u64
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
+						continue
+					}
+					v2 = v2x
+				}
+				// 138: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 139: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 140: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
+						continue
+					}
+					v5 = v5x
+				}
+				// 141: ld.u32
+				v6a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
+						continue
+					}
+					v6 = v6x
+				}
+				// 142: add.s32
+				v7 := uint64(uint32(v6) + uint32(v5))
+				r30[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.u32
+				s8 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r30[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.u32
+				s8 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r30[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+				}
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 146-149
+func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	// PTX lines 146, 147, 148: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(30)
+		v2aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
+						continue
+					}
+					v1 = v1x
+				}
+				// 147: ld.u64
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
+						continue
+					}
+					v2 = v2x
+				}
+				// 148: add.s64
+				v3 := uint64(uint64(v2) + uint64(v1))
+				r33[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
+						continue
+					}
+					v1 = v1x
+				}
+				// 147: ld.u64
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
+						continue
+					}
+					v2 = v2x
+				}
+				// 148: add.s64
+				v3 := uint64(uint64(v2) + uint64(v1))
+				r33[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.u64
+				s4 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.u64
+				s4 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+				}
+			}
+		}
+	}
+}
+
+// gridStridePartialBlock4 runs block 4 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 152-157; ret
+func gridStridePartialBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r38 := w.Reg(38)
+	k0 := uint64(0x2)
+	// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(33)
+		v2aw := w.Window(34)
+		v3aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+				// 153: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				// 154: ld.u64
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
+						continue
+					}
+					v3 = v3x
+				}
+				// 155: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 156: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r38[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+				// 153: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				// 154: ld.u64
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
+						continue
+					}
+					v3 = v3x
+				}
+				// 155: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 156: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r38[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.u32
+				s6 := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.u32
+				s6 := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+				}
+			}
+		}
 	}
 }

@@ -1179,536 +1179,7 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 34: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 35: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/half.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/half.ptx:37")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/half.ptx:38")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/half.ptx:39")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/half.ptx:40")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 41: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/half.ptx:41")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 42: ld.param.u64
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/half.ptx:42")
-				}
-				// PTX line 43: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u4)
-				// PTX line 44: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 45: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u5)
-				// PTX line 46: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 47: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u6)
-				// PTX line 48: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX line 49: cvta.to.global.u64, warp-uniform
-				u16 := uint64(u7)
-				// PTX line 50: cvta.global.u64, warp-uniform
-				u17 := uint64(u16)
-				// PTX line 51: cvta.to.global.u64, warp-uniform
-				u18 := uint64(u8)
-				// PTX line 52: cvta.global.u64, warp-uniform
-				u19 := uint64(u18)
-				// PTX line 53: cvta.to.global.u64, warp-uniform
-				u20 := uint64(u9)
-				// PTX line 54: cvta.global.u64, warp-uniform
-				u21 := uint64(u20)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.u64
-							s22 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.u64
-							s22 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.u64
-							s23 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u19)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.u64
-							s23 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u19)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
-							}
-						}
-					}
-				}
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.u64
-							s24 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(u17)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.u64
-							s24 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(u17)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
-							}
-						}
-					}
-				}
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.u64
-							s25 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u15)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.u64
-							s25 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u15)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.u64
-							s26 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(u13)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.u64
-							s26 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(u13)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.u64
-							s27 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
-							}
-							s27v := uint64(u11)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.u64
-							s27 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
-							}
-							s27v := uint64(u11)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.u32
-							s28 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(u3)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.u32
-							s28 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(u3)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
-							}
-						}
-					}
-				}
-				// PTX line 62: mov.u32, warp-uniform
-				u29 := uint64(uint64(w.CTAID().X))
-				// PTX line 63: mov.u32, warp-uniform
-				u30 := uint64(uint64(w.NTID().X))
-				// PTX line 64: mul.lo.s32, warp-uniform
-				u31 := uint64(uint32(u29) * uint32(u30))
-				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s34w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: mov.u32
-							v32 := uint64(uint64(tid0[l]))
-							// 66: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							// 67: st.u32
-							s34 := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(v33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: mov.u32
-							v32 := uint64(uint64(tid0[l]))
-							// 66: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							// 67: st.u32
-							s34 := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(v33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
-							}
-						}
-					}
-				}
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v35aw := w.Window(8)
-					v36aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: ld.u32
-							v35a := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
-									continue
-								}
-								v35 = v35x
-							}
-							// 69: ld.u32
-							v36a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
-									continue
-								}
-								v36 = v36x
-							}
-							// 70: setp.lt.s32
-							c37t := int32(v35) < int32(v36)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p0 = p0&^(1<<l) | c37b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: ld.u32
-							v35a := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
-									continue
-								}
-								v35 = v35x
-							}
-							// 69: ld.u32
-							v36a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
-									continue
-								}
-								v36 = v36x
-							}
-							// 70: setp.lt.s32
-							c37t := int32(v35) < int32(v36)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p0 = p0&^(1<<l) | c37b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			halfOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1725,2626 +1196,14 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 7
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 76-157
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				r37 := w.Reg(37)
-				r42 := w.Reg(42)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r75 := w.Reg(75)
-				r77 := w.Reg(77)
-				r82 := w.Reg(82)
-				r84 := w.Reg(84)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				k2 := uint64(0x0)
-				// PTX lines 76, 77, 78, 79, 80: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(10)
-					v2aw := w.Window(11)
-					v5aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
-									continue
-								}
-								v1 = v1x
-							}
-							// 77: ld.s32
-							v2a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 78: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 79: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 80: ld.b16
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
-									continue
-								}
-								v5 = v5x
-							}
-							r32[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
-									continue
-								}
-								v1 = v1x
-							}
-							// 77: ld.s32
-							v2a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 78: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 79: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 80: ld.b16
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-								v5 = runtime.Load16(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
-									continue
-								}
-								v5 = v5x
-							}
-							r32[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.b16
-							s6 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
-								runtime.Store16(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.b16
-							s6 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
-								runtime.Store16(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 82, 83, 84, 85, 86: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(14)
-					v8aw := w.Window(15)
-					v11aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
-									continue
-								}
-								v7 = v7x
-							}
-							// 83: ld.s32
-							v8a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 84: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 85: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 86: ld.b16
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
-									continue
-								}
-								v11 = v11x
-							}
-							r37[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
-									continue
-								}
-								v7 = v7x
-							}
-							// 83: ld.s32
-							v8a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 84: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 85: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 86: ld.b16
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
-								v11 = runtime.Load16(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
-									continue
-								}
-								v11 = v11x
-							}
-							r37[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.b16
-							s12 := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
-							}
-							s12v := uint64(r37[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
-								runtime.Store16(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.b16
-							s12 := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
-							}
-							s12v := uint64(r37[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
-								runtime.Store16(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
-							}
-						}
-					}
-				}
-				// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(18)
-					v14aw := w.Window(19)
-					v17aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
-									continue
-								}
-								v13 = v13x
-							}
-							// 89: ld.s32
-							v14a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 90: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 91: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 92: ld.b16
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
-									continue
-								}
-								v17 = v17x
-							}
-							r42[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
-									continue
-								}
-								v13 = v13x
-							}
-							// 89: ld.s32
-							v14a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 90: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 91: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 92: ld.b16
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
-								v17 = runtime.Load16(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
-									continue
-								}
-								v17 = v17x
-							}
-							r42[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.b16
-							s18 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
-							}
-							s18v := uint64(r42[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
-								runtime.Store16(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.b16
-							s18 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
-							}
-							s18v := uint64(r42[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
-								runtime.Store16(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
-							}
-						}
-					}
-				}
-				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(22)
-					v20aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.b16
-							v19a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
-									continue
-								}
-								v19 = v19x
-							}
-							// 95: ld.b16
-							v20a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
-								v20 = runtime.Load16(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
-									continue
-								}
-								v20 = v20x
-							}
-							// 96: add.rn.f16
-							v21h0 := v19
-							v21h1 := v20
-							v21 := uint64(isa.AddF16(uint16(v21h0), uint16(v21h1)))
-							r45[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.b16
-							v19a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
-								v19 = runtime.Load16(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
-									continue
-								}
-								v19 = v19x
-							}
-							// 95: ld.b16
-							v20a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
-								v20 = runtime.Load16(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
-									continue
-								}
-								v20 = v20x
-							}
-							// 96: add.rn.f16
-							v21h0 := v19
-							v21h1 := v20
-							v21 := uint64(isa.AddF16(uint16(v21h0), uint16(v21h1)))
-							r45[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.b16
-							s22 := uint64(r0[l]) + 0x5e
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
-							}
-							s22v := uint64(r45[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
-								runtime.Store16(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.b16
-							s22 := uint64(r0[l]) + 0x5e
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
-							}
-							s22v := uint64(r45[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
-								runtime.Store16(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
-							}
-						}
-					}
-				}
-				// PTX lines 98, 99, 100: lane-local, one loop over the lanes
-				{
-					v23aw := w.Window(25)
-					v24aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: ld.b16
-							v23a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 2)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&1 == 0 {
-								v23 = runtime.Load16(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
-									continue
-								}
-								v23 = v23x
-							}
-							// 99: ld.b16
-							v24a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 2)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&1 == 0 {
-								v24 = runtime.Load16(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
-									continue
-								}
-								v24 = v24x
-							}
-							// 100: sub.rn.f16
-							v25h0 := v23
-							v25h1 := v24
-							v25 := uint64(isa.SubF16(uint16(v25h0), uint16(v25h1)))
-							r48[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: ld.b16
-							v23a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 2)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&1 == 0 {
-								v23 = runtime.Load16(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
-									continue
-								}
-								v23 = v23x
-							}
-							// 99: ld.b16
-							v24a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 2)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&1 == 0 {
-								v24 = runtime.Load16(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
-									continue
-								}
-								v24 = v24x
-							}
-							// 100: sub.rn.f16
-							v25h0 := v23
-							v25h1 := v24
-							v25 := uint64(isa.SubF16(uint16(v25h0), uint16(v25h1)))
-							r48[l] = v25
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.b16
-							s26 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 2)
-							}
-							s26v := uint64(r48[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&1 == 0 {
-								runtime.Store16(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.b16
-							s26 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 2)
-							}
-							s26v := uint64(r48[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&1 == 0 {
-								runtime.Store16(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(28)
-					v28aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.b16
-							v27a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
-								v27 = runtime.Load16(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
-									continue
-								}
-								v27 = v27x
-							}
-							// 103: ld.b16
-							v28a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 2)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&1 == 0 {
-								v28 = runtime.Load16(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
-									continue
-								}
-								v28 = v28x
-							}
-							// 104: mul.rn.f16
-							v29h0 := v27
-							v29h1 := v28
-							v29 := uint64(isa.MulF16(uint16(v29h0), uint16(v29h1)))
-							r51[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.b16
-							v27a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
-								v27 = runtime.Load16(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
-									continue
-								}
-								v27 = v27x
-							}
-							// 103: ld.b16
-							v28a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 2)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&1 == 0 {
-								v28 = runtime.Load16(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
-									continue
-								}
-								v28 = v28x
-							}
-							// 104: mul.rn.f16
-							v29h0 := v27
-							v29h1 := v28
-							v29 := uint64(isa.MulF16(uint16(v29h0), uint16(v29h1)))
-							r51[l] = v29
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 105: lane-local, one loop over the lanes
-				{
-					s30w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: st.b16
-							s30 := uint64(r0[l]) + 0x62
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 2)
-							}
-							s30v := uint64(r51[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
-								runtime.Store16(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: st.b16
-							s30 := uint64(r0[l]) + 0x62
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 2)
-							}
-							s30v := uint64(r51[l])
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
-								runtime.Store16(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
-							}
-						}
-					}
-				}
-				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-				{
-					v31aw := w.Window(31)
-					v32aw := w.Window(32)
-					v33aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.b16
-							v31a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
-								v31 = runtime.Load16(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
-									continue
-								}
-								v31 = v31x
-							}
-							r52[l] = v31
-							// 107: ld.b16
-							v32a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 2)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&1 == 0 {
-								v32 = runtime.Load16(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
-									continue
-								}
-								v32 = v32x
-							}
-							r53[l] = v32
-							// 108: ld.b16
-							v33a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 2)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&1 == 0 {
-								v33 = runtime.Load16(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
-									continue
-								}
-								v33 = v33x
-							}
-							r54[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.b16
-							v31a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
-								v31 = runtime.Load16(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
-									continue
-								}
-								v31 = v31x
-							}
-							r52[l] = v31
-							// 107: ld.b16
-							v32a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 2)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&1 == 0 {
-								v32 = runtime.Load16(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
-									continue
-								}
-								v32 = v32x
-							}
-							r53[l] = v32
-							// 108: ld.b16
-							v33a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 2)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&1 == 0 {
-								v33 = runtime.Load16(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
-									continue
-								}
-								v33 = v33x
-							}
-							r54[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.b16
-							s34 := uint64(r0[l]) + 0x16
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 2)
-							}
-							s34v := uint64(r52[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
-								runtime.Store16(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.b16
-							s34 := uint64(r0[l]) + 0x16
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 2)
-							}
-							s34v := uint64(r52[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
-								runtime.Store16(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.b16
-							s35 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 2)
-							}
-							s35v := uint64(r53[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.b16
-							s35 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 2)
-							}
-							s35v := uint64(r53[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
-								runtime.Store16(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
-							}
-						}
-					}
-				}
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: st.b16
-							s36 := uint64(r0[l]) + 0x1a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 2)
-							}
-							s36v := uint64(r54[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: st.b16
-							s36 := uint64(r0[l]) + 0x1a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 2)
-							}
-							s36v := uint64(r54[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
-								runtime.Store16(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
-							}
-						}
-					}
-				}
-				// PTX lines 112, 113, 114, 115: lane-local, one loop over the lanes
-				{
-					v37aw := w.Window(37)
-					v38aw := w.Window(38)
-					v39aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: ld.b16
-							v37a := uint64(r0[l]) + 0x16
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 2)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&1 == 0 {
-								v37 = runtime.Load16(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
-									continue
-								}
-								v37 = v37x
-							}
-							// 113: ld.b16
-							v38a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
-								v38 = runtime.Load16(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-								if !v38ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
-									continue
-								}
-								v38 = v38x
-							}
-							// 114: ld.b16
-							v39a := uint64(r0[l]) + 0x1a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 2)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&1 == 0 {
-								v39 = runtime.Load16(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
-								if !v39ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
-									continue
-								}
-								v39 = v39x
-							}
-							// 115: fma.rn.f16
-							v40h0 := v37
-							v40h1 := v38
-							v40h2 := v39
-							v40 := uint64(isa.FmaF16(uint16(v40h0), uint16(v40h1), uint16(v40h2)))
-							r58[l] = v40
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: ld.b16
-							v37a := uint64(r0[l]) + 0x16
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 2)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&1 == 0 {
-								v37 = runtime.Load16(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
-									continue
-								}
-								v37 = v37x
-							}
-							// 113: ld.b16
-							v38a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
-								v38 = runtime.Load16(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
-								if !v38ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
-									continue
-								}
-								v38 = v38x
-							}
-							// 114: ld.b16
-							v39a := uint64(r0[l]) + 0x1a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 2)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&1 == 0 {
-								v39 = runtime.Load16(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
-								if !v39ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
-									continue
-								}
-								v39 = v39x
-							}
-							// 115: fma.rn.f16
-							v40h0 := v37
-							v40h1 := v38
-							v40h2 := v39
-							v40 := uint64(isa.FmaF16(uint16(v40h0), uint16(v40h1), uint16(v40h2)))
-							r58[l] = v40
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					s41w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.b16
-							s41 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 2)
-							}
-							s41v := uint64(r58[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
-								runtime.Store16(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.b16
-							s41 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 2)
-							}
-							s41v := uint64(r58[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
-								runtime.Store16(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117, 118, 119: lane-local, one loop over the lanes
-				{
-					v42aw := w.Window(41)
-					v43aw := w.Window(42)
-					v44aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: ld.b16
-							v42a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 2)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
-								v42 = runtime.Load16(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
-								if !v42ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
-									continue
-								}
-								v42 = v42x
-							}
-							r59[l] = v42
-							// 118: ld.b16
-							v43a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
-								v43 = runtime.Load16(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-								if !v43ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
-									continue
-								}
-								v43 = v43x
-							}
-							r60[l] = v43
-							// 119: ld.b16
-							v44a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 2)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&1 == 0 {
-								v44 = runtime.Load16(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
-								if !v44ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
-									continue
-								}
-								v44 = v44x
-							}
-							r61[l] = v44
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: ld.b16
-							v42a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 2)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
-								v42 = runtime.Load16(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
-								if !v42ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
-									continue
-								}
-								v42 = v42x
-							}
-							r59[l] = v42
-							// 118: ld.b16
-							v43a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
-								v43 = runtime.Load16(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
-								if !v43ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
-									continue
-								}
-								v43 = v43x
-							}
-							r60[l] = v43
-							// 119: ld.b16
-							v44a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 2)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&1 == 0 {
-								v44 = runtime.Load16(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
-								if !v44ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
-									continue
-								}
-								v44 = v44x
-							}
-							r61[l] = v44
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 120: lane-local, one loop over the lanes
-				{
-					s45w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: st.b16
-							s45 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 2)
-							}
-							s45v := uint64(r59[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&1 == 0 {
-								runtime.Store16(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: st.b16
-							s45 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 2)
-							}
-							s45v := uint64(r59[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&1 == 0 {
-								runtime.Store16(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
-							}
-						}
-					}
-				}
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					s46w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.b16
-							s46 := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 2)
-							}
-							s46v := uint64(r60[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&1 == 0 {
-								runtime.Store16(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.b16
-							s46 := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 2)
-							}
-							s46v := uint64(r60[l])
-							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&1 == 0 {
-								runtime.Store16(s46w.Mem, s46o, s46v)
-							} else {
-								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
-							}
-						}
-					}
-				}
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					s47w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: st.b16
-							s47 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
-							}
-							s47v := uint64(r61[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
-								runtime.Store16(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: st.b16
-							s47 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
-							}
-							s47v := uint64(r61[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
-								runtime.Store16(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
-							}
-						}
-					}
-				}
-				// PTX lines 123, 124, 125, 126: lane-local, one loop over the lanes
-				{
-					v48aw := w.Window(47)
-					v49aw := w.Window(48)
-					v50aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: ld.b16
-							v48a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 2)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&1 == 0 {
-								v48 = runtime.Load16(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
-									continue
-								}
-								v48 = v48x
-							}
-							// 124: ld.b16
-							v49a := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 2)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
-								v49 = runtime.Load16(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
-								if !v49ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
-									continue
-								}
-								v49 = v49x
-							}
-							// 125: ld.b16
-							v50a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 2)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
-								v50 = runtime.Load16(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
-								if !v50ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
-									continue
-								}
-								v50 = v50x
-							}
-							// 126: fma.rn.relu.f16
-							v51h0 := v48
-							v51h1 := v49
-							v51h2 := v50
-							v51 := uint64(isa.ReluF16(isa.FmaF16(uint16(v51h0), uint16(v51h1), uint16(v51h2))))
-							r65[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: ld.b16
-							v48a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 2)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&1 == 0 {
-								v48 = runtime.Load16(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
-									continue
-								}
-								v48 = v48x
-							}
-							// 124: ld.b16
-							v49a := uint64(r0[l]) + 0x12
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 2)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
-								v49 = runtime.Load16(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
-								if !v49ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
-									continue
-								}
-								v49 = v49x
-							}
-							// 125: ld.b16
-							v50a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 2)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
-								v50 = runtime.Load16(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
-								if !v50ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
-									continue
-								}
-								v50 = v50x
-							}
-							// 126: fma.rn.relu.f16
-							v51h0 := v48
-							v51h1 := v49
-							v51h2 := v50
-							v51 := uint64(isa.ReluF16(isa.FmaF16(uint16(v51h0), uint16(v51h1), uint16(v51h2))))
-							r65[l] = v51
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					s52w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.b16
-							s52 := uint64(r0[l]) + 0x66
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 2)
-							}
-							s52v := uint64(r65[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&1 == 0 {
-								runtime.Store16(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.b16
-							s52 := uint64(r0[l]) + 0x66
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 2)
-							}
-							s52v := uint64(r65[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&1 == 0 {
-								runtime.Store16(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128, 129: lane-local, one loop over the lanes
-				{
-					v53aw := w.Window(51)
-					v54aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: ld.b16
-							v53a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 2)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&1 == 0 {
-								v53 = runtime.Load16(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
-								if !v53ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
-									continue
-								}
-								v53 = v53x
-							}
-							r66[l] = v53
-							// 129: ld.b16
-							v54a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 2)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&1 == 0 {
-								v54 = runtime.Load16(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
-									continue
-								}
-								v54 = v54x
-							}
-							r67[l] = v54
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: ld.b16
-							v53a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 2)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&1 == 0 {
-								v53 = runtime.Load16(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
-								if !v53ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
-									continue
-								}
-								v53 = v53x
-							}
-							r66[l] = v53
-							// 129: ld.b16
-							v54a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 2)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&1 == 0 {
-								v54 = runtime.Load16(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
-									continue
-								}
-								v54 = v54x
-							}
-							r67[l] = v54
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s55w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.b16
-							s55 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 2)
-							}
-							s55v := uint64(r66[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&1 == 0 {
-								runtime.Store16(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.b16
-							s55 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 2)
-							}
-							s55v := uint64(r66[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&1 == 0 {
-								runtime.Store16(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					s56w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.b16
-							s56 := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
-							}
-							s56v := uint64(r67[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
-								runtime.Store16(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.b16
-							s56 := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
-							}
-							s56v := uint64(r67[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
-								runtime.Store16(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
-							}
-						}
-					}
-				}
-				// PTX lines 132, 133, 134: lane-local, one loop over the lanes
-				{
-					v57aw := w.Window(55)
-					v58aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: ld.b16
-							v57a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
-								v57 = runtime.Load16(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
-									continue
-								}
-								v57 = v57x
-							}
-							// 133: ld.b16
-							v58a := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 2)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
-								v58 = runtime.Load16(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
-								if !v58ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
-									continue
-								}
-								v58 = v58x
-							}
-							// 134: min.f16
-							v59h0 := v57
-							v59h1 := v58
-							v59 := uint64(isa.MinF16(uint16(v59h0), uint16(v59h1), false, false))
-							r70[l] = v59
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: ld.b16
-							v57a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
-								v57 = runtime.Load16(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
-									continue
-								}
-								v57 = v57x
-							}
-							// 133: ld.b16
-							v58a := uint64(r0[l]) + 0xe
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 2)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
-								v58 = runtime.Load16(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
-								if !v58ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
-									continue
-								}
-								v58 = v58x
-							}
-							// 134: min.f16
-							v59h0 := v57
-							v59h1 := v58
-							v59 := uint64(isa.MinF16(uint16(v59h0), uint16(v59h1), false, false))
-							r70[l] = v59
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					s60w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: st.b16
-							s60 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s60, 2)
-							}
-							s60v := uint64(r70[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&1 == 0 {
-								runtime.Store16(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: st.b16
-							s60 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s60, 2)
-							}
-							s60v := uint64(r70[l])
-							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&1 == 0 {
-								runtime.Store16(s60w.Mem, s60o, s60v)
-							} else {
-								w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
-							}
-						}
-					}
-				}
-				// PTX lines 136, 137: lane-local, one loop over the lanes
-				{
-					v61aw := w.Window(58)
-					v62aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: ld.b16
-							v61a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 2)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
-								v61 = runtime.Load16(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
-								if !v61ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
-									continue
-								}
-								v61 = v61x
-							}
-							r71[l] = v61
-							// 137: ld.b16
-							v62a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 2)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&1 == 0 {
-								v62 = runtime.Load16(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
-								if !v62ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
-									continue
-								}
-								v62 = v62x
-							}
-							r72[l] = v62
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: ld.b16
-							v61a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 2)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
-								v61 = runtime.Load16(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
-								if !v61ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
-									continue
-								}
-								v61 = v61x
-							}
-							r71[l] = v61
-							// 137: ld.b16
-							v62a := uint64(r0[l]) + 0x5a
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 2)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&1 == 0 {
-								v62 = runtime.Load16(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
-								if !v62ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
-									continue
-								}
-								v62 = v62x
-							}
-							r72[l] = v62
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 138: lane-local, one loop over the lanes
-				{
-					s63w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.b16
-							s63 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
-							}
-							s63v := uint64(r71[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
-								runtime.Store16(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.b16
-							s63 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
-							}
-							s63v := uint64(r71[l])
-							if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
-								runtime.Store16(s63w.Mem, s63o, s63v)
-							} else {
-								w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
-							}
-						}
-					}
-				}
-				// PTX lines 139: lane-local, one loop over the lanes
-				{
-					s64w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: st.b16
-							s64 := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 2)
-							}
-							s64v := uint64(r72[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&1 == 0 {
-								runtime.Store16(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: st.b16
-							s64 := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 2)
-							}
-							s64v := uint64(r72[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&1 == 0 {
-								runtime.Store16(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
-							}
-						}
-					}
-				}
-				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-				{
-					v65aw := w.Window(62)
-					v66aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 140: ld.b16
-							v65a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 2)
-							}
-							var v65 uint64
-							if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
-								v65 = runtime.Load16(v65aw.Mem, v65ao)
-							} else {
-								v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
-								if !v65ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
-									continue
-								}
-								v65 = v65x
-							}
-							// 141: ld.b16
-							v66a := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 2)
-							}
-							var v66 uint64
-							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
-								v66 = runtime.Load16(v66aw.Mem, v66ao)
-							} else {
-								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
-								if !v66ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
-									continue
-								}
-								v66 = v66x
-							}
-							// 142: max.NaN.f16
-							v67h0 := v65
-							v67h1 := v66
-							v67 := uint64(isa.MaxF16(uint16(v67h0), uint16(v67h1), true, false))
-							r75[l] = v67
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 140: ld.b16
-							v65a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 2)
-							}
-							var v65 uint64
-							if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
-								v65 = runtime.Load16(v65aw.Mem, v65ao)
-							} else {
-								v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
-								if !v65ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
-									continue
-								}
-								v65 = v65x
-							}
-							// 141: ld.b16
-							v66a := uint64(r0[l]) + 0xa
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 2)
-							}
-							var v66 uint64
-							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
-								v66 = runtime.Load16(v66aw.Mem, v66ao)
-							} else {
-								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
-								if !v66ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
-									continue
-								}
-								v66 = v66x
-							}
-							// 142: max.NaN.f16
-							v67h0 := v65
-							v67h1 := v66
-							v67 := uint64(isa.MaxF16(uint16(v67h0), uint16(v67h1), true, false))
-							r75[l] = v67
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					s68w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.b16
-							s68 := uint64(r0[l]) + 0x6a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 2)
-							}
-							s68v := uint64(r75[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&1 == 0 {
-								runtime.Store16(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.b16
-							s68 := uint64(r0[l]) + 0x6a
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 2)
-							}
-							s68v := uint64(r75[l])
-							if s68o := s68 - s68w.Base; s68o < s68w.End && s68&1 == 0 {
-								runtime.Store16(s68w.Mem, s68o, s68v)
-							} else {
-								w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
-							}
-						}
-					}
-				}
-				// PTX lines 144, 145: lane-local, one loop over the lanes
-				{
-					v69aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: ld.b16
-							v69a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 2)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&1 == 0 {
-								v69 = runtime.Load16(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
-								if !v69ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
-									continue
-								}
-								v69 = v69x
-							}
-							// 145: neg.f16
-							v70h0 := v69
-							v70 := uint64(isa.NegHalf(uint16(v70h0)))
-							r77[l] = v70
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: ld.b16
-							v69a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 2)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&1 == 0 {
-								v69 = runtime.Load16(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
-								if !v69ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
-									continue
-								}
-								v69 = v69x
-							}
-							// 145: neg.f16
-							v70h0 := v69
-							v70 := uint64(isa.NegHalf(uint16(v70h0)))
-							r77[l] = v70
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 146: lane-local, one loop over the lanes
-				{
-					s71w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: st.b16
-							s71 := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s71, 2)
-							}
-							s71v := uint64(r77[l])
-							if s71o := s71 - s71w.Base; s71o < s71w.End && s71&1 == 0 {
-								runtime.Store16(s71w.Mem, s71o, s71v)
-							} else {
-								w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: st.b16
-							s71 := uint64(r0[l]) + 0x6c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s71, 2)
-							}
-							s71v := uint64(r77[l])
-							if s71o := s71 - s71w.Base; s71o < s71w.End && s71&1 == 0 {
-								runtime.Store16(s71w.Mem, s71o, s71v)
-							} else {
-								w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
-							}
-						}
-					}
-				}
-				// PTX lines 147, 148, 149, 150, 151: lane-local, one loop over the lanes
-				{
-					v72aw := w.Window(67)
-					v73aw := w.Window(68)
-					v76aw := w.Window(69)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.u64
-							v72a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 8)
-							}
-							var v72 uint64
-							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
-								v72 = runtime.Load64(v72aw.Mem, v72ao)
-							} else {
-								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
-								if !v72ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
-									continue
-								}
-								v72 = v72x
-							}
-							// 148: ld.s32
-							v73a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 4)
-							}
-							var v73 uint64
-							if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&3 == 0 {
-								v73 = runtime.Load32(v73aw.Mem, v73ao)
-							} else {
-								v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
-								if !v73ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
-									continue
-								}
-								v73 = v73x
-							}
-							v73 = uint64(uint64(int64(int32(v73))))
-							// 149: shl.b64
-							v74 := uint64(uint64(v73) << uint32(k1))
-							// 150: add.s64
-							v75 := uint64(uint64(v72) + uint64(v74))
-							// 151: ld.f32
-							v76a := uint64(v75) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
-							}
-							var v76 uint64
-							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
-								v76 = runtime.Load32(v76aw.Mem, v76ao)
-							} else {
-								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-								if !v76ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
-									continue
-								}
-								v76 = v76x
-							}
-							r82[l] = v76
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.u64
-							v72a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 8)
-							}
-							var v72 uint64
-							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
-								v72 = runtime.Load64(v72aw.Mem, v72ao)
-							} else {
-								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
-								if !v72ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
-									continue
-								}
-								v72 = v72x
-							}
-							// 148: ld.s32
-							v73a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 4)
-							}
-							var v73 uint64
-							if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&3 == 0 {
-								v73 = runtime.Load32(v73aw.Mem, v73ao)
-							} else {
-								v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
-								if !v73ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
-									continue
-								}
-								v73 = v73x
-							}
-							v73 = uint64(uint64(int64(int32(v73))))
-							// 149: shl.b64
-							v74 := uint64(uint64(v73) << uint32(k1))
-							// 150: add.s64
-							v75 := uint64(uint64(v72) + uint64(v74))
-							// 151: ld.f32
-							v76a := uint64(v75) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
-							}
-							var v76 uint64
-							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
-								v76 = runtime.Load32(v76aw.Mem, v76ao)
-							} else {
-								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-								if !v76ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
-									continue
-								}
-								v76 = v76x
-							}
-							r82[l] = v76
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s77w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.f32
-							s77 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s77, 4)
-							}
-							s77v := uint64(r82[l])
-							if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
-								runtime.Store32(s77w.Mem, s77o, s77v)
-							} else {
-								w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.f32
-							s77 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s77, 4)
-							}
-							s77v := uint64(r82[l])
-							if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
-								runtime.Store32(s77w.Mem, s77o, s77v)
-							} else {
-								w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153, 154: lane-local, one loop over the lanes
-				{
-					v78aw := w.Window(71)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.f32
-							v78a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 4)
-							}
-							var v78 uint64
-							if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&3 == 0 {
-								v78 = runtime.Load32(v78aw.Mem, v78ao)
-							} else {
-								v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
-								if !v78ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
-									continue
-								}
-								v78 = v78x
-							}
-							// 154: cvt.rn.f16.f32
-							v79s := v78
-							v79 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v79s)))), isa.RN))
-							r84[l] = v79
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.f32
-							v78a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 4)
-							}
-							var v78 uint64
-							if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&3 == 0 {
-								v78 = runtime.Load32(v78aw.Mem, v78ao)
-							} else {
-								v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
-								if !v78ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
-									continue
-								}
-								v78 = v78x
-							}
-							// 154: cvt.rn.f16.f32
-							v79s := v78
-							v79 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v79s)))), isa.RN))
-							r84[l] = v79
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					s80w := w.Window(72)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.b16
-							s80 := uint64(r0[l]) + 0x6e
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 2)
-							}
-							s80v := uint64(r84[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&1 == 0 {
-								runtime.Store16(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.b16
-							s80 := uint64(r0[l]) + 0x6e
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 2)
-							}
-							s80v := uint64(r84[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&1 == 0 {
-								runtime.Store16(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
-							}
-						}
-					}
-				}
-				// PTX line 156: mov.b32, warp-uniform
-				u81 := uint64(k2)
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s82w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.u32
-							s82 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
-							}
-							s82v := uint64(u81)
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.u32
-							s82 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
-							}
-							s82v := uint64(u81)
-							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
-								runtime.Store32(s82w.Mem, s82o, s82v)
-							} else {
-								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
-							}
-						}
-					}
-				}
-			}
+			halfOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 160-161; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x8)
-				// PTX lines 160, 161: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(74)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: ld.u32
-							v1a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
-									continue
-								}
-								v1 = v1x
-							}
-							// 161: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: ld.u32
-							v1a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
-									continue
-								}
-								v1 = v1x
-							}
-							// 161: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			halfOpsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4358,591 +1217,21 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 165-178
-			{
-				r0 := w.Reg(0)
-				r92 := w.Reg(92)
-				r99 := w.Reg(99)
-				k0 := uint64(0x1)
-				k1 := uint64(0x5e)
-				k2 := uint64(0x9)
-				// PTX lines 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(75)
-					v6aw := w.Window(76)
-					v7aw := w.Window(77)
-					v8aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: ld.u32
-							v1a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
-									continue
-								}
-								v1 = v1x
-							}
-							// 166: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 167: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 168: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 169: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 170: ld.u16
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-								v6 = runtime.Load16(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
-									continue
-								}
-								v6 = v6x
-							}
-							r92[l] = v6
-							// 171: ld.u64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
-									continue
-								}
-								v7 = v7x
-							}
-							// 172: ld.u32
-							v8a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
-									continue
-								}
-								v8 = v8x
-							}
-							// 173: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k2))
-							// 174: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 175: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 176: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 177: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r99[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: ld.u32
-							v1a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
-									continue
-								}
-								v1 = v1x
-							}
-							// 166: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 167: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 168: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 169: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 170: ld.u16
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-								v6 = runtime.Load16(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
-									continue
-								}
-								v6 = v6x
-							}
-							r92[l] = v6
-							// 171: ld.u64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
-									continue
-								}
-								v7 = v7x
-							}
-							// 172: ld.u32
-							v8a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
-									continue
-								}
-								v8 = v8x
-							}
-							// 173: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k2))
-							// 174: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 175: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 176: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 177: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r99[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.u16
-							s14 := uint64(r99[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
-							}
-							s14v := uint64(r92[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
-								runtime.Store16(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.u16
-							s14 := uint64(r99[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
-							}
-							s14v := uint64(r92[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
-								runtime.Store16(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
-							}
-						}
-					}
-				}
-			}
+			halfOpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 181-183
-			{
-				r0 := w.Reg(0)
-				r101 := w.Reg(101)
-				k0 := uint64(0x1)
-				// PTX lines 181, 182: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(80)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.u32
-							v1a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							// 182: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r101[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.u32
-							v1a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							// 182: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r101[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.u32
-							s3 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r101[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.u32
-							s3 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r101[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
-							}
-						}
-					}
-				}
-			}
+			halfOpsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 186-194
-			{
-				r0 := w.Reg(0)
-				r102 := w.Reg(102)
-				r104 := w.Reg(104)
-				r108 := w.Reg(108)
-				k0 := uint64(0x2)
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(82)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: ld.b16
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
-								v1 = runtime.Load16(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
-									continue
-								}
-								v1 = v1x
-							}
-							r102[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: ld.b16
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
-								v1 = runtime.Load16(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
-									continue
-								}
-								v1 = v1x
-							}
-							r102[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.b16
-							s2 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
-							}
-							s2v := uint64(r102[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
-								runtime.Store16(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.b16
-							s2 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
-							}
-							s2v := uint64(r102[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
-								runtime.Store16(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
-							}
-						}
-					}
-				}
-				// PTX lines 188, 189, 190, 191, 192, 193: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(84)
-					v5aw := w.Window(85)
-					v6aw := w.Window(86)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: ld.b16
-							v3a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-								v3 = runtime.Load16(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
-									continue
-								}
-								v3 = v3x
-							}
-							// 189: cvt.f32.f16
-							v4s := v3
-							v4 := uint64(isa.F16ToF32(uint16(v4s)))
-							r104[l] = v4
-							// 190: ld.u64
-							v5a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
-									continue
-								}
-								v5 = v5x
-							}
-							// 191: ld.s32
-							v6a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 192: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							// 193: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							r108[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: ld.b16
-							v3a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-								v3 = runtime.Load16(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
-									continue
-								}
-								v3 = v3x
-							}
-							// 189: cvt.f32.f16
-							v4s := v3
-							v4 := uint64(isa.F16ToF32(uint16(v4s)))
-							r104[l] = v4
-							// 190: ld.u64
-							v5a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
-									continue
-								}
-								v5 = v5x
-							}
-							// 191: ld.s32
-							v6a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 192: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							// 193: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							r108[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: st.f32
-							s9 := uint64(r108[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r104[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: st.f32
-							s9 := uint64(r108[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r104[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
-							}
-						}
-					}
-				}
-			}
+			halfOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4966,6 +1255,3741 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// halfOpsBlock0 runs block 0 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+func halfOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 34: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 35: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/half.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/half.ptx:37")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/half.ptx:38")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/half.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/half.ptx:40")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/half.ptx:41")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/half.ptx:42")
+	}
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 44: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u5)
+	// PTX line 46: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 48: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 49: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u7)
+	// PTX line 50: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u8)
+	// PTX line 52: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX line 53: cvta.to.global.u64, warp-uniform
+	u20 := uint64(u9)
+	// PTX line 54: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.u64
+				s22 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.u64
+				s22 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/half.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.u64
+				s23 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u19)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.u64
+				s23 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u19)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/half.ptx:56")
+				}
+			}
+		}
+	}
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.u64
+				s24 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(u17)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.u64
+				s24 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(u17)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/half.ptx:57")
+				}
+			}
+		}
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.u64
+				s25 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u15)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.u64
+				s25 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u15)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/half.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.u64
+				s26 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(u13)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.u64
+				s26 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(u13)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/half.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.u64
+				s27 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+				}
+				s27v := uint64(u11)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.u64
+				s27 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+				}
+				s27v := uint64(u11)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/half.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.u32
+				s28 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(u3)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.u32
+				s28 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(u3)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/half.ptx:61")
+				}
+			}
+		}
+	}
+	// PTX line 62: mov.u32, warp-uniform
+	u29 := uint64(uint64(w.CTAID().X))
+	// PTX line 63: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.NTID().X))
+	// PTX line 64: mul.lo.s32, warp-uniform
+	u31 := uint64(uint32(u29) * uint32(u30))
+	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s34w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 66: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				// 67: st.u32
+				s34 := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(v33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 66: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				// 67: st.u32
+				s34 := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(v33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/half.ptx:67")
+				}
+			}
+		}
+	}
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v35aw := w.Window(8)
+		v36aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: ld.u32
+				v35a := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
+						continue
+					}
+					v35 = v35x
+				}
+				// 69: ld.u32
+				v36a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
+						continue
+					}
+					v36 = v36x
+				}
+				// 70: setp.lt.s32
+				c37t := int32(v35) < int32(v36)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p0 = p0&^(1<<l) | c37b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: ld.u32
+				v35a := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/half.ptx:68")
+						continue
+					}
+					v35 = v35x
+				}
+				// 69: ld.u32
+				v36a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/half.ptx:69")
+						continue
+					}
+					v36 = v36x
+				}
+				// 70: setp.lt.s32
+				c37t := int32(v35) < int32(v36)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p0 = p0&^(1<<l) | c37b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 76-157
+func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	r37 := w.Reg(37)
+	r42 := w.Reg(42)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r75 := w.Reg(75)
+	r77 := w.Reg(77)
+	r82 := w.Reg(82)
+	r84 := w.Reg(84)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	k2 := uint64(0x0)
+	// PTX lines 76, 77, 78, 79, 80: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(10)
+		v2aw := w.Window(11)
+		v5aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
+						continue
+					}
+					v1 = v1x
+				}
+				// 77: ld.s32
+				v2a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 78: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 79: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 80: ld.b16
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
+						continue
+					}
+					v5 = v5x
+				}
+				r32[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:76")
+						continue
+					}
+					v1 = v1x
+				}
+				// 77: ld.s32
+				v2a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:77")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 78: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 79: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 80: ld.b16
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 2)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 2, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 2, "testdata/ptx/O0/half.ptx:80")
+						continue
+					}
+					v5 = v5x
+				}
+				r32[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.b16
+				s6 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
+					runtime.Store16(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.b16
+				s6 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 2)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&1 == 0 {
+					runtime.Store16(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 2, s6v, l, "testdata/ptx/O0/half.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 82, 83, 84, 85, 86: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(14)
+		v8aw := w.Window(15)
+		v11aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
+						continue
+					}
+					v7 = v7x
+				}
+				// 83: ld.s32
+				v8a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 84: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 85: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 86: ld.b16
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
+						continue
+					}
+					v11 = v11x
+				}
+				r37[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:82")
+						continue
+					}
+					v7 = v7x
+				}
+				// 83: ld.s32
+				v8a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:83")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 84: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 85: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 86: ld.b16
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 2)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 2, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 2, "testdata/ptx/O0/half.ptx:86")
+						continue
+					}
+					v11 = v11x
+				}
+				r37[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.b16
+				s12 := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
+				}
+				s12v := uint64(r37[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
+					runtime.Store16(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.b16
+				s12 := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 2)
+				}
+				s12v := uint64(r37[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&1 == 0 {
+					runtime.Store16(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 2, s12v, l, "testdata/ptx/O0/half.ptx:87")
+				}
+			}
+		}
+	}
+	// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(18)
+		v14aw := w.Window(19)
+		v17aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
+						continue
+					}
+					v13 = v13x
+				}
+				// 89: ld.s32
+				v14a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 90: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 91: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 92: ld.b16
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
+						continue
+					}
+					v17 = v17x
+				}
+				r42[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/half.ptx:88")
+						continue
+					}
+					v13 = v13x
+				}
+				// 89: ld.s32
+				v14a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/half.ptx:89")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 90: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 91: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 92: ld.b16
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 2)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+					v17 = runtime.Load16(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 2, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 2, "testdata/ptx/O0/half.ptx:92")
+						continue
+					}
+					v17 = v17x
+				}
+				r42[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.b16
+				s18 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
+				}
+				s18v := uint64(r42[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
+					runtime.Store16(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.b16
+				s18 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 2)
+				}
+				s18v := uint64(r42[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
+					runtime.Store16(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 2, s18v, l, "testdata/ptx/O0/half.ptx:93")
+				}
+			}
+		}
+	}
+	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(22)
+		v20aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.b16
+				v19a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
+						continue
+					}
+					v19 = v19x
+				}
+				// 95: ld.b16
+				v20a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
+					v20 = runtime.Load16(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
+						continue
+					}
+					v20 = v20x
+				}
+				// 96: add.rn.f16
+				v21h0 := v19
+				v21h1 := v20
+				v21 := uint64(isa.AddF16(uint16(v21h0), uint16(v21h1)))
+				r45[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.b16
+				v19a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 2)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 2, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 2, "testdata/ptx/O0/half.ptx:94")
+						continue
+					}
+					v19 = v19x
+				}
+				// 95: ld.b16
+				v20a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 2)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&1 == 0 {
+					v20 = runtime.Load16(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 2, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 2, "testdata/ptx/O0/half.ptx:95")
+						continue
+					}
+					v20 = v20x
+				}
+				// 96: add.rn.f16
+				v21h0 := v19
+				v21h1 := v20
+				v21 := uint64(isa.AddF16(uint16(v21h0), uint16(v21h1)))
+				r45[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.b16
+				s22 := uint64(r0[l]) + 0x5e
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
+				}
+				s22v := uint64(r45[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
+					runtime.Store16(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.b16
+				s22 := uint64(r0[l]) + 0x5e
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 2)
+				}
+				s22v := uint64(r45[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&1 == 0 {
+					runtime.Store16(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 2, s22v, l, "testdata/ptx/O0/half.ptx:97")
+				}
+			}
+		}
+	}
+	// PTX lines 98, 99, 100: lane-local, one loop over the lanes
+	{
+		v23aw := w.Window(25)
+		v24aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: ld.b16
+				v23a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 2)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&1 == 0 {
+					v23 = runtime.Load16(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
+						continue
+					}
+					v23 = v23x
+				}
+				// 99: ld.b16
+				v24a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 2)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&1 == 0 {
+					v24 = runtime.Load16(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
+						continue
+					}
+					v24 = v24x
+				}
+				// 100: sub.rn.f16
+				v25h0 := v23
+				v25h1 := v24
+				v25 := uint64(isa.SubF16(uint16(v25h0), uint16(v25h1)))
+				r48[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: ld.b16
+				v23a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 2)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&1 == 0 {
+					v23 = runtime.Load16(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 2, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 2, "testdata/ptx/O0/half.ptx:98")
+						continue
+					}
+					v23 = v23x
+				}
+				// 99: ld.b16
+				v24a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 2)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&1 == 0 {
+					v24 = runtime.Load16(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 2, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 2, "testdata/ptx/O0/half.ptx:99")
+						continue
+					}
+					v24 = v24x
+				}
+				// 100: sub.rn.f16
+				v25h0 := v23
+				v25h1 := v24
+				v25 := uint64(isa.SubF16(uint16(v25h0), uint16(v25h1)))
+				r48[l] = v25
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.b16
+				s26 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 2)
+				}
+				s26v := uint64(r48[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&1 == 0 {
+					runtime.Store16(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.b16
+				s26 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 2)
+				}
+				s26v := uint64(r48[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&1 == 0 {
+					runtime.Store16(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 2, s26v, l, "testdata/ptx/O0/half.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(28)
+		v28aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.b16
+				v27a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
+					v27 = runtime.Load16(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
+						continue
+					}
+					v27 = v27x
+				}
+				// 103: ld.b16
+				v28a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 2)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&1 == 0 {
+					v28 = runtime.Load16(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
+						continue
+					}
+					v28 = v28x
+				}
+				// 104: mul.rn.f16
+				v29h0 := v27
+				v29h1 := v28
+				v29 := uint64(isa.MulF16(uint16(v29h0), uint16(v29h1)))
+				r51[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.b16
+				v27a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 2)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&1 == 0 {
+					v27 = runtime.Load16(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 2, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 2, "testdata/ptx/O0/half.ptx:102")
+						continue
+					}
+					v27 = v27x
+				}
+				// 103: ld.b16
+				v28a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 2)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&1 == 0 {
+					v28 = runtime.Load16(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 2, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 2, "testdata/ptx/O0/half.ptx:103")
+						continue
+					}
+					v28 = v28x
+				}
+				// 104: mul.rn.f16
+				v29h0 := v27
+				v29h1 := v28
+				v29 := uint64(isa.MulF16(uint16(v29h0), uint16(v29h1)))
+				r51[l] = v29
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.b16
+				s30 := uint64(r0[l]) + 0x62
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 2)
+				}
+				s30v := uint64(r51[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+					runtime.Store16(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.b16
+				s30 := uint64(r0[l]) + 0x62
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 2)
+				}
+				s30v := uint64(r51[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+					runtime.Store16(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 2, s30v, l, "testdata/ptx/O0/half.ptx:105")
+				}
+			}
+		}
+	}
+	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	{
+		v31aw := w.Window(31)
+		v32aw := w.Window(32)
+		v33aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.b16
+				v31a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
+					v31 = runtime.Load16(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
+						continue
+					}
+					v31 = v31x
+				}
+				r52[l] = v31
+				// 107: ld.b16
+				v32a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 2)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&1 == 0 {
+					v32 = runtime.Load16(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
+						continue
+					}
+					v32 = v32x
+				}
+				r53[l] = v32
+				// 108: ld.b16
+				v33a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 2)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&1 == 0 {
+					v33 = runtime.Load16(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
+						continue
+					}
+					v33 = v33x
+				}
+				r54[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.b16
+				v31a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 2)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&1 == 0 {
+					v31 = runtime.Load16(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 2, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 2, "testdata/ptx/O0/half.ptx:106")
+						continue
+					}
+					v31 = v31x
+				}
+				r52[l] = v31
+				// 107: ld.b16
+				v32a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 2)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&1 == 0 {
+					v32 = runtime.Load16(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 2, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 2, "testdata/ptx/O0/half.ptx:107")
+						continue
+					}
+					v32 = v32x
+				}
+				r53[l] = v32
+				// 108: ld.b16
+				v33a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 2)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&1 == 0 {
+					v33 = runtime.Load16(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 2, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 2, "testdata/ptx/O0/half.ptx:108")
+						continue
+					}
+					v33 = v33x
+				}
+				r54[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.b16
+				s34 := uint64(r0[l]) + 0x16
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 2)
+				}
+				s34v := uint64(r52[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
+					runtime.Store16(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.b16
+				s34 := uint64(r0[l]) + 0x16
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 2)
+				}
+				s34v := uint64(r52[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
+					runtime.Store16(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 2, s34v, l, "testdata/ptx/O0/half.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.b16
+				s35 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 2)
+				}
+				s35v := uint64(r53[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.b16
+				s35 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 2)
+				}
+				s35v := uint64(r53[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+					runtime.Store16(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 2, s35v, l, "testdata/ptx/O0/half.ptx:110")
+				}
+			}
+		}
+	}
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: st.b16
+				s36 := uint64(r0[l]) + 0x1a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 2)
+				}
+				s36v := uint64(r54[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: st.b16
+				s36 := uint64(r0[l]) + 0x1a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 2)
+				}
+				s36v := uint64(r54[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+					runtime.Store16(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 2, s36v, l, "testdata/ptx/O0/half.ptx:111")
+				}
+			}
+		}
+	}
+	// PTX lines 112, 113, 114, 115: lane-local, one loop over the lanes
+	{
+		v37aw := w.Window(37)
+		v38aw := w.Window(38)
+		v39aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: ld.b16
+				v37a := uint64(r0[l]) + 0x16
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 2)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&1 == 0 {
+					v37 = runtime.Load16(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
+						continue
+					}
+					v37 = v37x
+				}
+				// 113: ld.b16
+				v38a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
+					v38 = runtime.Load16(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+					if !v38ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
+						continue
+					}
+					v38 = v38x
+				}
+				// 114: ld.b16
+				v39a := uint64(r0[l]) + 0x1a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 2)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&1 == 0 {
+					v39 = runtime.Load16(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
+					if !v39ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
+						continue
+					}
+					v39 = v39x
+				}
+				// 115: fma.rn.f16
+				v40h0 := v37
+				v40h1 := v38
+				v40h2 := v39
+				v40 := uint64(isa.FmaF16(uint16(v40h0), uint16(v40h1), uint16(v40h2)))
+				r58[l] = v40
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: ld.b16
+				v37a := uint64(r0[l]) + 0x16
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 2)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&1 == 0 {
+					v37 = runtime.Load16(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 2, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 2, "testdata/ptx/O0/half.ptx:112")
+						continue
+					}
+					v37 = v37x
+				}
+				// 113: ld.b16
+				v38a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 2)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&1 == 0 {
+					v38 = runtime.Load16(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 2, l)
+					if !v38ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v38a, 2, "testdata/ptx/O0/half.ptx:113")
+						continue
+					}
+					v38 = v38x
+				}
+				// 114: ld.b16
+				v39a := uint64(r0[l]) + 0x1a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 2)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&1 == 0 {
+					v39 = runtime.Load16(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 2, l)
+					if !v39ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v39a, 2, "testdata/ptx/O0/half.ptx:114")
+						continue
+					}
+					v39 = v39x
+				}
+				// 115: fma.rn.f16
+				v40h0 := v37
+				v40h1 := v38
+				v40h2 := v39
+				v40 := uint64(isa.FmaF16(uint16(v40h0), uint16(v40h1), uint16(v40h2)))
+				r58[l] = v40
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		s41w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.b16
+				s41 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 2)
+				}
+				s41v := uint64(r58[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
+					runtime.Store16(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.b16
+				s41 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 2)
+				}
+				s41v := uint64(r58[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&1 == 0 {
+					runtime.Store16(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 2, s41v, l, "testdata/ptx/O0/half.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117, 118, 119: lane-local, one loop over the lanes
+	{
+		v42aw := w.Window(41)
+		v43aw := w.Window(42)
+		v44aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: ld.b16
+				v42a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 2)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
+					v42 = runtime.Load16(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
+					if !v42ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
+						continue
+					}
+					v42 = v42x
+				}
+				r59[l] = v42
+				// 118: ld.b16
+				v43a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
+					v43 = runtime.Load16(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+					if !v43ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
+						continue
+					}
+					v43 = v43x
+				}
+				r60[l] = v43
+				// 119: ld.b16
+				v44a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 2)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&1 == 0 {
+					v44 = runtime.Load16(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
+					if !v44ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
+						continue
+					}
+					v44 = v44x
+				}
+				r61[l] = v44
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: ld.b16
+				v42a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 2)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
+					v42 = runtime.Load16(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 2, l)
+					if !v42ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v42a, 2, "testdata/ptx/O0/half.ptx:117")
+						continue
+					}
+					v42 = v42x
+				}
+				r59[l] = v42
+				// 118: ld.b16
+				v43a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 2)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&1 == 0 {
+					v43 = runtime.Load16(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 2, l)
+					if !v43ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v43a, 2, "testdata/ptx/O0/half.ptx:118")
+						continue
+					}
+					v43 = v43x
+				}
+				r60[l] = v43
+				// 119: ld.b16
+				v44a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 2)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&1 == 0 {
+					v44 = runtime.Load16(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 2, l)
+					if !v44ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v44a, 2, "testdata/ptx/O0/half.ptx:119")
+						continue
+					}
+					v44 = v44x
+				}
+				r61[l] = v44
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 120: lane-local, one loop over the lanes
+	{
+		s45w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: st.b16
+				s45 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 2)
+				}
+				s45v := uint64(r59[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&1 == 0 {
+					runtime.Store16(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: st.b16
+				s45 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 2)
+				}
+				s45v := uint64(r59[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&1 == 0 {
+					runtime.Store16(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 2, s45v, l, "testdata/ptx/O0/half.ptx:120")
+				}
+			}
+		}
+	}
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		s46w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.b16
+				s46 := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 2)
+				}
+				s46v := uint64(r60[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&1 == 0 {
+					runtime.Store16(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.b16
+				s46 := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 2)
+				}
+				s46v := uint64(r60[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&1 == 0 {
+					runtime.Store16(s46w.Ptr, s46o, s46v)
+				} else {
+					w.StoreLane(s46w, runtime.SpaceGeneric, s46, 2, s46v, l, "testdata/ptx/O0/half.ptx:121")
+				}
+			}
+		}
+	}
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		s47w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: st.b16
+				s47 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
+				}
+				s47v := uint64(r61[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
+					runtime.Store16(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: st.b16
+				s47 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 2)
+				}
+				s47v := uint64(r61[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&1 == 0 {
+					runtime.Store16(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 2, s47v, l, "testdata/ptx/O0/half.ptx:122")
+				}
+			}
+		}
+	}
+	// PTX lines 123, 124, 125, 126: lane-local, one loop over the lanes
+	{
+		v48aw := w.Window(47)
+		v49aw := w.Window(48)
+		v50aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: ld.b16
+				v48a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 2)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&1 == 0 {
+					v48 = runtime.Load16(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
+						continue
+					}
+					v48 = v48x
+				}
+				// 124: ld.b16
+				v49a := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 2)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
+					v49 = runtime.Load16(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
+					if !v49ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
+						continue
+					}
+					v49 = v49x
+				}
+				// 125: ld.b16
+				v50a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 2)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
+					v50 = runtime.Load16(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
+					if !v50ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
+						continue
+					}
+					v50 = v50x
+				}
+				// 126: fma.rn.relu.f16
+				v51h0 := v48
+				v51h1 := v49
+				v51h2 := v50
+				v51 := uint64(isa.ReluF16(isa.FmaF16(uint16(v51h0), uint16(v51h1), uint16(v51h2))))
+				r65[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: ld.b16
+				v48a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 2)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&1 == 0 {
+					v48 = runtime.Load16(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 2, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 2, "testdata/ptx/O0/half.ptx:123")
+						continue
+					}
+					v48 = v48x
+				}
+				// 124: ld.b16
+				v49a := uint64(r0[l]) + 0x12
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 2)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
+					v49 = runtime.Load16(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 2, l)
+					if !v49ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v49a, 2, "testdata/ptx/O0/half.ptx:124")
+						continue
+					}
+					v49 = v49x
+				}
+				// 125: ld.b16
+				v50a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 2)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
+					v50 = runtime.Load16(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 2, l)
+					if !v50ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v50a, 2, "testdata/ptx/O0/half.ptx:125")
+						continue
+					}
+					v50 = v50x
+				}
+				// 126: fma.rn.relu.f16
+				v51h0 := v48
+				v51h1 := v49
+				v51h2 := v50
+				v51 := uint64(isa.ReluF16(isa.FmaF16(uint16(v51h0), uint16(v51h1), uint16(v51h2))))
+				r65[l] = v51
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		s52w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.b16
+				s52 := uint64(r0[l]) + 0x66
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 2)
+				}
+				s52v := uint64(r65[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&1 == 0 {
+					runtime.Store16(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.b16
+				s52 := uint64(r0[l]) + 0x66
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 2)
+				}
+				s52v := uint64(r65[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&1 == 0 {
+					runtime.Store16(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 2, s52v, l, "testdata/ptx/O0/half.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128, 129: lane-local, one loop over the lanes
+	{
+		v53aw := w.Window(51)
+		v54aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: ld.b16
+				v53a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 2)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&1 == 0 {
+					v53 = runtime.Load16(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
+					if !v53ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
+						continue
+					}
+					v53 = v53x
+				}
+				r66[l] = v53
+				// 129: ld.b16
+				v54a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 2)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&1 == 0 {
+					v54 = runtime.Load16(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
+						continue
+					}
+					v54 = v54x
+				}
+				r67[l] = v54
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: ld.b16
+				v53a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 2)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&1 == 0 {
+					v53 = runtime.Load16(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 2, l)
+					if !v53ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v53a, 2, "testdata/ptx/O0/half.ptx:128")
+						continue
+					}
+					v53 = v53x
+				}
+				r66[l] = v53
+				// 129: ld.b16
+				v54a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 2)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&1 == 0 {
+					v54 = runtime.Load16(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 2, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 2, "testdata/ptx/O0/half.ptx:129")
+						continue
+					}
+					v54 = v54x
+				}
+				r67[l] = v54
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s55w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.b16
+				s55 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 2)
+				}
+				s55v := uint64(r66[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&1 == 0 {
+					runtime.Store16(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.b16
+				s55 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 2)
+				}
+				s55v := uint64(r66[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&1 == 0 {
+					runtime.Store16(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 2, s55v, l, "testdata/ptx/O0/half.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		s56w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.b16
+				s56 := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
+				}
+				s56v := uint64(r67[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
+					runtime.Store16(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.b16
+				s56 := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 2)
+				}
+				s56v := uint64(r67[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&1 == 0 {
+					runtime.Store16(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 2, s56v, l, "testdata/ptx/O0/half.ptx:131")
+				}
+			}
+		}
+	}
+	// PTX lines 132, 133, 134: lane-local, one loop over the lanes
+	{
+		v57aw := w.Window(55)
+		v58aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: ld.b16
+				v57a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
+					v57 = runtime.Load16(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
+						continue
+					}
+					v57 = v57x
+				}
+				// 133: ld.b16
+				v58a := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 2)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
+					v58 = runtime.Load16(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
+					if !v58ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
+						continue
+					}
+					v58 = v58x
+				}
+				// 134: min.f16
+				v59h0 := v57
+				v59h1 := v58
+				v59 := uint64(isa.MinF16(uint16(v59h0), uint16(v59h1), false, false))
+				r70[l] = v59
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: ld.b16
+				v57a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 2)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
+					v57 = runtime.Load16(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 2, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 2, "testdata/ptx/O0/half.ptx:132")
+						continue
+					}
+					v57 = v57x
+				}
+				// 133: ld.b16
+				v58a := uint64(r0[l]) + 0xe
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 2)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
+					v58 = runtime.Load16(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 2, l)
+					if !v58ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v58a, 2, "testdata/ptx/O0/half.ptx:133")
+						continue
+					}
+					v58 = v58x
+				}
+				// 134: min.f16
+				v59h0 := v57
+				v59h1 := v58
+				v59 := uint64(isa.MinF16(uint16(v59h0), uint16(v59h1), false, false))
+				r70[l] = v59
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		s60w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: st.b16
+				s60 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s60, 2)
+				}
+				s60v := uint64(r70[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&1 == 0 {
+					runtime.Store16(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: st.b16
+				s60 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s60, 2)
+				}
+				s60v := uint64(r70[l])
+				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&1 == 0 {
+					runtime.Store16(s60w.Ptr, s60o, s60v)
+				} else {
+					w.StoreLane(s60w, runtime.SpaceGeneric, s60, 2, s60v, l, "testdata/ptx/O0/half.ptx:135")
+				}
+			}
+		}
+	}
+	// PTX lines 136, 137: lane-local, one loop over the lanes
+	{
+		v61aw := w.Window(58)
+		v62aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: ld.b16
+				v61a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 2)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
+					v61 = runtime.Load16(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
+					if !v61ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
+						continue
+					}
+					v61 = v61x
+				}
+				r71[l] = v61
+				// 137: ld.b16
+				v62a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 2)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&1 == 0 {
+					v62 = runtime.Load16(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
+					if !v62ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
+						continue
+					}
+					v62 = v62x
+				}
+				r72[l] = v62
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: ld.b16
+				v61a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 2)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
+					v61 = runtime.Load16(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 2, l)
+					if !v61ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v61a, 2, "testdata/ptx/O0/half.ptx:136")
+						continue
+					}
+					v61 = v61x
+				}
+				r71[l] = v61
+				// 137: ld.b16
+				v62a := uint64(r0[l]) + 0x5a
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 2)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&1 == 0 {
+					v62 = runtime.Load16(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 2, l)
+					if !v62ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v62a, 2, "testdata/ptx/O0/half.ptx:137")
+						continue
+					}
+					v62 = v62x
+				}
+				r72[l] = v62
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		s63w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.b16
+				s63 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
+				}
+				s63v := uint64(r71[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
+					runtime.Store16(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.b16
+				s63 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s63, 2)
+				}
+				s63v := uint64(r71[l])
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&1 == 0 {
+					runtime.Store16(s63w.Ptr, s63o, s63v)
+				} else {
+					w.StoreLane(s63w, runtime.SpaceGeneric, s63, 2, s63v, l, "testdata/ptx/O0/half.ptx:138")
+				}
+			}
+		}
+	}
+	// PTX lines 139: lane-local, one loop over the lanes
+	{
+		s64w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: st.b16
+				s64 := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 2)
+				}
+				s64v := uint64(r72[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&1 == 0 {
+					runtime.Store16(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: st.b16
+				s64 := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 2)
+				}
+				s64v := uint64(r72[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&1 == 0 {
+					runtime.Store16(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 2, s64v, l, "testdata/ptx/O0/half.ptx:139")
+				}
+			}
+		}
+	}
+	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+	{
+		v65aw := w.Window(62)
+		v66aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 140: ld.b16
+				v65a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 2)
+				}
+				var v65 uint64
+				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
+					v65 = runtime.Load16(v65aw.Ptr, v65ao)
+				} else {
+					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
+					if !v65ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
+						continue
+					}
+					v65 = v65x
+				}
+				// 141: ld.b16
+				v66a := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 2)
+				}
+				var v66 uint64
+				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
+					v66 = runtime.Load16(v66aw.Ptr, v66ao)
+				} else {
+					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
+					if !v66ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
+						continue
+					}
+					v66 = v66x
+				}
+				// 142: max.NaN.f16
+				v67h0 := v65
+				v67h1 := v66
+				v67 := uint64(isa.MaxF16(uint16(v67h0), uint16(v67h1), true, false))
+				r75[l] = v67
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 140: ld.b16
+				v65a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v65a, 2)
+				}
+				var v65 uint64
+				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
+					v65 = runtime.Load16(v65aw.Ptr, v65ao)
+				} else {
+					v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGeneric, v65a, 2, l)
+					if !v65ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v65a, 2, "testdata/ptx/O0/half.ptx:140")
+						continue
+					}
+					v65 = v65x
+				}
+				// 141: ld.b16
+				v66a := uint64(r0[l]) + 0xa
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 2)
+				}
+				var v66 uint64
+				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
+					v66 = runtime.Load16(v66aw.Ptr, v66ao)
+				} else {
+					v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 2, l)
+					if !v66ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v66a, 2, "testdata/ptx/O0/half.ptx:141")
+						continue
+					}
+					v66 = v66x
+				}
+				// 142: max.NaN.f16
+				v67h0 := v65
+				v67h1 := v66
+				v67 := uint64(isa.MaxF16(uint16(v67h0), uint16(v67h1), true, false))
+				r75[l] = v67
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		s68w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.b16
+				s68 := uint64(r0[l]) + 0x6a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 2)
+				}
+				s68v := uint64(r75[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&1 == 0 {
+					runtime.Store16(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.b16
+				s68 := uint64(r0[l]) + 0x6a
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s68, 2)
+				}
+				s68v := uint64(r75[l])
+				if s68o := s68 - s68w.Base; s68o < s68w.End && s68&1 == 0 {
+					runtime.Store16(s68w.Ptr, s68o, s68v)
+				} else {
+					w.StoreLane(s68w, runtime.SpaceGeneric, s68, 2, s68v, l, "testdata/ptx/O0/half.ptx:143")
+				}
+			}
+		}
+	}
+	// PTX lines 144, 145: lane-local, one loop over the lanes
+	{
+		v69aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: ld.b16
+				v69a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 2)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&1 == 0 {
+					v69 = runtime.Load16(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
+					if !v69ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
+						continue
+					}
+					v69 = v69x
+				}
+				// 145: neg.f16
+				v70h0 := v69
+				v70 := uint64(isa.NegHalf(uint16(v70h0)))
+				r77[l] = v70
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: ld.b16
+				v69a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 2)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&1 == 0 {
+					v69 = runtime.Load16(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 2, l)
+					if !v69ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v69a, 2, "testdata/ptx/O0/half.ptx:144")
+						continue
+					}
+					v69 = v69x
+				}
+				// 145: neg.f16
+				v70h0 := v69
+				v70 := uint64(isa.NegHalf(uint16(v70h0)))
+				r77[l] = v70
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 146: lane-local, one loop over the lanes
+	{
+		s71w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: st.b16
+				s71 := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s71, 2)
+				}
+				s71v := uint64(r77[l])
+				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&1 == 0 {
+					runtime.Store16(s71w.Ptr, s71o, s71v)
+				} else {
+					w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: st.b16
+				s71 := uint64(r0[l]) + 0x6c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s71, 2)
+				}
+				s71v := uint64(r77[l])
+				if s71o := s71 - s71w.Base; s71o < s71w.End && s71&1 == 0 {
+					runtime.Store16(s71w.Ptr, s71o, s71v)
+				} else {
+					w.StoreLane(s71w, runtime.SpaceGeneric, s71, 2, s71v, l, "testdata/ptx/O0/half.ptx:146")
+				}
+			}
+		}
+	}
+	// PTX lines 147, 148, 149, 150, 151: lane-local, one loop over the lanes
+	{
+		v72aw := w.Window(67)
+		v73aw := w.Window(68)
+		v76aw := w.Window(69)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.u64
+				v72a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 8)
+				}
+				var v72 uint64
+				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
+					v72 = runtime.Load64(v72aw.Ptr, v72ao)
+				} else {
+					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+					if !v72ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
+						continue
+					}
+					v72 = v72x
+				}
+				// 148: ld.s32
+				v73a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 4)
+				}
+				var v73 uint64
+				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&3 == 0 {
+					v73 = runtime.Load32(v73aw.Ptr, v73ao)
+				} else {
+					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
+					if !v73ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
+						continue
+					}
+					v73 = v73x
+				}
+				v73 = uint64(uint64(int64(int32(v73))))
+				// 149: shl.b64
+				v74 := uint64(uint64(v73) << uint32(k1))
+				// 150: add.s64
+				v75 := uint64(uint64(v72) + uint64(v74))
+				// 151: ld.f32
+				v76a := uint64(v75) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
+				}
+				var v76 uint64
+				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
+					v76 = runtime.Load32(v76aw.Ptr, v76ao)
+				} else {
+					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+					if !v76ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
+						continue
+					}
+					v76 = v76x
+				}
+				r82[l] = v76
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u64
+				v72a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 8)
+				}
+				var v72 uint64
+				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
+					v72 = runtime.Load64(v72aw.Ptr, v72ao)
+				} else {
+					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+					if !v72ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/half.ptx:147")
+						continue
+					}
+					v72 = v72x
+				}
+				// 148: ld.s32
+				v73a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v73a, 4)
+				}
+				var v73 uint64
+				if v73ao := v73a - v73aw.Base; v73ao < v73aw.End && v73a&3 == 0 {
+					v73 = runtime.Load32(v73aw.Ptr, v73ao)
+				} else {
+					v73x, v73ok := w.TryLoad(v73aw, runtime.SpaceGeneric, v73a, 4, l)
+					if !v73ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v73a, 4, "testdata/ptx/O0/half.ptx:148")
+						continue
+					}
+					v73 = v73x
+				}
+				v73 = uint64(uint64(int64(int32(v73))))
+				// 149: shl.b64
+				v74 := uint64(uint64(v73) << uint32(k1))
+				// 150: add.s64
+				v75 := uint64(uint64(v72) + uint64(v74))
+				// 151: ld.f32
+				v76a := uint64(v75) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
+				}
+				var v76 uint64
+				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
+					v76 = runtime.Load32(v76aw.Ptr, v76ao)
+				} else {
+					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+					if !v76ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/half.ptx:151")
+						continue
+					}
+					v76 = v76x
+				}
+				r82[l] = v76
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s77w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.f32
+				s77 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s77, 4)
+				}
+				s77v := uint64(r82[l])
+				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
+					runtime.Store32(s77w.Ptr, s77o, s77v)
+				} else {
+					w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.f32
+				s77 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s77, 4)
+				}
+				s77v := uint64(r82[l])
+				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
+					runtime.Store32(s77w.Ptr, s77o, s77v)
+				} else {
+					w.StoreLane(s77w, runtime.SpaceGeneric, s77, 4, s77v, l, "testdata/ptx/O0/half.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153, 154: lane-local, one loop over the lanes
+	{
+		v78aw := w.Window(71)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.f32
+				v78a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 4)
+				}
+				var v78 uint64
+				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&3 == 0 {
+					v78 = runtime.Load32(v78aw.Ptr, v78ao)
+				} else {
+					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
+					if !v78ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
+						continue
+					}
+					v78 = v78x
+				}
+				// 154: cvt.rn.f16.f32
+				v79s := v78
+				v79 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v79s)))), isa.RN))
+				r84[l] = v79
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.f32
+				v78a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 4)
+				}
+				var v78 uint64
+				if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&3 == 0 {
+					v78 = runtime.Load32(v78aw.Ptr, v78ao)
+				} else {
+					v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 4, l)
+					if !v78ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v78a, 4, "testdata/ptx/O0/half.ptx:153")
+						continue
+					}
+					v78 = v78x
+				}
+				// 154: cvt.rn.f16.f32
+				v79s := v78
+				v79 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v79s)))), isa.RN))
+				r84[l] = v79
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		s80w := w.Window(72)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.b16
+				s80 := uint64(r0[l]) + 0x6e
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 2)
+				}
+				s80v := uint64(r84[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&1 == 0 {
+					runtime.Store16(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.b16
+				s80 := uint64(r0[l]) + 0x6e
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 2)
+				}
+				s80v := uint64(r84[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&1 == 0 {
+					runtime.Store16(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 2, s80v, l, "testdata/ptx/O0/half.ptx:155")
+				}
+			}
+		}
+	}
+	// PTX line 156: mov.b32, warp-uniform
+	u81 := uint64(k2)
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s82w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.u32
+				s82 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
+				}
+				s82v := uint64(u81)
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.u32
+				s82 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
+				}
+				s82v := uint64(u81)
+				if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+					runtime.Store32(s82w.Ptr, s82o, s82v)
+				} else {
+					w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/half.ptx:157")
+				}
+			}
+		}
+	}
+}
+
+// halfOpsBlock3 runs block 3 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 160-161; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x8)
+	// PTX lines 160, 161: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(74)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: ld.u32
+				v1a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
+						continue
+					}
+					v1 = v1x
+				}
+				// 161: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: ld.u32
+				v1a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:160")
+						continue
+					}
+					v1 = v1x
+				}
+				// 161: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// halfOpsBlock4 runs block 4 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 165-178
+func halfOpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r92 := w.Reg(92)
+	r99 := w.Reg(99)
+	k0 := uint64(0x1)
+	k1 := uint64(0x5e)
+	k2 := uint64(0x9)
+	// PTX lines 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(75)
+		v6aw := w.Window(76)
+		v7aw := w.Window(77)
+		v8aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: ld.u32
+				v1a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
+						continue
+					}
+					v1 = v1x
+				}
+				// 166: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 167: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 168: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 169: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 170: ld.u16
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
+						continue
+					}
+					v6 = v6x
+				}
+				r92[l] = v6
+				// 171: ld.u64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
+						continue
+					}
+					v7 = v7x
+				}
+				// 172: ld.u32
+				v8a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
+						continue
+					}
+					v8 = v8x
+				}
+				// 173: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k2))
+				// 174: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 175: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 176: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 177: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r99[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: ld.u32
+				v1a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:165")
+						continue
+					}
+					v1 = v1x
+				}
+				// 166: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 167: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 168: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 169: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 170: ld.u16
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 2)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 2, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 2, "testdata/ptx/O0/half.ptx:170")
+						continue
+					}
+					v6 = v6x
+				}
+				r92[l] = v6
+				// 171: ld.u64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/half.ptx:171")
+						continue
+					}
+					v7 = v7x
+				}
+				// 172: ld.u32
+				v8a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:172")
+						continue
+					}
+					v8 = v8x
+				}
+				// 173: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k2))
+				// 174: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 175: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 176: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 177: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r99[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.u16
+				s14 := uint64(r99[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
+				}
+				s14v := uint64(r92[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
+					runtime.Store16(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.u16
+				s14 := uint64(r99[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 2)
+				}
+				s14v := uint64(r92[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&1 == 0 {
+					runtime.Store16(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 2, s14v, l, "testdata/ptx/O0/half.ptx:178")
+				}
+			}
+		}
+	}
+}
+
+// halfOpsBlock5 runs block 5 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 181-183
+func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r101 := w.Reg(101)
+	k0 := uint64(0x1)
+	// PTX lines 181, 182: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(80)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.u32
+				v1a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				// 182: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r101[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.u32
+				v1a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/half.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				// 182: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r101[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.u32
+				s3 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r101[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.u32
+				s3 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r101[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/half.ptx:183")
+				}
+			}
+		}
+	}
+}
+
+// halfOpsBlock6 runs block 6 of kernel half_ops for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 186-194
+func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r102 := w.Reg(102)
+	r104 := w.Reg(104)
+	r108 := w.Reg(108)
+	k0 := uint64(0x2)
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(82)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: ld.b16
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
+					v1 = runtime.Load16(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
+						continue
+					}
+					v1 = v1x
+				}
+				r102[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: ld.b16
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 2)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
+					v1 = runtime.Load16(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 2, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 2, "testdata/ptx/O0/half.ptx:186")
+						continue
+					}
+					v1 = v1x
+				}
+				r102[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.b16
+				s2 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
+				}
+				s2v := uint64(r102[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
+					runtime.Store16(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.b16
+				s2 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 2)
+				}
+				s2v := uint64(r102[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&1 == 0 {
+					runtime.Store16(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 2, s2v, l, "testdata/ptx/O0/half.ptx:187")
+				}
+			}
+		}
+	}
+	// PTX lines 188, 189, 190, 191, 192, 193: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(84)
+		v5aw := w.Window(85)
+		v6aw := w.Window(86)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: ld.b16
+				v3a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
+						continue
+					}
+					v3 = v3x
+				}
+				// 189: cvt.f32.f16
+				v4s := v3
+				v4 := uint64(isa.F16ToF32(uint16(v4s)))
+				r104[l] = v4
+				// 190: ld.u64
+				v5a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
+						continue
+					}
+					v5 = v5x
+				}
+				// 191: ld.s32
+				v6a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 192: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 193: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				r108[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: ld.b16
+				v3a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 2)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 2, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 2, "testdata/ptx/O0/half.ptx:188")
+						continue
+					}
+					v3 = v3x
+				}
+				// 189: cvt.f32.f16
+				v4s := v3
+				v4 := uint64(isa.F16ToF32(uint16(v4s)))
+				r104[l] = v4
+				// 190: ld.u64
+				v5a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/half.ptx:190")
+						continue
+					}
+					v5 = v5x
+				}
+				// 191: ld.s32
+				v6a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/half.ptx:191")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 192: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 193: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				r108[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.f32
+				s9 := uint64(r108[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r104[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.f32
+				s9 := uint64(r108[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r104[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:194")
+				}
+			}
+		}
+	}
+}
+
 // packHalf2Run runs blocks of kernel pack_half2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4974,374 +4998,7 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 217-241; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 217: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 218: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 219: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/half.ptx:219")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 220: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/half.ptx:220")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 221: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/half.ptx:221")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 222: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/half.ptx:222")
-				}
-				// PTX line 223: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 224: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 225: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 226: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 227: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 228: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: st.u64
-							s13 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: st.u64
-							s13 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
-							}
-						}
-					}
-				}
-				// PTX lines 230: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: st.u64
-							s14 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: st.u64
-							s14 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
-							}
-						}
-					}
-				}
-				// PTX lines 231: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: st.u64
-							s15 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: st.u64
-							s15 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
-							}
-						}
-					}
-				}
-				// PTX lines 232: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: st.u32
-							s16 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: st.u32
-							s16 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
-							}
-						}
-					}
-				}
-				// PTX line 233: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 234: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 235: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 236, 237, 238: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(92)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 236: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 237: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 238: st.u32
-							s22 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 236: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 237: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 238: st.u32
-							s22 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
-							}
-						}
-					}
-				}
-				// PTX lines 239, 240, 241: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(93)
-					v24aw := w.Window(94)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: ld.u32
-							v23a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
-									continue
-								}
-								v23 = v23x
-							}
-							// 240: ld.u32
-							v24a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
-									continue
-								}
-								v24 = v24x
-							}
-							// 241: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: ld.u32
-							v23a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
-									continue
-								}
-								v23 = v23x
-							}
-							// 240: ld.u32
-							v24a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
-									continue
-								}
-								v24 = v24x
-							}
-							// 241: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			packHalf2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5358,1119 +5015,7 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 247-290
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r36 := w.Reg(36)
-				r41 := w.Reg(41)
-				r44 := w.Reg(44)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				r54 := w.Reg(54)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX lines 247, 248, 249, 250, 251, 252, 253, 254: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(95)
-					v2aw := w.Window(96)
-					v5aw := w.Window(97)
-					v6aw := w.Window(98)
-					v8aw := w.Window(99)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
-									continue
-								}
-								v1 = v1x
-							}
-							// 248: ld.s32
-							v2a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 249: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 250: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 251: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-							// 252: ld.u64
-							v6a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
-									continue
-								}
-								v6 = v6x
-							}
-							// 253: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 254: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
-									continue
-								}
-								v8 = v8x
-							}
-							r26[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
-									continue
-								}
-								v1 = v1x
-							}
-							// 248: ld.s32
-							v2a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 249: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 250: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 251: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-							// 252: ld.u64
-							v6a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
-									continue
-								}
-								v6 = v6x
-							}
-							// 253: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 254: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
-									continue
-								}
-								v8 = v8x
-							}
-							r26[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 255: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(100)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 255: st.f32
-							s9 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r23[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 255: st.f32
-							s9 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r23[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
-							}
-						}
-					}
-				}
-				// PTX lines 256: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: st.f32
-							s10 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r26[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: st.f32
-							s10 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r26[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
-							}
-						}
-					}
-				}
-				// PTX lines 257, 258, 259: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(102)
-					v12aw := w.Window(103)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: ld.f32
-							v11a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
-									continue
-								}
-								v11 = v11x
-							}
-							// 258: ld.f32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
-									continue
-								}
-								v12 = v12x
-							}
-							// 259: cvt.rn.f16x2.f32
-							v13 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v12), false, isa.RN, false, false))
-							r29[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: ld.f32
-							v11a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
-									continue
-								}
-								v11 = v11x
-							}
-							// 258: ld.f32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
-									continue
-								}
-								v12 = v12x
-							}
-							// 259: cvt.rn.f16x2.f32
-							v13 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v12), false, isa.RN, false, false))
-							r29[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 260: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(104)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 260: st.b32
-							s14 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r29[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 260: st.b32
-							s14 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r29[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
-							}
-						}
-					}
-				}
-				// PTX lines 261, 262, 263, 264, 265, 266, 267: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(105)
-					v16aw := w.Window(106)
-					v17aw := w.Window(107)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: ld.u32
-							v15a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
-									continue
-								}
-								v15 = v15x
-							}
-							r30[l] = v15
-							// 262: ld.u64
-							v16a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
-									continue
-								}
-								v16 = v16x
-							}
-							// 263: ld.u32
-							v17a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
-									continue
-								}
-								v17 = v17x
-							}
-							// 264: shl.b32
-							v18 := uint64(uint32(v17) << uint32(k1))
-							// 265: cvt.s64.s32
-							v19 := uint64(uint64(int32(v18)))
-							// 266: shl.b64
-							v20 := uint64(uint64(v19) << uint32(k0))
-							// 267: add.s64
-							v21 := uint64(uint64(v16) + uint64(v20))
-							r36[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: ld.u32
-							v15a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
-									continue
-								}
-								v15 = v15x
-							}
-							r30[l] = v15
-							// 262: ld.u64
-							v16a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
-									continue
-								}
-								v16 = v16x
-							}
-							// 263: ld.u32
-							v17a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
-									continue
-								}
-								v17 = v17x
-							}
-							// 264: shl.b32
-							v18 := uint64(uint32(v17) << uint32(k1))
-							// 265: cvt.s64.s32
-							v19 := uint64(uint64(int32(v18)))
-							// 266: shl.b64
-							v20 := uint64(uint64(v19) << uint32(k0))
-							// 267: add.s64
-							v21 := uint64(uint64(v16) + uint64(v20))
-							r36[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(108)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.u32
-							s22 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r30[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.u32
-							s22 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r30[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
-							}
-						}
-					}
-				}
-				// PTX lines 269, 270, 271, 272, 273, 274, 275, 276: lane-local, one loop over the lanes
-				{
-					v23aw := w.Window(109)
-					v24aw := w.Window(110)
-					v27aw := w.Window(111)
-					v28aw := w.Window(112)
-					v30aw := w.Window(113)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: ld.u64
-							v23a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
-								v23 = runtime.Load64(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
-									continue
-								}
-								v23 = v23x
-							}
-							// 270: ld.s32
-							v24a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
-									continue
-								}
-								v24 = v24x
-							}
-							v24 = uint64(uint64(int64(int32(v24))))
-							// 271: shl.b64
-							v25 := uint64(uint64(v24) << uint32(k0))
-							// 272: add.s64
-							v26 := uint64(uint64(v23) + uint64(v25))
-							// 273: ld.f32
-							v27a := uint64(v26) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
-									continue
-								}
-								v27 = v27x
-							}
-							r41[l] = v27
-							// 274: ld.u64
-							v28a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
-									continue
-								}
-								v28 = v28x
-							}
-							// 275: add.s64
-							v29 := uint64(uint64(v28) + uint64(v25))
-							// 276: ld.f32
-							v30a := uint64(v29) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
-									continue
-								}
-								v30 = v30x
-							}
-							r44[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: ld.u64
-							v23a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
-								v23 = runtime.Load64(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
-									continue
-								}
-								v23 = v23x
-							}
-							// 270: ld.s32
-							v24a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
-									continue
-								}
-								v24 = v24x
-							}
-							v24 = uint64(uint64(int64(int32(v24))))
-							// 271: shl.b64
-							v25 := uint64(uint64(v24) << uint32(k0))
-							// 272: add.s64
-							v26 := uint64(uint64(v23) + uint64(v25))
-							// 273: ld.f32
-							v27a := uint64(v26) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
-									continue
-								}
-								v27 = v27x
-							}
-							r41[l] = v27
-							// 274: ld.u64
-							v28a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
-								v28 = runtime.Load64(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
-								if !v28ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
-									continue
-								}
-								v28 = v28x
-							}
-							// 275: add.s64
-							v29 := uint64(uint64(v28) + uint64(v25))
-							// 276: ld.f32
-							v30a := uint64(v29) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
-									continue
-								}
-								v30 = v30x
-							}
-							r44[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 277: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(114)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: st.f32
-							s31 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r41[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: st.f32
-							s31 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r41[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
-							}
-						}
-					}
-				}
-				// PTX lines 278: lane-local, one loop over the lanes
-				{
-					s32w := w.Window(115)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 278: st.f32
-							s32 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r44[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 278: st.f32
-							s32 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r44[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
-							}
-						}
-					}
-				}
-				// PTX lines 279, 280, 281: lane-local, one loop over the lanes
-				{
-					v33aw := w.Window(116)
-					v34aw := w.Window(117)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 279: ld.f32
-							v33a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
-									continue
-								}
-								v33 = v33x
-							}
-							// 280: ld.f32
-							v34a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
-									continue
-								}
-								v34 = v34x
-							}
-							// 281: cvt.rn.bf16x2.f32
-							v35 := uint64(isa.NarrowF32(uint32(v33), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v34), true, isa.RN, false, false))
-							r47[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 279: ld.f32
-							v33a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
-									continue
-								}
-								v33 = v33x
-							}
-							// 280: ld.f32
-							v34a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
-									continue
-								}
-								v34 = v34x
-							}
-							// 281: cvt.rn.bf16x2.f32
-							v35 := uint64(isa.NarrowF32(uint32(v33), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v34), true, isa.RN, false, false))
-							r47[l] = v35
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 282: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(118)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 282: st.b32
-							s36 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r47[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 282: st.b32
-							s36 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r47[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
-							}
-						}
-					}
-				}
-				// PTX lines 283, 284, 285, 286, 287, 288, 289: lane-local, one loop over the lanes
-				{
-					v37aw := w.Window(119)
-					v38aw := w.Window(120)
-					v39aw := w.Window(121)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 283: ld.u32
-							v37a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
-									continue
-								}
-								v37 = v37x
-							}
-							r48[l] = v37
-							// 284: ld.u64
-							v38a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
-								v38 = runtime.Load64(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-								if !v38ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
-									continue
-								}
-								v38 = v38x
-							}
-							// 285: ld.u32
-							v39a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
-									continue
-								}
-								v39 = v39x
-							}
-							// 286: shl.b32
-							v40 := uint64(uint32(v39) << uint32(k1))
-							// 287: cvt.s64.s32
-							v41 := uint64(uint64(int32(v40)))
-							// 288: shl.b64
-							v42 := uint64(uint64(v41) << uint32(k0))
-							// 289: add.s64
-							v43 := uint64(uint64(v38) + uint64(v42))
-							r54[l] = v43
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 283: ld.u32
-							v37a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
-									continue
-								}
-								v37 = v37x
-							}
-							r48[l] = v37
-							// 284: ld.u64
-							v38a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
-								v38 = runtime.Load64(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
-								if !v38ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
-									continue
-								}
-								v38 = v38x
-							}
-							// 285: ld.u32
-							v39a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
-									continue
-								}
-								v39 = v39x
-							}
-							// 286: shl.b32
-							v40 := uint64(uint32(v39) << uint32(k1))
-							// 287: cvt.s64.s32
-							v41 := uint64(uint64(int32(v40)))
-							// 288: shl.b64
-							v42 := uint64(uint64(v41) << uint32(k0))
-							// 289: add.s64
-							v43 := uint64(uint64(v38) + uint64(v42))
-							r54[l] = v43
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 290: lane-local, one loop over the lanes
-				{
-					s44w := w.Window(122)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 290: st.u32
-							s44 := uint64(r54[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 4)
-							}
-							s44v := uint64(r48[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 290: st.u32
-							s44 := uint64(r54[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 4)
-							}
-							s44v := uint64(r48[l])
-							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-								runtime.Store32(s44w.Mem, s44o, s44v)
-							} else {
-								w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
-							}
-						}
-					}
-				}
-			}
+			packHalf2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6488,5 +5033,1492 @@ func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// packHalf2Block0 runs block 0 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 217-241; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func packHalf2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 217: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 218: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 219: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/half.ptx:219")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 220: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/half.ptx:220")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 221: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/half.ptx:221")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 222: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/half.ptx:222")
+	}
+	// PTX line 223: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 224: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 225: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 226: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 227: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 228: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: st.u64
+				s13 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: st.u64
+				s13 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/half.ptx:229")
+				}
+			}
+		}
+	}
+	// PTX lines 230: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: st.u64
+				s14 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: st.u64
+				s14 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/half.ptx:230")
+				}
+			}
+		}
+	}
+	// PTX lines 231: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: st.u64
+				s15 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: st.u64
+				s15 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/half.ptx:231")
+				}
+			}
+		}
+	}
+	// PTX lines 232: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: st.u32
+				s16 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: st.u32
+				s16 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/half.ptx:232")
+				}
+			}
+		}
+	}
+	// PTX line 233: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 234: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 235: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 236, 237, 238: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(92)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 237: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 238: st.u32
+				s22 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 237: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 238: st.u32
+				s22 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:238")
+				}
+			}
+		}
+	}
+	// PTX lines 239, 240, 241: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(93)
+		v24aw := w.Window(94)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: ld.u32
+				v23a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
+						continue
+					}
+					v23 = v23x
+				}
+				// 240: ld.u32
+				v24a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
+						continue
+					}
+					v24 = v24x
+				}
+				// 241: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: ld.u32
+				v23a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/half.ptx:239")
+						continue
+					}
+					v23 = v23x
+				}
+				// 240: ld.u32
+				v24a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:240")
+						continue
+					}
+					v24 = v24x
+				}
+				// 241: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 247-290
+func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r36 := w.Reg(36)
+	r41 := w.Reg(41)
+	r44 := w.Reg(44)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r54 := w.Reg(54)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX lines 247, 248, 249, 250, 251, 252, 253, 254: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(95)
+		v2aw := w.Window(96)
+		v5aw := w.Window(97)
+		v6aw := w.Window(98)
+		v8aw := w.Window(99)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
+						continue
+					}
+					v1 = v1x
+				}
+				// 248: ld.s32
+				v2a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 249: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 250: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 251: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+				// 252: ld.u64
+				v6a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
+						continue
+					}
+					v6 = v6x
+				}
+				// 253: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 254: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
+						continue
+					}
+					v8 = v8x
+				}
+				r26[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/half.ptx:247")
+						continue
+					}
+					v1 = v1x
+				}
+				// 248: ld.s32
+				v2a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/half.ptx:248")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 249: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 250: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 251: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/half.ptx:251")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+				// 252: ld.u64
+				v6a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/half.ptx:252")
+						continue
+					}
+					v6 = v6x
+				}
+				// 253: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 254: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/half.ptx:254")
+						continue
+					}
+					v8 = v8x
+				}
+				r26[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 255: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(100)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 255: st.f32
+				s9 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r23[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 255: st.f32
+				s9 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r23[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/half.ptx:255")
+				}
+			}
+		}
+	}
+	// PTX lines 256: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: st.f32
+				s10 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r26[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: st.f32
+				s10 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r26[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/half.ptx:256")
+				}
+			}
+		}
+	}
+	// PTX lines 257, 258, 259: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(102)
+		v12aw := w.Window(103)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: ld.f32
+				v11a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
+						continue
+					}
+					v11 = v11x
+				}
+				// 258: ld.f32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
+						continue
+					}
+					v12 = v12x
+				}
+				// 259: cvt.rn.f16x2.f32
+				v13 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v12), false, isa.RN, false, false))
+				r29[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: ld.f32
+				v11a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/half.ptx:257")
+						continue
+					}
+					v11 = v11x
+				}
+				// 258: ld.f32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/half.ptx:258")
+						continue
+					}
+					v12 = v12x
+				}
+				// 259: cvt.rn.f16x2.f32
+				v13 := uint64(isa.NarrowF32(uint32(v11), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v12), false, isa.RN, false, false))
+				r29[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 260: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(104)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 260: st.b32
+				s14 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r29[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 260: st.b32
+				s14 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r29[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/half.ptx:260")
+				}
+			}
+		}
+	}
+	// PTX lines 261, 262, 263, 264, 265, 266, 267: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(105)
+		v16aw := w.Window(106)
+		v17aw := w.Window(107)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: ld.u32
+				v15a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
+						continue
+					}
+					v15 = v15x
+				}
+				r30[l] = v15
+				// 262: ld.u64
+				v16a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
+						continue
+					}
+					v16 = v16x
+				}
+				// 263: ld.u32
+				v17a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
+						continue
+					}
+					v17 = v17x
+				}
+				// 264: shl.b32
+				v18 := uint64(uint32(v17) << uint32(k1))
+				// 265: cvt.s64.s32
+				v19 := uint64(uint64(int32(v18)))
+				// 266: shl.b64
+				v20 := uint64(uint64(v19) << uint32(k0))
+				// 267: add.s64
+				v21 := uint64(uint64(v16) + uint64(v20))
+				r36[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: ld.u32
+				v15a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/half.ptx:261")
+						continue
+					}
+					v15 = v15x
+				}
+				r30[l] = v15
+				// 262: ld.u64
+				v16a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/half.ptx:262")
+						continue
+					}
+					v16 = v16x
+				}
+				// 263: ld.u32
+				v17a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/half.ptx:263")
+						continue
+					}
+					v17 = v17x
+				}
+				// 264: shl.b32
+				v18 := uint64(uint32(v17) << uint32(k1))
+				// 265: cvt.s64.s32
+				v19 := uint64(uint64(int32(v18)))
+				// 266: shl.b64
+				v20 := uint64(uint64(v19) << uint32(k0))
+				// 267: add.s64
+				v21 := uint64(uint64(v16) + uint64(v20))
+				r36[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(108)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.u32
+				s22 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r30[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.u32
+				s22 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r30[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/half.ptx:268")
+				}
+			}
+		}
+	}
+	// PTX lines 269, 270, 271, 272, 273, 274, 275, 276: lane-local, one loop over the lanes
+	{
+		v23aw := w.Window(109)
+		v24aw := w.Window(110)
+		v27aw := w.Window(111)
+		v28aw := w.Window(112)
+		v30aw := w.Window(113)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: ld.u64
+				v23a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
+					v23 = runtime.Load64(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
+						continue
+					}
+					v23 = v23x
+				}
+				// 270: ld.s32
+				v24a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
+						continue
+					}
+					v24 = v24x
+				}
+				v24 = uint64(uint64(int64(int32(v24))))
+				// 271: shl.b64
+				v25 := uint64(uint64(v24) << uint32(k0))
+				// 272: add.s64
+				v26 := uint64(uint64(v23) + uint64(v25))
+				// 273: ld.f32
+				v27a := uint64(v26) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
+						continue
+					}
+					v27 = v27x
+				}
+				r41[l] = v27
+				// 274: ld.u64
+				v28a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
+						continue
+					}
+					v28 = v28x
+				}
+				// 275: add.s64
+				v29 := uint64(uint64(v28) + uint64(v25))
+				// 276: ld.f32
+				v30a := uint64(v29) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
+						continue
+					}
+					v30 = v30x
+				}
+				r44[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: ld.u64
+				v23a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 8)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&7 == 0 {
+					v23 = runtime.Load64(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 8, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 8, "testdata/ptx/O0/half.ptx:269")
+						continue
+					}
+					v23 = v23x
+				}
+				// 270: ld.s32
+				v24a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/half.ptx:270")
+						continue
+					}
+					v24 = v24x
+				}
+				v24 = uint64(uint64(int64(int32(v24))))
+				// 271: shl.b64
+				v25 := uint64(uint64(v24) << uint32(k0))
+				// 272: add.s64
+				v26 := uint64(uint64(v23) + uint64(v25))
+				// 273: ld.f32
+				v27a := uint64(v26) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/half.ptx:273")
+						continue
+					}
+					v27 = v27x
+				}
+				r41[l] = v27
+				// 274: ld.u64
+				v28a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+					v28 = runtime.Load64(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+					if !v28ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/half.ptx:274")
+						continue
+					}
+					v28 = v28x
+				}
+				// 275: add.s64
+				v29 := uint64(uint64(v28) + uint64(v25))
+				// 276: ld.f32
+				v30a := uint64(v29) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/half.ptx:276")
+						continue
+					}
+					v30 = v30x
+				}
+				r44[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 277: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(114)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: st.f32
+				s31 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r41[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: st.f32
+				s31 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r41[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/half.ptx:277")
+				}
+			}
+		}
+	}
+	// PTX lines 278: lane-local, one loop over the lanes
+	{
+		s32w := w.Window(115)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 278: st.f32
+				s32 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r44[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 278: st.f32
+				s32 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r44[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/half.ptx:278")
+				}
+			}
+		}
+	}
+	// PTX lines 279, 280, 281: lane-local, one loop over the lanes
+	{
+		v33aw := w.Window(116)
+		v34aw := w.Window(117)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: ld.f32
+				v33a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
+						continue
+					}
+					v33 = v33x
+				}
+				// 280: ld.f32
+				v34a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
+						continue
+					}
+					v34 = v34x
+				}
+				// 281: cvt.rn.bf16x2.f32
+				v35 := uint64(isa.NarrowF32(uint32(v33), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v34), true, isa.RN, false, false))
+				r47[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: ld.f32
+				v33a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/half.ptx:279")
+						continue
+					}
+					v33 = v33x
+				}
+				// 280: ld.f32
+				v34a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/half.ptx:280")
+						continue
+					}
+					v34 = v34x
+				}
+				// 281: cvt.rn.bf16x2.f32
+				v35 := uint64(isa.NarrowF32(uint32(v33), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v34), true, isa.RN, false, false))
+				r47[l] = v35
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 282: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(118)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 282: st.b32
+				s36 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r47[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 282: st.b32
+				s36 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r47[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/half.ptx:282")
+				}
+			}
+		}
+	}
+	// PTX lines 283, 284, 285, 286, 287, 288, 289: lane-local, one loop over the lanes
+	{
+		v37aw := w.Window(119)
+		v38aw := w.Window(120)
+		v39aw := w.Window(121)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 283: ld.u32
+				v37a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
+						continue
+					}
+					v37 = v37x
+				}
+				r48[l] = v37
+				// 284: ld.u64
+				v38a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
+					v38 = runtime.Load64(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+					if !v38ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
+						continue
+					}
+					v38 = v38x
+				}
+				// 285: ld.u32
+				v39a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
+						continue
+					}
+					v39 = v39x
+				}
+				// 286: shl.b32
+				v40 := uint64(uint32(v39) << uint32(k1))
+				// 287: cvt.s64.s32
+				v41 := uint64(uint64(int32(v40)))
+				// 288: shl.b64
+				v42 := uint64(uint64(v41) << uint32(k0))
+				// 289: add.s64
+				v43 := uint64(uint64(v38) + uint64(v42))
+				r54[l] = v43
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 283: ld.u32
+				v37a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/half.ptx:283")
+						continue
+					}
+					v37 = v37x
+				}
+				r48[l] = v37
+				// 284: ld.u64
+				v38a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 8)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&7 == 0 {
+					v38 = runtime.Load64(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 8, l)
+					if !v38ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v38a, 8, "testdata/ptx/O0/half.ptx:284")
+						continue
+					}
+					v38 = v38x
+				}
+				// 285: ld.u32
+				v39a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/half.ptx:285")
+						continue
+					}
+					v39 = v39x
+				}
+				// 286: shl.b32
+				v40 := uint64(uint32(v39) << uint32(k1))
+				// 287: cvt.s64.s32
+				v41 := uint64(uint64(int32(v40)))
+				// 288: shl.b64
+				v42 := uint64(uint64(v41) << uint32(k0))
+				// 289: add.s64
+				v43 := uint64(uint64(v38) + uint64(v42))
+				r54[l] = v43
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 290: lane-local, one loop over the lanes
+	{
+		s44w := w.Window(122)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 290: st.u32
+				s44 := uint64(r54[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 4)
+				}
+				s44v := uint64(r48[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 290: st.u32
+				s44 := uint64(r54[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s44, 4)
+				}
+				s44v := uint64(r48[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
+				} else {
+					w.StoreLane(s44w, runtime.SpaceGeneric, s44, 4, s44v, l, "testdata/ptx/O0/half.ptx:290")
+				}
+			}
+		}
 	}
 }

@@ -1471,374 +1471,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-54; divergent, reconverges at block 19 (b19 ($L__BB0_19))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/int64_math.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/int64_math.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/int64_math.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/int64_math.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s13 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s13 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s14 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s14 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s15 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s15 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s16 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s16 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 47: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 48: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.lt.s32
-							c25t := int32(v23) < int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			int64MathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1855,679 +1488,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 19
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 60-82; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r32 := w.Reg(32)
-				k0 := uint64(0x3)
-				k1 := uint64(0x3f)
-				k2 := uint64(0x0)
-				// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.u64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: ld.s32
-							v2a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 62: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 63: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 64: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
-									continue
-								}
-								v5 = v5x
-							}
-							r23[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.u64
-							s6 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.u64
-							s6 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r23[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
-							}
-						}
-					}
-				}
-				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(11)
-					v8aw := w.Window(12)
-					v11aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.u64
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
-									continue
-								}
-								v7 = v7x
-							}
-							// 67: ld.s32
-							v8a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 68: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 69: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 70: ld.u64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.u64
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
-									continue
-								}
-								v7 = v7x
-							}
-							// 67: ld.s32
-							v8a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 68: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 69: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 70: ld.u64
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
-									continue
-								}
-								v11 = v11x
-							}
-							r28[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.u64
-							s12 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.u64
-							s12 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r28[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							r29[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
-									continue
-								}
-								v13 = v13x
-							}
-							r29[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.u64
-							s14 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r29[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.u64
-							s14 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r29[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: ld.u64
-							v15a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
-									continue
-								}
-								v15 = v15x
-							}
-							r30[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: ld.u64
-							v15a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
-									continue
-								}
-								v15 = v15x
-							}
-							r30[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.u64
-							s16 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r30[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.u64
-							s16 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r30[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
-							}
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.u64
-							v17a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
-									continue
-								}
-								v17 = v17x
-							}
-							// 77: and.b64
-							v18 := uint64(uint64(v17) & uint64(k1))
-							r32[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.u64
-							v17a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
-									continue
-								}
-								v17 = v17x
-							}
-							// 77: and.b64
-							v18 := uint64(uint64(v17) & uint64(k1))
-							r32[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.u32
-							s19 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r32[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.u32
-							s19 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r32[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
-							}
-						}
-					}
-				}
-				// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					v20aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u64
-							v20a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
-									continue
-								}
-								v20 = v20x
-							}
-							// 80: setp.eq.s64
-							c21t := uint64(v20) == uint64(k2)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p1 = p1&^(1<<l) | c21b0<<l
-							// 81: mov.pred
-							c22 := true
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p2 = p2&^(1<<l) | c22b0<<l
-							// 82: mov.pred
-							c23 := c22
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p3 = p3&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u64
-							v20a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
-									continue
-								}
-								v20 = v20x
-							}
-							// 80: setp.eq.s64
-							c21t := uint64(v20) == uint64(k2)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p1 = p1&^(1<<l) | c21b0<<l
-							// 81: mov.pred
-							c22 := true
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p2 = p2&^(1<<l) | c22b0<<l
-							// 82: mov.pred
-							c23 := c22
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p3 = p3&^(1<<l) | c23b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-				}
-			}
+			int64MathBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2541,106 +1502,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x8000000000000000)
-				// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					v1aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: ld.u64
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
-									continue
-								}
-								v1 = v1x
-							}
-							// 87: setp.ne.s64
-							c2t := uint64(v1) != uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-							// 88: mov.pred
-							c3 := false
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 89: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p6 = p6&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: ld.u64
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
-									continue
-								}
-								v1 = v1x
-							}
-							// 87: setp.ne.s64
-							c2t := uint64(v1) != uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p4 = p4&^(1<<l) | c2b0<<l
-							// 88: mov.pred
-							c3 := false
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p5 = p5&^(1<<l) | c3b0<<l
-							// 89: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p6 = p6&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-				}
-			}
+			int64MathBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2654,565 +1516,21 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 93-95
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xffffffffffffffff)
-				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					p7 := w.P[7]
-					v1aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.u64
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
-									continue
-								}
-								v1 = v1x
-							}
-							// 94: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-							// 95: mov.pred
-							c3 := c2
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.u64
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
-									continue
-								}
-								v1 = v1x
-							}
-							// 94: setp.eq.s64
-							c2t := uint64(v1) == uint64(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-							// 95: mov.pred
-							c3 := c2
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[6] = p6
-					w.P[7] = p7
-				}
-			}
+			int64MathBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 98-99
-			{
-				// PTX lines 98, 99: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p6 := w.P[6]
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: mov.pred
-							c1 := p6>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-							// 99: mov.pred
-							c2 := c1
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: mov.pred
-							c1 := p6>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-							// 99: mov.pred
-							c2 := c1
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[3] = p3
-					w.P[8] = p8
-				}
-			}
+			int64MathBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 102-117; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			{
-				r0 := w.Reg(0)
-				r40 := w.Reg(40)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x50)
-				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p9 := w.P[9]
-					s3w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: mov.pred
-							c1 := p3>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-							// 103: selp.u16
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 104: st.u8
-							s3 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 1)
-							}
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End {
-								runtime.Store8(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: mov.pred
-							c1 := p3>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-							// 103: selp.u16
-							v2 := uint64(k0)
-							if c1 {
-								v2 = uint64(k1)
-							}
-							// 104: st.u8
-							s3 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 1)
-							}
-							s3v := uint64(v2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End {
-								runtime.Store8(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
-							}
-						}
-					}
-					w.P[9] = p9
-				}
-				// PTX lines 105, 106, 107, 108: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(25)
-					v5aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.u64
-							v4a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
-									continue
-								}
-								v4 = v4x
-							}
-							// 106: ld.s32
-							v5a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
-									continue
-								}
-								v5 = v5x
-							}
-							v5 = uint64(uint64(int64(int32(v5))))
-							// 107: mul.lo.s64
-							v6 := uint64(uint64(v5) * uint64(k2))
-							// 108: add.s64
-							v7 := uint64(uint64(v4) + uint64(v6))
-							r40[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.u64
-							v4a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
-									continue
-								}
-								v4 = v4x
-							}
-							// 106: ld.s32
-							v5a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
-									continue
-								}
-								v5 = v5x
-							}
-							v5 = uint64(uint64(int64(int32(v5))))
-							// 107: mul.lo.s64
-							v6 := uint64(uint64(v5) * uint64(k2))
-							// 108: add.s64
-							v7 := uint64(uint64(v4) + uint64(v6))
-							r40[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.u64
-							s8 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r40[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.u64
-							s8 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r40[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(28)
-					v10aw := w.Window(29)
-					v12aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.u64
-							v9a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
-									continue
-								}
-								v9 = v9x
-							}
-							// 111: ld.u64
-							v10a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
-									continue
-								}
-								v10 = v10x
-							}
-							// 112: mul.lo.s64
-							v11 := uint64(uint64(v9) * uint64(v10))
-							r43[l] = v11
-							// 113: ld.u64
-							v12a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
-									continue
-								}
-								v12 = v12x
-							}
-							r44[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.u64
-							v9a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
-									continue
-								}
-								v9 = v9x
-							}
-							// 111: ld.u64
-							v10a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
-									continue
-								}
-								v10 = v10x
-							}
-							// 112: mul.lo.s64
-							v11 := uint64(uint64(v9) * uint64(v10))
-							r43[l] = v11
-							// 113: ld.u64
-							v12a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
-									continue
-								}
-								v12 = v12x
-							}
-							r44[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.u64
-							s13 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r43[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.u64
-							s13 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r43[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115, 116, 117: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					v14aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.u8
-							v14a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 1)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End {
-								v14 = runtime.Load8(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
-									continue
-								}
-								v14 = v14x
-							}
-							// 116: and.b16
-							v15 := uint64(uint16(v14) & uint16(k1))
-							// 117: setp.eq.b16
-							c16t := uint16(v15) == uint16(k1)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p10 = p10&^(1<<l) | c16b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.u8
-							v14a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 1)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End {
-								v14 = runtime.Load8(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
-									continue
-								}
-								v14 = v14x
-							}
-							// 116: and.b16
-							v15 := uint64(uint16(v14) & uint16(k1))
-							// 117: setp.eq.b16
-							c16t := uint16(v15) == uint16(k1)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p10 = p10&^(1<<l) | c16b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[10] = p10
-				}
-			}
+			int64MathBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3226,297 +1544,21 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 121-122
-			{
-				r48 := w.Reg(48)
-				k0 := uint64(0x0)
-				// PTX line 121: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: mov.u64
-							v2 := uint64(u1)
-							r48[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: mov.u64
-							v2 := uint64(u1)
-							r48[l] = v2
-						}
-					}
-				}
-			}
+			int64MathBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 8:
 			// b8 ($L__BB0_8), PTX lines 125-128
-			{
-				r0 := w.Reg(0)
-				r48 := w.Reg(48)
-				// PTX lines 125, 126, 127, 128: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(33)
-					v2aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: ld.u64
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
-									continue
-								}
-								v1 = v1x
-							}
-							// 126: ld.u64
-							v2a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
-									continue
-								}
-								v2 = v2x
-							}
-							// 127: div.s64
-							v3 := isa.Div(v1, v2, 64, true)
-							// 128: mov.u64
-							v4 := uint64(v3)
-							r48[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: ld.u64
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
-									continue
-								}
-								v1 = v1x
-							}
-							// 126: ld.u64
-							v2a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
-									continue
-								}
-								v2 = v2x
-							}
-							// 127: div.s64
-							v3 := isa.Div(v1, v2, 64, true)
-							// 128: mov.u64
-							v4 := uint64(v3)
-							r48[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			int64MathBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 9:
 			// b9 ($L__BB0_9), PTX lines 131-136; divergent, reconverges at block 12 (b12 ($L__BB0_12))
-			{
-				r0 := w.Reg(0)
-				r48 := w.Reg(48)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				k0 := uint64(0x1)
-				// PTX lines 131, 132: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: mov.u64
-							v1 := uint64(r48[l])
-							r52[l] = v1
-							// 132: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
-									continue
-								}
-								v2 = v2x
-							}
-							r53[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: mov.u64
-							v1 := uint64(r48[l])
-							r52[l] = v1
-							// 132: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
-									continue
-								}
-								v2 = v2x
-							}
-							r53[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: st.u64
-							s3 := uint64(r53[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r52[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: st.u64
-							s3 := uint64(r53[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r52[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
-							}
-						}
-					}
-				}
-				// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					v4aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: ld.u8
-							v4a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 1)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End {
-								v4 = runtime.Load8(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
-									continue
-								}
-								v4 = v4x
-							}
-							// 135: and.b16
-							v5 := uint64(uint16(v4) & uint16(k0))
-							// 136: setp.eq.b16
-							c6t := uint16(v5) == uint16(k0)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p11 = p11&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: ld.u8
-							v4a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 1)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End {
-								v4 = runtime.Load8(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
-									continue
-								}
-								v4 = v4x
-							}
-							// 135: and.b16
-							v5 := uint64(uint16(v4) & uint16(k0))
-							// 136: setp.eq.b16
-							c6t := uint16(v5) == uint16(k0)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p11 = p11&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[11] = p11
-				}
-			}
+			int64MathBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3530,761 +1572,21 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 10:
 			// b10 ($L__BB0_10), PTX lines 140-141
-			{
-				r57 := w.Reg(57)
-				k0 := uint64(0x0)
-				// PTX line 140: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 141: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: mov.u64
-							v2 := uint64(u1)
-							r57[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: mov.u64
-							v2 := uint64(u1)
-							r57[l] = v2
-						}
-					}
-				}
-			}
+			int64MathBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 12
 		case 11:
 			// b11 ($L__BB0_11), PTX lines 144-147
-			{
-				r0 := w.Reg(0)
-				r57 := w.Reg(57)
-				// PTX lines 144, 145, 146, 147: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(38)
-					v2aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: ld.u64
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: ld.u64
-							v2a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
-									continue
-								}
-								v2 = v2x
-							}
-							// 146: rem.s64
-							v3 := isa.Rem(v1, v2, 64, true)
-							// 147: mov.u64
-							v4 := uint64(v3)
-							r57[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: ld.u64
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: ld.u64
-							v2a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
-									continue
-								}
-								v2 = v2x
-							}
-							// 146: rem.s64
-							v3 := isa.Rem(v1, v2, 64, true)
-							// 147: mov.u64
-							v4 := uint64(v3)
-							r57[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			int64MathBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 12
 		case 12:
 			// b12 ($L__BB0_12), PTX lines 150-169; divergent, reconverges at block 15 (b15 ($L__BB0_15))
-			{
-				r0 := w.Reg(0)
-				r57 := w.Reg(57)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r69 := w.Reg(69)
-				r70 := w.Reg(70)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				k0 := uint64(0x0)
-				// PTX lines 150, 151: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(40)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: mov.u64
-							v1 := uint64(r57[l])
-							r61[l] = v1
-							// 151: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
-									continue
-								}
-								v2 = v2x
-							}
-							r62[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: mov.u64
-							v1 := uint64(r57[l])
-							r61[l] = v1
-							// 151: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
-									continue
-								}
-								v2 = v2x
-							}
-							r62[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.u64
-							s3 := uint64(r62[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r61[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.u64
-							s3 := uint64(r62[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r61[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153, 154, 155, 156: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(42)
-					v5aw := w.Window(43)
-					v7aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.u64
-							v4a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
-									continue
-								}
-								v4 = v4x
-							}
-							// 154: ld.u32
-							v5a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
-									continue
-								}
-								v5 = v5x
-							}
-							// 155: shl.b64
-							v6 := uint64(uint64(v4) << uint32(v5))
-							r65[l] = v6
-							// 156: ld.u64
-							v7a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
-									continue
-								}
-								v7 = v7x
-							}
-							r66[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.u64
-							v4a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
-									continue
-								}
-								v4 = v4x
-							}
-							// 154: ld.u32
-							v5a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
-									continue
-								}
-								v5 = v5x
-							}
-							// 155: shl.b64
-							v6 := uint64(uint64(v4) << uint32(v5))
-							r65[l] = v6
-							// 156: ld.u64
-							v7a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
-									continue
-								}
-								v7 = v7x
-							}
-							r66[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.u64
-							s8 := uint64(r66[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r65[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.u64
-							s8 := uint64(r66[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r65[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX lines 158, 159, 160, 161: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(46)
-					v10aw := w.Window(47)
-					v12aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: ld.u64
-							v9a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
-									continue
-								}
-								v9 = v9x
-							}
-							// 159: ld.u32
-							v10a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
-									continue
-								}
-								v10 = v10x
-							}
-							// 160: shr.s64
-							v11 := uint64(uint64(int64(v9) >> uint32(v10)))
-							r69[l] = v11
-							// 161: ld.u64
-							v12a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
-									continue
-								}
-								v12 = v12x
-							}
-							r70[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: ld.u64
-							v9a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
-									continue
-								}
-								v9 = v9x
-							}
-							// 159: ld.u32
-							v10a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
-									continue
-								}
-								v10 = v10x
-							}
-							// 160: shr.s64
-							v11 := uint64(uint64(int64(v9) >> uint32(v10)))
-							r69[l] = v11
-							// 161: ld.u64
-							v12a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
-									continue
-								}
-								v12 = v12x
-							}
-							r70[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.u64
-							s13 := uint64(r70[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r69[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.u64
-							s13 := uint64(r70[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(r69[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
-							}
-						}
-					}
-				}
-				// PTX lines 163, 164, 165, 166: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(50)
-					v15aw := w.Window(51)
-					v17aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: ld.u64
-							v14a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
-									continue
-								}
-								v14 = v14x
-							}
-							// 164: ld.u32
-							v15a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
-									continue
-								}
-								v15 = v15x
-							}
-							// 165: shr.u64
-							v16 := uint64(uint64(v14) >> uint32(v15))
-							r73[l] = v16
-							// 166: ld.u64
-							v17a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
-									continue
-								}
-								v17 = v17x
-							}
-							r74[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: ld.u64
-							v14a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
-									continue
-								}
-								v14 = v14x
-							}
-							// 164: ld.u32
-							v15a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
-									continue
-								}
-								v15 = v15x
-							}
-							// 165: shr.u64
-							v16 := uint64(uint64(v14) >> uint32(v15))
-							r73[l] = v16
-							// 166: ld.u64
-							v17a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
-									continue
-								}
-								v17 = v17x
-							}
-							r74[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.u64
-							s18 := uint64(r74[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r73[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.u64
-							s18 := uint64(r74[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r73[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168, 169: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					v19aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.u64
-							v19a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
-									continue
-								}
-								v19 = v19x
-							}
-							// 169: setp.ne.s64
-							c20t := uint64(v19) != uint64(k0)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p12 = p12&^(1<<l) | c20b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.u64
-							v19a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
-									continue
-								}
-								v19 = v19x
-							}
-							// 169: setp.ne.s64
-							c20t := uint64(v19) != uint64(k0)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p12 = p12&^(1<<l) | c20b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[12] = p12
-				}
-			}
+			int64MathBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4298,293 +1600,21 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 13:
 			// b13 ($L__BB0_13), PTX lines 173-174
-			{
-				r77 := w.Reg(77)
-				k0 := uint64(0x0)
-				// PTX line 173: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: mov.u64
-							v2 := uint64(u1)
-							r77[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: mov.u64
-							v2 := uint64(u1)
-							r77[l] = v2
-						}
-					}
-				}
-			}
+			int64MathBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 14:
 			// b14 ($L__BB0_14), PTX lines 177-180
-			{
-				r0 := w.Reg(0)
-				r77 := w.Reg(77)
-				// PTX lines 177, 178, 179, 180: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(55)
-					v2aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: ld.u64
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
-									continue
-								}
-								v1 = v1x
-							}
-							// 178: ld.u64
-							v2a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
-									continue
-								}
-								v2 = v2x
-							}
-							// 179: div.u64
-							v3 := isa.Div(v1, v2, 64, false)
-							// 180: mov.u64
-							v4 := uint64(v3)
-							r77[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: ld.u64
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
-									continue
-								}
-								v1 = v1x
-							}
-							// 178: ld.u64
-							v2a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
-									continue
-								}
-								v2 = v2x
-							}
-							// 179: div.u64
-							v3 := isa.Div(v1, v2, 64, false)
-							// 180: mov.u64
-							v4 := uint64(v3)
-							r77[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			int64MathBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 15:
 			// b15 ($L__BB0_15), PTX lines 183-187; divergent, reconverges at block 18 (b18 ($L__BB0_18))
-			{
-				r0 := w.Reg(0)
-				r77 := w.Reg(77)
-				r81 := w.Reg(81)
-				r82 := w.Reg(82)
-				k0 := uint64(0x0)
-				// PTX lines 183, 184: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: mov.u64
-							v1 := uint64(r77[l])
-							r81[l] = v1
-							// 184: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
-									continue
-								}
-								v2 = v2x
-							}
-							r82[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: mov.u64
-							v1 := uint64(r77[l])
-							r81[l] = v1
-							// 184: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
-									continue
-								}
-								v2 = v2x
-							}
-							r82[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.u64
-							s3 := uint64(r82[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r81[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.u64
-							s3 := uint64(r82[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r81[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
-							}
-						}
-					}
-				}
-				// PTX lines 186, 187: lane-local, one loop over the lanes
-				{
-					p13 := w.P[13]
-					v4aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: ld.u64
-							v4a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
-									continue
-								}
-								v4 = v4x
-							}
-							// 187: setp.ne.s64
-							c5t := uint64(v4) != uint64(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p13 = p13&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: ld.u64
-							v4a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
-									continue
-								}
-								v4 = v4x
-							}
-							// 187: setp.ne.s64
-							c5t := uint64(v4) != uint64(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p13 = p13&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[13] = p13
-				}
-			}
+			int64MathBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4598,846 +1628,21 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 16:
 			// b16 ($L__BB0_16), PTX lines 191-192
-			{
-				r85 := w.Reg(85)
-				k0 := uint64(0x0)
-				// PTX line 191: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 192: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: mov.u64
-							v2 := uint64(u1)
-							r85[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: mov.u64
-							v2 := uint64(u1)
-							r85[l] = v2
-						}
-					}
-				}
-			}
+			int64MathBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 17:
 			// b17 ($L__BB0_17), PTX lines 195-198
-			{
-				r0 := w.Reg(0)
-				r85 := w.Reg(85)
-				// PTX lines 195, 196, 197, 198: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(60)
-					v2aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: ld.u64
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
-									continue
-								}
-								v1 = v1x
-							}
-							// 196: ld.u64
-							v2a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
-									continue
-								}
-								v2 = v2x
-							}
-							// 197: rem.u64
-							v3 := isa.Rem(v1, v2, 64, false)
-							// 198: mov.u64
-							v4 := uint64(v3)
-							r85[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: ld.u64
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
-									continue
-								}
-								v1 = v1x
-							}
-							// 196: ld.u64
-							v2a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
-									continue
-								}
-								v2 = v2x
-							}
-							// 197: rem.u64
-							v3 := isa.Rem(v1, v2, 64, false)
-							// 198: mov.u64
-							v4 := uint64(v3)
-							r85[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			int64MathBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 18:
 			// b18 ($L__BB0_18), PTX lines 201-221
-			{
-				r0 := w.Reg(0)
-				r85 := w.Reg(85)
-				r89 := w.Reg(89)
-				r90 := w.Reg(90)
-				r91 := w.Reg(91)
-				r92 := w.Reg(92)
-				r95 := w.Reg(95)
-				r96 := w.Reg(96)
-				r97 := w.Reg(97)
-				r98 := w.Reg(98)
-				r101 := w.Reg(101)
-				r102 := w.Reg(102)
-				// PTX lines 201, 202: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: mov.u64
-							v1 := uint64(r85[l])
-							r89[l] = v1
-							// 202: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
-									continue
-								}
-								v2 = v2x
-							}
-							r90[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: mov.u64
-							v1 := uint64(r85[l])
-							r89[l] = v1
-							// 202: ld.u64
-							v2a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
-									continue
-								}
-								v2 = v2x
-							}
-							r90[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 203: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(63)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: st.u64
-							s3 := uint64(r90[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r89[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: st.u64
-							s3 := uint64(r90[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
-							}
-							s3v := uint64(r89[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
-								runtime.Store64(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
-							}
-						}
-					}
-				}
-				// PTX lines 204, 205: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(64)
-					v5aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: ld.u64
-							v4a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
-									continue
-								}
-								v4 = v4x
-							}
-							r91[l] = v4
-							// 205: ld.u64
-							v5a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
-									continue
-								}
-								v5 = v5x
-							}
-							r92[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: ld.u64
-							v4a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
-									continue
-								}
-								v4 = v4x
-							}
-							r91[l] = v4
-							// 205: ld.u64
-							v5a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
-									continue
-								}
-								v5 = v5x
-							}
-							r92[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 206: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 206: st.u64
-							s6 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r91[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 206: st.u64
-							s6 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r91[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
-							}
-						}
-					}
-				}
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: st.u64
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
-							}
-							s7v := uint64(r92[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-								runtime.Store64(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: st.u64
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
-							}
-							s7v := uint64(r92[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-								runtime.Store64(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
-							}
-						}
-					}
-				}
-				// PTX lines 208, 209, 210, 211: lane-local, one loop over the lanes
-				{
-					v8aw := w.Window(68)
-					v9aw := w.Window(69)
-					v11aw := w.Window(70)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: ld.u64
-							v8a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
-									continue
-								}
-								v8 = v8x
-							}
-							// 209: ld.u64
-							v9a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
-									continue
-								}
-								v9 = v9x
-							}
-							// 210: mul.hi.u64
-							v10 := uint64(uint64(isa.MulHi(v8, v9, 64, false)))
-							r95[l] = v10
-							// 211: ld.u64
-							v11a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
-									continue
-								}
-								v11 = v11x
-							}
-							r96[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: ld.u64
-							v8a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
-									continue
-								}
-								v8 = v8x
-							}
-							// 209: ld.u64
-							v9a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
-									continue
-								}
-								v9 = v9x
-							}
-							// 210: mul.hi.u64
-							v10 := uint64(uint64(isa.MulHi(v8, v9, 64, false)))
-							r95[l] = v10
-							// 211: ld.u64
-							v11a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
-									continue
-								}
-								v11 = v11x
-							}
-							r96[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 212: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: st.u64
-							s12 := uint64(r96[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r95[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: st.u64
-							s12 := uint64(r96[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(r95[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
-							}
-						}
-					}
-				}
-				// PTX lines 213, 214: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(72)
-					v14aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
-									continue
-								}
-								v13 = v13x
-							}
-							r97[l] = v13
-							// 214: ld.u64
-							v14a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
-									continue
-								}
-								v14 = v14x
-							}
-							r98[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
-									continue
-								}
-								v13 = v13x
-							}
-							r97[l] = v13
-							// 214: ld.u64
-							v14a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
-									continue
-								}
-								v14 = v14x
-							}
-							r98[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: st.u64
-							s15 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r97[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: st.u64
-							s15 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r97[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
-							}
-						}
-					}
-				}
-				// PTX lines 216: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(75)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 216: st.u64
-							s16 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r98[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 216: st.u64
-							s16 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(r98[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
-							}
-						}
-					}
-				}
-				// PTX lines 217, 218, 219, 220: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(76)
-					v18aw := w.Window(77)
-					v20aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: ld.u64
-							v17a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
-									continue
-								}
-								v17 = v17x
-							}
-							// 218: ld.u64
-							v18a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
-								v18 = runtime.Load64(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
-									continue
-								}
-								v18 = v18x
-							}
-							// 219: mul.hi.s64
-							v19 := uint64(uint64(isa.MulHi(v17, v18, 64, true)))
-							r101[l] = v19
-							// 220: ld.u64
-							v20a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
-									continue
-								}
-								v20 = v20x
-							}
-							r102[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: ld.u64
-							v17a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
-									continue
-								}
-								v17 = v17x
-							}
-							// 218: ld.u64
-							v18a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
-								v18 = runtime.Load64(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
-									continue
-								}
-								v18 = v18x
-							}
-							// 219: mul.hi.s64
-							v19 := uint64(uint64(isa.MulHi(v17, v18, 64, true)))
-							r101[l] = v19
-							// 220: ld.u64
-							v20a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
-									continue
-								}
-								v20 = v20x
-							}
-							r102[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: st.u64
-							s21 := uint64(r102[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(r101[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: st.u64
-							s21 := uint64(r102[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(r101[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
-							}
-						}
-					}
-				}
-			}
+			int64MathBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5476,6 +1681,3873 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// int64MathBlock0 runs block 0 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-54; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/int64_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/int64_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/int64_math.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/int64_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s13 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s13 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s14 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s14 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s15 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s15 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s16 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s16 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/int64_math.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/int64_math.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/int64_math.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.lt.s32
+				c25t := int32(v23) < int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// int64MathBlock2 runs block 2 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 60-82; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r32 := w.Reg(32)
+	k0 := uint64(0x3)
+	k1 := uint64(0x3f)
+	k2 := uint64(0x0)
+	// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.u64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:60")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: ld.s32
+				v2a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:61")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 62: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 63: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 64: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:64")
+						continue
+					}
+					v5 = v5x
+				}
+				r23[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.u64
+				s6 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.u64
+				s6 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r23[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:65")
+				}
+			}
+		}
+	}
+	// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(11)
+		v8aw := w.Window(12)
+		v11aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.u64
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
+						continue
+					}
+					v7 = v7x
+				}
+				// 67: ld.s32
+				v8a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 68: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 69: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 70: ld.u64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.u64
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:66")
+						continue
+					}
+					v7 = v7x
+				}
+				// 67: ld.s32
+				v8a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/int64_math.ptx:67")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 68: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 69: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 70: ld.u64
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:70")
+						continue
+					}
+					v11 = v11x
+				}
+				r28[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.u64
+				s12 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.u64
+				s12 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r28[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				r29[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:72")
+						continue
+					}
+					v13 = v13x
+				}
+				r29[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.u64
+				s14 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r29[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.u64
+				s14 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r29[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/int64_math.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: ld.u64
+				v15a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
+						continue
+					}
+					v15 = v15x
+				}
+				r30[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: ld.u64
+				v15a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/int64_math.ptx:74")
+						continue
+					}
+					v15 = v15x
+				}
+				r30[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.u64
+				s16 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r30[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.u64
+				s16 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r30[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:75")
+				}
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.u64
+				v17a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
+						continue
+					}
+					v17 = v17x
+				}
+				// 77: and.b64
+				v18 := uint64(uint64(v17) & uint64(k1))
+				r32[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.u64
+				v17a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:76")
+						continue
+					}
+					v17 = v17x
+				}
+				// 77: and.b64
+				v18 := uint64(uint64(v17) & uint64(k1))
+				r32[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.u32
+				s19 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r32[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.u32
+				s19 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r32[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/int64_math.ptx:78")
+				}
+			}
+		}
+	}
+	// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		v20aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u64
+				v20a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
+						continue
+					}
+					v20 = v20x
+				}
+				// 80: setp.eq.s64
+				c21t := uint64(v20) == uint64(k2)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p1 = p1&^(1<<l) | c21b0<<l
+				// 81: mov.pred
+				c22 := true
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p2 = p2&^(1<<l) | c22b0<<l
+				// 82: mov.pred
+				c23 := c22
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p3 = p3&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u64
+				v20a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:79")
+						continue
+					}
+					v20 = v20x
+				}
+				// 80: setp.eq.s64
+				c21t := uint64(v20) == uint64(k2)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p1 = p1&^(1<<l) | c21b0<<l
+				// 81: mov.pred
+				c22 := true
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p2 = p2&^(1<<l) | c22b0<<l
+				// 82: mov.pred
+				c23 := c22
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p3 = p3&^(1<<l) | c23b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+	}
+}
+
+// int64MathBlock3 runs block 3 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x8000000000000000)
+	// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		v1aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: ld.u64
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
+						continue
+					}
+					v1 = v1x
+				}
+				// 87: setp.ne.s64
+				c2t := uint64(v1) != uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+				// 88: mov.pred
+				c3 := false
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 89: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p6 = p6&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: ld.u64
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:86")
+						continue
+					}
+					v1 = v1x
+				}
+				// 87: setp.ne.s64
+				c2t := uint64(v1) != uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p4 = p4&^(1<<l) | c2b0<<l
+				// 88: mov.pred
+				c3 := false
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p5 = p5&^(1<<l) | c3b0<<l
+				// 89: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p6 = p6&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+	}
+}
+
+// int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 93-95
+func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffffffffffff)
+	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		p7 := w.P[7]
+		v1aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.u64
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+				// 95: mov.pred
+				c3 := c2
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.u64
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: setp.eq.s64
+				c2t := uint64(v1) == uint64(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+				// 95: mov.pred
+				c3 := c2
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[6] = p6
+		w.P[7] = p7
+	}
+}
+
+// int64MathBlock5 runs block 5 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 98-99
+func int64MathBlock5(w *runtime.Warp, m uint32, budget int) {
+	// PTX lines 98, 99: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p6 := w.P[6]
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: mov.pred
+				c1 := p6>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+				// 99: mov.pred
+				c2 := c1
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: mov.pred
+				c1 := p6>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+				// 99: mov.pred
+				c2 := c1
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[3] = p3
+		w.P[8] = p8
+	}
+}
+
+// int64MathBlock6 runs block 6 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 102-117; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r40 := w.Reg(40)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x50)
+	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p9 := w.P[9]
+		s3w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: mov.pred
+				c1 := p3>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+				// 103: selp.u16
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 104: st.u8
+				s3 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 1)
+				}
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End {
+					runtime.Store8(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: mov.pred
+				c1 := p3>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+				// 103: selp.u16
+				v2 := uint64(k0)
+				if c1 {
+					v2 = uint64(k1)
+				}
+				// 104: st.u8
+				s3 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 1)
+				}
+				s3v := uint64(v2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End {
+					runtime.Store8(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 1, s3v, l, "testdata/ptx/O0/int64_math.ptx:104")
+				}
+			}
+		}
+		w.P[9] = p9
+	}
+	// PTX lines 105, 106, 107, 108: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(25)
+		v5aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.u64
+				v4a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
+						continue
+					}
+					v4 = v4x
+				}
+				// 106: ld.s32
+				v5a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
+						continue
+					}
+					v5 = v5x
+				}
+				v5 = uint64(uint64(int64(int32(v5))))
+				// 107: mul.lo.s64
+				v6 := uint64(uint64(v5) * uint64(k2))
+				// 108: add.s64
+				v7 := uint64(uint64(v4) + uint64(v6))
+				r40[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.u64
+				v4a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:105")
+						continue
+					}
+					v4 = v4x
+				}
+				// 106: ld.s32
+				v5a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:106")
+						continue
+					}
+					v5 = v5x
+				}
+				v5 = uint64(uint64(int64(int32(v5))))
+				// 107: mul.lo.s64
+				v6 := uint64(uint64(v5) * uint64(k2))
+				// 108: add.s64
+				v7 := uint64(uint64(v4) + uint64(v6))
+				r40[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.u64
+				s8 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r40[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.u64
+				s8 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r40[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(28)
+		v10aw := w.Window(29)
+		v12aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.u64
+				v9a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
+						continue
+					}
+					v9 = v9x
+				}
+				// 111: ld.u64
+				v10a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
+						continue
+					}
+					v10 = v10x
+				}
+				// 112: mul.lo.s64
+				v11 := uint64(uint64(v9) * uint64(v10))
+				r43[l] = v11
+				// 113: ld.u64
+				v12a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
+						continue
+					}
+					v12 = v12x
+				}
+				r44[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.u64
+				v9a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:110")
+						continue
+					}
+					v9 = v9x
+				}
+				// 111: ld.u64
+				v10a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/int64_math.ptx:111")
+						continue
+					}
+					v10 = v10x
+				}
+				// 112: mul.lo.s64
+				v11 := uint64(uint64(v9) * uint64(v10))
+				r43[l] = v11
+				// 113: ld.u64
+				v12a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:113")
+						continue
+					}
+					v12 = v12x
+				}
+				r44[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.u64
+				s13 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r43[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.u64
+				s13 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r43[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		v14aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.u8
+				v14a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 1)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End {
+					v14 = runtime.Load8(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
+						continue
+					}
+					v14 = v14x
+				}
+				// 116: and.b16
+				v15 := uint64(uint16(v14) & uint16(k1))
+				// 117: setp.eq.b16
+				c16t := uint16(v15) == uint16(k1)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p10 = p10&^(1<<l) | c16b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.u8
+				v14a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 1)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End {
+					v14 = runtime.Load8(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 1, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 1, "testdata/ptx/O0/int64_math.ptx:115")
+						continue
+					}
+					v14 = v14x
+				}
+				// 116: and.b16
+				v15 := uint64(uint16(v14) & uint16(k1))
+				// 117: setp.eq.b16
+				c16t := uint16(v15) == uint16(k1)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p10 = p10&^(1<<l) | c16b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[10] = p10
+	}
+}
+
+// int64MathBlock7 runs block 7 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_7), PTX lines 121-122
+func int64MathBlock7(w *runtime.Warp, m uint32, budget int) {
+	r48 := w.Reg(48)
+	k0 := uint64(0x0)
+	// PTX line 121: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: mov.u64
+				v2 := uint64(u1)
+				r48[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: mov.u64
+				v2 := uint64(u1)
+				r48[l] = v2
+			}
+		}
+	}
+}
+
+// int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_8), PTX lines 125-128
+func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r48 := w.Reg(48)
+	// PTX lines 125, 126, 127, 128: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(33)
+		v2aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: ld.u64
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
+						continue
+					}
+					v1 = v1x
+				}
+				// 126: ld.u64
+				v2a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
+						continue
+					}
+					v2 = v2x
+				}
+				// 127: div.s64
+				v3 := isa.Div(v1, v2, 64, true)
+				// 128: mov.u64
+				v4 := uint64(v3)
+				r48[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: ld.u64
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:125")
+						continue
+					}
+					v1 = v1x
+				}
+				// 126: ld.u64
+				v2a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:126")
+						continue
+					}
+					v2 = v2x
+				}
+				// 127: div.s64
+				v3 := isa.Div(v1, v2, 64, true)
+				// 128: mov.u64
+				v4 := uint64(v3)
+				r48[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// int64MathBlock9 runs block 9 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_9), PTX lines 131-136; divergent, reconverges at block 12 (b12 ($L__BB0_12))
+func int64MathBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r48 := w.Reg(48)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	k0 := uint64(0x1)
+	// PTX lines 131, 132: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: mov.u64
+				v1 := uint64(r48[l])
+				r52[l] = v1
+				// 132: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
+						continue
+					}
+					v2 = v2x
+				}
+				r53[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u64
+				v1 := uint64(r48[l])
+				r52[l] = v1
+				// 132: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:132")
+						continue
+					}
+					v2 = v2x
+				}
+				r53[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.u64
+				s3 := uint64(r53[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r52[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.u64
+				s3 := uint64(r53[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r52[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:133")
+				}
+			}
+		}
+	}
+	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		v4aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: ld.u8
+				v4a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 1)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End {
+					v4 = runtime.Load8(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
+						continue
+					}
+					v4 = v4x
+				}
+				// 135: and.b16
+				v5 := uint64(uint16(v4) & uint16(k0))
+				// 136: setp.eq.b16
+				c6t := uint16(v5) == uint16(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p11 = p11&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: ld.u8
+				v4a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 1)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End {
+					v4 = runtime.Load8(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 1, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 1, "testdata/ptx/O0/int64_math.ptx:134")
+						continue
+					}
+					v4 = v4x
+				}
+				// 135: and.b16
+				v5 := uint64(uint16(v4) & uint16(k0))
+				// 136: setp.eq.b16
+				c6t := uint16(v5) == uint16(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p11 = p11&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[11] = p11
+	}
+}
+
+// int64MathBlock10 runs block 10 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_10), PTX lines 140-141
+func int64MathBlock10(w *runtime.Warp, m uint32, budget int) {
+	r57 := w.Reg(57)
+	k0 := uint64(0x0)
+	// PTX line 140: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 141: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: mov.u64
+				v2 := uint64(u1)
+				r57[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: mov.u64
+				v2 := uint64(u1)
+				r57[l] = v2
+			}
+		}
+	}
+}
+
+// int64MathBlock11 runs block 11 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB0_11), PTX lines 144-147
+func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r57 := w.Reg(57)
+	// PTX lines 144, 145, 146, 147: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(38)
+		v2aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: ld.u64
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: ld.u64
+				v2a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
+						continue
+					}
+					v2 = v2x
+				}
+				// 146: rem.s64
+				v3 := isa.Rem(v1, v2, 64, true)
+				// 147: mov.u64
+				v4 := uint64(v3)
+				r57[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: ld.u64
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: ld.u64
+				v2a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:145")
+						continue
+					}
+					v2 = v2x
+				}
+				// 146: rem.s64
+				v3 := isa.Rem(v1, v2, 64, true)
+				// 147: mov.u64
+				v4 := uint64(v3)
+				r57[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// int64MathBlock12 runs block 12 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB0_12), PTX lines 150-169; divergent, reconverges at block 15 (b15 ($L__BB0_15))
+func int64MathBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r57 := w.Reg(57)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r69 := w.Reg(69)
+	r70 := w.Reg(70)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	k0 := uint64(0x0)
+	// PTX lines 150, 151: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(40)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: mov.u64
+				v1 := uint64(r57[l])
+				r61[l] = v1
+				// 151: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
+						continue
+					}
+					v2 = v2x
+				}
+				r62[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: mov.u64
+				v1 := uint64(r57[l])
+				r61[l] = v1
+				// 151: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:151")
+						continue
+					}
+					v2 = v2x
+				}
+				r62[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.u64
+				s3 := uint64(r62[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r61[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.u64
+				s3 := uint64(r62[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r61[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153, 154, 155, 156: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(42)
+		v5aw := w.Window(43)
+		v7aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.u64
+				v4a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
+						continue
+					}
+					v4 = v4x
+				}
+				// 154: ld.u32
+				v5a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
+						continue
+					}
+					v5 = v5x
+				}
+				// 155: shl.b64
+				v6 := uint64(uint64(v4) << uint32(v5))
+				r65[l] = v6
+				// 156: ld.u64
+				v7a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
+						continue
+					}
+					v7 = v7x
+				}
+				r66[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.u64
+				v4a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:153")
+						continue
+					}
+					v4 = v4x
+				}
+				// 154: ld.u32
+				v5a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/int64_math.ptx:154")
+						continue
+					}
+					v5 = v5x
+				}
+				// 155: shl.b64
+				v6 := uint64(uint64(v4) << uint32(v5))
+				r65[l] = v6
+				// 156: ld.u64
+				v7a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/int64_math.ptx:156")
+						continue
+					}
+					v7 = v7x
+				}
+				r66[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.u64
+				s8 := uint64(r66[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r65[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.u64
+				s8 := uint64(r66[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r65[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX lines 158, 159, 160, 161: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(46)
+		v10aw := w.Window(47)
+		v12aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: ld.u64
+				v9a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
+						continue
+					}
+					v9 = v9x
+				}
+				// 159: ld.u32
+				v10a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
+						continue
+					}
+					v10 = v10x
+				}
+				// 160: shr.s64
+				v11 := uint64(uint64(int64(v9) >> uint32(v10)))
+				r69[l] = v11
+				// 161: ld.u64
+				v12a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
+						continue
+					}
+					v12 = v12x
+				}
+				r70[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: ld.u64
+				v9a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:158")
+						continue
+					}
+					v9 = v9x
+				}
+				// 159: ld.u32
+				v10a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/int64_math.ptx:159")
+						continue
+					}
+					v10 = v10x
+				}
+				// 160: shr.s64
+				v11 := uint64(uint64(int64(v9) >> uint32(v10)))
+				r69[l] = v11
+				// 161: ld.u64
+				v12a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/int64_math.ptx:161")
+						continue
+					}
+					v12 = v12x
+				}
+				r70[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.u64
+				s13 := uint64(r70[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r69[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.u64
+				s13 := uint64(r70[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(r69[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/int64_math.ptx:162")
+				}
+			}
+		}
+	}
+	// PTX lines 163, 164, 165, 166: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(50)
+		v15aw := w.Window(51)
+		v17aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: ld.u64
+				v14a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
+						continue
+					}
+					v14 = v14x
+				}
+				// 164: ld.u32
+				v15a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
+						continue
+					}
+					v15 = v15x
+				}
+				// 165: shr.u64
+				v16 := uint64(uint64(v14) >> uint32(v15))
+				r73[l] = v16
+				// 166: ld.u64
+				v17a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
+						continue
+					}
+					v17 = v17x
+				}
+				r74[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: ld.u64
+				v14a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:163")
+						continue
+					}
+					v14 = v14x
+				}
+				// 164: ld.u32
+				v15a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/int64_math.ptx:164")
+						continue
+					}
+					v15 = v15x
+				}
+				// 165: shr.u64
+				v16 := uint64(uint64(v14) >> uint32(v15))
+				r73[l] = v16
+				// 166: ld.u64
+				v17a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:166")
+						continue
+					}
+					v17 = v17x
+				}
+				r74[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.u64
+				s18 := uint64(r74[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r73[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.u64
+				s18 := uint64(r74[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r73[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/int64_math.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168, 169: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		v19aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.u64
+				v19a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
+						continue
+					}
+					v19 = v19x
+				}
+				// 169: setp.ne.s64
+				c20t := uint64(v19) != uint64(k0)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p12 = p12&^(1<<l) | c20b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.u64
+				v19a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:168")
+						continue
+					}
+					v19 = v19x
+				}
+				// 169: setp.ne.s64
+				c20t := uint64(v19) != uint64(k0)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p12 = p12&^(1<<l) | c20b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[12] = p12
+	}
+}
+
+// int64MathBlock13 runs block 13 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB0_13), PTX lines 173-174
+func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
+	r77 := w.Reg(77)
+	k0 := uint64(0x0)
+	// PTX line 173: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: mov.u64
+				v2 := uint64(u1)
+				r77[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: mov.u64
+				v2 := uint64(u1)
+				r77[l] = v2
+			}
+		}
+	}
+}
+
+// int64MathBlock14 runs block 14 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB0_14), PTX lines 177-180
+func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r77 := w.Reg(77)
+	// PTX lines 177, 178, 179, 180: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(55)
+		v2aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: ld.u64
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
+						continue
+					}
+					v1 = v1x
+				}
+				// 178: ld.u64
+				v2a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
+						continue
+					}
+					v2 = v2x
+				}
+				// 179: div.u64
+				v3 := isa.Div(v1, v2, 64, false)
+				// 180: mov.u64
+				v4 := uint64(v3)
+				r77[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: ld.u64
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:177")
+						continue
+					}
+					v1 = v1x
+				}
+				// 178: ld.u64
+				v2a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:178")
+						continue
+					}
+					v2 = v2x
+				}
+				// 179: div.u64
+				v3 := isa.Div(v1, v2, 64, false)
+				// 180: mov.u64
+				v4 := uint64(v3)
+				r77[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// int64MathBlock15 runs block 15 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b15 ($L__BB0_15), PTX lines 183-187; divergent, reconverges at block 18 (b18 ($L__BB0_18))
+func int64MathBlock15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r77 := w.Reg(77)
+	r81 := w.Reg(81)
+	r82 := w.Reg(82)
+	k0 := uint64(0x0)
+	// PTX lines 183, 184: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: mov.u64
+				v1 := uint64(r77[l])
+				r81[l] = v1
+				// 184: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
+						continue
+					}
+					v2 = v2x
+				}
+				r82[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: mov.u64
+				v1 := uint64(r77[l])
+				r81[l] = v1
+				// 184: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:184")
+						continue
+					}
+					v2 = v2x
+				}
+				r82[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.u64
+				s3 := uint64(r82[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r81[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.u64
+				s3 := uint64(r82[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r81[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:185")
+				}
+			}
+		}
+	}
+	// PTX lines 186, 187: lane-local, one loop over the lanes
+	{
+		p13 := w.P[13]
+		v4aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: ld.u64
+				v4a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
+						continue
+					}
+					v4 = v4x
+				}
+				// 187: setp.ne.s64
+				c5t := uint64(v4) != uint64(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p13 = p13&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: ld.u64
+				v4a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:186")
+						continue
+					}
+					v4 = v4x
+				}
+				// 187: setp.ne.s64
+				c5t := uint64(v4) != uint64(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p13 = p13&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[13] = p13
+	}
+}
+
+// int64MathBlock16 runs block 16 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b16 ($L__BB0_16), PTX lines 191-192
+func int64MathBlock16(w *runtime.Warp, m uint32, budget int) {
+	r85 := w.Reg(85)
+	k0 := uint64(0x0)
+	// PTX line 191: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 192: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: mov.u64
+				v2 := uint64(u1)
+				r85[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: mov.u64
+				v2 := uint64(u1)
+				r85[l] = v2
+			}
+		}
+	}
+}
+
+// int64MathBlock17 runs block 17 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b17 ($L__BB0_17), PTX lines 195-198
+func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r85 := w.Reg(85)
+	// PTX lines 195, 196, 197, 198: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(60)
+		v2aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: ld.u64
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
+						continue
+					}
+					v1 = v1x
+				}
+				// 196: ld.u64
+				v2a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
+						continue
+					}
+					v2 = v2x
+				}
+				// 197: rem.u64
+				v3 := isa.Rem(v1, v2, 64, false)
+				// 198: mov.u64
+				v4 := uint64(v3)
+				r85[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: ld.u64
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:195")
+						continue
+					}
+					v1 = v1x
+				}
+				// 196: ld.u64
+				v2a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:196")
+						continue
+					}
+					v2 = v2x
+				}
+				// 197: rem.u64
+				v3 := isa.Rem(v1, v2, 64, false)
+				// 198: mov.u64
+				v4 := uint64(v3)
+				r85[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// int64MathBlock18 runs block 18 of kernel int64_math for the lanes m (budget 0: counting statistics).
+// b18 ($L__BB0_18), PTX lines 201-221
+func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r85 := w.Reg(85)
+	r89 := w.Reg(89)
+	r90 := w.Reg(90)
+	r91 := w.Reg(91)
+	r92 := w.Reg(92)
+	r95 := w.Reg(95)
+	r96 := w.Reg(96)
+	r97 := w.Reg(97)
+	r98 := w.Reg(98)
+	r101 := w.Reg(101)
+	r102 := w.Reg(102)
+	// PTX lines 201, 202: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: mov.u64
+				v1 := uint64(r85[l])
+				r89[l] = v1
+				// 202: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
+						continue
+					}
+					v2 = v2x
+				}
+				r90[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: mov.u64
+				v1 := uint64(r85[l])
+				r89[l] = v1
+				// 202: ld.u64
+				v2a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/int64_math.ptx:202")
+						continue
+					}
+					v2 = v2x
+				}
+				r90[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 203: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(63)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: st.u64
+				s3 := uint64(r90[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r89[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: st.u64
+				s3 := uint64(r90[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 8)
+				}
+				s3v := uint64(r89[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 8, s3v, l, "testdata/ptx/O0/int64_math.ptx:203")
+				}
+			}
+		}
+	}
+	// PTX lines 204, 205: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(64)
+		v5aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: ld.u64
+				v4a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
+						continue
+					}
+					v4 = v4x
+				}
+				r91[l] = v4
+				// 205: ld.u64
+				v5a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
+						continue
+					}
+					v5 = v5x
+				}
+				r92[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: ld.u64
+				v4a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/int64_math.ptx:204")
+						continue
+					}
+					v4 = v4x
+				}
+				r91[l] = v4
+				// 205: ld.u64
+				v5a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/int64_math.ptx:205")
+						continue
+					}
+					v5 = v5x
+				}
+				r92[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 206: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 206: st.u64
+				s6 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r91[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 206: st.u64
+				s6 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r91[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/int64_math.ptx:206")
+				}
+			}
+		}
+	}
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: st.u64
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+				}
+				s7v := uint64(r92[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: st.u64
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+				}
+				s7v := uint64(r92[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/int64_math.ptx:207")
+				}
+			}
+		}
+	}
+	// PTX lines 208, 209, 210, 211: lane-local, one loop over the lanes
+	{
+		v8aw := w.Window(68)
+		v9aw := w.Window(69)
+		v11aw := w.Window(70)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: ld.u64
+				v8a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
+						continue
+					}
+					v8 = v8x
+				}
+				// 209: ld.u64
+				v9a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
+						continue
+					}
+					v9 = v9x
+				}
+				// 210: mul.hi.u64
+				v10 := uint64(uint64(isa.MulHi(v8, v9, 64, false)))
+				r95[l] = v10
+				// 211: ld.u64
+				v11a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
+						continue
+					}
+					v11 = v11x
+				}
+				r96[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: ld.u64
+				v8a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/int64_math.ptx:208")
+						continue
+					}
+					v8 = v8x
+				}
+				// 209: ld.u64
+				v9a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/int64_math.ptx:209")
+						continue
+					}
+					v9 = v9x
+				}
+				// 210: mul.hi.u64
+				v10 := uint64(uint64(isa.MulHi(v8, v9, 64, false)))
+				r95[l] = v10
+				// 211: ld.u64
+				v11a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:211")
+						continue
+					}
+					v11 = v11x
+				}
+				r96[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 212: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: st.u64
+				s12 := uint64(r96[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r95[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: st.u64
+				s12 := uint64(r96[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(r95[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/int64_math.ptx:212")
+				}
+			}
+		}
+	}
+	// PTX lines 213, 214: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(72)
+		v14aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
+						continue
+					}
+					v13 = v13x
+				}
+				r97[l] = v13
+				// 214: ld.u64
+				v14a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
+						continue
+					}
+					v14 = v14x
+				}
+				r98[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/int64_math.ptx:213")
+						continue
+					}
+					v13 = v13x
+				}
+				r97[l] = v13
+				// 214: ld.u64
+				v14a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/int64_math.ptx:214")
+						continue
+					}
+					v14 = v14x
+				}
+				r98[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: st.u64
+				s15 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r97[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: st.u64
+				s15 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r97[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:215")
+				}
+			}
+		}
+	}
+	// PTX lines 216: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(75)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 216: st.u64
+				s16 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r98[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 216: st.u64
+				s16 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(r98[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/int64_math.ptx:216")
+				}
+			}
+		}
+	}
+	// PTX lines 217, 218, 219, 220: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(76)
+		v18aw := w.Window(77)
+		v20aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: ld.u64
+				v17a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
+						continue
+					}
+					v17 = v17x
+				}
+				// 218: ld.u64
+				v18a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+					v18 = runtime.Load64(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
+						continue
+					}
+					v18 = v18x
+				}
+				// 219: mul.hi.s64
+				v19 := uint64(uint64(isa.MulHi(v17, v18, 64, true)))
+				r101[l] = v19
+				// 220: ld.u64
+				v20a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
+						continue
+					}
+					v20 = v20x
+				}
+				r102[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: ld.u64
+				v17a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/int64_math.ptx:217")
+						continue
+					}
+					v17 = v17x
+				}
+				// 218: ld.u64
+				v18a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+					v18 = runtime.Load64(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/int64_math.ptx:218")
+						continue
+					}
+					v18 = v18x
+				}
+				// 219: mul.hi.s64
+				v19 := uint64(uint64(isa.MulHi(v17, v18, 64, true)))
+				r101[l] = v19
+				// 220: ld.u64
+				v20a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/int64_math.ptx:220")
+						continue
+					}
+					v20 = v20x
+				}
+				r102[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: st.u64
+				s21 := uint64(r102[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(r101[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: st.u64
+				s21 := uint64(r102[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(r101[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/int64_math.ptx:221")
+				}
+			}
+		}
+	}
+}
+
 // mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -5484,316 +5556,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 242-260; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 242: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 243: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 244: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/int64_math.ptx:244")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 245: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/int64_math.ptx:245")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 246: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/int64_math.ptx:246")
-				}
-				// PTX line 247: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 248: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 249: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: st.u64
-							s8 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: st.u64
-							s8 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
-							}
-						}
-					}
-				}
-				// PTX lines 250: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: st.u64
-							s9 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u4)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: st.u64
-							s9 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u4)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
-							}
-						}
-					}
-				}
-				// PTX lines 251: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: st.u32
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u3)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: st.u32
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(u3)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
-							}
-						}
-					}
-				}
-				// PTX line 252: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 253: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 254: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 255, 256, 257: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 255: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 256: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 257: st.u32
-							s16 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 255: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 256: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 257: st.u32
-							s16 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
-							}
-						}
-					}
-				}
-				// PTX lines 258, 259, 260: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v17aw := w.Window(84)
-					v18aw := w.Window(85)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: ld.u32
-							v17a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
-									continue
-								}
-								v17 = v17x
-							}
-							// 259: ld.u32
-							v18a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
-									continue
-								}
-								v18 = v18x
-							}
-							// 260: setp.lt.s32
-							c19t := int32(v17) < int32(v18)
-							c19 := c19t
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p0 = p0&^(1<<l) | c19b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: ld.u32
-							v17a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
-									continue
-								}
-								v17 = v17x
-							}
-							// 259: ld.u32
-							v18a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
-									continue
-								}
-								v18 = v18x
-							}
-							// 260: setp.lt.s32
-							c19t := int32(v17) < int32(v18)
-							c19 := c19t
-							c19b0 := uint32(0)
-							if c19 {
-								c19b0 = 1
-							}
-							p0 = p0&^(1<<l) | c19b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			mix64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5810,502 +5573,7 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 266-288
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				r21 := w.Reg(21)
-				r25 := w.Reg(25)
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				k0 := uint64(0x9e3779b97f4a7c15)
-				k1 := uint64(0x1e)
-				k2 := uint64(0xbf58476d1ce4e5b9)
-				k3 := uint64(0x1b)
-				k4 := uint64(0x94d049bb133111eb)
-				k5 := uint64(0x1f)
-				k6 := uint64(0x3)
-				// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(86)
-					v2aw := w.Window(87)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
-									continue
-								}
-								v1 = v1x
-							}
-							// 267: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 268: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(k0))
-							// 269: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r17[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
-									continue
-								}
-								v1 = v1x
-							}
-							// 267: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 268: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(k0))
-							// 269: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r17[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 270: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: st.u64
-							s5 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 8)
-							}
-							s5v := uint64(r17[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: st.u64
-							s5 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 8)
-							}
-							s5v := uint64(r17[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-								runtime.Store64(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
-							}
-						}
-					}
-				}
-				// PTX lines 271, 272, 273, 274: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(89)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 271: ld.u64
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
-									continue
-								}
-								v6 = v6x
-							}
-							// 272: shr.u64
-							v7 := uint64(uint64(v6) >> uint32(k1))
-							// 273: xor.b64
-							v8 := uint64(uint64(v6) ^ uint64(v7))
-							// 274: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k2))
-							r21[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 271: ld.u64
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
-									continue
-								}
-								v6 = v6x
-							}
-							// 272: shr.u64
-							v7 := uint64(uint64(v6) >> uint32(k1))
-							// 273: xor.b64
-							v8 := uint64(uint64(v6) ^ uint64(v7))
-							// 274: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k2))
-							r21[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 275: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: st.u64
-							s10 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(r21[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: st.u64
-							s10 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(r21[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
-							}
-						}
-					}
-				}
-				// PTX lines 276, 277, 278, 279: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(91)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: ld.u64
-							v11a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
-									continue
-								}
-								v11 = v11x
-							}
-							// 277: shr.u64
-							v12 := uint64(uint64(v11) >> uint32(k3))
-							// 278: xor.b64
-							v13 := uint64(uint64(v11) ^ uint64(v12))
-							// 279: mul.lo.s64
-							v14 := uint64(uint64(v13) * uint64(k4))
-							r25[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: ld.u64
-							v11a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
-									continue
-								}
-								v11 = v11x
-							}
-							// 277: shr.u64
-							v12 := uint64(uint64(v11) >> uint32(k3))
-							// 278: xor.b64
-							v13 := uint64(uint64(v11) ^ uint64(v12))
-							// 279: mul.lo.s64
-							v14 := uint64(uint64(v13) * uint64(k4))
-							r25[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 280: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(92)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: st.u64
-							s15 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r25[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: st.u64
-							s15 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(r25[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
-							}
-						}
-					}
-				}
-				// PTX lines 281, 282, 283, 284, 285, 286, 287: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(93)
-					v19aw := w.Window(94)
-					v20aw := w.Window(95)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: ld.u64
-							v16a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
-									continue
-								}
-								v16 = v16x
-							}
-							// 282: shr.u64
-							v17 := uint64(uint64(v16) >> uint32(k5))
-							// 283: xor.b64
-							v18 := uint64(uint64(v16) ^ uint64(v17))
-							r28[l] = v18
-							// 284: ld.u64
-							v19a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
-									continue
-								}
-								v19 = v19x
-							}
-							// 285: ld.s32
-							v20a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
-									continue
-								}
-								v20 = v20x
-							}
-							v20 = uint64(uint64(int64(int32(v20))))
-							// 286: shl.b64
-							v21 := uint64(uint64(v20) << uint32(k6))
-							// 287: add.s64
-							v22 := uint64(uint64(v19) + uint64(v21))
-							r32[l] = v22
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: ld.u64
-							v16a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
-									continue
-								}
-								v16 = v16x
-							}
-							// 282: shr.u64
-							v17 := uint64(uint64(v16) >> uint32(k5))
-							// 283: xor.b64
-							v18 := uint64(uint64(v16) ^ uint64(v17))
-							r28[l] = v18
-							// 284: ld.u64
-							v19a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
-									continue
-								}
-								v19 = v19x
-							}
-							// 285: ld.s32
-							v20a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
-									continue
-								}
-								v20 = v20x
-							}
-							v20 = uint64(uint64(int64(int32(v20))))
-							// 286: shl.b64
-							v21 := uint64(uint64(v20) << uint32(k6))
-							// 287: add.s64
-							v22 := uint64(uint64(v19) + uint64(v21))
-							r32[l] = v22
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 288: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(96)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 288: st.u64
-							s23 := uint64(r32[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(r28[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 288: st.u64
-							s23 := uint64(r32[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(r28[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
-							}
-						}
-					}
-				}
-			}
+			mix64Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6323,5 +5591,817 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mix64Block0 runs block 0 of kernel mix64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 242-260; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func mix64Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 242: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 243: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 244: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/int64_math.ptx:244")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 245: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/int64_math.ptx:245")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 246: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/int64_math.ptx:246")
+	}
+	// PTX line 247: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 248: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 249: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: st.u64
+				s8 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: st.u64
+				s8 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/int64_math.ptx:249")
+				}
+			}
+		}
+	}
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.u64
+				s9 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u4)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.u64
+				s9 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u4)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/int64_math.ptx:250")
+				}
+			}
+		}
+	}
+	// PTX lines 251: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: st.u32
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u3)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: st.u32
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(u3)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
+				}
+			}
+		}
+	}
+	// PTX line 252: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 253: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 254: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 255, 256, 257: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 255: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 256: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 257: st.u32
+				s16 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 255: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 256: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 257: st.u32
+				s16 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:257")
+				}
+			}
+		}
+	}
+	// PTX lines 258, 259, 260: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v17aw := w.Window(84)
+		v18aw := w.Window(85)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: ld.u32
+				v17a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
+						continue
+					}
+					v17 = v17x
+				}
+				// 259: ld.u32
+				v18a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
+						continue
+					}
+					v18 = v18x
+				}
+				// 260: setp.lt.s32
+				c19t := int32(v17) < int32(v18)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p0 = p0&^(1<<l) | c19b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: ld.u32
+				v17a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/int64_math.ptx:258")
+						continue
+					}
+					v17 = v17x
+				}
+				// 259: ld.u32
+				v18a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/int64_math.ptx:259")
+						continue
+					}
+					v18 = v18x
+				}
+				// 260: setp.lt.s32
+				c19t := int32(v17) < int32(v18)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p0 = p0&^(1<<l) | c19b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 266-288
+func mix64Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	r21 := w.Reg(21)
+	r25 := w.Reg(25)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	k0 := uint64(0x9e3779b97f4a7c15)
+	k1 := uint64(0x1e)
+	k2 := uint64(0xbf58476d1ce4e5b9)
+	k3 := uint64(0x1b)
+	k4 := uint64(0x94d049bb133111eb)
+	k5 := uint64(0x1f)
+	k6 := uint64(0x3)
+	// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(86)
+		v2aw := w.Window(87)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
+						continue
+					}
+					v1 = v1x
+				}
+				// 267: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 268: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(k0))
+				// 269: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r17[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/int64_math.ptx:266")
+						continue
+					}
+					v1 = v1x
+				}
+				// 267: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/int64_math.ptx:267")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 268: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(k0))
+				// 269: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r17[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 270: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: st.u64
+				s5 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 8)
+				}
+				s5v := uint64(r17[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: st.u64
+				s5 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 8)
+				}
+				s5v := uint64(r17[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 8, s5v, l, "testdata/ptx/O0/int64_math.ptx:270")
+				}
+			}
+		}
+	}
+	// PTX lines 271, 272, 273, 274: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(89)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 271: ld.u64
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
+						continue
+					}
+					v6 = v6x
+				}
+				// 272: shr.u64
+				v7 := uint64(uint64(v6) >> uint32(k1))
+				// 273: xor.b64
+				v8 := uint64(uint64(v6) ^ uint64(v7))
+				// 274: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k2))
+				r21[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 271: ld.u64
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/int64_math.ptx:271")
+						continue
+					}
+					v6 = v6x
+				}
+				// 272: shr.u64
+				v7 := uint64(uint64(v6) >> uint32(k1))
+				// 273: xor.b64
+				v8 := uint64(uint64(v6) ^ uint64(v7))
+				// 274: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k2))
+				r21[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 275: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: st.u64
+				s10 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(r21[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: st.u64
+				s10 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(r21[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/int64_math.ptx:275")
+				}
+			}
+		}
+	}
+	// PTX lines 276, 277, 278, 279: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(91)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: ld.u64
+				v11a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
+						continue
+					}
+					v11 = v11x
+				}
+				// 277: shr.u64
+				v12 := uint64(uint64(v11) >> uint32(k3))
+				// 278: xor.b64
+				v13 := uint64(uint64(v11) ^ uint64(v12))
+				// 279: mul.lo.s64
+				v14 := uint64(uint64(v13) * uint64(k4))
+				r25[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: ld.u64
+				v11a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/int64_math.ptx:276")
+						continue
+					}
+					v11 = v11x
+				}
+				// 277: shr.u64
+				v12 := uint64(uint64(v11) >> uint32(k3))
+				// 278: xor.b64
+				v13 := uint64(uint64(v11) ^ uint64(v12))
+				// 279: mul.lo.s64
+				v14 := uint64(uint64(v13) * uint64(k4))
+				r25[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 280: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(92)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: st.u64
+				s15 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r25[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: st.u64
+				s15 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(r25[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/int64_math.ptx:280")
+				}
+			}
+		}
+	}
+	// PTX lines 281, 282, 283, 284, 285, 286, 287: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(93)
+		v19aw := w.Window(94)
+		v20aw := w.Window(95)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: ld.u64
+				v16a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
+						continue
+					}
+					v16 = v16x
+				}
+				// 282: shr.u64
+				v17 := uint64(uint64(v16) >> uint32(k5))
+				// 283: xor.b64
+				v18 := uint64(uint64(v16) ^ uint64(v17))
+				r28[l] = v18
+				// 284: ld.u64
+				v19a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
+						continue
+					}
+					v19 = v19x
+				}
+				// 285: ld.s32
+				v20a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
+						continue
+					}
+					v20 = v20x
+				}
+				v20 = uint64(uint64(int64(int32(v20))))
+				// 286: shl.b64
+				v21 := uint64(uint64(v20) << uint32(k6))
+				// 287: add.s64
+				v22 := uint64(uint64(v19) + uint64(v21))
+				r32[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: ld.u64
+				v16a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/int64_math.ptx:281")
+						continue
+					}
+					v16 = v16x
+				}
+				// 282: shr.u64
+				v17 := uint64(uint64(v16) >> uint32(k5))
+				// 283: xor.b64
+				v18 := uint64(uint64(v16) ^ uint64(v17))
+				r28[l] = v18
+				// 284: ld.u64
+				v19a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/int64_math.ptx:284")
+						continue
+					}
+					v19 = v19x
+				}
+				// 285: ld.s32
+				v20a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/int64_math.ptx:285")
+						continue
+					}
+					v20 = v20x
+				}
+				v20 = uint64(uint64(int64(int32(v20))))
+				// 286: shl.b64
+				v21 := uint64(uint64(v20) << uint32(k6))
+				// 287: add.s64
+				v22 := uint64(uint64(v19) + uint64(v21))
+				r32[l] = v22
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 288: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(96)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 288: st.u64
+				s23 := uint64(r32[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(r28[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 288: st.u64
+				s23 := uint64(r32[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(r28[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/int64_math.ptx:288")
+				}
+			}
+		}
 	}
 }

@@ -844,428 +844,7 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-58; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intmisc.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intmisc.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intmisc.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intmisc.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intmisc.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 41: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u6)
-				// PTX line 42: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 43: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u7)
-				// PTX line 44: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u64
-							s16 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u64
-							s16 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.u64
-							s17 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.u64
-							s17 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.u64
-							s18 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.u64
-							s18 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
-							}
-						}
-					}
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.u64
-							s19 := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.u64
-							s19 := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.u32
-							s20 := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.u32
-							s20 := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
-							}
-						}
-					}
-				}
-				// PTX line 50: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().X))
-				// PTX line 51: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().X))
-				// PTX line 52: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s26w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 54: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 55: st.u32
-							s26 := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 54: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 55: st.u32
-							s26 := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v27aw := w.Window(6)
-					v28aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: ld.u32
-							v27a := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
-									continue
-								}
-								v27 = v27x
-							}
-							// 57: ld.u32
-							v28a := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
-									continue
-								}
-								v28 = v28x
-							}
-							// 58: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: ld.u32
-							v27a := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
-									continue
-								}
-								v27 = v27x
-							}
-							// 57: ld.u32
-							v28a := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
-									continue
-								}
-								v28 = v28x
-							}
-							// 58: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			intMiscBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1282,1696 +861,7 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 9
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 64-119; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r31 := w.Reg(31)
-				r36 := w.Reg(36)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3)
-				// PTX lines 64, 65, 66, 67, 68: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v5aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: ld.u64
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: ld.s32
-							v2a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 66: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 67: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 68: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: ld.u64
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: ld.s32
-							v2a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 66: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 67: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 68: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.u32
-							s6 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.u32
-							s6 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
-							}
-						}
-					}
-				}
-				// PTX lines 70, 71, 72, 73, 74: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(12)
-					v8aw := w.Window(13)
-					v11aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: ld.u64
-							v7a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
-									continue
-								}
-								v7 = v7x
-							}
-							// 71: ld.s32
-							v8a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 72: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 73: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 74: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
-									continue
-								}
-								v11 = v11x
-							}
-							r31[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: ld.u64
-							v7a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
-									continue
-								}
-								v7 = v7x
-							}
-							// 71: ld.s32
-							v8a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 72: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 73: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 74: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
-									continue
-								}
-								v11 = v11x
-							}
-							r31[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.u32
-							s12 := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r31[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.u32
-							s12 := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r31[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
-							}
-						}
-					}
-				}
-				// PTX lines 76, 77, 78, 79, 80: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(16)
-					v14aw := w.Window(17)
-					v17aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.u64
-							v13a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
-									continue
-								}
-								v13 = v13x
-							}
-							// 77: ld.s32
-							v14a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 78: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 79: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 80: ld.u32
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
-									continue
-								}
-								v17 = v17x
-							}
-							r36[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.u64
-							v13a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
-									continue
-								}
-								v13 = v13x
-							}
-							// 77: ld.s32
-							v14a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 78: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 79: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 80: ld.u32
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
-									continue
-								}
-								v17 = v17x
-							}
-							r36[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.u32
-							s18 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.u32
-							s18 := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(20)
-					v20aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: ld.u64
-							v19a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
-									continue
-								}
-								v19 = v19x
-							}
-							// 83: ld.u32
-							v20a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
-									continue
-								}
-								v20 = v20x
-							}
-							// 84: shl.b32
-							v21 := uint64(uint32(v20) << uint32(k1))
-							// 85: cvt.s64.s32
-							v22 := uint64(uint64(int32(v21)))
-							// 86: shl.b64
-							v23 := uint64(uint64(v22) << uint32(k0))
-							// 87: add.s64
-							v24 := uint64(uint64(v19) + uint64(v23))
-							r42[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: ld.u64
-							v19a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
-									continue
-								}
-								v19 = v19x
-							}
-							// 83: ld.u32
-							v20a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
-									continue
-								}
-								v20 = v20x
-							}
-							// 84: shl.b32
-							v21 := uint64(uint32(v20) << uint32(k1))
-							// 85: cvt.s64.s32
-							v22 := uint64(uint64(int32(v21)))
-							// 86: shl.b64
-							v23 := uint64(uint64(v22) << uint32(k0))
-							// 87: add.s64
-							v24 := uint64(uint64(v19) + uint64(v23))
-							r42[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.u64
-							s25 := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(r42[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.u64
-							s25 := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(r42[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
-							}
-						}
-					}
-				}
-				// PTX lines 89, 90: lane-local, one loop over the lanes
-				{
-					v26aw := w.Window(23)
-					v27aw := w.Window(24)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: ld.u32
-							v26a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
-									continue
-								}
-								v26 = v26x
-							}
-							r43[l] = v26
-							// 90: ld.u32
-							v27a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
-									continue
-								}
-								v27 = v27x
-							}
-							r44[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: ld.u32
-							v26a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
-									continue
-								}
-								v26 = v26x
-							}
-							r43[l] = v26
-							// 90: ld.u32
-							v27a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
-									continue
-								}
-								v27 = v27x
-							}
-							r44[l] = v27
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.u32
-							s28 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r43[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.u32
-							s28 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r43[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
-							}
-						}
-					}
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.u32
-							s29 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r44[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.u32
-							s29 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r44[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
-				{
-					v30aw := w.Window(27)
-					v31aw := w.Window(28)
-					v33aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.u32
-							v30a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
-									continue
-								}
-								v30 = v30x
-							}
-							// 94: ld.u32
-							v31a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
-									continue
-								}
-								v31 = v31x
-							}
-							// 95: mul.hi.s32
-							v32 := uint64(uint32(isa.MulHi(v30, v31, 32, true)))
-							r47[l] = v32
-							// 96: ld.u64
-							v33a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
-								v33 = runtime.Load64(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
-									continue
-								}
-								v33 = v33x
-							}
-							r48[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.u32
-							v30a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
-									continue
-								}
-								v30 = v30x
-							}
-							// 94: ld.u32
-							v31a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
-									continue
-								}
-								v31 = v31x
-							}
-							// 95: mul.hi.s32
-							v32 := uint64(uint32(isa.MulHi(v30, v31, 32, true)))
-							r47[l] = v32
-							// 96: ld.u64
-							v33a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
-								v33 = runtime.Load64(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
-									continue
-								}
-								v33 = v33x
-							}
-							r48[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.u32
-							s34 := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r47[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.u32
-							s34 := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r47[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
-							}
-						}
-					}
-				}
-				// PTX lines 98, 99: lane-local, one loop over the lanes
-				{
-					v35aw := w.Window(31)
-					v36aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: ld.u32
-							v35a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
-									continue
-								}
-								v35 = v35x
-							}
-							r49[l] = v35
-							// 99: ld.u32
-							v36a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
-									continue
-								}
-								v36 = v36x
-							}
-							r50[l] = v36
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: ld.u32
-							v35a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
-									continue
-								}
-								v35 = v35x
-							}
-							r49[l] = v35
-							// 99: ld.u32
-							v36a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
-									continue
-								}
-								v36 = v36x
-							}
-							r50[l] = v36
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					s37w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.u32
-							s37 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(r49[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.u32
-							s37 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(r49[l])
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
-							}
-						}
-					}
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					s38w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.u32
-							s38 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
-							}
-							s38v := uint64(r50[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.u32
-							s38 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
-							}
-							s38v := uint64(r50[l])
-							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-								runtime.Store32(s38w.Mem, s38o, s38v)
-							} else {
-								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
-				{
-					v39aw := w.Window(35)
-					v40aw := w.Window(36)
-					v42aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.u32
-							v39a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
-									continue
-								}
-								v39 = v39x
-							}
-							// 103: ld.u32
-							v40a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
-							}
-							var v40 uint64
-							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
-								v40 = runtime.Load32(v40aw.Mem, v40ao)
-							} else {
-								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-								if !v40ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
-									continue
-								}
-								v40 = v40x
-							}
-							// 104: mul.hi.u32
-							v41 := uint64(uint32(isa.MulHi(v39, v40, 32, false)))
-							r53[l] = v41
-							// 105: ld.u64
-							v42a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
-									continue
-								}
-								v42 = v42x
-							}
-							r54[l] = v42
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.u32
-							v39a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
-									continue
-								}
-								v39 = v39x
-							}
-							// 103: ld.u32
-							v40a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
-							}
-							var v40 uint64
-							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
-								v40 = runtime.Load32(v40aw.Mem, v40ao)
-							} else {
-								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
-								if !v40ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
-									continue
-								}
-								v40 = v40x
-							}
-							// 104: mul.hi.u32
-							v41 := uint64(uint32(isa.MulHi(v39, v40, 32, false)))
-							r53[l] = v41
-							// 105: ld.u64
-							v42a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
-								v42 = runtime.Load64(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
-								if !v42ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
-									continue
-								}
-								v42 = v42x
-							}
-							r54[l] = v42
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					s43w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: st.u32
-							s43 := uint64(r54[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r53[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: st.u32
-							s43 := uint64(r54[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r53[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX lines 107: lane-local, one loop over the lanes
-				{
-					v44aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: ld.u32
-							v44a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
-									continue
-								}
-								v44 = v44x
-							}
-							r55[l] = v44
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: ld.u32
-							v44a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
-									continue
-								}
-								v44 = v44x
-							}
-							r55[l] = v44
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					s45w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.u32
-							s45 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
-							}
-							s45v := uint64(r55[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-								runtime.Store32(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.u32
-							s45 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
-							}
-							s45v := uint64(r55[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-								runtime.Store32(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 109, 110, 111: lane-local, one loop over the lanes
-				{
-					v46aw := w.Window(41)
-					v48aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: ld.u32
-							v46a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
-									continue
-								}
-								v46 = v46x
-							}
-							// 110: abs.s32
-							v47s := int32(v46)
-							v47 := uint64(uint32(max(v47s, -v47s)))
-							r57[l] = v47
-							// 111: ld.u64
-							v48a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
-								v48 = runtime.Load64(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-								if !v48ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
-									continue
-								}
-								v48 = v48x
-							}
-							r58[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: ld.u32
-							v46a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
-									continue
-								}
-								v46 = v46x
-							}
-							// 110: abs.s32
-							v47s := int32(v46)
-							v47 := uint64(uint32(max(v47s, -v47s)))
-							r57[l] = v47
-							// 111: ld.u64
-							v48a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
-								v48 = runtime.Load64(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
-								if !v48ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
-									continue
-								}
-								v48 = v48x
-							}
-							r58[l] = v48
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					s49w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.u32
-							s49 := uint64(r58[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
-							}
-							s49v := uint64(r57[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.u32
-							s49 := uint64(r58[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
-							}
-							s49v := uint64(r57[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-								runtime.Store32(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
-							}
-						}
-					}
-				}
-				// PTX lines 113, 114: lane-local, one loop over the lanes
-				{
-					v50aw := w.Window(44)
-					v51aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: ld.u32
-							v50a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
-									continue
-								}
-								v50 = v50x
-							}
-							r59[l] = v50
-							// 114: ld.u32
-							v51a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 4)
-							}
-							var v51 uint64
-							if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
-								v51 = runtime.Load32(v51aw.Mem, v51ao)
-							} else {
-								v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
-								if !v51ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
-									continue
-								}
-								v51 = v51x
-							}
-							r60[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: ld.u32
-							v50a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-								if !v50ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
-									continue
-								}
-								v50 = v50x
-							}
-							r59[l] = v50
-							// 114: ld.u32
-							v51a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 4)
-							}
-							var v51 uint64
-							if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
-								v51 = runtime.Load32(v51aw.Mem, v51ao)
-							} else {
-								v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
-								if !v51ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
-									continue
-								}
-								v51 = v51x
-							}
-							r60[l] = v51
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					s52w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: st.u32
-							s52 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
-							}
-							s52v := uint64(r59[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: st.u32
-							s52 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
-							}
-							s52v := uint64(r59[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
-							}
-						}
-					}
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					s53w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.u32
-							s53 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r60[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.u32
-							s53 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r60[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117, 118, 119: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v54aw := w.Window(48)
-					v55aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: ld.u32
-							v54a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
-									continue
-								}
-								v54 = v54x
-							}
-							// 118: ld.u32
-							v55a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
-							}
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-								v55 = runtime.Load32(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-								if !v55ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
-									continue
-								}
-								v55 = v55x
-							}
-							// 119: setp.ge.s32
-							c56t := int32(v54) >= int32(v55)
-							c56 := c56t
-							c56b0 := uint32(0)
-							if c56 {
-								c56b0 = 1
-							}
-							p1 = p1&^(1<<l) | c56b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: ld.u32
-							v54a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
-									continue
-								}
-								v54 = v54x
-							}
-							// 118: ld.u32
-							v55a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
-							}
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-								v55 = runtime.Load32(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
-								if !v55ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
-									continue
-								}
-								v55 = v55x
-							}
-							// 119: setp.ge.s32
-							c56t := int32(v54) >= int32(v55)
-							c56 := c56t
-							c56b0 := uint32(0)
-							if c56 {
-								c56b0 = 1
-							}
-							p1 = p1&^(1<<l) | c56b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			intMiscBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2985,474 +875,21 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 123-124
-			{
-				r0 := w.Reg(0)
-				r64 := w.Reg(64)
-				// PTX lines 123, 124: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(50)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
-									continue
-								}
-								v1 = v1x
-							}
-							// 124: mov.u32
-							v2 := uint64(v1)
-							r64[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
-									continue
-								}
-								v1 = v1x
-							}
-							// 124: mov.u32
-							v2 := uint64(v1)
-							r64[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			intMiscBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 127-128
-			{
-				r0 := w.Reg(0)
-				r64 := w.Reg(64)
-				// PTX lines 127, 128: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: ld.u32
-							v1a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
-									continue
-								}
-								v1 = v1x
-							}
-							// 128: mov.u32
-							v2 := uint64(v1)
-							r64[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: ld.u32
-							v1a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
-									continue
-								}
-								v1 = v1x
-							}
-							// 128: mov.u32
-							v2 := uint64(v1)
-							r64[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			intMiscBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 131-140; divergent, reconverges at block 8 (b8 ($L__BB0_8))
-			{
-				r0 := w.Reg(0)
-				r64 := w.Reg(64)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r68 := w.Reg(68)
-				r69 := w.Reg(69)
-				// PTX lines 131, 132: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: mov.u32
-							v1 := uint64(r64[l])
-							r66[l] = v1
-							// 132: ld.u64
-							v2a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
-									continue
-								}
-								v2 = v2x
-							}
-							r67[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: mov.u32
-							v1 := uint64(r64[l])
-							r66[l] = v1
-							// 132: ld.u64
-							v2a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
-									continue
-								}
-								v2 = v2x
-							}
-							r67[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: st.u32
-							s3 := uint64(r67[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r66[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: st.u32
-							s3 := uint64(r67[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r66[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
-							}
-						}
-					}
-				}
-				// PTX lines 134, 135: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(54)
-					v5aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: ld.u32
-							v4a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
-									continue
-								}
-								v4 = v4x
-							}
-							r68[l] = v4
-							// 135: ld.u32
-							v5a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
-									continue
-								}
-								v5 = v5x
-							}
-							r69[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: ld.u32
-							v4a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
-									continue
-								}
-								v4 = v4x
-							}
-							r68[l] = v4
-							// 135: ld.u32
-							v5a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
-									continue
-								}
-								v5 = v5x
-							}
-							r69[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 136: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: st.u32
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r68[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: st.u32
-							s6 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r68[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
-							}
-						}
-					}
-				}
-				// PTX lines 137: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: st.u32
-							s7 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r69[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: st.u32
-							s7 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r69[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
-							}
-						}
-					}
-				}
-				// PTX lines 138, 139, 140: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v8aw := w.Window(58)
-					v9aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: ld.u32
-							v8a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
-									continue
-								}
-								v8 = v8x
-							}
-							// 139: ld.u32
-							v9a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
-									continue
-								}
-								v9 = v9x
-							}
-							// 140: setp.le.u32
-							c10t := uint32(v8) <= uint32(v9)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p2 = p2&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: ld.u32
-							v8a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
-									continue
-								}
-								v8 = v8x
-							}
-							// 139: ld.u32
-							v9a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
-									continue
-								}
-								v9 = v9x
-							}
-							// 140: setp.le.u32
-							c10t := uint32(v8) <= uint32(v9)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p2 = p2&^(1<<l) | c10b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			intMiscBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3466,1468 +903,21 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 144-145
-			{
-				r0 := w.Reg(0)
-				r73 := w.Reg(73)
-				// PTX lines 144, 145: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(60)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: mov.u32
-							v2 := uint64(v1)
-							r73[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: mov.u32
-							v2 := uint64(v1)
-							r73[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			intMiscBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 148-149
-			{
-				r0 := w.Reg(0)
-				r73 := w.Reg(73)
-				// PTX lines 148, 149: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
-									continue
-								}
-								v1 = v1x
-							}
-							// 149: mov.u32
-							v2 := uint64(v1)
-							r73[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
-									continue
-								}
-								v1 = v1x
-							}
-							// 149: mov.u32
-							v2 := uint64(v1)
-							r73[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			intMiscBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b8 ($L__BB0_8), PTX lines 152-195
-			{
-				r0 := w.Reg(0)
-				r73 := w.Reg(73)
-				r75 := w.Reg(75)
-				r76 := w.Reg(76)
-				r77 := w.Reg(77)
-				r78 := w.Reg(78)
-				r79 := w.Reg(79)
-				r83 := w.Reg(83)
-				r84 := w.Reg(84)
-				r85 := w.Reg(85)
-				r86 := w.Reg(86)
-				r87 := w.Reg(87)
-				r88 := w.Reg(88)
-				r92 := w.Reg(92)
-				r93 := w.Reg(93)
-				r94 := w.Reg(94)
-				r97 := w.Reg(97)
-				r100 := w.Reg(100)
-				r101 := w.Reg(101)
-				k0 := uint64(0x20)
-				// PTX lines 152, 153: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: mov.u32
-							v1 := uint64(r73[l])
-							r75[l] = v1
-							// 153: ld.u64
-							v2a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							r76[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: mov.u32
-							v1 := uint64(r73[l])
-							r75[l] = v1
-							// 153: ld.u64
-							v2a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							r76[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 154: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(63)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: st.u32
-							s3 := uint64(r76[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r75[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: st.u32
-							s3 := uint64(r76[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r75[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
-							}
-						}
-					}
-				}
-				// PTX lines 155, 156, 157: lane-local, one loop over the lanes
-				{
-					v4aw := w.Window(64)
-					v5aw := w.Window(65)
-					v6aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: ld.u32
-							v4a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
-									continue
-								}
-								v4 = v4x
-							}
-							r77[l] = v4
-							// 156: ld.u32
-							v5a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
-									continue
-								}
-								v5 = v5x
-							}
-							r78[l] = v5
-							// 157: ld.u32
-							v6a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
-									continue
-								}
-								v6 = v6x
-							}
-							r79[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: ld.u32
-							v4a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
-									continue
-								}
-								v4 = v4x
-							}
-							r77[l] = v4
-							// 156: ld.u32
-							v5a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
-									continue
-								}
-								v5 = v5x
-							}
-							r78[l] = v5
-							// 157: ld.u32
-							v6a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
-									continue
-								}
-								v6 = v6x
-							}
-							r79[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.u32
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r77[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.u32
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r77[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(68)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.u32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r78[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.u32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r78[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
-							}
-						}
-					}
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.u32
-							s9 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r79[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.u32
-							s9 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r79[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161, 162, 163, 165: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(70)
-					v11aw := w.Window(71)
-					v12aw := w.Window(72)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: ld.u32
-							v10a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
-									continue
-								}
-								v10 = v10x
-							}
-							// 162: ld.u32
-							v11a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
-									continue
-								}
-								v11 = v11x
-							}
-							// 163: ld.u32
-							v12a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
-									continue
-								}
-								v12 = v12x
-							}
-							// 165: shf.r.wrap.b32
-							v13 := uint64(isa.Shf(uint32(v10), uint32(v11), uint32(v12), false, false))
-							r83[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: ld.u32
-							v10a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
-									continue
-								}
-								v10 = v10x
-							}
-							// 162: ld.u32
-							v11a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
-									continue
-								}
-								v11 = v11x
-							}
-							// 163: ld.u32
-							v12a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
-									continue
-								}
-								v12 = v12x
-							}
-							// 165: shf.r.wrap.b32
-							v13 := uint64(isa.Shf(uint32(v10), uint32(v11), uint32(v12), false, false))
-							r83[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.u32
-							s14 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r83[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.u32
-							s14 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r83[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168, 169: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(74)
-					v16aw := w.Window(75)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.u32
-							v15a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
-									continue
-								}
-								v15 = v15x
-							}
-							r84[l] = v15
-							// 169: ld.u64
-							v16a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
-									continue
-								}
-								v16 = v16x
-							}
-							r85[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.u32
-							v15a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
-									continue
-								}
-								v15 = v15x
-							}
-							r84[l] = v15
-							// 169: ld.u64
-							v16a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
-									continue
-								}
-								v16 = v16x
-							}
-							r85[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 170: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(76)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: st.u32
-							s17 := uint64(r85[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r84[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: st.u32
-							s17 := uint64(r85[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r84[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
-							}
-						}
-					}
-				}
-				// PTX lines 171, 172, 173: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(77)
-					v19aw := w.Window(78)
-					v20aw := w.Window(79)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: ld.u32
-							v18a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
-									continue
-								}
-								v18 = v18x
-							}
-							r86[l] = v18
-							// 172: ld.u32
-							v19a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
-									continue
-								}
-								v19 = v19x
-							}
-							r87[l] = v19
-							// 173: ld.u32
-							v20a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
-									continue
-								}
-								v20 = v20x
-							}
-							r88[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: ld.u32
-							v18a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
-									continue
-								}
-								v18 = v18x
-							}
-							r86[l] = v18
-							// 172: ld.u32
-							v19a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
-									continue
-								}
-								v19 = v19x
-							}
-							r87[l] = v19
-							// 173: ld.u32
-							v20a := uint64(r0[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
-									continue
-								}
-								v20 = v20x
-							}
-							r88[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.u32
-							s21 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r86[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.u32
-							s21 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r86[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
-							}
-						}
-					}
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.u32
-							s22 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r87[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.u32
-							s22 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r87[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
-							}
-						}
-					}
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.u32
-							s23 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r88[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.u32
-							s23 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r88[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
-							}
-						}
-					}
-				}
-				// PTX lines 177, 178, 179, 181: lane-local, one loop over the lanes
-				{
-					v24aw := w.Window(83)
-					v25aw := w.Window(84)
-					v26aw := w.Window(85)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: ld.u32
-							v24a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
-									continue
-								}
-								v24 = v24x
-							}
-							// 178: ld.u32
-							v25a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
-									continue
-								}
-								v25 = v25x
-							}
-							// 179: ld.u32
-							v26a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
-									continue
-								}
-								v26 = v26x
-							}
-							// 181: shf.l.wrap.b32
-							v27 := uint64(isa.Shf(uint32(v24), uint32(v25), uint32(v26), true, false))
-							r92[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: ld.u32
-							v24a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
-									continue
-								}
-								v24 = v24x
-							}
-							// 178: ld.u32
-							v25a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
-									continue
-								}
-								v25 = v25x
-							}
-							// 179: ld.u32
-							v26a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
-									continue
-								}
-								v26 = v26x
-							}
-							// 181: shf.l.wrap.b32
-							v27 := uint64(isa.Shf(uint32(v24), uint32(v25), uint32(v26), true, false))
-							r92[l] = v27
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(86)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.u32
-							s28 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r92[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.u32
-							s28 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r92[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
-							}
-						}
-					}
-				}
-				// PTX lines 184, 185: lane-local, one loop over the lanes
-				{
-					v29aw := w.Window(87)
-					v30aw := w.Window(88)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: ld.u32
-							v29a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
-									continue
-								}
-								v29 = v29x
-							}
-							r93[l] = v29
-							// 185: ld.u64
-							v30a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
-									continue
-								}
-								v30 = v30x
-							}
-							r94[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: ld.u32
-							v29a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
-									continue
-								}
-								v29 = v29x
-							}
-							r93[l] = v29
-							// 185: ld.u64
-							v30a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
-								v30 = runtime.Load64(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
-									continue
-								}
-								v30 = v30x
-							}
-							r94[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.u32
-							s31 := uint64(r94[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r93[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.u32
-							s31 := uint64(r94[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(r93[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
-							}
-						}
-					}
-				}
-				// PTX lines 187, 188, 189: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(90)
-					v33aw := w.Window(91)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: ld.s32
-							v32a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
-									continue
-								}
-								v32 = v32x
-							}
-							v32 = uint64(uint64(int64(int32(v32))))
-							// 188: ld.s32
-							v33a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
-									continue
-								}
-								v33 = v33x
-							}
-							v33 = uint64(uint64(int64(int32(v33))))
-							// 189: mul.lo.s64
-							v34 := uint64(uint64(v32) * uint64(v33))
-							r97[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: ld.s32
-							v32a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
-									continue
-								}
-								v32 = v32x
-							}
-							v32 = uint64(uint64(int64(int32(v32))))
-							// 188: ld.s32
-							v33a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
-									continue
-								}
-								v33 = v33x
-							}
-							v33 = uint64(uint64(int64(int32(v33))))
-							// 189: mul.lo.s64
-							v34 := uint64(uint64(v32) * uint64(v33))
-							r97[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(92)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: st.u64
-							s35 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
-							}
-							s35v := uint64(r97[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
-								runtime.Store64(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: st.u64
-							s35 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
-							}
-							s35v := uint64(r97[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
-								runtime.Store64(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
-							}
-						}
-					}
-				}
-				// PTX lines 191, 192, 193, 194: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(93)
-					v39aw := w.Window(94)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: ld.u64
-							v36a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
-									continue
-								}
-								v36 = v36x
-							}
-							// 192: abs.s64
-							v37s := int64(v36)
-							v37 := uint64(uint64(max(v37s, -v37s)))
-							// 193: shr.u64
-							v38 := uint64(uint64(v37) >> uint32(k0))
-							r100[l] = v38
-							// 194: ld.u64
-							v39a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
-								v39 = runtime.Load64(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-								if !v39ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
-									continue
-								}
-								v39 = v39x
-							}
-							r101[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: ld.u64
-							v36a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
-								v36 = runtime.Load64(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
-									continue
-								}
-								v36 = v36x
-							}
-							// 192: abs.s64
-							v37s := int64(v36)
-							v37 := uint64(uint64(max(v37s, -v37s)))
-							// 193: shr.u64
-							v38 := uint64(uint64(v37) >> uint32(k0))
-							r100[l] = v38
-							// 194: ld.u64
-							v39a := uint64(r0[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
-								v39 = runtime.Load64(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
-								if !v39ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
-									continue
-								}
-								v39 = v39x
-							}
-							r101[l] = v39
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(95)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: st.u32
-							s40 := uint64(r101[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r100[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: st.u32
-							s40 := uint64(r101[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r100[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
-							}
-						}
-					}
-				}
-			}
+			intMiscBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4951,5 +941,4047 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// intMiscBlock0 runs block 0 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-58; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intmisc.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intmisc.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intmisc.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intmisc.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intmisc.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 42: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 44: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u64
+				s16 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u64
+				s16 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intmisc.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.u64
+				s17 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.u64
+				s17 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intmisc.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.u64
+				s18 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.u64
+				s18 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intmisc.ptx:47")
+				}
+			}
+		}
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.u64
+				s19 := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.u64
+				s19 := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intmisc.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.u32
+				s20 := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.u32
+				s20 := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intmisc.ptx:49")
+				}
+			}
+		}
+	}
+	// PTX line 50: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 51: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 52: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 54: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 55: st.u32
+				s26 := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 54: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 55: st.u32
+				s26 := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intmisc.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v27aw := w.Window(6)
+		v28aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: ld.u32
+				v27a := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
+						continue
+					}
+					v27 = v27x
+				}
+				// 57: ld.u32
+				v28a := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
+						continue
+					}
+					v28 = v28x
+				}
+				// 58: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: ld.u32
+				v27a := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:56")
+						continue
+					}
+					v27 = v27x
+				}
+				// 57: ld.u32
+				v28a := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intmisc.ptx:57")
+						continue
+					}
+					v28 = v28x
+				}
+				// 58: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 64-119; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r31 := w.Reg(31)
+	r36 := w.Reg(36)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3)
+	// PTX lines 64, 65, 66, 67, 68: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v5aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: ld.u64
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: ld.s32
+				v2a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 66: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 67: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 68: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: ld.u64
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intmisc.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: ld.s32
+				v2a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intmisc.ptx:65")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 66: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 67: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 68: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:68")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.u32
+				s6 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.u32
+				s6 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:69")
+				}
+			}
+		}
+	}
+	// PTX lines 70, 71, 72, 73, 74: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(12)
+		v8aw := w.Window(13)
+		v11aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: ld.u64
+				v7a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
+						continue
+					}
+					v7 = v7x
+				}
+				// 71: ld.s32
+				v8a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 72: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 73: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 74: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
+						continue
+					}
+					v11 = v11x
+				}
+				r31[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: ld.u64
+				v7a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intmisc.ptx:70")
+						continue
+					}
+					v7 = v7x
+				}
+				// 71: ld.s32
+				v8a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:71")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 72: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 73: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 74: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:74")
+						continue
+					}
+					v11 = v11x
+				}
+				r31[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.u32
+				s12 := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r31[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.u32
+				s12 := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r31[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intmisc.ptx:75")
+				}
+			}
+		}
+	}
+	// PTX lines 76, 77, 78, 79, 80: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(16)
+		v14aw := w.Window(17)
+		v17aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.u64
+				v13a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
+						continue
+					}
+					v13 = v13x
+				}
+				// 77: ld.s32
+				v14a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 78: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 79: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 80: ld.u32
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
+						continue
+					}
+					v17 = v17x
+				}
+				r36[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.u64
+				v13a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intmisc.ptx:76")
+						continue
+					}
+					v13 = v13x
+				}
+				// 77: ld.s32
+				v14a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intmisc.ptx:77")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 78: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 79: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 80: ld.u32
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intmisc.ptx:80")
+						continue
+					}
+					v17 = v17x
+				}
+				r36[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.u32
+				s18 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.u32
+				s18 := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intmisc.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(20)
+		v20aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: ld.u64
+				v19a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
+						continue
+					}
+					v19 = v19x
+				}
+				// 83: ld.u32
+				v20a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
+						continue
+					}
+					v20 = v20x
+				}
+				// 84: shl.b32
+				v21 := uint64(uint32(v20) << uint32(k1))
+				// 85: cvt.s64.s32
+				v22 := uint64(uint64(int32(v21)))
+				// 86: shl.b64
+				v23 := uint64(uint64(v22) << uint32(k0))
+				// 87: add.s64
+				v24 := uint64(uint64(v19) + uint64(v23))
+				r42[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: ld.u64
+				v19a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/intmisc.ptx:82")
+						continue
+					}
+					v19 = v19x
+				}
+				// 83: ld.u32
+				v20a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:83")
+						continue
+					}
+					v20 = v20x
+				}
+				// 84: shl.b32
+				v21 := uint64(uint32(v20) << uint32(k1))
+				// 85: cvt.s64.s32
+				v22 := uint64(uint64(int32(v21)))
+				// 86: shl.b64
+				v23 := uint64(uint64(v22) << uint32(k0))
+				// 87: add.s64
+				v24 := uint64(uint64(v19) + uint64(v23))
+				r42[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.u64
+				s25 := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(r42[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.u64
+				s25 := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(r42[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/intmisc.ptx:88")
+				}
+			}
+		}
+	}
+	// PTX lines 89, 90: lane-local, one loop over the lanes
+	{
+		v26aw := w.Window(23)
+		v27aw := w.Window(24)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: ld.u32
+				v26a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
+						continue
+					}
+					v26 = v26x
+				}
+				r43[l] = v26
+				// 90: ld.u32
+				v27a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
+						continue
+					}
+					v27 = v27x
+				}
+				r44[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: ld.u32
+				v26a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:89")
+						continue
+					}
+					v26 = v26x
+				}
+				r43[l] = v26
+				// 90: ld.u32
+				v27a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intmisc.ptx:90")
+						continue
+					}
+					v27 = v27x
+				}
+				r44[l] = v27
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.u32
+				s28 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r43[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.u32
+				s28 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r43[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:91")
+				}
+			}
+		}
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.u32
+				s29 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r44[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.u32
+				s29 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r44[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/intmisc.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+	{
+		v30aw := w.Window(27)
+		v31aw := w.Window(28)
+		v33aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.u32
+				v30a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
+						continue
+					}
+					v30 = v30x
+				}
+				// 94: ld.u32
+				v31a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
+						continue
+					}
+					v31 = v31x
+				}
+				// 95: mul.hi.s32
+				v32 := uint64(uint32(isa.MulHi(v30, v31, 32, true)))
+				r47[l] = v32
+				// 96: ld.u64
+				v33a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+					v33 = runtime.Load64(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
+						continue
+					}
+					v33 = v33x
+				}
+				r48[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.u32
+				v30a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intmisc.ptx:93")
+						continue
+					}
+					v30 = v30x
+				}
+				// 94: ld.u32
+				v31a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/intmisc.ptx:94")
+						continue
+					}
+					v31 = v31x
+				}
+				// 95: mul.hi.s32
+				v32 := uint64(uint32(isa.MulHi(v30, v31, 32, true)))
+				r47[l] = v32
+				// 96: ld.u64
+				v33a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+					v33 = runtime.Load64(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/intmisc.ptx:96")
+						continue
+					}
+					v33 = v33x
+				}
+				r48[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.u32
+				s34 := uint64(r48[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r47[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.u32
+				s34 := uint64(r48[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r47[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/intmisc.ptx:97")
+				}
+			}
+		}
+	}
+	// PTX lines 98, 99: lane-local, one loop over the lanes
+	{
+		v35aw := w.Window(31)
+		v36aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: ld.u32
+				v35a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
+						continue
+					}
+					v35 = v35x
+				}
+				r49[l] = v35
+				// 99: ld.u32
+				v36a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
+						continue
+					}
+					v36 = v36x
+				}
+				r50[l] = v36
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: ld.u32
+				v35a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/intmisc.ptx:98")
+						continue
+					}
+					v35 = v35x
+				}
+				r49[l] = v35
+				// 99: ld.u32
+				v36a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intmisc.ptx:99")
+						continue
+					}
+					v36 = v36x
+				}
+				r50[l] = v36
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		s37w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.u32
+				s37 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(r49[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.u32
+				s37 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(r49[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/intmisc.ptx:100")
+				}
+			}
+		}
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		s38w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.u32
+				s38 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
+				}
+				s38v := uint64(r50[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.u32
+				s38 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
+				}
+				s38v := uint64(r50[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/intmisc.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
+	{
+		v39aw := w.Window(35)
+		v40aw := w.Window(36)
+		v42aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.u32
+				v39a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
+						continue
+					}
+					v39 = v39x
+				}
+				// 103: ld.u32
+				v40a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
+				}
+				var v40 uint64
+				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
+					v40 = runtime.Load32(v40aw.Ptr, v40ao)
+				} else {
+					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+					if !v40ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
+						continue
+					}
+					v40 = v40x
+				}
+				// 104: mul.hi.u32
+				v41 := uint64(uint32(isa.MulHi(v39, v40, 32, false)))
+				r53[l] = v41
+				// 105: ld.u64
+				v42a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
+						continue
+					}
+					v42 = v42x
+				}
+				r54[l] = v42
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.u32
+				v39a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/intmisc.ptx:102")
+						continue
+					}
+					v39 = v39x
+				}
+				// 103: ld.u32
+				v40a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
+				}
+				var v40 uint64
+				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
+					v40 = runtime.Load32(v40aw.Ptr, v40ao)
+				} else {
+					v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+					if !v40ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/intmisc.ptx:103")
+						continue
+					}
+					v40 = v40x
+				}
+				// 104: mul.hi.u32
+				v41 := uint64(uint32(isa.MulHi(v39, v40, 32, false)))
+				r53[l] = v41
+				// 105: ld.u64
+				v42a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+					v42 = runtime.Load64(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+					if !v42ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/intmisc.ptx:105")
+						continue
+					}
+					v42 = v42x
+				}
+				r54[l] = v42
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		s43w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: st.u32
+				s43 := uint64(r54[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r53[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: st.u32
+				s43 := uint64(r54[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r53[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/intmisc.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		v44aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: ld.u32
+				v44a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
+						continue
+					}
+					v44 = v44x
+				}
+				r55[l] = v44
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: ld.u32
+				v44a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intmisc.ptx:107")
+						continue
+					}
+					v44 = v44x
+				}
+				r55[l] = v44
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		s45w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.u32
+				s45 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
+				}
+				s45v := uint64(r55[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.u32
+				s45 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
+				}
+				s45v := uint64(r55[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/intmisc.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 109, 110, 111: lane-local, one loop over the lanes
+	{
+		v46aw := w.Window(41)
+		v48aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: ld.u32
+				v46a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
+						continue
+					}
+					v46 = v46x
+				}
+				// 110: abs.s32
+				v47s := int32(v46)
+				v47 := uint64(uint32(max(v47s, -v47s)))
+				r57[l] = v47
+				// 111: ld.u64
+				v48a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+					v48 = runtime.Load64(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+					if !v48ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
+						continue
+					}
+					v48 = v48x
+				}
+				r58[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: ld.u32
+				v46a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/intmisc.ptx:109")
+						continue
+					}
+					v46 = v46x
+				}
+				// 110: abs.s32
+				v47s := int32(v46)
+				v47 := uint64(uint32(max(v47s, -v47s)))
+				r57[l] = v47
+				// 111: ld.u64
+				v48a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+					v48 = runtime.Load64(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+					if !v48ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/intmisc.ptx:111")
+						continue
+					}
+					v48 = v48x
+				}
+				r58[l] = v48
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s49w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.u32
+				s49 := uint64(r58[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
+				}
+				s49v := uint64(r57[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.u32
+				s49 := uint64(r58[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s49, 4)
+				}
+				s49v := uint64(r57[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGeneric, s49, 4, s49v, l, "testdata/ptx/O0/intmisc.ptx:112")
+				}
+			}
+		}
+	}
+	// PTX lines 113, 114: lane-local, one loop over the lanes
+	{
+		v50aw := w.Window(44)
+		v51aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: ld.u32
+				v50a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
+						continue
+					}
+					v50 = v50x
+				}
+				r59[l] = v50
+				// 114: ld.u32
+				v51a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 4)
+				}
+				var v51 uint64
+				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
+					v51 = runtime.Load32(v51aw.Ptr, v51ao)
+				} else {
+					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
+					if !v51ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
+						continue
+					}
+					v51 = v51x
+				}
+				r60[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: ld.u32
+				v50a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+					if !v50ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/intmisc.ptx:113")
+						continue
+					}
+					v50 = v50x
+				}
+				r59[l] = v50
+				// 114: ld.u32
+				v51a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 4)
+				}
+				var v51 uint64
+				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
+					v51 = runtime.Load32(v51aw.Ptr, v51ao)
+				} else {
+					v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 4, l)
+					if !v51ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v51a, 4, "testdata/ptx/O0/intmisc.ptx:114")
+						continue
+					}
+					v51 = v51x
+				}
+				r60[l] = v51
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		s52w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: st.u32
+				s52 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
+				}
+				s52v := uint64(r59[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: st.u32
+				s52 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
+				}
+				s52v := uint64(r59[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intmisc.ptx:115")
+				}
+			}
+		}
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		s53w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.u32
+				s53 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r60[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.u32
+				s53 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r60[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/intmisc.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117, 118, 119: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v54aw := w.Window(48)
+		v55aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: ld.u32
+				v54a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
+						continue
+					}
+					v54 = v54x
+				}
+				// 118: ld.u32
+				v55a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
+				}
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
+					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+					if !v55ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
+						continue
+					}
+					v55 = v55x
+				}
+				// 119: setp.ge.s32
+				c56t := int32(v54) >= int32(v55)
+				c56 := c56t
+				c56b0 := uint32(0)
+				if c56 {
+					c56b0 = 1
+				}
+				p1 = p1&^(1<<l) | c56b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: ld.u32
+				v54a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intmisc.ptx:117")
+						continue
+					}
+					v54 = v54x
+				}
+				// 118: ld.u32
+				v55a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 4)
+				}
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
+					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 4, l)
+					if !v55ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v55a, 4, "testdata/ptx/O0/intmisc.ptx:118")
+						continue
+					}
+					v55 = v55x
+				}
+				// 119: setp.ge.s32
+				c56t := int32(v54) >= int32(v55)
+				c56 := c56t
+				c56b0 := uint32(0)
+				if c56 {
+					c56b0 = 1
+				}
+				p1 = p1&^(1<<l) | c56b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// intMiscBlock3 runs block 3 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 123-124
+func intMiscBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r64 := w.Reg(64)
+	// PTX lines 123, 124: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(50)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
+						continue
+					}
+					v1 = v1x
+				}
+				// 124: mov.u32
+				v2 := uint64(v1)
+				r64[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:123")
+						continue
+					}
+					v1 = v1x
+				}
+				// 124: mov.u32
+				v2 := uint64(v1)
+				r64[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// intMiscBlock4 runs block 4 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 127-128
+func intMiscBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r64 := w.Reg(64)
+	// PTX lines 127, 128: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: ld.u32
+				v1a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
+						continue
+					}
+					v1 = v1x
+				}
+				// 128: mov.u32
+				v2 := uint64(v1)
+				r64[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.u32
+				v1a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:127")
+						continue
+					}
+					v1 = v1x
+				}
+				// 128: mov.u32
+				v2 := uint64(v1)
+				r64[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// intMiscBlock5 runs block 5 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 131-140; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+func intMiscBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r64 := w.Reg(64)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r68 := w.Reg(68)
+	r69 := w.Reg(69)
+	// PTX lines 131, 132: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: mov.u32
+				v1 := uint64(r64[l])
+				r66[l] = v1
+				// 132: ld.u64
+				v2a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
+						continue
+					}
+					v2 = v2x
+				}
+				r67[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u32
+				v1 := uint64(r64[l])
+				r66[l] = v1
+				// 132: ld.u64
+				v2a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:132")
+						continue
+					}
+					v2 = v2x
+				}
+				r67[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.u32
+				s3 := uint64(r67[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r66[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.u32
+				s3 := uint64(r67[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r66[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:133")
+				}
+			}
+		}
+	}
+	// PTX lines 134, 135: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(54)
+		v5aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: ld.u32
+				v4a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
+						continue
+					}
+					v4 = v4x
+				}
+				r68[l] = v4
+				// 135: ld.u32
+				v5a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
+						continue
+					}
+					v5 = v5x
+				}
+				r69[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: ld.u32
+				v4a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:134")
+						continue
+					}
+					v4 = v4x
+				}
+				r68[l] = v4
+				// 135: ld.u32
+				v5a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:135")
+						continue
+					}
+					v5 = v5x
+				}
+				r69[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 136: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: st.u32
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r68[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: st.u32
+				s6 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r68[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intmisc.ptx:136")
+				}
+			}
+		}
+	}
+	// PTX lines 137: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: st.u32
+				s7 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r69[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: st.u32
+				s7 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r69[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:137")
+				}
+			}
+		}
+	}
+	// PTX lines 138, 139, 140: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v8aw := w.Window(58)
+		v9aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: ld.u32
+				v8a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
+						continue
+					}
+					v8 = v8x
+				}
+				// 139: ld.u32
+				v9a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
+						continue
+					}
+					v9 = v9x
+				}
+				// 140: setp.le.u32
+				c10t := uint32(v8) <= uint32(v9)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2 = p2&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: ld.u32
+				v8a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intmisc.ptx:138")
+						continue
+					}
+					v8 = v8x
+				}
+				// 139: ld.u32
+				v9a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/intmisc.ptx:139")
+						continue
+					}
+					v9 = v9x
+				}
+				// 140: setp.le.u32
+				c10t := uint32(v8) <= uint32(v9)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2 = p2&^(1<<l) | c10b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// intMiscBlock6 runs block 6 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 144-145
+func intMiscBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r73 := w.Reg(73)
+	// PTX lines 144, 145: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(60)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: mov.u32
+				v2 := uint64(v1)
+				r73[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: mov.u32
+				v2 := uint64(v1)
+				r73[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// intMiscBlock7 runs block 7 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_7), PTX lines 148-149
+func intMiscBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r73 := w.Reg(73)
+	// PTX lines 148, 149: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
+						continue
+					}
+					v1 = v1x
+				}
+				// 149: mov.u32
+				v2 := uint64(v1)
+				r73[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/intmisc.ptx:148")
+						continue
+					}
+					v1 = v1x
+				}
+				// 149: mov.u32
+				v2 := uint64(v1)
+				r73[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// intMiscBlock8 runs block 8 of kernel int_misc for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_8), PTX lines 152-195
+func intMiscBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r73 := w.Reg(73)
+	r75 := w.Reg(75)
+	r76 := w.Reg(76)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	r79 := w.Reg(79)
+	r83 := w.Reg(83)
+	r84 := w.Reg(84)
+	r85 := w.Reg(85)
+	r86 := w.Reg(86)
+	r87 := w.Reg(87)
+	r88 := w.Reg(88)
+	r92 := w.Reg(92)
+	r93 := w.Reg(93)
+	r94 := w.Reg(94)
+	r97 := w.Reg(97)
+	r100 := w.Reg(100)
+	r101 := w.Reg(101)
+	k0 := uint64(0x20)
+	// PTX lines 152, 153: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: mov.u32
+				v1 := uint64(r73[l])
+				r75[l] = v1
+				// 153: ld.u64
+				v2a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				r76[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: mov.u32
+				v1 := uint64(r73[l])
+				r75[l] = v1
+				// 153: ld.u64
+				v2a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/intmisc.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				r76[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 154: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(63)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: st.u32
+				s3 := uint64(r76[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r75[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: st.u32
+				s3 := uint64(r76[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r75[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/intmisc.ptx:154")
+				}
+			}
+		}
+	}
+	// PTX lines 155, 156, 157: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(64)
+		v5aw := w.Window(65)
+		v6aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: ld.u32
+				v4a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
+						continue
+					}
+					v4 = v4x
+				}
+				r77[l] = v4
+				// 156: ld.u32
+				v5a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
+						continue
+					}
+					v5 = v5x
+				}
+				r78[l] = v5
+				// 157: ld.u32
+				v6a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
+						continue
+					}
+					v6 = v6x
+				}
+				r79[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: ld.u32
+				v4a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/intmisc.ptx:155")
+						continue
+					}
+					v4 = v4x
+				}
+				r77[l] = v4
+				// 156: ld.u32
+				v5a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intmisc.ptx:156")
+						continue
+					}
+					v5 = v5x
+				}
+				r78[l] = v5
+				// 157: ld.u32
+				v6a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/intmisc.ptx:157")
+						continue
+					}
+					v6 = v6x
+				}
+				r79[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.u32
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r77[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.u32
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r77[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/intmisc.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(68)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.u32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r78[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.u32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r78[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/intmisc.ptx:159")
+				}
+			}
+		}
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.u32
+				s9 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r79[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.u32
+				s9 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r79[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/intmisc.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161, 162, 163, 165: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(70)
+		v11aw := w.Window(71)
+		v12aw := w.Window(72)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: ld.u32
+				v10a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
+						continue
+					}
+					v10 = v10x
+				}
+				// 162: ld.u32
+				v11a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
+						continue
+					}
+					v11 = v11x
+				}
+				// 163: ld.u32
+				v12a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
+						continue
+					}
+					v12 = v12x
+				}
+				// 165: shf.r.wrap.b32
+				v13 := uint64(isa.Shf(uint32(v10), uint32(v11), uint32(v12), false, false))
+				r83[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: ld.u32
+				v10a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/intmisc.ptx:161")
+						continue
+					}
+					v10 = v10x
+				}
+				// 162: ld.u32
+				v11a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intmisc.ptx:162")
+						continue
+					}
+					v11 = v11x
+				}
+				// 163: ld.u32
+				v12a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intmisc.ptx:163")
+						continue
+					}
+					v12 = v12x
+				}
+				// 165: shf.r.wrap.b32
+				v13 := uint64(isa.Shf(uint32(v10), uint32(v11), uint32(v12), false, false))
+				r83[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.u32
+				s14 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r83[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.u32
+				s14 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r83[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intmisc.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168, 169: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(74)
+		v16aw := w.Window(75)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.u32
+				v15a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
+						continue
+					}
+					v15 = v15x
+				}
+				r84[l] = v15
+				// 169: ld.u64
+				v16a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
+						continue
+					}
+					v16 = v16x
+				}
+				r85[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.u32
+				v15a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intmisc.ptx:168")
+						continue
+					}
+					v15 = v15x
+				}
+				r84[l] = v15
+				// 169: ld.u64
+				v16a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/intmisc.ptx:169")
+						continue
+					}
+					v16 = v16x
+				}
+				r85[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 170: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(76)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: st.u32
+				s17 := uint64(r85[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r84[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: st.u32
+				s17 := uint64(r85[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r84[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/intmisc.ptx:170")
+				}
+			}
+		}
+	}
+	// PTX lines 171, 172, 173: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(77)
+		v19aw := w.Window(78)
+		v20aw := w.Window(79)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: ld.u32
+				v18a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
+						continue
+					}
+					v18 = v18x
+				}
+				r86[l] = v18
+				// 172: ld.u32
+				v19a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
+						continue
+					}
+					v19 = v19x
+				}
+				r87[l] = v19
+				// 173: ld.u32
+				v20a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
+						continue
+					}
+					v20 = v20x
+				}
+				r88[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: ld.u32
+				v18a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intmisc.ptx:171")
+						continue
+					}
+					v18 = v18x
+				}
+				r86[l] = v18
+				// 172: ld.u32
+				v19a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intmisc.ptx:172")
+						continue
+					}
+					v19 = v19x
+				}
+				r87[l] = v19
+				// 173: ld.u32
+				v20a := uint64(r0[l]) + 0x80
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intmisc.ptx:173")
+						continue
+					}
+					v20 = v20x
+				}
+				r88[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.u32
+				s21 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r86[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.u32
+				s21 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r86[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/intmisc.ptx:174")
+				}
+			}
+		}
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.u32
+				s22 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r87[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.u32
+				s22 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r87[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intmisc.ptx:175")
+				}
+			}
+		}
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.u32
+				s23 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r88[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.u32
+				s23 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r88[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intmisc.ptx:176")
+				}
+			}
+		}
+	}
+	// PTX lines 177, 178, 179, 181: lane-local, one loop over the lanes
+	{
+		v24aw := w.Window(83)
+		v25aw := w.Window(84)
+		v26aw := w.Window(85)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: ld.u32
+				v24a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
+						continue
+					}
+					v24 = v24x
+				}
+				// 178: ld.u32
+				v25a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
+						continue
+					}
+					v25 = v25x
+				}
+				// 179: ld.u32
+				v26a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
+						continue
+					}
+					v26 = v26x
+				}
+				// 181: shf.l.wrap.b32
+				v27 := uint64(isa.Shf(uint32(v24), uint32(v25), uint32(v26), true, false))
+				r92[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: ld.u32
+				v24a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/intmisc.ptx:177")
+						continue
+					}
+					v24 = v24x
+				}
+				// 178: ld.u32
+				v25a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intmisc.ptx:178")
+						continue
+					}
+					v25 = v25x
+				}
+				// 179: ld.u32
+				v26a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intmisc.ptx:179")
+						continue
+					}
+					v26 = v26x
+				}
+				// 181: shf.l.wrap.b32
+				v27 := uint64(isa.Shf(uint32(v24), uint32(v25), uint32(v26), true, false))
+				r92[l] = v27
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(86)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.u32
+				s28 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r92[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.u32
+				s28 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r92[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/intmisc.ptx:183")
+				}
+			}
+		}
+	}
+	// PTX lines 184, 185: lane-local, one loop over the lanes
+	{
+		v29aw := w.Window(87)
+		v30aw := w.Window(88)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: ld.u32
+				v29a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
+						continue
+					}
+					v29 = v29x
+				}
+				r93[l] = v29
+				// 185: ld.u64
+				v30a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
+						continue
+					}
+					v30 = v30x
+				}
+				r94[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.u32
+				v29a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/intmisc.ptx:184")
+						continue
+					}
+					v29 = v29x
+				}
+				r93[l] = v29
+				// 185: ld.u64
+				v30a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+					v30 = runtime.Load64(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/intmisc.ptx:185")
+						continue
+					}
+					v30 = v30x
+				}
+				r94[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.u32
+				s31 := uint64(r94[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r93[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.u32
+				s31 := uint64(r94[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(r93[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/intmisc.ptx:186")
+				}
+			}
+		}
+	}
+	// PTX lines 187, 188, 189: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(90)
+		v33aw := w.Window(91)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: ld.s32
+				v32a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
+						continue
+					}
+					v32 = v32x
+				}
+				v32 = uint64(uint64(int64(int32(v32))))
+				// 188: ld.s32
+				v33a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
+						continue
+					}
+					v33 = v33x
+				}
+				v33 = uint64(uint64(int64(int32(v33))))
+				// 189: mul.lo.s64
+				v34 := uint64(uint64(v32) * uint64(v33))
+				r97[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: ld.s32
+				v32a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/intmisc.ptx:187")
+						continue
+					}
+					v32 = v32x
+				}
+				v32 = uint64(uint64(int64(int32(v32))))
+				// 188: ld.s32
+				v33a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/intmisc.ptx:188")
+						continue
+					}
+					v33 = v33x
+				}
+				v33 = uint64(uint64(int64(int32(v33))))
+				// 189: mul.lo.s64
+				v34 := uint64(uint64(v32) * uint64(v33))
+				r97[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(92)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.u64
+				s35 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
+				}
+				s35v := uint64(r97[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+					runtime.Store64(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.u64
+				s35 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
+				}
+				s35v := uint64(r97[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+					runtime.Store64(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/intmisc.ptx:190")
+				}
+			}
+		}
+	}
+	// PTX lines 191, 192, 193, 194: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(93)
+		v39aw := w.Window(94)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: ld.u64
+				v36a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
+						continue
+					}
+					v36 = v36x
+				}
+				// 192: abs.s64
+				v37s := int64(v36)
+				v37 := uint64(uint64(max(v37s, -v37s)))
+				// 193: shr.u64
+				v38 := uint64(uint64(v37) >> uint32(k0))
+				r100[l] = v38
+				// 194: ld.u64
+				v39a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+					v39 = runtime.Load64(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+					if !v39ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
+						continue
+					}
+					v39 = v39x
+				}
+				r101[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: ld.u64
+				v36a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+					v36 = runtime.Load64(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/intmisc.ptx:191")
+						continue
+					}
+					v36 = v36x
+				}
+				// 192: abs.s64
+				v37s := int64(v36)
+				v37 := uint64(uint64(max(v37s, -v37s)))
+				// 193: shr.u64
+				v38 := uint64(uint64(v37) >> uint32(k0))
+				r100[l] = v38
+				// 194: ld.u64
+				v39a := uint64(r0[l]) + 0x88
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+					v39 = runtime.Load64(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+					if !v39ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/intmisc.ptx:194")
+						continue
+					}
+					v39 = v39x
+				}
+				r101[l] = v39
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(95)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: st.u32
+				s40 := uint64(r101[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r100[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: st.u32
+				s40 := uint64(r101[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r100[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intmisc.ptx:195")
+				}
+			}
+		}
 	}
 }

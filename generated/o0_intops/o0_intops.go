@@ -1184,428 +1184,7 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-58; divergent, reconverges at block 2 (b2 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 41: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u6)
-				// PTX line 42: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 43: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u7)
-				// PTX line 44: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u64
-							s16 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u64
-							s16 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.u64
-							s17 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.u64
-							s17 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.u64
-							s18 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.u64
-							s18 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
-							}
-						}
-					}
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.u64
-							s19 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.u64
-							s19 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.u32
-							s20 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.u32
-							s20 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
-							}
-						}
-					}
-				}
-				// PTX line 50: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().X))
-				// PTX line 51: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().X))
-				// PTX line 52: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s26w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 54: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 55: st.u32
-							s26 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 54: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 55: st.u32
-							s26 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v27aw := w.Window(6)
-					v28aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: ld.u32
-							v27a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
-									continue
-								}
-								v27 = v27x
-							}
-							// 57: ld.u32
-							v28a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
-									continue
-								}
-								v28 = v28x
-							}
-							// 58: setp.ge.s32
-							c29t := int32(v27) >= int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: ld.u32
-							v27a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
-									continue
-								}
-								v27 = v27x
-							}
-							// 57: ld.u32
-							v28a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
-									continue
-								}
-								v28 = v28x
-							}
-							// 58: setp.ge.s32
-							c29t := int32(v27) >= int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			bytePermBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1619,620 +1198,7 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 62-85
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r32 := w.Reg(32)
-				r37 := w.Reg(37)
-				r41 := w.Reg(41)
-				k0 := uint64(0x2)
-				k1 := uint64(0x7777)
-				// PTX lines 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v5aw := w.Window(10)
-					v6aw := w.Window(11)
-					v8aw := w.Window(12)
-					v9aw := w.Window(13)
-					v11aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
-									continue
-								}
-								v1 = v1x
-							}
-							// 63: ld.s32
-							v2a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 64: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 65: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 66: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-							// 67: ld.u64
-							v6a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
-									continue
-								}
-								v6 = v6x
-							}
-							// 68: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 69: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
-									continue
-								}
-								v8 = v8x
-							}
-							r29[l] = v8
-							// 70: ld.u64
-							v9a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
-									continue
-								}
-								v9 = v9x
-							}
-							// 71: add.s64
-							v10 := uint64(uint64(v9) + uint64(v3))
-							// 72: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
-									continue
-								}
-								v11 = v11x
-							}
-							r32[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
-									continue
-								}
-								v1 = v1x
-							}
-							// 63: ld.s32
-							v2a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 64: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 65: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 66: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-							// 67: ld.u64
-							v6a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
-									continue
-								}
-								v6 = v6x
-							}
-							// 68: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 69: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
-									continue
-								}
-								v8 = v8x
-							}
-							r29[l] = v8
-							// 70: ld.u64
-							v9a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
-									continue
-								}
-								v9 = v9x
-							}
-							// 71: add.s64
-							v10 := uint64(uint64(v9) + uint64(v3))
-							// 72: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
-									continue
-								}
-								v11 = v11x
-							}
-							r32[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: st.u32
-							s12 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r26[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: st.u32
-							s12 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r26[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.u32
-							s13 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r29[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.u32
-							s13 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r29[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
-							}
-						}
-					}
-				}
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.u32
-							s14 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r32[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.u32
-							s14 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r32[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
-							}
-						}
-					}
-				}
-				// PTX lines 76, 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(18)
-					v16aw := w.Window(19)
-					v17aw := w.Window(20)
-					v20aw := w.Window(21)
-					v21aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.u32
-							v15a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
-									continue
-								}
-								v15 = v15x
-							}
-							// 77: ld.u32
-							v16a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
-									continue
-								}
-								v16 = v16x
-							}
-							// 78: ld.u32
-							v17a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
-									continue
-								}
-								v17 = v17x
-							}
-							// 79: and.b32
-							v18 := uint64(uint32(v17) & uint32(k1))
-							// 80: prmt.b32
-							v19 := uint64(isa.Prmt(uint32(v15), uint32(v16), uint32(v18), isa.PrmtGeneric))
-							r37[l] = v19
-							// 81: ld.u64
-							v20a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
-									continue
-								}
-								v20 = v20x
-							}
-							// 82: ld.s32
-							v21a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
-									continue
-								}
-								v21 = v21x
-							}
-							v21 = uint64(uint64(int64(int32(v21))))
-							// 83: shl.b64
-							v22 := uint64(uint64(v21) << uint32(k0))
-							// 84: add.s64
-							v23 := uint64(uint64(v20) + uint64(v22))
-							r41[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.u32
-							v15a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
-									continue
-								}
-								v15 = v15x
-							}
-							// 77: ld.u32
-							v16a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
-									continue
-								}
-								v16 = v16x
-							}
-							// 78: ld.u32
-							v17a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
-									continue
-								}
-								v17 = v17x
-							}
-							// 79: and.b32
-							v18 := uint64(uint32(v17) & uint32(k1))
-							// 80: prmt.b32
-							v19 := uint64(isa.Prmt(uint32(v15), uint32(v16), uint32(v18), isa.PrmtGeneric))
-							r37[l] = v19
-							// 81: ld.u64
-							v20a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
-									continue
-								}
-								v20 = v20x
-							}
-							// 82: ld.s32
-							v21a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
-									continue
-								}
-								v21 = v21x
-							}
-							v21 = uint64(uint64(int64(int32(v21))))
-							// 83: shl.b64
-							v22 := uint64(uint64(v21) << uint32(k0))
-							// 84: add.s64
-							v23 := uint64(uint64(v20) + uint64(v22))
-							r41[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.u32
-							s24 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r37[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.u32
-							s24 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r37[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
-							}
-						}
-					}
-				}
-			}
+			bytePermBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2253,6 +1219,1048 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bytePermBlock0 runs block 0 of kernel byte_perm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-58; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 42: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 44: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u64
+				s16 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u64
+				s16 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.u64
+				s17 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.u64
+				s17 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.u64
+				s18 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.u64
+				s18 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:47")
+				}
+			}
+		}
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.u64
+				s19 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.u64
+				s19 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.u32
+				s20 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.u32
+				s20 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
+				}
+			}
+		}
+	}
+	// PTX line 50: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 51: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 52: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 54: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 55: st.u32
+				s26 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 54: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 55: st.u32
+				s26 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v27aw := w.Window(6)
+		v28aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: ld.u32
+				v27a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
+						continue
+					}
+					v27 = v27x
+				}
+				// 57: ld.u32
+				v28a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
+						continue
+					}
+					v28 = v28x
+				}
+				// 58: setp.ge.s32
+				c29t := int32(v27) >= int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: ld.u32
+				v27a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:56")
+						continue
+					}
+					v27 = v27x
+				}
+				// 57: ld.u32
+				v28a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:57")
+						continue
+					}
+					v28 = v28x
+				}
+				// 58: setp.ge.s32
+				c29t := int32(v27) >= int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// bytePermBlock1 runs block 1 of kernel byte_perm for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 62-85
+func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r32 := w.Reg(32)
+	r37 := w.Reg(37)
+	r41 := w.Reg(41)
+	k0 := uint64(0x2)
+	k1 := uint64(0x7777)
+	// PTX lines 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v5aw := w.Window(10)
+		v6aw := w.Window(11)
+		v8aw := w.Window(12)
+		v9aw := w.Window(13)
+		v11aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
+						continue
+					}
+					v1 = v1x
+				}
+				// 63: ld.s32
+				v2a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 64: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 65: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 66: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+				// 67: ld.u64
+				v6a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
+						continue
+					}
+					v6 = v6x
+				}
+				// 68: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 69: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
+						continue
+					}
+					v8 = v8x
+				}
+				r29[l] = v8
+				// 70: ld.u64
+				v9a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
+						continue
+					}
+					v9 = v9x
+				}
+				// 71: add.s64
+				v10 := uint64(uint64(v9) + uint64(v3))
+				// 72: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
+						continue
+					}
+					v11 = v11x
+				}
+				r32[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:62")
+						continue
+					}
+					v1 = v1x
+				}
+				// 63: ld.s32
+				v2a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:63")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 64: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 65: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 66: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:66")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+				// 67: ld.u64
+				v6a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:67")
+						continue
+					}
+					v6 = v6x
+				}
+				// 68: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 69: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:69")
+						continue
+					}
+					v8 = v8x
+				}
+				r29[l] = v8
+				// 70: ld.u64
+				v9a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/intops.ptx:70")
+						continue
+					}
+					v9 = v9x
+				}
+				// 71: add.s64
+				v10 := uint64(uint64(v9) + uint64(v3))
+				// 72: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:72")
+						continue
+					}
+					v11 = v11x
+				}
+				r32[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: st.u32
+				s12 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r26[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: st.u32
+				s12 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r26[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.u32
+				s13 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r29[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.u32
+				s13 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r29[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.u32
+				s14 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r32[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.u32
+				s14 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r32[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:75")
+				}
+			}
+		}
+	}
+	// PTX lines 76, 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(18)
+		v16aw := w.Window(19)
+		v17aw := w.Window(20)
+		v20aw := w.Window(21)
+		v21aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.u32
+				v15a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
+						continue
+					}
+					v15 = v15x
+				}
+				// 77: ld.u32
+				v16a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
+						continue
+					}
+					v16 = v16x
+				}
+				// 78: ld.u32
+				v17a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
+						continue
+					}
+					v17 = v17x
+				}
+				// 79: and.b32
+				v18 := uint64(uint32(v17) & uint32(k1))
+				// 80: prmt.b32
+				v19 := uint64(isa.Prmt(uint32(v15), uint32(v16), uint32(v18), isa.PrmtGeneric))
+				r37[l] = v19
+				// 81: ld.u64
+				v20a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
+						continue
+					}
+					v20 = v20x
+				}
+				// 82: ld.s32
+				v21a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
+						continue
+					}
+					v21 = v21x
+				}
+				v21 = uint64(uint64(int64(int32(v21))))
+				// 83: shl.b64
+				v22 := uint64(uint64(v21) << uint32(k0))
+				// 84: add.s64
+				v23 := uint64(uint64(v20) + uint64(v22))
+				r41[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.u32
+				v15a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/intops.ptx:76")
+						continue
+					}
+					v15 = v15x
+				}
+				// 77: ld.u32
+				v16a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:77")
+						continue
+					}
+					v16 = v16x
+				}
+				// 78: ld.u32
+				v17a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:78")
+						continue
+					}
+					v17 = v17x
+				}
+				// 79: and.b32
+				v18 := uint64(uint32(v17) & uint32(k1))
+				// 80: prmt.b32
+				v19 := uint64(isa.Prmt(uint32(v15), uint32(v16), uint32(v18), isa.PrmtGeneric))
+				r37[l] = v19
+				// 81: ld.u64
+				v20a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:81")
+						continue
+					}
+					v20 = v20x
+				}
+				// 82: ld.s32
+				v21a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:82")
+						continue
+					}
+					v21 = v21x
+				}
+				v21 = uint64(uint64(int64(int32(v21))))
+				// 83: shl.b64
+				v22 := uint64(uint64(v21) << uint32(k0))
+				// 84: add.s64
+				v23 := uint64(uint64(v20) + uint64(v22))
+				r41[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.u32
+				s24 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r37[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.u32
+				s24 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r37[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:85")
+				}
+			}
+		}
+	}
+}
+
 // sadMul24Run runs blocks of kernel sad_mul24 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2261,428 +2269,7 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 108-136; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 108: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 109: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 110: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:110")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 111: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:111")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 112: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:112")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 113: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:113")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 114: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:114")
-				}
-				// PTX line 115: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 116: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 117: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 118: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 119: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u6)
-				// PTX line 120: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 121: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u7)
-				// PTX line 122: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.u64
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.u64
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
-							}
-						}
-					}
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.u64
-							s17 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.u64
-							s17 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
-							}
-						}
-					}
-				}
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.u64
-							s18 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.u64
-							s18 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
-							}
-						}
-					}
-				}
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: st.u64
-							s19 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: st.u64
-							s19 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
-							}
-						}
-					}
-				}
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.u32
-							s20 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.u32
-							s20 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX line 128: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().X))
-				// PTX line 129: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().X))
-				// PTX line 130: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s26w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 132: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 133: st.u32
-							s26 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 132: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 133: st.u32
-							s26 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
-							}
-						}
-					}
-				}
-				// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v27aw := w.Window(30)
-					v28aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: ld.u32
-							v27a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
-									continue
-								}
-								v27 = v27x
-							}
-							// 135: ld.u32
-							v28a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
-									continue
-								}
-								v28 = v28x
-							}
-							// 136: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: ld.u32
-							v27a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
-									continue
-								}
-								v27 = v27x
-							}
-							// 135: ld.u32
-							v28a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
-									continue
-								}
-								v28 = v28x
-							}
-							// 136: setp.lt.s32
-							c29t := int32(v27) < int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			sadMul24Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2699,2125 +2286,7 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 142-221
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r31 := w.Reg(31)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r43 := w.Reg(43)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r56 := w.Reg(56)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r67 := w.Reg(67)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				r75 := w.Reg(75)
-				r78 := w.Reg(78)
-				r84 := w.Reg(84)
-				k0 := uint64(0x2)
-				// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(32)
-					v2aw := w.Window(33)
-					v5aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
-									continue
-								}
-								v1 = v1x
-							}
-							// 143: ld.s32
-							v2a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 144: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 145: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 146: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: ld.u64
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
-									continue
-								}
-								v1 = v1x
-							}
-							// 143: ld.s32
-							v2a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 144: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 145: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 146: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 147: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: st.u32
-							s6 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: st.u32
-							s6 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r26[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
-							}
-						}
-					}
-				}
-				// PTX lines 148, 149, 150, 151, 152: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(36)
-					v8aw := w.Window(37)
-					v11aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
-									continue
-								}
-								v7 = v7x
-							}
-							// 149: ld.s32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 150: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 151: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 152: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
-									continue
-								}
-								v11 = v11x
-							}
-							r31[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: ld.u64
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
-									continue
-								}
-								v7 = v7x
-							}
-							// 149: ld.s32
-							v8a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 150: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 151: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 152: ld.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
-									continue
-								}
-								v11 = v11x
-							}
-							r31[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.u32
-							s12 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r31[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.u32
-							s12 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r31[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
-							}
-						}
-					}
-				}
-				// PTX lines 154, 155, 156, 157, 158: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(40)
-					v14aw := w.Window(41)
-					v17aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
-									continue
-								}
-								v13 = v13x
-							}
-							// 155: ld.s32
-							v14a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 156: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 157: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 158: ld.u32
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
-									continue
-								}
-								v17 = v17x
-							}
-							r36[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: ld.u64
-							v13a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
-									continue
-								}
-								v13 = v13x
-							}
-							// 155: ld.s32
-							v14a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 156: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k0))
-							// 157: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 158: ld.u32
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
-									continue
-								}
-								v17 = v17x
-							}
-							r36[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.u32
-							s18 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.u32
-							s18 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
-							}
-						}
-					}
-				}
-				// PTX lines 160, 161, 162: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(44)
-					v20aw := w.Window(45)
-					v21aw := w.Window(46)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: ld.u32
-							v19a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
-									continue
-								}
-								v19 = v19x
-							}
-							r37[l] = v19
-							// 161: ld.u32
-							v20a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
-									continue
-								}
-								v20 = v20x
-							}
-							r38[l] = v20
-							// 162: ld.u32
-							v21a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
-									continue
-								}
-								v21 = v21x
-							}
-							r39[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: ld.u32
-							v19a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
-									continue
-								}
-								v19 = v19x
-							}
-							r37[l] = v19
-							// 161: ld.u32
-							v20a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
-									continue
-								}
-								v20 = v20x
-							}
-							r38[l] = v20
-							// 162: ld.u32
-							v21a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
-									continue
-								}
-								v21 = v21x
-							}
-							r39[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 163: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: st.u32
-							s22 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r37[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: st.u32
-							s22 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r37[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
-							}
-						}
-					}
-				}
-				// PTX lines 164: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: st.u32
-							s23 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r38[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: st.u32
-							s23 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(r38[l])
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
-							}
-						}
-					}
-				}
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: st.u32
-							s24 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r39[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: st.u32
-							s24 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r39[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
-							}
-						}
-					}
-				}
-				// PTX lines 166, 167, 168, 169, 170, 171, 172, 173, 174, 175: lane-local, one loop over the lanes
-				{
-					v25aw := w.Window(50)
-					v26aw := w.Window(51)
-					v27aw := w.Window(52)
-					v29aw := w.Window(53)
-					v30aw := w.Window(54)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: ld.u32
-							v25a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
-									continue
-								}
-								v25 = v25x
-							}
-							// 167: ld.u32
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
-									continue
-								}
-								v26 = v26x
-							}
-							// 168: ld.u32
-							v27a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
-									continue
-								}
-								v27 = v27x
-							}
-							// 169: sad.s32
-							v28 := isa.Sad(v25, v26, v27, 32, true)
-							r43[l] = v28
-							// 170: ld.u64
-							v29a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
-								v29 = runtime.Load64(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-								if !v29ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
-									continue
-								}
-								v29 = v29x
-							}
-							// 171: ld.u32
-							v30a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
-									continue
-								}
-								v30 = v30x
-							}
-							// 172: shl.b32
-							v31 := uint64(uint32(v30) << uint32(k0))
-							// 173: cvt.s64.s32
-							v32 := uint64(uint64(int32(v31)))
-							// 174: shl.b64
-							v33 := uint64(uint64(v32) << uint32(k0))
-							// 175: add.s64
-							v34 := uint64(uint64(v29) + uint64(v33))
-							r49[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: ld.u32
-							v25a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
-									continue
-								}
-								v25 = v25x
-							}
-							// 167: ld.u32
-							v26a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
-									continue
-								}
-								v26 = v26x
-							}
-							// 168: ld.u32
-							v27a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
-									continue
-								}
-								v27 = v27x
-							}
-							// 169: sad.s32
-							v28 := isa.Sad(v25, v26, v27, 32, true)
-							r43[l] = v28
-							// 170: ld.u64
-							v29a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
-								v29 = runtime.Load64(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-								if !v29ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
-									continue
-								}
-								v29 = v29x
-							}
-							// 171: ld.u32
-							v30a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
-									continue
-								}
-								v30 = v30x
-							}
-							// 172: shl.b32
-							v31 := uint64(uint32(v30) << uint32(k0))
-							// 173: cvt.s64.s32
-							v32 := uint64(uint64(int32(v31)))
-							// 174: shl.b64
-							v33 := uint64(uint64(v32) << uint32(k0))
-							// 175: add.s64
-							v34 := uint64(uint64(v29) + uint64(v33))
-							r49[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.u32
-							s35 := uint64(r49[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r43[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.u32
-							s35 := uint64(r49[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r43[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
-							}
-						}
-					}
-				}
-				// PTX lines 177, 178, 179: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(56)
-					v37aw := w.Window(57)
-					v38aw := w.Window(58)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: ld.u32
-							v36a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
-									continue
-								}
-								v36 = v36x
-							}
-							r50[l] = v36
-							// 178: ld.u32
-							v37a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
-									continue
-								}
-								v37 = v37x
-							}
-							r51[l] = v37
-							// 179: ld.u32
-							v38a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
-								v38 = runtime.Load32(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-								if !v38ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
-									continue
-								}
-								v38 = v38x
-							}
-							r52[l] = v38
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: ld.u32
-							v36a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
-									continue
-								}
-								v36 = v36x
-							}
-							r50[l] = v36
-							// 178: ld.u32
-							v37a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
-									continue
-								}
-								v37 = v37x
-							}
-							r51[l] = v37
-							// 179: ld.u32
-							v38a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
-								v38 = runtime.Load32(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-								if !v38ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
-									continue
-								}
-								v38 = v38x
-							}
-							r52[l] = v38
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					s39w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.u32
-							s39 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
-							}
-							s39v := uint64(r50[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.u32
-							s39 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
-							}
-							s39v := uint64(r50[l])
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
-							}
-						}
-					}
-				}
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.u32
-							s40 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r51[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.u32
-							s40 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r51[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
-							}
-						}
-					}
-				}
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					s41w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.u32
-							s41 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
-							}
-							s41v := uint64(r52[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
-								runtime.Store32(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.u32
-							s41 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
-							}
-							s41v := uint64(r52[l])
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
-								runtime.Store32(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
-							}
-						}
-					}
-				}
-				// PTX lines 183, 184, 185, 186, 187, 188, 189, 190, 191, 192: lane-local, one loop over the lanes
-				{
-					v42aw := w.Window(62)
-					v43aw := w.Window(63)
-					v44aw := w.Window(64)
-					v46aw := w.Window(65)
-					v47aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: ld.u32
-							v42a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
-								v42 = runtime.Load32(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-								if !v42ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
-									continue
-								}
-								v42 = v42x
-							}
-							// 184: ld.u32
-							v43a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
-									continue
-								}
-								v43 = v43x
-							}
-							// 185: ld.u32
-							v44a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
-									continue
-								}
-								v44 = v44x
-							}
-							// 186: sad.u32
-							v45 := isa.Sad(v42, v43, v44, 32, false)
-							r56[l] = v45
-							// 187: ld.u64
-							v46a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
-								v46 = runtime.Load64(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-								if !v46ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
-									continue
-								}
-								v46 = v46x
-							}
-							// 188: ld.u32
-							v47a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
-									continue
-								}
-								v47 = v47x
-							}
-							// 189: shl.b32
-							v48 := uint64(uint32(v47) << uint32(k0))
-							// 190: cvt.s64.s32
-							v49 := uint64(uint64(int32(v48)))
-							// 191: shl.b64
-							v50 := uint64(uint64(v49) << uint32(k0))
-							// 192: add.s64
-							v51 := uint64(uint64(v46) + uint64(v50))
-							r62[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: ld.u32
-							v42a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
-								v42 = runtime.Load32(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-								if !v42ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
-									continue
-								}
-								v42 = v42x
-							}
-							// 184: ld.u32
-							v43a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
-									continue
-								}
-								v43 = v43x
-							}
-							// 185: ld.u32
-							v44a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
-									continue
-								}
-								v44 = v44x
-							}
-							// 186: sad.u32
-							v45 := isa.Sad(v42, v43, v44, 32, false)
-							r56[l] = v45
-							// 187: ld.u64
-							v46a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
-								v46 = runtime.Load64(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
-								if !v46ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
-									continue
-								}
-								v46 = v46x
-							}
-							// 188: ld.u32
-							v47a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
-									continue
-								}
-								v47 = v47x
-							}
-							// 189: shl.b32
-							v48 := uint64(uint32(v47) << uint32(k0))
-							// 190: cvt.s64.s32
-							v49 := uint64(uint64(int32(v48)))
-							// 191: shl.b64
-							v50 := uint64(uint64(v49) << uint32(k0))
-							// 192: add.s64
-							v51 := uint64(uint64(v46) + uint64(v50))
-							r62[l] = v51
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 193: lane-local, one loop over the lanes
-				{
-					s52w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 193: st.u32
-							s52 := uint64(r62[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
-							}
-							s52v := uint64(r56[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 193: st.u32
-							s52 := uint64(r62[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
-							}
-							s52v := uint64(r56[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
-								runtime.Store32(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
-							}
-						}
-					}
-				}
-				// PTX lines 194, 195: lane-local, one loop over the lanes
-				{
-					v53aw := w.Window(68)
-					v54aw := w.Window(69)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: ld.u32
-							v53a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 4)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
-								v53 = runtime.Load32(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
-								if !v53ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
-									continue
-								}
-								v53 = v53x
-							}
-							r63[l] = v53
-							// 195: ld.u32
-							v54a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
-									continue
-								}
-								v54 = v54x
-							}
-							r64[l] = v54
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: ld.u32
-							v53a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 4)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
-								v53 = runtime.Load32(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
-								if !v53ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
-									continue
-								}
-								v53 = v53x
-							}
-							r63[l] = v53
-							// 195: ld.u32
-							v54a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
-									continue
-								}
-								v54 = v54x
-							}
-							r64[l] = v54
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					s55w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.u32
-							s55 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
-							}
-							s55v := uint64(r63[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
-								runtime.Store32(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.u32
-							s55 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
-							}
-							s55v := uint64(r63[l])
-							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
-								runtime.Store32(s55w.Mem, s55o, s55v)
-							} else {
-								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
-							}
-						}
-					}
-				}
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					s56w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: st.u32
-							s56 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
-							}
-							s56v := uint64(r64[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: st.u32
-							s56 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
-							}
-							s56v := uint64(r64[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
-							}
-						}
-					}
-				}
-				// PTX lines 198, 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
-				{
-					v57aw := w.Window(72)
-					v58aw := w.Window(73)
-					v60aw := w.Window(74)
-					v61aw := w.Window(75)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: ld.u32
-							v57a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
-									continue
-								}
-								v57 = v57x
-							}
-							// 199: ld.u32
-							v58a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
-								v58 = runtime.Load32(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-								if !v58ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
-									continue
-								}
-								v58 = v58x
-							}
-							// 200: mul24.lo.s32
-							v59 := uint64(isa.Mul24(uint32(v57), uint32(v58), false, true))
-							r67[l] = v59
-							// 201: ld.u64
-							v60a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
-									continue
-								}
-								v60 = v60x
-							}
-							// 202: ld.u32
-							v61a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
-								v61 = runtime.Load32(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-								if !v61ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
-									continue
-								}
-								v61 = v61x
-							}
-							// 203: shl.b32
-							v62 := uint64(uint32(v61) << uint32(k0))
-							// 204: cvt.s64.s32
-							v63 := uint64(uint64(int32(v62)))
-							// 205: shl.b64
-							v64 := uint64(uint64(v63) << uint32(k0))
-							// 206: add.s64
-							v65 := uint64(uint64(v60) + uint64(v64))
-							r73[l] = v65
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: ld.u32
-							v57a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-								v57 = runtime.Load32(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
-								if !v57ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
-									continue
-								}
-								v57 = v57x
-							}
-							// 199: ld.u32
-							v58a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
-								v58 = runtime.Load32(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-								if !v58ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
-									continue
-								}
-								v58 = v58x
-							}
-							// 200: mul24.lo.s32
-							v59 := uint64(isa.Mul24(uint32(v57), uint32(v58), false, true))
-							r67[l] = v59
-							// 201: ld.u64
-							v60a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
-							}
-							var v60 uint64
-							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
-								v60 = runtime.Load64(v60aw.Mem, v60ao)
-							} else {
-								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
-								if !v60ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
-									continue
-								}
-								v60 = v60x
-							}
-							// 202: ld.u32
-							v61a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
-							}
-							var v61 uint64
-							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
-								v61 = runtime.Load32(v61aw.Mem, v61ao)
-							} else {
-								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
-								if !v61ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
-									continue
-								}
-								v61 = v61x
-							}
-							// 203: shl.b32
-							v62 := uint64(uint32(v61) << uint32(k0))
-							// 204: cvt.s64.s32
-							v63 := uint64(uint64(int32(v62)))
-							// 205: shl.b64
-							v64 := uint64(uint64(v63) << uint32(k0))
-							// 206: add.s64
-							v65 := uint64(uint64(v60) + uint64(v64))
-							r73[l] = v65
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					s66w := w.Window(76)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: st.u32
-							s66 := uint64(r73[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
-							}
-							s66v := uint64(r67[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: st.u32
-							s66 := uint64(r73[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
-							}
-							s66v := uint64(r67[l])
-							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
-								runtime.Store32(s66w.Mem, s66o, s66v)
-							} else {
-								w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
-							}
-						}
-					}
-				}
-				// PTX lines 208, 209: lane-local, one loop over the lanes
-				{
-					v67aw := w.Window(77)
-					v68aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: ld.u32
-							v67a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 4)
-							}
-							var v67 uint64
-							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
-								v67 = runtime.Load32(v67aw.Mem, v67ao)
-							} else {
-								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
-								if !v67ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
-									continue
-								}
-								v67 = v67x
-							}
-							r74[l] = v67
-							// 209: ld.u32
-							v68a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
-							}
-							var v68 uint64
-							if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
-								v68 = runtime.Load32(v68aw.Mem, v68ao)
-							} else {
-								v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-								if !v68ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
-									continue
-								}
-								v68 = v68x
-							}
-							r75[l] = v68
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: ld.u32
-							v67a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 4)
-							}
-							var v67 uint64
-							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
-								v67 = runtime.Load32(v67aw.Mem, v67ao)
-							} else {
-								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
-								if !v67ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
-									continue
-								}
-								v67 = v67x
-							}
-							r74[l] = v67
-							// 209: ld.u32
-							v68a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
-							}
-							var v68 uint64
-							if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
-								v68 = runtime.Load32(v68aw.Mem, v68ao)
-							} else {
-								v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-								if !v68ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
-									continue
-								}
-								v68 = v68x
-							}
-							r75[l] = v68
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					s69w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: st.u32
-							s69 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 4)
-							}
-							s69v := uint64(r74[l])
-							if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
-								runtime.Store32(s69w.Mem, s69o, s69v)
-							} else {
-								w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: st.u32
-							s69 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 4)
-							}
-							s69v := uint64(r74[l])
-							if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
-								runtime.Store32(s69w.Mem, s69o, s69v)
-							} else {
-								w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
-							}
-						}
-					}
-				}
-				// PTX lines 211: lane-local, one loop over the lanes
-				{
-					s70w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: st.u32
-							s70 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
-							}
-							s70v := uint64(r75[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: st.u32
-							s70 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
-							}
-							s70v := uint64(r75[l])
-							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
-								runtime.Store32(s70w.Mem, s70o, s70v)
-							} else {
-								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
-							}
-						}
-					}
-				}
-				// PTX lines 212, 213, 214, 215, 216, 217, 218, 219, 220: lane-local, one loop over the lanes
-				{
-					v71aw := w.Window(81)
-					v72aw := w.Window(82)
-					v74aw := w.Window(83)
-					v75aw := w.Window(84)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: ld.u32
-							v71a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
-							}
-							var v71 uint64
-							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
-								v71 = runtime.Load32(v71aw.Mem, v71ao)
-							} else {
-								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-								if !v71ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
-									continue
-								}
-								v71 = v71x
-							}
-							// 213: ld.u32
-							v72a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 4)
-							}
-							var v72 uint64
-							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
-								v72 = runtime.Load32(v72aw.Mem, v72ao)
-							} else {
-								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
-								if !v72ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
-									continue
-								}
-								v72 = v72x
-							}
-							// 214: mul24.lo.u32
-							v73 := uint64(isa.Mul24(uint32(v71), uint32(v72), false, false))
-							r78[l] = v73
-							// 215: ld.u64
-							v74a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 8)
-							}
-							var v74 uint64
-							if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&7 == 0 {
-								v74 = runtime.Load64(v74aw.Mem, v74ao)
-							} else {
-								v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
-								if !v74ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
-									continue
-								}
-								v74 = v74x
-							}
-							// 216: ld.u32
-							v75a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
-								v75 = runtime.Load32(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-								if !v75ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
-									continue
-								}
-								v75 = v75x
-							}
-							// 217: shl.b32
-							v76 := uint64(uint32(v75) << uint32(k0))
-							// 218: cvt.s64.s32
-							v77 := uint64(uint64(int32(v76)))
-							// 219: shl.b64
-							v78 := uint64(uint64(v77) << uint32(k0))
-							// 220: add.s64
-							v79 := uint64(uint64(v74) + uint64(v78))
-							r84[l] = v79
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: ld.u32
-							v71a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
-							}
-							var v71 uint64
-							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
-								v71 = runtime.Load32(v71aw.Mem, v71ao)
-							} else {
-								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
-								if !v71ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
-									continue
-								}
-								v71 = v71x
-							}
-							// 213: ld.u32
-							v72a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 4)
-							}
-							var v72 uint64
-							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
-								v72 = runtime.Load32(v72aw.Mem, v72ao)
-							} else {
-								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
-								if !v72ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
-									continue
-								}
-								v72 = v72x
-							}
-							// 214: mul24.lo.u32
-							v73 := uint64(isa.Mul24(uint32(v71), uint32(v72), false, false))
-							r78[l] = v73
-							// 215: ld.u64
-							v74a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 8)
-							}
-							var v74 uint64
-							if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&7 == 0 {
-								v74 = runtime.Load64(v74aw.Mem, v74ao)
-							} else {
-								v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
-								if !v74ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
-									continue
-								}
-								v74 = v74x
-							}
-							// 216: ld.u32
-							v75a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
-								v75 = runtime.Load32(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-								if !v75ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
-									continue
-								}
-								v75 = v75x
-							}
-							// 217: shl.b32
-							v76 := uint64(uint32(v75) << uint32(k0))
-							// 218: cvt.s64.s32
-							v77 := uint64(uint64(int32(v76)))
-							// 219: shl.b64
-							v78 := uint64(uint64(v77) << uint32(k0))
-							// 220: add.s64
-							v79 := uint64(uint64(v74) + uint64(v78))
-							r84[l] = v79
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					s80w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: st.u32
-							s80 := uint64(r84[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
-							}
-							s80v := uint64(r78[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: st.u32
-							s80 := uint64(r84[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
-							}
-							s80v := uint64(r78[l])
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
-							}
-						}
-					}
-				}
-			}
+			sadMul24Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4838,6 +2307,2553 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// sadMul24Block0 runs block 0 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 108-136; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 108: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 109: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:110")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:111")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:112")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:113")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:114")
+	}
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 116: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 119: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 120: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 121: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 122: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.u64
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.u64
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:123")
+				}
+			}
+		}
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.u64
+				s17 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.u64
+				s17 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:124")
+				}
+			}
+		}
+	}
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.u64
+				s18 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.u64
+				s18 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:125")
+				}
+			}
+		}
+	}
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: st.u64
+				s19 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: st.u64
+				s19 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:126")
+				}
+			}
+		}
+	}
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.u32
+				s20 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.u32
+				s20 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX line 128: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 129: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 130: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s26w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 132: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 133: st.u32
+				s26 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 132: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 133: st.u32
+				s26 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:133")
+				}
+			}
+		}
+	}
+	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v27aw := w.Window(30)
+		v28aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: ld.u32
+				v27a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
+						continue
+					}
+					v27 = v27x
+				}
+				// 135: ld.u32
+				v28a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
+						continue
+					}
+					v28 = v28x
+				}
+				// 136: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: ld.u32
+				v27a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:134")
+						continue
+					}
+					v27 = v27x
+				}
+				// 135: ld.u32
+				v28a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:135")
+						continue
+					}
+					v28 = v28x
+				}
+				// 136: setp.lt.s32
+				c29t := int32(v27) < int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 142-221
+func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r31 := w.Reg(31)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r43 := w.Reg(43)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r56 := w.Reg(56)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	r75 := w.Reg(75)
+	r78 := w.Reg(78)
+	r84 := w.Reg(84)
+	k0 := uint64(0x2)
+	// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(32)
+		v2aw := w.Window(33)
+		v5aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
+						continue
+					}
+					v1 = v1x
+				}
+				// 143: ld.s32
+				v2a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 144: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 145: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 146: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: ld.u64
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:142")
+						continue
+					}
+					v1 = v1x
+				}
+				// 143: ld.s32
+				v2a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:143")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 144: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 145: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 146: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:146")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 147: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: st.u32
+				s6 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: st.u32
+				s6 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r26[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/intops.ptx:147")
+				}
+			}
+		}
+	}
+	// PTX lines 148, 149, 150, 151, 152: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(36)
+		v8aw := w.Window(37)
+		v11aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
+						continue
+					}
+					v7 = v7x
+				}
+				// 149: ld.s32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 150: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 151: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 152: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
+						continue
+					}
+					v11 = v11x
+				}
+				r31[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: ld.u64
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/intops.ptx:148")
+						continue
+					}
+					v7 = v7x
+				}
+				// 149: ld.s32
+				v8a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:149")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 150: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 151: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 152: ld.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/intops.ptx:152")
+						continue
+					}
+					v11 = v11x
+				}
+				r31[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.u32
+				s12 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r31[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.u32
+				s12 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r31[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/intops.ptx:153")
+				}
+			}
+		}
+	}
+	// PTX lines 154, 155, 156, 157, 158: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(40)
+		v14aw := w.Window(41)
+		v17aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
+						continue
+					}
+					v13 = v13x
+				}
+				// 155: ld.s32
+				v14a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 156: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 157: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 158: ld.u32
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
+						continue
+					}
+					v17 = v17x
+				}
+				r36[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: ld.u64
+				v13a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/intops.ptx:154")
+						continue
+					}
+					v13 = v13x
+				}
+				// 155: ld.s32
+				v14a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/intops.ptx:155")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 156: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k0))
+				// 157: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 158: ld.u32
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:158")
+						continue
+					}
+					v17 = v17x
+				}
+				r36[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.u32
+				s18 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.u32
+				s18 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/intops.ptx:159")
+				}
+			}
+		}
+	}
+	// PTX lines 160, 161, 162: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(44)
+		v20aw := w.Window(45)
+		v21aw := w.Window(46)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: ld.u32
+				v19a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
+						continue
+					}
+					v19 = v19x
+				}
+				r37[l] = v19
+				// 161: ld.u32
+				v20a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
+						continue
+					}
+					v20 = v20x
+				}
+				r38[l] = v20
+				// 162: ld.u32
+				v21a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
+						continue
+					}
+					v21 = v21x
+				}
+				r39[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: ld.u32
+				v19a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/intops.ptx:160")
+						continue
+					}
+					v19 = v19x
+				}
+				r37[l] = v19
+				// 161: ld.u32
+				v20a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/intops.ptx:161")
+						continue
+					}
+					v20 = v20x
+				}
+				r38[l] = v20
+				// 162: ld.u32
+				v21a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:162")
+						continue
+					}
+					v21 = v21x
+				}
+				r39[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 163: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: st.u32
+				s22 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r37[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: st.u32
+				s22 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r37[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/intops.ptx:163")
+				}
+			}
+		}
+	}
+	// PTX lines 164: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: st.u32
+				s23 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r38[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: st.u32
+				s23 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(r38[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/intops.ptx:164")
+				}
+			}
+		}
+	}
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: st.u32
+				s24 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r39[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: st.u32
+				s24 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r39[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:165")
+				}
+			}
+		}
+	}
+	// PTX lines 166, 167, 168, 169, 170, 171, 172, 173, 174, 175: lane-local, one loop over the lanes
+	{
+		v25aw := w.Window(50)
+		v26aw := w.Window(51)
+		v27aw := w.Window(52)
+		v29aw := w.Window(53)
+		v30aw := w.Window(54)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: ld.u32
+				v25a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
+						continue
+					}
+					v25 = v25x
+				}
+				// 167: ld.u32
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
+						continue
+					}
+					v26 = v26x
+				}
+				// 168: ld.u32
+				v27a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
+						continue
+					}
+					v27 = v27x
+				}
+				// 169: sad.s32
+				v28 := isa.Sad(v25, v26, v27, 32, true)
+				r43[l] = v28
+				// 170: ld.u64
+				v29a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+					v29 = runtime.Load64(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+					if !v29ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
+						continue
+					}
+					v29 = v29x
+				}
+				// 171: ld.u32
+				v30a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
+						continue
+					}
+					v30 = v30x
+				}
+				// 172: shl.b32
+				v31 := uint64(uint32(v30) << uint32(k0))
+				// 173: cvt.s64.s32
+				v32 := uint64(uint64(int32(v31)))
+				// 174: shl.b64
+				v33 := uint64(uint64(v32) << uint32(k0))
+				// 175: add.s64
+				v34 := uint64(uint64(v29) + uint64(v33))
+				r49[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: ld.u32
+				v25a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/intops.ptx:166")
+						continue
+					}
+					v25 = v25x
+				}
+				// 167: ld.u32
+				v26a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/intops.ptx:167")
+						continue
+					}
+					v26 = v26x
+				}
+				// 168: ld.u32
+				v27a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:168")
+						continue
+					}
+					v27 = v27x
+				}
+				// 169: sad.s32
+				v28 := isa.Sad(v25, v26, v27, 32, true)
+				r43[l] = v28
+				// 170: ld.u64
+				v29a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+					v29 = runtime.Load64(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+					if !v29ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/intops.ptx:170")
+						continue
+					}
+					v29 = v29x
+				}
+				// 171: ld.u32
+				v30a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/intops.ptx:171")
+						continue
+					}
+					v30 = v30x
+				}
+				// 172: shl.b32
+				v31 := uint64(uint32(v30) << uint32(k0))
+				// 173: cvt.s64.s32
+				v32 := uint64(uint64(int32(v31)))
+				// 174: shl.b64
+				v33 := uint64(uint64(v32) << uint32(k0))
+				// 175: add.s64
+				v34 := uint64(uint64(v29) + uint64(v33))
+				r49[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.u32
+				s35 := uint64(r49[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r43[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.u32
+				s35 := uint64(r49[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r43[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/intops.ptx:176")
+				}
+			}
+		}
+	}
+	// PTX lines 177, 178, 179: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(56)
+		v37aw := w.Window(57)
+		v38aw := w.Window(58)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: ld.u32
+				v36a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
+						continue
+					}
+					v36 = v36x
+				}
+				r50[l] = v36
+				// 178: ld.u32
+				v37a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
+						continue
+					}
+					v37 = v37x
+				}
+				r51[l] = v37
+				// 179: ld.u32
+				v38a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
+					v38 = runtime.Load32(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+					if !v38ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
+						continue
+					}
+					v38 = v38x
+				}
+				r52[l] = v38
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: ld.u32
+				v36a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/intops.ptx:177")
+						continue
+					}
+					v36 = v36x
+				}
+				r50[l] = v36
+				// 178: ld.u32
+				v37a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/intops.ptx:178")
+						continue
+					}
+					v37 = v37x
+				}
+				r51[l] = v37
+				// 179: ld.u32
+				v38a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
+					v38 = runtime.Load32(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+					if !v38ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/intops.ptx:179")
+						continue
+					}
+					v38 = v38x
+				}
+				r52[l] = v38
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		s39w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.u32
+				s39 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
+				}
+				s39v := uint64(r50[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.u32
+				s39 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
+				}
+				s39v := uint64(r50[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/intops.ptx:180")
+				}
+			}
+		}
+	}
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.u32
+				s40 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r51[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.u32
+				s40 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r51[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/intops.ptx:181")
+				}
+			}
+		}
+	}
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		s41w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.u32
+				s41 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
+				}
+				s41v := uint64(r52[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.u32
+				s41 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
+				}
+				s41v := uint64(r52[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/intops.ptx:182")
+				}
+			}
+		}
+	}
+	// PTX lines 183, 184, 185, 186, 187, 188, 189, 190, 191, 192: lane-local, one loop over the lanes
+	{
+		v42aw := w.Window(62)
+		v43aw := w.Window(63)
+		v44aw := w.Window(64)
+		v46aw := w.Window(65)
+		v47aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: ld.u32
+				v42a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
+					v42 = runtime.Load32(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+					if !v42ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
+						continue
+					}
+					v42 = v42x
+				}
+				// 184: ld.u32
+				v43a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
+						continue
+					}
+					v43 = v43x
+				}
+				// 185: ld.u32
+				v44a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
+						continue
+					}
+					v44 = v44x
+				}
+				// 186: sad.u32
+				v45 := isa.Sad(v42, v43, v44, 32, false)
+				r56[l] = v45
+				// 187: ld.u64
+				v46a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
+					v46 = runtime.Load64(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+					if !v46ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
+						continue
+					}
+					v46 = v46x
+				}
+				// 188: ld.u32
+				v47a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
+						continue
+					}
+					v47 = v47x
+				}
+				// 189: shl.b32
+				v48 := uint64(uint32(v47) << uint32(k0))
+				// 190: cvt.s64.s32
+				v49 := uint64(uint64(int32(v48)))
+				// 191: shl.b64
+				v50 := uint64(uint64(v49) << uint32(k0))
+				// 192: add.s64
+				v51 := uint64(uint64(v46) + uint64(v50))
+				r62[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: ld.u32
+				v42a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
+					v42 = runtime.Load32(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+					if !v42ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/intops.ptx:183")
+						continue
+					}
+					v42 = v42x
+				}
+				// 184: ld.u32
+				v43a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/intops.ptx:184")
+						continue
+					}
+					v43 = v43x
+				}
+				// 185: ld.u32
+				v44a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/intops.ptx:185")
+						continue
+					}
+					v44 = v44x
+				}
+				// 186: sad.u32
+				v45 := isa.Sad(v42, v43, v44, 32, false)
+				r56[l] = v45
+				// 187: ld.u64
+				v46a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 8)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&7 == 0 {
+					v46 = runtime.Load64(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 8, l)
+					if !v46ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v46a, 8, "testdata/ptx/O0/intops.ptx:187")
+						continue
+					}
+					v46 = v46x
+				}
+				// 188: ld.u32
+				v47a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/intops.ptx:188")
+						continue
+					}
+					v47 = v47x
+				}
+				// 189: shl.b32
+				v48 := uint64(uint32(v47) << uint32(k0))
+				// 190: cvt.s64.s32
+				v49 := uint64(uint64(int32(v48)))
+				// 191: shl.b64
+				v50 := uint64(uint64(v49) << uint32(k0))
+				// 192: add.s64
+				v51 := uint64(uint64(v46) + uint64(v50))
+				r62[l] = v51
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 193: lane-local, one loop over the lanes
+	{
+		s52w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 193: st.u32
+				s52 := uint64(r62[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
+				}
+				s52v := uint64(r56[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 193: st.u32
+				s52 := uint64(r62[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
+				}
+				s52v := uint64(r56[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/intops.ptx:193")
+				}
+			}
+		}
+	}
+	// PTX lines 194, 195: lane-local, one loop over the lanes
+	{
+		v53aw := w.Window(68)
+		v54aw := w.Window(69)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: ld.u32
+				v53a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 4)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
+					v53 = runtime.Load32(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+					if !v53ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
+						continue
+					}
+					v53 = v53x
+				}
+				r63[l] = v53
+				// 195: ld.u32
+				v54a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
+						continue
+					}
+					v54 = v54x
+				}
+				r64[l] = v54
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: ld.u32
+				v53a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 4)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
+					v53 = runtime.Load32(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+					if !v53ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/intops.ptx:194")
+						continue
+					}
+					v53 = v53x
+				}
+				r63[l] = v53
+				// 195: ld.u32
+				v54a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/intops.ptx:195")
+						continue
+					}
+					v54 = v54x
+				}
+				r64[l] = v54
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		s55w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.u32
+				s55 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+				}
+				s55v := uint64(r63[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+					runtime.Store32(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.u32
+				s55 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+				}
+				s55v := uint64(r63[l])
+				if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+					runtime.Store32(s55w.Ptr, s55o, s55v)
+				} else {
+					w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/intops.ptx:196")
+				}
+			}
+		}
+	}
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		s56w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: st.u32
+				s56 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
+				}
+				s56v := uint64(r64[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: st.u32
+				s56 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
+				}
+				s56v := uint64(r64[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/intops.ptx:197")
+				}
+			}
+		}
+	}
+	// PTX lines 198, 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
+	{
+		v57aw := w.Window(72)
+		v58aw := w.Window(73)
+		v60aw := w.Window(74)
+		v61aw := w.Window(75)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: ld.u32
+				v57a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
+						continue
+					}
+					v57 = v57x
+				}
+				// 199: ld.u32
+				v58a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+					v58 = runtime.Load32(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+					if !v58ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
+						continue
+					}
+					v58 = v58x
+				}
+				// 200: mul24.lo.s32
+				v59 := uint64(isa.Mul24(uint32(v57), uint32(v58), false, true))
+				r67[l] = v59
+				// 201: ld.u64
+				v60a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
+						continue
+					}
+					v60 = v60x
+				}
+				// 202: ld.u32
+				v61a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+					v61 = runtime.Load32(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+					if !v61ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
+						continue
+					}
+					v61 = v61x
+				}
+				// 203: shl.b32
+				v62 := uint64(uint32(v61) << uint32(k0))
+				// 204: cvt.s64.s32
+				v63 := uint64(uint64(int32(v62)))
+				// 205: shl.b64
+				v64 := uint64(uint64(v63) << uint32(k0))
+				// 206: add.s64
+				v65 := uint64(uint64(v60) + uint64(v64))
+				r73[l] = v65
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: ld.u32
+				v57a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+					if !v57ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/intops.ptx:198")
+						continue
+					}
+					v57 = v57x
+				}
+				// 199: ld.u32
+				v58a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+					v58 = runtime.Load32(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+					if !v58ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/intops.ptx:199")
+						continue
+					}
+					v58 = v58x
+				}
+				// 200: mul24.lo.s32
+				v59 := uint64(isa.Mul24(uint32(v57), uint32(v58), false, true))
+				r67[l] = v59
+				// 201: ld.u64
+				v60a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+				}
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+					v60 = runtime.Load64(v60aw.Ptr, v60ao)
+				} else {
+					v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+					if !v60ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/intops.ptx:201")
+						continue
+					}
+					v60 = v60x
+				}
+				// 202: ld.u32
+				v61a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+				}
+				var v61 uint64
+				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+					v61 = runtime.Load32(v61aw.Ptr, v61ao)
+				} else {
+					v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+					if !v61ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/intops.ptx:202")
+						continue
+					}
+					v61 = v61x
+				}
+				// 203: shl.b32
+				v62 := uint64(uint32(v61) << uint32(k0))
+				// 204: cvt.s64.s32
+				v63 := uint64(uint64(int32(v62)))
+				// 205: shl.b64
+				v64 := uint64(uint64(v63) << uint32(k0))
+				// 206: add.s64
+				v65 := uint64(uint64(v60) + uint64(v64))
+				r73[l] = v65
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		s66w := w.Window(76)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: st.u32
+				s66 := uint64(r73[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
+				}
+				s66v := uint64(r67[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: st.u32
+				s66 := uint64(r73[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s66, 4)
+				}
+				s66v := uint64(r67[l])
+				if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
+					runtime.Store32(s66w.Ptr, s66o, s66v)
+				} else {
+					w.StoreLane(s66w, runtime.SpaceGeneric, s66, 4, s66v, l, "testdata/ptx/O0/intops.ptx:207")
+				}
+			}
+		}
+	}
+	// PTX lines 208, 209: lane-local, one loop over the lanes
+	{
+		v67aw := w.Window(77)
+		v68aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: ld.u32
+				v67a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 4)
+				}
+				var v67 uint64
+				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
+					v67 = runtime.Load32(v67aw.Ptr, v67ao)
+				} else {
+					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+					if !v67ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
+						continue
+					}
+					v67 = v67x
+				}
+				r74[l] = v67
+				// 209: ld.u32
+				v68a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
+				}
+				var v68 uint64
+				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
+					v68 = runtime.Load32(v68aw.Ptr, v68ao)
+				} else {
+					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+					if !v68ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
+						continue
+					}
+					v68 = v68x
+				}
+				r75[l] = v68
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: ld.u32
+				v67a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 4)
+				}
+				var v67 uint64
+				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
+					v67 = runtime.Load32(v67aw.Ptr, v67ao)
+				} else {
+					v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+					if !v67ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/intops.ptx:208")
+						continue
+					}
+					v67 = v67x
+				}
+				r74[l] = v67
+				// 209: ld.u32
+				v68a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
+				}
+				var v68 uint64
+				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
+					v68 = runtime.Load32(v68aw.Ptr, v68ao)
+				} else {
+					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+					if !v68ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/intops.ptx:209")
+						continue
+					}
+					v68 = v68x
+				}
+				r75[l] = v68
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		s69w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.u32
+				s69 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 4)
+				}
+				s69v := uint64(r74[l])
+				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
+					runtime.Store32(s69w.Ptr, s69o, s69v)
+				} else {
+					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.u32
+				s69 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s69, 4)
+				}
+				s69v := uint64(r74[l])
+				if s69o := s69 - s69w.Base; s69o < s69w.End && s69&3 == 0 {
+					runtime.Store32(s69w.Ptr, s69o, s69v)
+				} else {
+					w.StoreLane(s69w, runtime.SpaceGeneric, s69, 4, s69v, l, "testdata/ptx/O0/intops.ptx:210")
+				}
+			}
+		}
+	}
+	// PTX lines 211: lane-local, one loop over the lanes
+	{
+		s70w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: st.u32
+				s70 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
+				}
+				s70v := uint64(r75[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: st.u32
+				s70 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
+				}
+				s70v := uint64(r75[l])
+				if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+					runtime.Store32(s70w.Ptr, s70o, s70v)
+				} else {
+					w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/intops.ptx:211")
+				}
+			}
+		}
+	}
+	// PTX lines 212, 213, 214, 215, 216, 217, 218, 219, 220: lane-local, one loop over the lanes
+	{
+		v71aw := w.Window(81)
+		v72aw := w.Window(82)
+		v74aw := w.Window(83)
+		v75aw := w.Window(84)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: ld.u32
+				v71a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+				}
+				var v71 uint64
+				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+					v71 = runtime.Load32(v71aw.Ptr, v71ao)
+				} else {
+					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+					if !v71ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
+						continue
+					}
+					v71 = v71x
+				}
+				// 213: ld.u32
+				v72a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 4)
+				}
+				var v72 uint64
+				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
+					v72 = runtime.Load32(v72aw.Ptr, v72ao)
+				} else {
+					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+					if !v72ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
+						continue
+					}
+					v72 = v72x
+				}
+				// 214: mul24.lo.u32
+				v73 := uint64(isa.Mul24(uint32(v71), uint32(v72), false, false))
+				r78[l] = v73
+				// 215: ld.u64
+				v74a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 8)
+				}
+				var v74 uint64
+				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&7 == 0 {
+					v74 = runtime.Load64(v74aw.Ptr, v74ao)
+				} else {
+					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
+					if !v74ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
+						continue
+					}
+					v74 = v74x
+				}
+				// 216: ld.u32
+				v75a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+					v75 = runtime.Load32(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+					if !v75ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
+						continue
+					}
+					v75 = v75x
+				}
+				// 217: shl.b32
+				v76 := uint64(uint32(v75) << uint32(k0))
+				// 218: cvt.s64.s32
+				v77 := uint64(uint64(int32(v76)))
+				// 219: shl.b64
+				v78 := uint64(uint64(v77) << uint32(k0))
+				// 220: add.s64
+				v79 := uint64(uint64(v74) + uint64(v78))
+				r84[l] = v79
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: ld.u32
+				v71a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+				}
+				var v71 uint64
+				if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+					v71 = runtime.Load32(v71aw.Ptr, v71ao)
+				} else {
+					v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+					if !v71ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/intops.ptx:212")
+						continue
+					}
+					v71 = v71x
+				}
+				// 213: ld.u32
+				v72a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 4)
+				}
+				var v72 uint64
+				if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
+					v72 = runtime.Load32(v72aw.Ptr, v72ao)
+				} else {
+					v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+					if !v72ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/intops.ptx:213")
+						continue
+					}
+					v72 = v72x
+				}
+				// 214: mul24.lo.u32
+				v73 := uint64(isa.Mul24(uint32(v71), uint32(v72), false, false))
+				r78[l] = v73
+				// 215: ld.u64
+				v74a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v74a, 8)
+				}
+				var v74 uint64
+				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&7 == 0 {
+					v74 = runtime.Load64(v74aw.Ptr, v74ao)
+				} else {
+					v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGeneric, v74a, 8, l)
+					if !v74ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v74a, 8, "testdata/ptx/O0/intops.ptx:215")
+						continue
+					}
+					v74 = v74x
+				}
+				// 216: ld.u32
+				v75a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+					v75 = runtime.Load32(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+					if !v75ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/intops.ptx:216")
+						continue
+					}
+					v75 = v75x
+				}
+				// 217: shl.b32
+				v76 := uint64(uint32(v75) << uint32(k0))
+				// 218: cvt.s64.s32
+				v77 := uint64(uint64(int32(v76)))
+				// 219: shl.b64
+				v78 := uint64(uint64(v77) << uint32(k0))
+				// 220: add.s64
+				v79 := uint64(uint64(v74) + uint64(v78))
+				r84[l] = v79
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		s80w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: st.u32
+				s80 := uint64(r84[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
+				}
+				s80v := uint64(r78[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: st.u32
+				s80 := uint64(r84[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
+				}
+				s80v := uint64(r78[l])
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/intops.ptx:221")
+				}
+			}
+		}
+	}
+}
+
 // findNthRun runs blocks of kernel find_nth for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4846,428 +4862,7 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 244-272; divergent, reconverges at block 2 (b2 ($L__BB2_2))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 244: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 245: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 246: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:246")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 247: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:247")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 248: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:248")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 249: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:249")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 250: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:250")
-				}
-				// PTX line 251: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 252: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 253: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 254: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 255: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u6)
-				// PTX line 256: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 257: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u7)
-				// PTX line 258: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX lines 259: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(86)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: st.u64
-							s16 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: st.u64
-							s16 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
-							}
-						}
-					}
-				}
-				// PTX lines 260: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 260: st.u64
-							s17 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 260: st.u64
-							s17 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u13)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
-							}
-						}
-					}
-				}
-				// PTX lines 261: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: st.u64
-							s18 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: st.u64
-							s18 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u11)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
-							}
-						}
-					}
-				}
-				// PTX lines 262: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: st.u64
-							s19 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: st.u64
-							s19 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u9)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
-							}
-						}
-					}
-				}
-				// PTX lines 263: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 263: st.u32
-							s20 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 263: st.u32
-							s20 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
-							}
-						}
-					}
-				}
-				// PTX line 264: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().X))
-				// PTX line 265: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().X))
-				// PTX line 266: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 267, 268, 269: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s26w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 268: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 269: st.u32
-							s26 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: mov.u32
-							v24 := uint64(uint64(tid0[l]))
-							// 268: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 269: st.u32
-							s26 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
-							}
-						}
-					}
-				}
-				// PTX lines 270, 271, 272: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v27aw := w.Window(92)
-					v28aw := w.Window(93)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: ld.u32
-							v27a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
-									continue
-								}
-								v27 = v27x
-							}
-							// 271: ld.u32
-							v28a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
-									continue
-								}
-								v28 = v28x
-							}
-							// 272: setp.ge.s32
-							c29t := int32(v27) >= int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: ld.u32
-							v27a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
-									continue
-								}
-								v27 = v27x
-							}
-							// 271: ld.u32
-							v28a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
-									continue
-								}
-								v28 = v28x
-							}
-							// 272: setp.ge.s32
-							c29t := int32(v27) >= int32(v28)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p0 = p0&^(1<<l) | c29b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			findNthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5281,620 +4876,7 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 1:
 			// b1 ($L__BB2_1), PTX lines 276-299
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r30 := w.Reg(30)
-				r33 := w.Reg(33)
-				r37 := w.Reg(37)
-				r41 := w.Reg(41)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1f)
-				// PTX lines 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(94)
-					v2aw := w.Window(95)
-					v5aw := w.Window(96)
-					v6aw := w.Window(97)
-					v8aw := w.Window(98)
-					v10aw := w.Window(99)
-					v12aw := w.Window(100)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
-									continue
-								}
-								v1 = v1x
-							}
-							// 277: ld.s32
-							v2a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 278: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 279: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 280: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-							// 281: ld.u64
-							v6a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
-									continue
-								}
-								v6 = v6x
-							}
-							// 282: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 283: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
-									continue
-								}
-								v8 = v8x
-							}
-							// 284: and.b32
-							v9 := uint64(uint32(v8) & uint32(k1))
-							r30[l] = v9
-							// 285: ld.u64
-							v10a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
-									continue
-								}
-								v10 = v10x
-							}
-							// 286: add.s64
-							v11 := uint64(uint64(v10) + uint64(v3))
-							// 287: ld.u32
-							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
-									continue
-								}
-								v12 = v12x
-							}
-							r33[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
-									continue
-								}
-								v1 = v1x
-							}
-							// 277: ld.s32
-							v2a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 278: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 279: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 280: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
-									continue
-								}
-								v5 = v5x
-							}
-							r26[l] = v5
-							// 281: ld.u64
-							v6a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
-									continue
-								}
-								v6 = v6x
-							}
-							// 282: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 283: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
-									continue
-								}
-								v8 = v8x
-							}
-							// 284: and.b32
-							v9 := uint64(uint32(v8) & uint32(k1))
-							r30[l] = v9
-							// 285: ld.u64
-							v10a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
-									continue
-								}
-								v10 = v10x
-							}
-							// 286: add.s64
-							v11 := uint64(uint64(v10) + uint64(v3))
-							// 287: ld.u32
-							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
-									continue
-								}
-								v12 = v12x
-							}
-							r33[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 288: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 288: st.u32
-							s13 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 288: st.u32
-							s13 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r26[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
-							}
-						}
-					}
-				}
-				// PTX lines 289: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(102)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 289: st.u32
-							s14 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r30[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 289: st.u32
-							s14 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r30[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
-							}
-						}
-					}
-				}
-				// PTX lines 290: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(103)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 290: st.u32
-							s15 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r33[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 290: st.u32
-							s15 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r33[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
-							}
-						}
-					}
-				}
-				// PTX lines 291, 292, 293, 294, 295, 296, 297, 298: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(104)
-					v17aw := w.Window(105)
-					v18aw := w.Window(106)
-					v20aw := w.Window(107)
-					v21aw := w.Window(108)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 291: ld.u32
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
-									continue
-								}
-								v16 = v16x
-							}
-							// 292: ld.u32
-							v17a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
-									continue
-								}
-								v17 = v17x
-							}
-							// 293: ld.u32
-							v18a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
-									continue
-								}
-								v18 = v18x
-							}
-							// 294: fns.b32
-							v19 := uint64(isa.Fns(uint32(v16), uint32(v17), uint32(v18)))
-							r37[l] = v19
-							// 295: ld.u64
-							v20a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
-									continue
-								}
-								v20 = v20x
-							}
-							// 296: ld.s32
-							v21a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
-									continue
-								}
-								v21 = v21x
-							}
-							v21 = uint64(uint64(int64(int32(v21))))
-							// 297: shl.b64
-							v22 := uint64(uint64(v21) << uint32(k0))
-							// 298: add.s64
-							v23 := uint64(uint64(v20) + uint64(v22))
-							r41[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 291: ld.u32
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
-									continue
-								}
-								v16 = v16x
-							}
-							// 292: ld.u32
-							v17a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
-									continue
-								}
-								v17 = v17x
-							}
-							// 293: ld.u32
-							v18a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
-									continue
-								}
-								v18 = v18x
-							}
-							// 294: fns.b32
-							v19 := uint64(isa.Fns(uint32(v16), uint32(v17), uint32(v18)))
-							r37[l] = v19
-							// 295: ld.u64
-							v20a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
-									continue
-								}
-								v20 = v20x
-							}
-							// 296: ld.s32
-							v21a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
-									continue
-								}
-								v21 = v21x
-							}
-							v21 = uint64(uint64(int64(int32(v21))))
-							// 297: shl.b64
-							v22 := uint64(uint64(v21) << uint32(k0))
-							// 298: add.s64
-							v23 := uint64(uint64(v20) + uint64(v22))
-							r41[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 299: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(109)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 299: st.u32
-							s24 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r37[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 299: st.u32
-							s24 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r37[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
-							}
-						}
-					}
-				}
-			}
+			findNthBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5912,5 +4894,1047 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// findNthBlock0 runs block 0 of kernel find_nth for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 244-272; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 244: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 245: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 246: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:246")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 247: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:247")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 248: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:248")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 249: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:249")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 250: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:250")
+	}
+	// PTX line 251: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 252: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 253: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 254: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 255: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 256: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 257: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 258: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX lines 259: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(86)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: st.u64
+				s16 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: st.u64
+				s16 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/intops.ptx:259")
+				}
+			}
+		}
+	}
+	// PTX lines 260: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 260: st.u64
+				s17 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 260: st.u64
+				s17 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u13)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/intops.ptx:260")
+				}
+			}
+		}
+	}
+	// PTX lines 261: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: st.u64
+				s18 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: st.u64
+				s18 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u11)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/intops.ptx:261")
+				}
+			}
+		}
+	}
+	// PTX lines 262: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: st.u64
+				s19 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: st.u64
+				s19 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u9)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/intops.ptx:262")
+				}
+			}
+		}
+	}
+	// PTX lines 263: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 263: st.u32
+				s20 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 263: st.u32
+				s20 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
+				}
+			}
+		}
+	}
+	// PTX line 264: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 265: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 266: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 267, 268, 269: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s26w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 268: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 269: st.u32
+				s26 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 268: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 269: st.u32
+				s26 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/intops.ptx:269")
+				}
+			}
+		}
+	}
+	// PTX lines 270, 271, 272: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v27aw := w.Window(92)
+		v28aw := w.Window(93)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: ld.u32
+				v27a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
+						continue
+					}
+					v27 = v27x
+				}
+				// 271: ld.u32
+				v28a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
+						continue
+					}
+					v28 = v28x
+				}
+				// 272: setp.ge.s32
+				c29t := int32(v27) >= int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: ld.u32
+				v27a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/intops.ptx:270")
+						continue
+					}
+					v27 = v27x
+				}
+				// 271: ld.u32
+				v28a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/intops.ptx:271")
+						continue
+					}
+					v28 = v28x
+				}
+				// 272: setp.ge.s32
+				c29t := int32(v27) >= int32(v28)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p0 = p0&^(1<<l) | c29b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// findNthBlock1 runs block 1 of kernel find_nth for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_1), PTX lines 276-299
+func findNthBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	r33 := w.Reg(33)
+	r37 := w.Reg(37)
+	r41 := w.Reg(41)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1f)
+	// PTX lines 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(94)
+		v2aw := w.Window(95)
+		v5aw := w.Window(96)
+		v6aw := w.Window(97)
+		v8aw := w.Window(98)
+		v10aw := w.Window(99)
+		v12aw := w.Window(100)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
+						continue
+					}
+					v1 = v1x
+				}
+				// 277: ld.s32
+				v2a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 278: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 279: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 280: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+				// 281: ld.u64
+				v6a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
+						continue
+					}
+					v6 = v6x
+				}
+				// 282: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 283: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
+						continue
+					}
+					v8 = v8x
+				}
+				// 284: and.b32
+				v9 := uint64(uint32(v8) & uint32(k1))
+				r30[l] = v9
+				// 285: ld.u64
+				v10a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
+						continue
+					}
+					v10 = v10x
+				}
+				// 286: add.s64
+				v11 := uint64(uint64(v10) + uint64(v3))
+				// 287: ld.u32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
+						continue
+					}
+					v12 = v12x
+				}
+				r33[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/intops.ptx:276")
+						continue
+					}
+					v1 = v1x
+				}
+				// 277: ld.s32
+				v2a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/intops.ptx:277")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 278: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 279: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 280: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/intops.ptx:280")
+						continue
+					}
+					v5 = v5x
+				}
+				r26[l] = v5
+				// 281: ld.u64
+				v6a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/intops.ptx:281")
+						continue
+					}
+					v6 = v6x
+				}
+				// 282: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 283: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/intops.ptx:283")
+						continue
+					}
+					v8 = v8x
+				}
+				// 284: and.b32
+				v9 := uint64(uint32(v8) & uint32(k1))
+				r30[l] = v9
+				// 285: ld.u64
+				v10a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/intops.ptx:285")
+						continue
+					}
+					v10 = v10x
+				}
+				// 286: add.s64
+				v11 := uint64(uint64(v10) + uint64(v3))
+				// 287: ld.u32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/intops.ptx:287")
+						continue
+					}
+					v12 = v12x
+				}
+				r33[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 288: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 288: st.u32
+				s13 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 288: st.u32
+				s13 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r26[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/intops.ptx:288")
+				}
+			}
+		}
+	}
+	// PTX lines 289: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(102)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 289: st.u32
+				s14 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r30[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 289: st.u32
+				s14 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r30[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/intops.ptx:289")
+				}
+			}
+		}
+	}
+	// PTX lines 290: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(103)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 290: st.u32
+				s15 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r33[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 290: st.u32
+				s15 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r33[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/intops.ptx:290")
+				}
+			}
+		}
+	}
+	// PTX lines 291, 292, 293, 294, 295, 296, 297, 298: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(104)
+		v17aw := w.Window(105)
+		v18aw := w.Window(106)
+		v20aw := w.Window(107)
+		v21aw := w.Window(108)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 291: ld.u32
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
+						continue
+					}
+					v16 = v16x
+				}
+				// 292: ld.u32
+				v17a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
+						continue
+					}
+					v17 = v17x
+				}
+				// 293: ld.u32
+				v18a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
+						continue
+					}
+					v18 = v18x
+				}
+				// 294: fns.b32
+				v19 := uint64(isa.Fns(uint32(v16), uint32(v17), uint32(v18)))
+				r37[l] = v19
+				// 295: ld.u64
+				v20a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
+						continue
+					}
+					v20 = v20x
+				}
+				// 296: ld.s32
+				v21a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
+						continue
+					}
+					v21 = v21x
+				}
+				v21 = uint64(uint64(int64(int32(v21))))
+				// 297: shl.b64
+				v22 := uint64(uint64(v21) << uint32(k0))
+				// 298: add.s64
+				v23 := uint64(uint64(v20) + uint64(v22))
+				r41[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 291: ld.u32
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/intops.ptx:291")
+						continue
+					}
+					v16 = v16x
+				}
+				// 292: ld.u32
+				v17a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/intops.ptx:292")
+						continue
+					}
+					v17 = v17x
+				}
+				// 293: ld.u32
+				v18a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/intops.ptx:293")
+						continue
+					}
+					v18 = v18x
+				}
+				// 294: fns.b32
+				v19 := uint64(isa.Fns(uint32(v16), uint32(v17), uint32(v18)))
+				r37[l] = v19
+				// 295: ld.u64
+				v20a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/intops.ptx:295")
+						continue
+					}
+					v20 = v20x
+				}
+				// 296: ld.s32
+				v21a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/intops.ptx:296")
+						continue
+					}
+					v21 = v21x
+				}
+				v21 = uint64(uint64(int64(int32(v21))))
+				// 297: shl.b64
+				v22 := uint64(uint64(v21) << uint32(k0))
+				// 298: add.s64
+				v23 := uint64(uint64(v20) + uint64(v22))
+				r41[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 299: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(109)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 299: st.u32
+				s24 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r37[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 299: st.u32
+				s24 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r37[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/intops.ptx:299")
+				}
+			}
+		}
 	}
 }

@@ -1932,557 +1932,14 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-49
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/its.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u3)
-				// PTX line 36: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u64
-							s12 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u64
-							s12 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s13 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u9)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s13 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u9)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s14 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u7)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s14 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u7)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 45: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 46: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 48: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 49: st.u32
-							s20 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 48: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 49: st.u32
-							s20 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
-							}
-						}
-					}
-				}
-			}
+			spinLockBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 52-62; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
-									continue
-								}
-								v1 = v1x
-							}
-							r16[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
-									continue
-								}
-								v1 = v1x
-							}
-							r16[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.u64
-							s2 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.u64
-							s2 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
-							}
-						}
-					}
-				}
-				// PTX line 54: mov.b32, warp-uniform
-				u3 := uint64(k0)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.u32
-							s4 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.u32
-							s4 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX line 56: mov.b32, warp-uniform
-				u5 := uint64(k1)
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.u32
-							s6 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.u32
-							s6 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
-							}
-						}
-					}
-				}
-				// PTX lines 58, 59, 60: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(8)
-					v8aw := w.Window(9)
-					v9aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: ld.u64
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
-									continue
-								}
-								v7 = v7x
-							}
-							r19[l] = v7
-							// 59: ld.u32
-							v8a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
-									continue
-								}
-								v8 = v8x
-							}
-							r20[l] = v8
-							// 60: ld.u32
-							v9a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
-									continue
-								}
-								v9 = v9x
-							}
-							r21[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: ld.u64
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
-									continue
-								}
-								v7 = v7x
-							}
-							r19[l] = v7
-							// 59: ld.u32
-							v8a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
-									continue
-								}
-								v8 = v8x
-							}
-							r20[l] = v8
-							// 60: ld.u32
-							v9a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
-									continue
-								}
-								v9 = v9x
-							}
-							r21[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:    19,
-						Bytes:   0,
-						Generic: true,
-						Guard:   -1,
-						Kind:    runtime.MemAtomic,
-						Space:   runtime.MemGeneric,
-						Wide:    true,
-					}, m)
-				}
-				// PTX line 61: atom.cas.b32
-				w.AtomLanes(runtime.SpaceGeneric, atomCas32, r22, r19, r20, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:61")
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: setp.eq.s32
-							c10t := uint32(r22[l]) == uint32(k0)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: setp.eq.s32
-							c10t := uint32(r22[l]) == uint32(k0)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			spinLockBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2499,740 +1956,7 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 1
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 68-90; ret
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: ld.u64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
-									continue
-								}
-								v1 = v1x
-							}
-							r23[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: ld.u64
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
-									continue
-								}
-								v1 = v1x
-							}
-							r23[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.u64
-							s2 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r23[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.u64
-							s2 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
-							}
-							s2v := uint64(r23[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-								runtime.Store64(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
-							}
-						}
-					}
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: ld.u64
-							v3a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
-									continue
-								}
-								v3 = v3x
-							}
-							r24[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: ld.u64
-							v3a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
-									continue
-								}
-								v3 = v3x
-							}
-							r24[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.u64
-							s4 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
-							}
-							s4v := uint64(r24[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.u64
-							s4 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
-							}
-							s4v := uint64(r24[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-								runtime.Store64(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(15)
-					v6aw := w.Window(16)
-					v8aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.u64
-							v5a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
-									continue
-								}
-								v5 = v5x
-							}
-							// 73: ld.volatile.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
-									continue
-								}
-								v6 = v6x
-							}
-							// 74: add.s32
-							v7 := uint64(uint32(v6) + uint32(k0))
-							r27[l] = v7
-							// 75: ld.u64
-							v8a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
-									continue
-								}
-								v8 = v8x
-							}
-							r28[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.u64
-							v5a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
-									continue
-								}
-								v5 = v5x
-							}
-							// 73: ld.volatile.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
-									continue
-								}
-								v6 = v6x
-							}
-							// 74: add.s32
-							v7 := uint64(uint32(v6) + uint32(k0))
-							r27[l] = v7
-							// 75: ld.u64
-							v8a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
-									continue
-								}
-								v8 = v8x
-							}
-							r28[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.volatile.u32
-							s9 := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r27[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.volatile.u32
-							s9 := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r27[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
-							}
-						}
-					}
-				}
-				// PTX lines 77, 78, 79, 80, 81: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(19)
-					v11aw := w.Window(20)
-					v12aw := w.Window(21)
-					v14aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: ld.u64
-							v10a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
-									continue
-								}
-								v10 = v10x
-							}
-							// 78: ld.volatile.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
-									continue
-								}
-								v11 = v11x
-							}
-							// 79: ld.u32
-							v12a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
-									continue
-								}
-								v12 = v12x
-							}
-							// 80: add.s32
-							v13 := uint64(uint32(v11) + uint32(v12))
-							r32[l] = v13
-							// 81: ld.u64
-							v14a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
-									continue
-								}
-								v14 = v14x
-							}
-							r33[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: ld.u64
-							v10a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
-									continue
-								}
-								v10 = v10x
-							}
-							// 78: ld.volatile.u32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
-									continue
-								}
-								v11 = v11x
-							}
-							// 79: ld.u32
-							v12a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
-									continue
-								}
-								v12 = v12x
-							}
-							// 80: add.s32
-							v13 := uint64(uint32(v11) + uint32(v12))
-							r32[l] = v13
-							// 81: ld.u64
-							v14a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
-								v14 = runtime.Load64(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
-								if !v14ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
-									continue
-								}
-								v14 = v14x
-							}
-							r33[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.volatile.u32
-							s15 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r32[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.volatile.u32
-							s15 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r32[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(24)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.u64
-							v16a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
-									continue
-								}
-								v16 = v16x
-							}
-							r34[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.u64
-							v16a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-								v16 = runtime.Load64(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
-									continue
-								}
-								v16 = v16x
-							}
-							r34[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.u64
-							s17 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r34[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.u64
-							s17 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r34[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX line 86: mov.b32, warp-uniform
-				u18 := uint64(k1)
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.u32
-							s19 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(u18)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.u32
-							s19 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(u18)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
-							}
-						}
-					}
-				}
-				// PTX lines 88, 89: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(27)
-					v21aw := w.Window(28)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: ld.u64
-							v20a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
-									continue
-								}
-								v20 = v20x
-							}
-							r36[l] = v20
-							// 89: ld.u32
-							v21a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
-									continue
-								}
-								v21 = v21x
-							}
-							r37[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: ld.u64
-							v20a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
-									continue
-								}
-								v20 = v20x
-							}
-							r36[l] = v20
-							// 89: ld.u32
-							v21a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
-									continue
-								}
-								v21 = v21x
-							}
-							r37[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:    36,
-						Bytes:   0,
-						Generic: true,
-						Guard:   -1,
-						Kind:    runtime.MemAtomic,
-						Space:   runtime.MemGeneric,
-						Wide:    true,
-					}, m)
-				}
-				// PTX line 90: atom.exch.b32
-				w.AtomLanes(runtime.SpaceGeneric, atomExch32, r38, r36, r37, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:90")
-			}
+			spinLockBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3250,6 +1974,1294 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// spinLockBlock0 runs block 0 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-49
+func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/its.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u3)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u64
+				s12 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u64
+				s12 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s13 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u9)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s13 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u9)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s14 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u7)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s14 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u7)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 49: st.u32
+				s20 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 49: st.u32
+				s20 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+				}
+			}
+		}
+	}
+}
+
+// spinLockBlock1 runs block 1 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 52-62; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
+						continue
+					}
+					v1 = v1x
+				}
+				r16[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
+						continue
+					}
+					v1 = v1x
+				}
+				r16[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.u64
+				s2 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.u64
+				s2 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+				}
+			}
+		}
+	}
+	// PTX line 54: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.u32
+				s4 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.u32
+				s4 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX line 56: mov.b32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.u32
+				s6 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.u32
+				s6 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+				}
+			}
+		}
+	}
+	// PTX lines 58, 59, 60: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(8)
+		v8aw := w.Window(9)
+		v9aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: ld.u64
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
+						continue
+					}
+					v7 = v7x
+				}
+				r19[l] = v7
+				// 59: ld.u32
+				v8a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
+						continue
+					}
+					v8 = v8x
+				}
+				r20[l] = v8
+				// 60: ld.u32
+				v9a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
+						continue
+					}
+					v9 = v9x
+				}
+				r21[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: ld.u64
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
+						continue
+					}
+					v7 = v7x
+				}
+				r19[l] = v7
+				// 59: ld.u32
+				v8a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
+						continue
+					}
+					v8 = v8x
+				}
+				r20[l] = v8
+				// 60: ld.u32
+				v9a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
+						continue
+					}
+					v9 = v9x
+				}
+				r21[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:    19,
+			Bytes:   0,
+			Generic: true,
+			Guard:   -1,
+			Kind:    runtime.MemAtomic,
+			Space:   runtime.MemGeneric,
+			Wide:    true,
+		}, m)
+	}
+	// PTX line 61: atom.cas.b32
+	w.AtomLanes(runtime.SpaceGeneric, atomCas32, r22, r19, r20, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:61")
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: setp.eq.s32
+				c10t := uint32(r22[l]) == uint32(k0)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: setp.eq.s32
+				c10t := uint32(r22[l]) == uint32(k0)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// spinLockBlock3 runs block 3 of kernel spin_lock for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 68-90; ret
+func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: ld.u64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
+						continue
+					}
+					v1 = v1x
+				}
+				r23[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: ld.u64
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
+						continue
+					}
+					v1 = v1x
+				}
+				r23[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.u64
+				s2 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.u64
+				s2 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+				}
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+				}
+			}
+		}
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: ld.u64
+				v3a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
+						continue
+					}
+					v3 = v3x
+				}
+				r24[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: ld.u64
+				v3a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
+						continue
+					}
+					v3 = v3x
+				}
+				r24[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.u64
+				s4 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+				}
+				s4v := uint64(r24[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.u64
+				s4 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+				}
+				s4v := uint64(r24[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(15)
+		v6aw := w.Window(16)
+		v8aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.u64
+				v5a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
+						continue
+					}
+					v5 = v5x
+				}
+				// 73: ld.volatile.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
+						continue
+					}
+					v6 = v6x
+				}
+				// 74: add.s32
+				v7 := uint64(uint32(v6) + uint32(k0))
+				r27[l] = v7
+				// 75: ld.u64
+				v8a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
+						continue
+					}
+					v8 = v8x
+				}
+				r28[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.u64
+				v5a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
+						continue
+					}
+					v5 = v5x
+				}
+				// 73: ld.volatile.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
+						continue
+					}
+					v6 = v6x
+				}
+				// 74: add.s32
+				v7 := uint64(uint32(v6) + uint32(k0))
+				r27[l] = v7
+				// 75: ld.u64
+				v8a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
+						continue
+					}
+					v8 = v8x
+				}
+				r28[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.volatile.u32
+				s9 := uint64(r28[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r27[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.volatile.u32
+				s9 := uint64(r28[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r27[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+				}
+			}
+		}
+	}
+	// PTX lines 77, 78, 79, 80, 81: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(19)
+		v11aw := w.Window(20)
+		v12aw := w.Window(21)
+		v14aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: ld.u64
+				v10a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
+						continue
+					}
+					v10 = v10x
+				}
+				// 78: ld.volatile.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
+						continue
+					}
+					v11 = v11x
+				}
+				// 79: ld.u32
+				v12a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
+						continue
+					}
+					v12 = v12x
+				}
+				// 80: add.s32
+				v13 := uint64(uint32(v11) + uint32(v12))
+				r32[l] = v13
+				// 81: ld.u64
+				v14a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
+						continue
+					}
+					v14 = v14x
+				}
+				r33[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: ld.u64
+				v10a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
+						continue
+					}
+					v10 = v10x
+				}
+				// 78: ld.volatile.u32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
+						continue
+					}
+					v11 = v11x
+				}
+				// 79: ld.u32
+				v12a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
+						continue
+					}
+					v12 = v12x
+				}
+				// 80: add.s32
+				v13 := uint64(uint32(v11) + uint32(v12))
+				r32[l] = v13
+				// 81: ld.u64
+				v14a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+					v14 = runtime.Load64(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+					if !v14ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
+						continue
+					}
+					v14 = v14x
+				}
+				r33[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.volatile.u32
+				s15 := uint64(r33[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r32[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.volatile.u32
+				s15 := uint64(r33[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r32[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(24)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.u64
+				v16a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
+						continue
+					}
+					v16 = v16x
+				}
+				r34[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.u64
+				v16a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+					v16 = runtime.Load64(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
+						continue
+					}
+					v16 = v16x
+				}
+				r34[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.u64
+				s17 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r34[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.u64
+				s17 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r34[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX line 86: mov.b32, warp-uniform
+	u18 := uint64(k1)
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.u32
+				s19 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(u18)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.u32
+				s19 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(u18)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+				}
+			}
+		}
+	}
+	// PTX lines 88, 89: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(27)
+		v21aw := w.Window(28)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: ld.u64
+				v20a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
+						continue
+					}
+					v20 = v20x
+				}
+				r36[l] = v20
+				// 89: ld.u32
+				v21a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
+						continue
+					}
+					v21 = v21x
+				}
+				r37[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: ld.u64
+				v20a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
+						continue
+					}
+					v20 = v20x
+				}
+				r36[l] = v20
+				// 89: ld.u32
+				v21a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
+						continue
+					}
+					v21 = v21x
+				}
+				r37[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:    36,
+			Bytes:   0,
+			Generic: true,
+			Guard:   -1,
+			Kind:    runtime.MemAtomic,
+			Space:   runtime.MemGeneric,
+			Wide:    true,
+		}, m)
+	}
+	// PTX line 90: atom.exch.b32
+	w.AtomLanes(runtime.SpaceGeneric, atomExch32, r38, r36, r37, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:90")
+}
+
 // laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3258,278 +3270,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x1)
-				k3 := uint64(0x2)
-				// PTX line 108: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 109: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 110: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:110")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 111: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:111")
-				}
-				// PTX line 112: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 113: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 114: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 115: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
-							}
-						}
-					}
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: ld.u64
-							v11a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
-									continue
-								}
-								v11 = v11x
-							}
-							r8[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: ld.u64
-							v11a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
-									continue
-								}
-								v11 = v11x
-							}
-							r8[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 119: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.CTAID().X))
-				// PTX line 120: shl.b32, warp-uniform
-				u13 := uint64(uint32(u12) << uint32(k2))
-				// PTX line 121: cvt.u64.u32, warp-uniform
-				u14 := uint64(uint64(uint32(u13)))
-				// PTX line 122: shl.b64, warp-uniform
-				u15 := uint64(uint64(u14) << uint32(k3))
-				// PTX lines 123, 124: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: add.s64
-							v16 := uint64(uint64(r8[l]) + uint64(u15))
-							// 124: st.u64
-							s17 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(v16)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: add.s64
-							v16 := uint64(uint64(r8[l]) + uint64(u15))
-							// 124: st.u64
-							s17 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(v16)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
-							}
-						}
-					}
-				}
-				// PTX lines 125, 126, 127: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					s18w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u12)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
-							}
-							// 126: mov.u32
-							v19 := uint64(uint64(tid0[l]))
-							// 127: setp.ne.s32
-							c20t := uint32(v19) != uint32(k0)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p0 = p0&^(1<<l) | c20b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u12)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
-							}
-							// 126: mov.u32
-							v19 := uint64(uint64(tid0[l]))
-							// 127: setp.ne.s32
-							c20t := uint32(v19) != uint32(k0)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p0 = p0&^(1<<l) | c20b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			laneHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3543,240 +3284,14 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 131-134
-			{
-				r0 := w.Reg(0)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x1)
-				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(34)
-					v3aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
-									continue
-								}
-								v1 = v1x
-							}
-							// 132: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r16[l] = v2
-							// 133: ld.u64
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
-									continue
-								}
-								v3 = v3x
-							}
-							r17[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
-									continue
-								}
-								v1 = v1x
-							}
-							// 132: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r16[l] = v2
-							// 133: ld.u64
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
-									continue
-								}
-								v3 = v3x
-							}
-							r17[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.volatile.u32
-							s4 := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r16[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.volatile.u32
-							s4 := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r16[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 137-139; divergent, reconverges at block 4 (b4 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 137, 138, 139: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(37)
-					v2aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
-									continue
-								}
-								v1 = v1x
-							}
-							// 138: ld.volatile.u32
-							v2a := uint64(v1) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
-									continue
-								}
-								v2 = v2x
-							}
-							// 139: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
-									continue
-								}
-								v1 = v1x
-							}
-							// 138: ld.volatile.u32
-							v2a := uint64(v1) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
-									continue
-								}
-								v2 = v2x
-							}
-							// 139: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			laneHandoffBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3793,255 +3308,14 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 2
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 145-153
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r27 := w.Reg(27)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				// PTX lines 145, 146, 147, 148, 149, 150, 151, 152: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(39)
-					v2aw := w.Window(40)
-					v3aw := w.Window(41)
-					v4aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
-									continue
-								}
-								v1 = v1x
-							}
-							// 146: ld.volatile.u32
-							v2a := uint64(v1) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-							// 147: ld.u64
-							v3a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
-									continue
-								}
-								v3 = v3x
-							}
-							// 148: ld.u32
-							v4a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
-									continue
-								}
-								v4 = v4x
-							}
-							// 149: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k0))
-							// 150: cvt.s64.s32
-							v6 := uint64(uint64(int32(v5)))
-							// 151: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							// 152: add.s64
-							v8 := uint64(uint64(v3) + uint64(v7))
-							r27[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
-									continue
-								}
-								v1 = v1x
-							}
-							// 146: ld.volatile.u32
-							v2a := uint64(v1) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-							// 147: ld.u64
-							v3a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
-									continue
-								}
-								v3 = v3x
-							}
-							// 148: ld.u32
-							v4a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
-									continue
-								}
-								v4 = v4x
-							}
-							// 149: shl.b32
-							v5 := uint64(uint32(v4) << uint32(k0))
-							// 150: cvt.s64.s32
-							v6 := uint64(uint64(int32(v5)))
-							// 151: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							// 152: add.s64
-							v8 := uint64(uint64(v3) + uint64(v7))
-							r27[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.u32
-							s9 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r21[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.u32
-							s9 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r21[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			{
-				k0 := uint64(0x1f)
-				// PTX lines 156, 157: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 157: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 157: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			laneHandoffBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4058,107 +3332,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 7
 		case 7:
 			// b7 ($L__BB1_7), PTX lines 163-165; divergent, reconverges at block 9 (b9 ($L__BB1_9))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 163, 164, 165: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v1aw := w.Window(44)
-					v2aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
-									continue
-								}
-								v1 = v1x
-							}
-							// 164: ld.volatile.u32
-							v2a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
-									continue
-								}
-								v2 = v2x
-							}
-							// 165: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
-									continue
-								}
-								v1 = v1x
-							}
-							// 164: ld.volatile.u32
-							v2a := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
-									continue
-								}
-								v2 = v2x
-							}
-							// 165: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p3 = p3&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			laneHandoffBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4175,339 +3349,7 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 7
 		case 9:
 			// b9 ($L__BB1_9), PTX lines 171-184
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r36 := w.Reg(36)
-				r42 := w.Reg(42)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				// PTX lines 171, 172, 173, 174: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(46)
-					v4aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
-									continue
-								}
-								v1 = v1x
-							}
-							// 172: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							// 173: add.s32
-							v3 := uint64(uint32(v2) + uint32(k1))
-							r33[l] = v3
-							// 174: ld.u64
-							v4a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
-									continue
-								}
-								v4 = v4x
-							}
-							r34[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: ld.u32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
-									continue
-								}
-								v1 = v1x
-							}
-							// 172: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							// 173: add.s32
-							v3 := uint64(uint32(v2) + uint32(k1))
-							r33[l] = v3
-							// 174: ld.u64
-							v4a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
-									continue
-								}
-								v4 = v4x
-							}
-							r34[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.volatile.u32
-							s5 := uint64(r34[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r33[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.volatile.u32
-							s5 := uint64(r34[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r33[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
-							}
-						}
-					}
-				}
-				// PTX lines 176, 177, 178, 179, 180, 181, 182, 183: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(49)
-					v7aw := w.Window(50)
-					v8aw := w.Window(51)
-					v9aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u64
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
-									continue
-								}
-								v6 = v6x
-							}
-							// 177: ld.volatile.u32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
-									continue
-								}
-								v7 = v7x
-							}
-							r36[l] = v7
-							// 178: ld.u64
-							v8a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
-									continue
-								}
-								v8 = v8x
-							}
-							// 179: ld.u32
-							v9a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
-									continue
-								}
-								v9 = v9x
-							}
-							// 180: shl.b32
-							v10 := uint64(uint32(v9) << uint32(k0))
-							// 181: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 182: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k1))
-							// 183: add.s64
-							v13 := uint64(uint64(v8) + uint64(v12))
-							r42[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u64
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
-									continue
-								}
-								v6 = v6x
-							}
-							// 177: ld.volatile.u32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
-									continue
-								}
-								v7 = v7x
-							}
-							r36[l] = v7
-							// 178: ld.u64
-							v8a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
-								v8 = runtime.Load64(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
-								if !v8ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
-									continue
-								}
-								v8 = v8x
-							}
-							// 179: ld.u32
-							v9a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
-									continue
-								}
-								v9 = v9x
-							}
-							// 180: shl.b32
-							v10 := uint64(uint32(v9) << uint32(k0))
-							// 181: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 182: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k1))
-							// 183: add.s64
-							v13 := uint64(uint64(v8) + uint64(v12))
-							r42[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.u32
-							s14 := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r36[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.u32
-							s14 := uint64(r42[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r36[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
-							}
-						}
-					}
-				}
-			}
+			laneHandoffBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4540,6 +3382,1204 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// laneHandoffBlock0 runs block 0 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	// PTX line 108: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 109: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:110")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:111")
+	}
+	// PTX line 112: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 114: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 115: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+				}
+			}
+		}
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: ld.u64
+				v11a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
+						continue
+					}
+					v11 = v11x
+				}
+				r8[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: ld.u64
+				v11a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
+						continue
+					}
+					v11 = v11x
+				}
+				r8[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 119: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.CTAID().X))
+	// PTX line 120: shl.b32, warp-uniform
+	u13 := uint64(uint32(u12) << uint32(k2))
+	// PTX line 121: cvt.u64.u32, warp-uniform
+	u14 := uint64(uint64(uint32(u13)))
+	// PTX line 122: shl.b64, warp-uniform
+	u15 := uint64(uint64(u14) << uint32(k3))
+	// PTX lines 123, 124: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: add.s64
+				v16 := uint64(uint64(r8[l]) + uint64(u15))
+				// 124: st.u64
+				s17 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(v16)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: add.s64
+				v16 := uint64(uint64(r8[l]) + uint64(u15))
+				// 124: st.u64
+				s17 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(v16)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+				}
+			}
+		}
+	}
+	// PTX lines 125, 126, 127: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		s18w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u12)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+				}
+				// 126: mov.u32
+				v19 := uint64(uint64(tid0[l]))
+				// 127: setp.ne.s32
+				c20t := uint32(v19) != uint32(k0)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p0 = p0&^(1<<l) | c20b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u12)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+				}
+				// 126: mov.u32
+				v19 := uint64(uint64(tid0[l]))
+				// 127: setp.ne.s32
+				c20t := uint32(v19) != uint32(k0)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p0 = p0&^(1<<l) | c20b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_1), PTX lines 131-134
+func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x1)
+	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(34)
+		v3aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
+						continue
+					}
+					v1 = v1x
+				}
+				// 132: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r16[l] = v2
+				// 133: ld.u64
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
+						continue
+					}
+					v3 = v3x
+				}
+				r17[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
+						continue
+					}
+					v1 = v1x
+				}
+				// 132: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r16[l] = v2
+				// 133: ld.u64
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
+						continue
+					}
+					v3 = v3x
+				}
+				r17[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.volatile.u32
+				s4 := uint64(r17[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r16[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.volatile.u32
+				s4 := uint64(r17[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r16[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+				}
+			}
+		}
+	}
+}
+
+// laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 137-139; divergent, reconverges at block 4 (b4 ($L__BB1_4))
+func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 137, 138, 139: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(37)
+		v2aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
+						continue
+					}
+					v1 = v1x
+				}
+				// 138: ld.volatile.u32
+				v2a := uint64(v1) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
+						continue
+					}
+					v2 = v2x
+				}
+				// 139: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
+						continue
+					}
+					v1 = v1x
+				}
+				// 138: ld.volatile.u32
+				v2a := uint64(v1) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
+						continue
+					}
+					v2 = v2x
+				}
+				// 139: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// laneHandoffBlock4 runs block 4 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 145-153
+func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r27 := w.Reg(27)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// PTX lines 145, 146, 147, 148, 149, 150, 151, 152: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(39)
+		v2aw := w.Window(40)
+		v3aw := w.Window(41)
+		v4aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
+						continue
+					}
+					v1 = v1x
+				}
+				// 146: ld.volatile.u32
+				v2a := uint64(v1) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+				// 147: ld.u64
+				v3a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
+						continue
+					}
+					v3 = v3x
+				}
+				// 148: ld.u32
+				v4a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
+						continue
+					}
+					v4 = v4x
+				}
+				// 149: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k0))
+				// 150: cvt.s64.s32
+				v6 := uint64(uint64(int32(v5)))
+				// 151: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				// 152: add.s64
+				v8 := uint64(uint64(v3) + uint64(v7))
+				r27[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
+						continue
+					}
+					v1 = v1x
+				}
+				// 146: ld.volatile.u32
+				v2a := uint64(v1) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+				// 147: ld.u64
+				v3a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
+						continue
+					}
+					v3 = v3x
+				}
+				// 148: ld.u32
+				v4a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
+						continue
+					}
+					v4 = v4x
+				}
+				// 149: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k0))
+				// 150: cvt.s64.s32
+				v6 := uint64(uint64(int32(v5)))
+				// 151: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				// 152: add.s64
+				v8 := uint64(uint64(v3) + uint64(v7))
+				r27[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.u32
+				s9 := uint64(r27[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r21[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.u32
+				s9 := uint64(r27[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r21[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+				}
+			}
+		}
+	}
+}
+
+// laneHandoffBlock5 runs block 5 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x1f)
+	// PTX lines 156, 157: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 157: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 157: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// laneHandoffBlock7 runs block 7 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_7), PTX lines 163-165; divergent, reconverges at block 9 (b9 ($L__BB1_9))
+func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 163, 164, 165: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(44)
+		v2aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
+						continue
+					}
+					v1 = v1x
+				}
+				// 164: ld.volatile.u32
+				v2a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
+						continue
+					}
+					v2 = v2x
+				}
+				// 165: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
+						continue
+					}
+					v1 = v1x
+				}
+				// 164: ld.volatile.u32
+				v2a := uint64(v1) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
+						continue
+					}
+					v2 = v2x
+				}
+				// 165: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p3 = p3&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// laneHandoffBlock9 runs block 9 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_9), PTX lines 171-184
+func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r42 := w.Reg(42)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	// PTX lines 171, 172, 173, 174: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(46)
+		v4aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
+						continue
+					}
+					v1 = v1x
+				}
+				// 172: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				// 173: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r33[l] = v3
+				// 174: ld.u64
+				v4a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
+						continue
+					}
+					v4 = v4x
+				}
+				r34[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: ld.u32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
+						continue
+					}
+					v1 = v1x
+				}
+				// 172: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				// 173: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r33[l] = v3
+				// 174: ld.u64
+				v4a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
+						continue
+					}
+					v4 = v4x
+				}
+				r34[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.volatile.u32
+				s5 := uint64(r34[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r33[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.volatile.u32
+				s5 := uint64(r34[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r33[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+				}
+			}
+		}
+	}
+	// PTX lines 176, 177, 178, 179, 180, 181, 182, 183: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(49)
+		v7aw := w.Window(50)
+		v8aw := w.Window(51)
+		v9aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u64
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
+						continue
+					}
+					v6 = v6x
+				}
+				// 177: ld.volatile.u32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
+						continue
+					}
+					v7 = v7x
+				}
+				r36[l] = v7
+				// 178: ld.u64
+				v8a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
+						continue
+					}
+					v8 = v8x
+				}
+				// 179: ld.u32
+				v9a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
+						continue
+					}
+					v9 = v9x
+				}
+				// 180: shl.b32
+				v10 := uint64(uint32(v9) << uint32(k0))
+				// 181: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 182: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k1))
+				// 183: add.s64
+				v13 := uint64(uint64(v8) + uint64(v12))
+				r42[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u64
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
+						continue
+					}
+					v6 = v6x
+				}
+				// 177: ld.volatile.u32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
+						continue
+					}
+					v7 = v7x
+				}
+				r36[l] = v7
+				// 178: ld.u64
+				v8a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+					v8 = runtime.Load64(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+					if !v8ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
+						continue
+					}
+					v8 = v8x
+				}
+				// 179: ld.u32
+				v9a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
+						continue
+					}
+					v9 = v9x
+				}
+				// 180: shl.b32
+				v10 := uint64(uint32(v9) << uint32(k0))
+				// 181: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 182: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k1))
+				// 183: add.s64
+				v13 := uint64(uint64(v8) + uint64(v12))
+				r42[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.u32
+				s14 := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r36[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.u32
+				s14 := uint64(r42[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r36[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+				}
+			}
+		}
+	}
+}
+
 // storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4548,334 +4588,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 		switch pc {
 		case 0:
 			// b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0xaaaaaaab)
-				k3 := uint64(0x2aaaaaaa)
-				k4 := uint64(0x55555554)
-				// PTX line 207: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 208: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 209: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:209")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 210: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:210")
-				}
-				// PTX line 211: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 212: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 213: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 214: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: st.u64
-							s9 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
-							}
-						}
-					}
-				}
-				// PTX lines 216, 217: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s10w := w.Window(55)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 216: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
-							}
-							// 217: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 216: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
-							}
-							// 217: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					}
-				}
-				// PTX lines 218: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
-							}
-						}
-					}
-				}
-				// PTX line 219: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 220: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 221: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 222, 223: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: ld.u32
-							v16a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
-									continue
-								}
-								v16 = v16x
-							}
-							// 223: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							r13[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: ld.u32
-							v16a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
-									continue
-								}
-								v16 = v16x
-							}
-							// 223: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							r13[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 224: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
-							}
-						}
-					}
-				}
-				// PTX lines 225, 226, 227, 228: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: ld.u32
-							v19a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
-									continue
-								}
-								v19 = v19x
-							}
-							// 226: mul.lo.s32
-							v20 := uint64(uint32(v19) * uint32(k2))
-							// 227: add.s32
-							v21 := uint64(uint32(v20) + uint32(k3))
-							// 228: setp.gt.u32
-							c22t := uint32(v21) > uint32(k4)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: ld.u32
-							v19a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
-									continue
-								}
-								v19 = v19x
-							}
-							// 226: mul.lo.s32
-							v20 := uint64(uint32(v19) * uint32(k2))
-							// 227: add.s32
-							v21 := uint64(uint32(v20) + uint32(k3))
-							// 228: setp.gt.u32
-							c22t := uint32(v21) > uint32(k4)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			storeReturnBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4892,97 +4605,7 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			next = 9
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x55555556)
-				k1 := uint64(0x1f)
-				k2 := uint64(0x3)
-				k3 := uint64(0x1)
-				// PTX lines 234, 235, 236, 237, 238, 239, 240: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(60)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
-									continue
-								}
-								v1 = v1x
-							}
-							// 235: mul.hi.s32
-							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
-							// 236: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 237: add.s32
-							v4 := uint64(uint32(v2) + uint32(v3))
-							// 238: mul.lo.s32
-							v5 := uint64(uint32(v4) * uint32(k2))
-							// 239: sub.s32
-							v6 := uint64(uint32(v1) - uint32(v5))
-							// 240: setp.ne.s32
-							c7t := uint32(v6) != uint32(k3)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
-									continue
-								}
-								v1 = v1x
-							}
-							// 235: mul.hi.s32
-							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
-							// 236: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							// 237: add.s32
-							v4 := uint64(uint32(v2) + uint32(v3))
-							// 238: mul.lo.s32
-							v5 := uint64(uint32(v4) * uint32(k2))
-							// 239: sub.s32
-							v6 := uint64(uint32(v1) - uint32(v5))
-							// 240: setp.ne.s32
-							c7t := uint32(v6) != uint32(k3)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			storeReturnBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4996,491 +4619,21 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			}
 		case 3:
 			// b3 ($L__BB2_3), PTX lines 244-250
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r28 := w.Reg(28)
-				k0 := uint64(0x2)
-				// PTX lines 244, 245, 246, 247, 248, 249: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(61)
-					v3aw := w.Window(62)
-					v4aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
-									continue
-								}
-								v1 = v1x
-							}
-							// 245: neg.s32
-							v2 := uint64(-uint32(v1))
-							r24[l] = v2
-							// 246: ld.u64
-							v3a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
-									continue
-								}
-								v3 = v3x
-							}
-							// 247: ld.s32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
-									continue
-								}
-								v4 = v4x
-							}
-							v4 = uint64(uint64(int64(int32(v4))))
-							// 248: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							// 249: add.s64
-							v6 := uint64(uint64(v3) + uint64(v5))
-							r28[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
-									continue
-								}
-								v1 = v1x
-							}
-							// 245: neg.s32
-							v2 := uint64(-uint32(v1))
-							r24[l] = v2
-							// 246: ld.u64
-							v3a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
-									continue
-								}
-								v3 = v3x
-							}
-							// 247: ld.s32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
-									continue
-								}
-								v4 = v4x
-							}
-							v4 = uint64(uint64(int64(int32(v4))))
-							// 248: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							// 249: add.s64
-							v6 := uint64(uint64(v3) + uint64(v5))
-							r28[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 250: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: st.u32
-							s7 := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r24[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: st.u32
-							s7 := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r24[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 4:
 			// b4 ($L__BB2_4), PTX lines 253-263; bar.sync at line 264
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r35 := w.Reg(35)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				// PTX lines 253, 254, 255, 256, 257, 258, 259: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(65)
-					v2aw := w.Window(66)
-					v5aw := w.Window(67)
-					v6aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
-									continue
-								}
-								v1 = v1x
-							}
-							// 254: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 255: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 256: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 257: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
-									continue
-								}
-								v5 = v5x
-							}
-							r33[l] = v5
-							// 258: ld.s32
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 259: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r35[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
-									continue
-								}
-								v1 = v1x
-							}
-							// 254: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 255: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 256: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 257: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
-									continue
-								}
-								v5 = v5x
-							}
-							r33[l] = v5
-							// 258: ld.s32
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 259: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r35[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 260: mov.u64, warp-uniform
-				u8 := uint64(k1)
-				// PTX line 261: cvta.shared.u64, warp-uniform
-				u9 := uint64(uint64(u8 + k2))
-				// PTX lines 262, 263: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: add.s64
-							v10 := uint64(uint64(u9) + uint64(r35[l]))
-							// 263: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r33[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: add.s64
-							v10 := uint64(uint64(u9) + uint64(r35[l]))
-							// 263: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r33[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
-			{
-				r0 := w.Reg(0)
-				r40 := w.Reg(40)
-				k0 := uint64(0x3)
-				// PTX lines 265, 266: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(70)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 265: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
-									continue
-								}
-								v1 = v1x
-							}
-							// 266: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r40[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 265: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
-									continue
-								}
-								v1 = v1x
-							}
-							// 266: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r40[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 267: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: setp.ge.s32
-							c4t := int32(r40[l]) >= int32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: setp.ge.s32
-							c4t := int32(r40[l]) >= int32(u3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			storeReturnBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5494,446 +4647,21 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			}
 		case 6:
 			// b5 ($L__BB2_5), PTX lines 272-274
-			{
-				r0 := w.Reg(0)
-				r44 := w.Reg(44)
-				k0 := uint64(0x3)
-				// PTX lines 272, 273, 274: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(71)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 272: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
-									continue
-								}
-								v1 = v1x
-							}
-							// 273: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 274: mov.u32
-							v3 := uint64(v2)
-							r44[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 272: ld.u32
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
-									continue
-								}
-								v1 = v1x
-							}
-							// 273: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							// 274: mov.u32
-							v3 := uint64(v2)
-							r44[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			storeReturnBarrierBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 7:
 			// b6 ($L__BB2_6), PTX lines 277-278
-			{
-				r44 := w.Reg(44)
-				k0 := uint64(0x2)
-				// PTX line 277: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 278: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 278: mov.u32
-							v2 := uint64(u1)
-							r44[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 278: mov.u32
-							v2 := uint64(u1)
-							r44[l] = v2
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 8
 		case 8:
 			// b7 ($L__BB2_7), PTX lines 281-297
-			{
-				r0 := w.Reg(0)
-				r44 := w.Reg(44)
-				r47 := w.Reg(47)
-				r58 := w.Reg(58)
-				r60 := w.Reg(60)
-				k0 := uint64(0x0)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x2)
-				// PTX lines 281, 282: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(72)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: mov.u32
-							v1 := uint64(r44[l])
-							// 282: st.u32
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: mov.u32
-							v1 := uint64(r44[l])
-							// 282: st.u32
-							s2 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
-							}
-						}
-					}
-				}
-				// PTX lines 283: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 283: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							r47[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 283: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							r47[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 284: mov.u64, warp-uniform
-				u4 := uint64(k0)
-				// PTX line 285: cvta.shared.u64, warp-uniform
-				u5 := uint64(uint64(u4 + k1))
-				// PTX lines 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296: lane-local, one loop over the lanes
-				{
-					v8aw := w.Window(74)
-					v9aw := w.Window(75)
-					v10aw := w.Window(76)
-					v13aw := w.Window(77)
-					v15aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: shl.b64
-							v6 := uint64(uint64(r47[l]) << uint32(k2))
-							// 287: add.s64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 288: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
-									continue
-								}
-								v8 = v8x
-							}
-							// 289: ld.u64
-							v9a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
-									continue
-								}
-								v9 = v9x
-							}
-							// 290: ld.s32
-							v10a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
-									continue
-								}
-								v10 = v10x
-							}
-							v10 = uint64(uint64(int64(int32(v10))))
-							// 291: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 292: add.s64
-							v12 := uint64(uint64(v9) + uint64(v11))
-							// 293: ld.u32
-							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
-									continue
-								}
-								v13 = v13x
-							}
-							// 294: add.s32
-							v14 := uint64(uint32(v8) + uint32(v13))
-							r58[l] = v14
-							// 295: ld.u64
-							v15a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
-									continue
-								}
-								v15 = v15x
-							}
-							// 296: add.s64
-							v16 := uint64(uint64(v15) + uint64(v11))
-							r60[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: shl.b64
-							v6 := uint64(uint64(r47[l]) << uint32(k2))
-							// 287: add.s64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 288: ld.u32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
-									continue
-								}
-								v8 = v8x
-							}
-							// 289: ld.u64
-							v9a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
-									continue
-								}
-								v9 = v9x
-							}
-							// 290: ld.s32
-							v10a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
-									continue
-								}
-								v10 = v10x
-							}
-							v10 = uint64(uint64(int64(int32(v10))))
-							// 291: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 292: add.s64
-							v12 := uint64(uint64(v9) + uint64(v11))
-							// 293: ld.u32
-							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
-									continue
-								}
-								v13 = v13x
-							}
-							// 294: add.s32
-							v14 := uint64(uint32(v8) + uint32(v13))
-							r58[l] = v14
-							// 295: ld.u64
-							v15a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
-									continue
-								}
-								v15 = v15x
-							}
-							// 296: add.s64
-							v16 := uint64(uint64(v15) + uint64(v11))
-							r60[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 297: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 297: st.u32
-							s17 := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r58[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 297: st.u32
-							s17 := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r58[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
-							}
-						}
-					}
-				}
-			}
+			storeReturnBarrierBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5960,6 +4688,1350 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// storeReturnBarrierBlock0 runs block 0 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xaaaaaaab)
+	k3 := uint64(0x2aaaaaaa)
+	k4 := uint64(0x55555554)
+	// PTX line 207: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 208: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 209: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:209")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 210: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:210")
+	}
+	// PTX line 211: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 212: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 213: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 214: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: st.u64
+				s9 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+				}
+			}
+		}
+	}
+	// PTX lines 216, 217: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s10w := w.Window(55)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 216: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+				}
+				// 217: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 216: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+				}
+				// 217: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		}
+	}
+	// PTX lines 218: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+				}
+			}
+		}
+	}
+	// PTX line 219: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 220: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 221: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 222, 223: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: ld.u32
+				v16a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
+						continue
+					}
+					v16 = v16x
+				}
+				// 223: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: ld.u32
+				v16a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
+						continue
+					}
+					v16 = v16x
+				}
+				// 223: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 224: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+				}
+			}
+		}
+	}
+	// PTX lines 225, 226, 227, 228: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: ld.u32
+				v19a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
+						continue
+					}
+					v19 = v19x
+				}
+				// 226: mul.lo.s32
+				v20 := uint64(uint32(v19) * uint32(k2))
+				// 227: add.s32
+				v21 := uint64(uint32(v20) + uint32(k3))
+				// 228: setp.gt.u32
+				c22t := uint32(v21) > uint32(k4)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: ld.u32
+				v19a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
+						continue
+					}
+					v19 = v19x
+				}
+				// 226: mul.lo.s32
+				v20 := uint64(uint32(v19) * uint32(k2))
+				// 227: add.s32
+				v21 := uint64(uint32(v20) + uint32(k3))
+				// 228: setp.gt.u32
+				c22t := uint32(v21) > uint32(k4)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// storeReturnBarrierBlock2 runs block 2 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x55555556)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x3)
+	k3 := uint64(0x1)
+	// PTX lines 234, 235, 236, 237, 238, 239, 240: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(60)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
+						continue
+					}
+					v1 = v1x
+				}
+				// 235: mul.hi.s32
+				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+				// 236: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 237: add.s32
+				v4 := uint64(uint32(v2) + uint32(v3))
+				// 238: mul.lo.s32
+				v5 := uint64(uint32(v4) * uint32(k2))
+				// 239: sub.s32
+				v6 := uint64(uint32(v1) - uint32(v5))
+				// 240: setp.ne.s32
+				c7t := uint32(v6) != uint32(k3)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
+						continue
+					}
+					v1 = v1x
+				}
+				// 235: mul.hi.s32
+				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+				// 236: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				// 237: add.s32
+				v4 := uint64(uint32(v2) + uint32(v3))
+				// 238: mul.lo.s32
+				v5 := uint64(uint32(v4) * uint32(k2))
+				// 239: sub.s32
+				v6 := uint64(uint32(v1) - uint32(v5))
+				// 240: setp.ne.s32
+				c7t := uint32(v6) != uint32(k3)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// storeReturnBarrierBlock3 runs block 3 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_3), PTX lines 244-250
+func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	k0 := uint64(0x2)
+	// PTX lines 244, 245, 246, 247, 248, 249: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(61)
+		v3aw := w.Window(62)
+		v4aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
+						continue
+					}
+					v1 = v1x
+				}
+				// 245: neg.s32
+				v2 := uint64(-uint32(v1))
+				r24[l] = v2
+				// 246: ld.u64
+				v3a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
+						continue
+					}
+					v3 = v3x
+				}
+				// 247: ld.s32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
+						continue
+					}
+					v4 = v4x
+				}
+				v4 = uint64(uint64(int64(int32(v4))))
+				// 248: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				// 249: add.s64
+				v6 := uint64(uint64(v3) + uint64(v5))
+				r28[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
+						continue
+					}
+					v1 = v1x
+				}
+				// 245: neg.s32
+				v2 := uint64(-uint32(v1))
+				r24[l] = v2
+				// 246: ld.u64
+				v3a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
+						continue
+					}
+					v3 = v3x
+				}
+				// 247: ld.s32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
+						continue
+					}
+					v4 = v4x
+				}
+				v4 = uint64(uint64(int64(int32(v4))))
+				// 248: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				// 249: add.s64
+				v6 := uint64(uint64(v3) + uint64(v5))
+				r28[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.u32
+				s7 := uint64(r28[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r24[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.u32
+				s7 := uint64(r28[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r24[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock4 runs block 4 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_4), PTX lines 253-263; bar.sync at line 264
+func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r35 := w.Reg(35)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	// PTX lines 253, 254, 255, 256, 257, 258, 259: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(65)
+		v2aw := w.Window(66)
+		v5aw := w.Window(67)
+		v6aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
+						continue
+					}
+					v1 = v1x
+				}
+				// 254: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 255: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 256: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 257: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
+						continue
+					}
+					v5 = v5x
+				}
+				r33[l] = v5
+				// 258: ld.s32
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 259: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r35[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
+						continue
+					}
+					v1 = v1x
+				}
+				// 254: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 255: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 256: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 257: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
+						continue
+					}
+					v5 = v5x
+				}
+				r33[l] = v5
+				// 258: ld.s32
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 259: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r35[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 260: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 261: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	// PTX lines 262, 263: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: add.s64
+				v10 := uint64(uint64(u9) + uint64(r35[l]))
+				// 263: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r33[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: add.s64
+				v10 := uint64(uint64(u9) + uint64(r35[l]))
+				// 263: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r33[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+				}
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock5 runs block 5 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
+func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r40 := w.Reg(40)
+	k0 := uint64(0x3)
+	// PTX lines 265, 266: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(70)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 265: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+						continue
+					}
+					v1 = v1x
+				}
+				// 266: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r40[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 265: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+						continue
+					}
+					v1 = v1x
+				}
+				// 266: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r40[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 267: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: setp.ge.s32
+				c4t := int32(r40[l]) >= int32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: setp.ge.s32
+				c4t := int32(r40[l]) >= int32(u3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// storeReturnBarrierBlock6 runs block 6 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB2_5), PTX lines 272-274
+func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	k0 := uint64(0x3)
+	// PTX lines 272, 273, 274: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(71)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 272: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
+						continue
+					}
+					v1 = v1x
+				}
+				// 273: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 274: mov.u32
+				v3 := uint64(v2)
+				r44[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 272: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
+						continue
+					}
+					v1 = v1x
+				}
+				// 273: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				// 274: mov.u32
+				v3 := uint64(v2)
+				r44[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// storeReturnBarrierBlock7 runs block 7 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB2_6), PTX lines 277-278
+func storeReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
+	r44 := w.Reg(44)
+	k0 := uint64(0x2)
+	// PTX line 277: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 278: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 278: mov.u32
+				v2 := uint64(u1)
+				r44[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 278: mov.u32
+				v2 := uint64(u1)
+				r44[l] = v2
+			}
+		}
+	}
+}
+
+// storeReturnBarrierBlock8 runs block 8 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB2_7), PTX lines 281-297
+func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	r47 := w.Reg(47)
+	r58 := w.Reg(58)
+	r60 := w.Reg(60)
+	k0 := uint64(0x0)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x2)
+	// PTX lines 281, 282: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(72)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: mov.u32
+				v1 := uint64(r44[l])
+				// 282: st.u32
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: mov.u32
+				v1 := uint64(r44[l])
+				// 282: st.u32
+				s2 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+				}
+			}
+		}
+	}
+	// PTX lines 283: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 283: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				r47[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 283: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				r47[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 284: mov.u64, warp-uniform
+	u4 := uint64(k0)
+	// PTX line 285: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k1))
+	// PTX lines 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296: lane-local, one loop over the lanes
+	{
+		v8aw := w.Window(74)
+		v9aw := w.Window(75)
+		v10aw := w.Window(76)
+		v13aw := w.Window(77)
+		v15aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: shl.b64
+				v6 := uint64(uint64(r47[l]) << uint32(k2))
+				// 287: add.s64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 288: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+						continue
+					}
+					v8 = v8x
+				}
+				// 289: ld.u64
+				v9a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+						continue
+					}
+					v9 = v9x
+				}
+				// 290: ld.s32
+				v10a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+						continue
+					}
+					v10 = v10x
+				}
+				v10 = uint64(uint64(int64(int32(v10))))
+				// 291: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 292: add.s64
+				v12 := uint64(uint64(v9) + uint64(v11))
+				// 293: ld.u32
+				v13a := uint64(v12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+						continue
+					}
+					v13 = v13x
+				}
+				// 294: add.s32
+				v14 := uint64(uint32(v8) + uint32(v13))
+				r58[l] = v14
+				// 295: ld.u64
+				v15a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+						continue
+					}
+					v15 = v15x
+				}
+				// 296: add.s64
+				v16 := uint64(uint64(v15) + uint64(v11))
+				r60[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: shl.b64
+				v6 := uint64(uint64(r47[l]) << uint32(k2))
+				// 287: add.s64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 288: ld.u32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+						continue
+					}
+					v8 = v8x
+				}
+				// 289: ld.u64
+				v9a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+						continue
+					}
+					v9 = v9x
+				}
+				// 290: ld.s32
+				v10a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+						continue
+					}
+					v10 = v10x
+				}
+				v10 = uint64(uint64(int64(int32(v10))))
+				// 291: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 292: add.s64
+				v12 := uint64(uint64(v9) + uint64(v11))
+				// 293: ld.u32
+				v13a := uint64(v12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+						continue
+					}
+					v13 = v13x
+				}
+				// 294: add.s32
+				v14 := uint64(uint32(v8) + uint32(v13))
+				r58[l] = v14
+				// 295: ld.u64
+				v15a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+						continue
+					}
+					v15 = v15x
+				}
+				// 296: add.s64
+				v16 := uint64(uint64(v15) + uint64(v11))
+				r60[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 297: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 297: st.u32
+				s17 := uint64(r60[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r58[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 297: st.u32
+				s17 := uint64(r60[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r58[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+				}
+			}
+		}
+	}
+}
+
 // syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -5968,329 +6040,7 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x1f)
-				k3 := uint64(0xf)
-				// PTX line 318: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 319: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 320: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:320")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 321: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:321")
-				}
-				// PTX line 322: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 323: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 324: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 325: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 326: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 326: st.u64
-							s9 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 326: st.u64
-							s9 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
-							}
-						}
-					}
-				}
-				// PTX lines 327, 328: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s10w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 327: st.u64
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
-							}
-							// 328: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 327: st.u64
-							s10 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
-							}
-							// 328: mov.u32
-							v11 := uint64(uint64(tid0[l]))
-							r8[l] = v11
-						}
-					}
-				}
-				// PTX lines 329: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 329: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 329: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r8[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
-							}
-						}
-					}
-				}
-				// PTX line 330: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 331: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 332: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 333, 334: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(83)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 333: ld.u32
-							v16a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
-									continue
-								}
-								v16 = v16x
-							}
-							// 334: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							r13[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 333: ld.u32
-							v16a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
-									continue
-								}
-								v16 = v16x
-							}
-							// 334: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							r13[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 335: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 335: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 335: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
-							}
-						}
-					}
-				}
-				// PTX lines 336, 337, 338: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(85)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 336: ld.u32
-							v19a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
-									continue
-								}
-								v19 = v19x
-							}
-							// 337: and.b32
-							v20 := uint64(uint32(v19) & uint32(k2))
-							// 338: setp.gt.s32
-							c21t := int32(v20) > int32(k3)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 336: ld.u32
-							v19a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
-									continue
-								}
-								v19 = v19x
-							}
-							// 337: and.b32
-							v20 := uint64(uint32(v19) & uint32(k2))
-							// 338: setp.gt.s32
-							c21t := int32(v20) > int32(k3)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			syncwarpBothSidesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6304,1088 +6054,35 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			}
 		case 1:
 			// b1 ($L__BB3_1), PTX lines 342-355; the lanes wait here for those bar.warp.sync at line 356 names
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				r27 := w.Reg(27)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1000)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0xffffffff)
-				// PTX lines 342, 343, 344, 345, 346, 347, 348: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(86)
-					v2aw := w.Window(87)
-					v5aw := w.Window(88)
-					v6aw := w.Window(89)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 342: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
-									continue
-								}
-								v1 = v1x
-							}
-							// 343: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 344: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 345: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 346: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-							// 347: ld.s32
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 348: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r22[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 342: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
-									continue
-								}
-								v1 = v1x
-							}
-							// 343: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 344: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 345: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 346: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-							// 347: ld.s32
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 348: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r22[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 349: mov.u64, warp-uniform
-				u8 := uint64(k1)
-				// PTX line 350: cvta.shared.u64, warp-uniform
-				u9 := uint64(uint64(u8 + k2))
-				runtime.Broadcast(r24, m, u9)
-				// PTX lines 351, 352: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 351: add.s64
-							v10 := uint64(uint64(u9) + uint64(r22[l]))
-							// 352: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r20[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 351: add.s64
-							v10 := uint64(uint64(u9) + uint64(r22[l]))
-							// 352: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r20[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
-							}
-						}
-					}
-				}
-				// PTX line 353: mov.b32, warp-uniform
-				u12 := uint64(k3)
-				// PTX lines 354: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 354: st.u32
-							s13 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 354: st.u32
-							s13 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
-							}
-						}
-					}
-				}
-				// PTX lines 355: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(92)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 355: ld.u32
-							v14a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
-									continue
-								}
-								v14 = v14x
-							}
-							r27[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 355: ld.u32
-							v14a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
-									continue
-								}
-								v14 = v14x
-							}
-							r27[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			syncwarpBothSidesBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b1 ($L__BB3_1), PTX lines 356-363
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r33 := w.Reg(33)
-				k0 := uint64(0x10)
-				k1 := uint64(0x2)
-				k2 := uint64(0x3e8)
-				// PTX line 356: bar.warp.sync
-				w.BarWarpSync(27, m, m, "testdata/ptx/O0/its.ptx:356")
-				// PTX lines 357, 358, 359, 360, 361, 362: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(93)
-					v5aw := w.Window(94)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 357: ld.s32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 358: xor.b64
-							v2 := uint64(uint64(v1) ^ uint64(k0))
-							// 359: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 360: add.s64
-							v4 := uint64(uint64(r24[l]) + uint64(v3))
-							// 361: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
-									continue
-								}
-								v5 = v5x
-							}
-							// 362: add.s32
-							v6 := uint64(uint32(v5) + uint32(k2))
-							r33[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 357: ld.s32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 358: xor.b64
-							v2 := uint64(uint64(v1) ^ uint64(k0))
-							// 359: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 360: add.s64
-							v4 := uint64(uint64(r24[l]) + uint64(v3))
-							// 361: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
-									continue
-								}
-								v5 = v5x
-							}
-							// 362: add.s32
-							v6 := uint64(uint32(v5) + uint32(k2))
-							r33[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 363: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(95)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 363: st.u32
-							s7 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r33[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 363: st.u32
-							s7 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r33[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
-							}
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b2 ($L__BB3_2), PTX lines 366-379; the lanes wait here for those bar.warp.sync at line 380 names
-			{
-				r0 := w.Reg(0)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				r45 := w.Reg(45)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1000)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0xffffffff)
-				// PTX lines 366, 367, 368, 369, 370, 371, 372: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(96)
-					v2aw := w.Window(97)
-					v5aw := w.Window(98)
-					v6aw := w.Window(99)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 366: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
-									continue
-								}
-								v1 = v1x
-							}
-							// 367: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 368: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 369: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 370: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
-									continue
-								}
-								v5 = v5x
-							}
-							r38[l] = v5
-							// 371: ld.s32
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 372: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r40[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 366: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
-									continue
-								}
-								v1 = v1x
-							}
-							// 367: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 368: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 369: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 370: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
-									continue
-								}
-								v5 = v5x
-							}
-							r38[l] = v5
-							// 371: ld.s32
-							v6a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 372: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k0))
-							r40[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 373: mov.u64, warp-uniform
-				u8 := uint64(k1)
-				// PTX line 374: cvta.shared.u64, warp-uniform
-				u9 := uint64(uint64(u8 + k2))
-				runtime.Broadcast(r42, m, u9)
-				// PTX lines 375, 376: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(100)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 375: add.s64
-							v10 := uint64(uint64(u9) + uint64(r40[l]))
-							// 376: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r38[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 375: add.s64
-							v10 := uint64(uint64(u9) + uint64(r40[l]))
-							// 376: st.u32
-							s11 := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r38[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
-							}
-						}
-					}
-				}
-				// PTX line 377: mov.b32, warp-uniform
-				u12 := uint64(k3)
-				// PTX lines 378: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(101)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: st.u32
-							s13 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: st.u32
-							s13 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
-							}
-						}
-					}
-				}
-				// PTX lines 379: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(102)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 379: ld.u32
-							v14a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
-									continue
-								}
-								v14 = v14x
-							}
-							r45[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 379: ld.u32
-							v14a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
-									continue
-								}
-								v14 = v14x
-							}
-							r45[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			syncwarpBothSidesBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b2 ($L__BB3_2), PTX lines 380-387
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				r51 := w.Reg(51)
-				k0 := uint64(0x10)
-				k1 := uint64(0x2)
-				k2 := uint64(0x7d0)
-				// PTX line 380: bar.warp.sync
-				w.BarWarpSync(45, m, m, "testdata/ptx/O0/its.ptx:380")
-				// PTX lines 381, 382, 383, 384, 385, 386: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(103)
-					v5aw := w.Window(104)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 381: ld.s32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 382: xor.b64
-							v2 := uint64(uint64(v1) ^ uint64(k0))
-							// 383: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 384: add.s64
-							v4 := uint64(uint64(r42[l]) + uint64(v3))
-							// 385: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
-									continue
-								}
-								v5 = v5x
-							}
-							// 386: add.s32
-							v6 := uint64(uint32(v5) + uint32(k2))
-							r51[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 381: ld.s32
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 382: xor.b64
-							v2 := uint64(uint64(v1) ^ uint64(k0))
-							// 383: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 384: add.s64
-							v4 := uint64(uint64(r42[l]) + uint64(v3))
-							// 385: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
-									continue
-								}
-								v5 = v5x
-							}
-							// 386: add.s32
-							v6 := uint64(uint32(v5) + uint32(k2))
-							r51[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 387: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(105)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 387: st.u32
-							s7 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r51[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 387: st.u32
-							s7 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r51[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
-							}
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b3 ($L__BB3_3), PTX lines 390-395; ret
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r56 := w.Reg(56)
-				k0 := uint64(0x2)
-				// PTX lines 390, 391, 392, 393, 394: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(106)
-					v2aw := w.Window(107)
-					v3aw := w.Window(108)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 390: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
-									continue
-								}
-								v1 = v1x
-							}
-							r52[l] = v1
-							// 391: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
-									continue
-								}
-								v2 = v2x
-							}
-							// 392: ld.s32
-							v3a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 393: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 394: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r56[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 390: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
-									continue
-								}
-								v1 = v1x
-							}
-							r52[l] = v1
-							// 391: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
-									continue
-								}
-								v2 = v2x
-							}
-							// 392: ld.s32
-							v3a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 393: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 394: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r56[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 395: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(109)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 395: st.u32
-							s6 := uint64(r56[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r52[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 395: st.u32
-							s6 := uint64(r56[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r52[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
-							}
-						}
-					}
-				}
-			}
+			syncwarpBothSidesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7400,6 +6097,1405 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// syncwarpBothSidesBlock0 runs block 0 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
+func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x1f)
+	k3 := uint64(0xf)
+	// PTX line 318: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 319: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 320: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:320")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 321: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:321")
+	}
+	// PTX line 322: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 323: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 324: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 325: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 326: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 326: st.u64
+				s9 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 326: st.u64
+				s9 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+				}
+			}
+		}
+	}
+	// PTX lines 327, 328: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s10w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 327: st.u64
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+				}
+				// 328: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 327: st.u64
+				s10 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+				}
+				// 328: mov.u32
+				v11 := uint64(uint64(tid0[l]))
+				r8[l] = v11
+			}
+		}
+	}
+	// PTX lines 329: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 329: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 329: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r8[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+				}
+			}
+		}
+	}
+	// PTX line 330: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 331: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 332: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 333, 334: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(83)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 333: ld.u32
+				v16a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
+						continue
+					}
+					v16 = v16x
+				}
+				// 334: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 333: ld.u32
+				v16a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
+						continue
+					}
+					v16 = v16x
+				}
+				// 334: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 335: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 335: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 335: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+				}
+			}
+		}
+	}
+	// PTX lines 336, 337, 338: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(85)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 336: ld.u32
+				v19a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
+						continue
+					}
+					v19 = v19x
+				}
+				// 337: and.b32
+				v20 := uint64(uint32(v19) & uint32(k2))
+				// 338: setp.gt.s32
+				c21t := int32(v20) > int32(k3)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 336: ld.u32
+				v19a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
+						continue
+					}
+					v19 = v19x
+				}
+				// 337: and.b32
+				v20 := uint64(uint32(v19) & uint32(k2))
+				// 338: setp.gt.s32
+				c21t := int32(v20) > int32(k3)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// syncwarpBothSidesBlock1 runs block 1 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_1), PTX lines 342-355; the lanes wait here for those bar.warp.sync at line 356 names
+func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r27 := w.Reg(27)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1000)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0xffffffff)
+	// PTX lines 342, 343, 344, 345, 346, 347, 348: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(86)
+		v2aw := w.Window(87)
+		v5aw := w.Window(88)
+		v6aw := w.Window(89)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 342: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
+						continue
+					}
+					v1 = v1x
+				}
+				// 343: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 344: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 345: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 346: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+				// 347: ld.s32
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 348: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r22[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 342: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
+						continue
+					}
+					v1 = v1x
+				}
+				// 343: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 344: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 345: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 346: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+				// 347: ld.s32
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 348: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r22[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 349: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 350: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	runtime.Broadcast(r24, m, u9)
+	// PTX lines 351, 352: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 351: add.s64
+				v10 := uint64(uint64(u9) + uint64(r22[l]))
+				// 352: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r20[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 351: add.s64
+				v10 := uint64(uint64(u9) + uint64(r22[l]))
+				// 352: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r20[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+				}
+			}
+		}
+	}
+	// PTX line 353: mov.b32, warp-uniform
+	u12 := uint64(k3)
+	// PTX lines 354: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 354: st.u32
+				s13 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 354: st.u32
+				s13 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+				}
+			}
+		}
+	}
+	// PTX lines 355: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(92)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 355: ld.u32
+				v14a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
+						continue
+					}
+					v14 = v14x
+				}
+				r27[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 355: ld.u32
+				v14a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
+						continue
+					}
+					v14 = v14x
+				}
+				r27[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// syncwarpBothSidesBlock2 runs block 2 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB3_1), PTX lines 356-363
+func syncwarpBothSidesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r33 := w.Reg(33)
+	k0 := uint64(0x10)
+	k1 := uint64(0x2)
+	k2 := uint64(0x3e8)
+	// PTX line 356: bar.warp.sync
+	w.BarWarpSync(27, m, m, "testdata/ptx/O0/its.ptx:356")
+	// PTX lines 357, 358, 359, 360, 361, 362: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(93)
+		v5aw := w.Window(94)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 357: ld.s32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 358: xor.b64
+				v2 := uint64(uint64(v1) ^ uint64(k0))
+				// 359: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 360: add.s64
+				v4 := uint64(uint64(r24[l]) + uint64(v3))
+				// 361: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
+						continue
+					}
+					v5 = v5x
+				}
+				// 362: add.s32
+				v6 := uint64(uint32(v5) + uint32(k2))
+				r33[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 357: ld.s32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 358: xor.b64
+				v2 := uint64(uint64(v1) ^ uint64(k0))
+				// 359: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 360: add.s64
+				v4 := uint64(uint64(r24[l]) + uint64(v3))
+				// 361: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
+						continue
+					}
+					v5 = v5x
+				}
+				// 362: add.s32
+				v6 := uint64(uint32(v5) + uint32(k2))
+				r33[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 363: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(95)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 363: st.u32
+				s7 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r33[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 363: st.u32
+				s7 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r33[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+				}
+			}
+		}
+	}
+}
+
+// syncwarpBothSidesBlock3 runs block 3 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB3_2), PTX lines 366-379; the lanes wait here for those bar.warp.sync at line 380 names
+func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	r45 := w.Reg(45)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1000)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0xffffffff)
+	// PTX lines 366, 367, 368, 369, 370, 371, 372: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(96)
+		v2aw := w.Window(97)
+		v5aw := w.Window(98)
+		v6aw := w.Window(99)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 366: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
+						continue
+					}
+					v1 = v1x
+				}
+				// 367: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 368: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 369: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 370: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
+						continue
+					}
+					v5 = v5x
+				}
+				r38[l] = v5
+				// 371: ld.s32
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 372: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r40[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 366: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
+						continue
+					}
+					v1 = v1x
+				}
+				// 367: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 368: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 369: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 370: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
+						continue
+					}
+					v5 = v5x
+				}
+				r38[l] = v5
+				// 371: ld.s32
+				v6a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 372: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				r40[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 373: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 374: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	runtime.Broadcast(r42, m, u9)
+	// PTX lines 375, 376: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(100)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 375: add.s64
+				v10 := uint64(uint64(u9) + uint64(r40[l]))
+				// 376: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r38[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 375: add.s64
+				v10 := uint64(uint64(u9) + uint64(r40[l]))
+				// 376: st.u32
+				s11 := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r38[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+				}
+			}
+		}
+	}
+	// PTX line 377: mov.b32, warp-uniform
+	u12 := uint64(k3)
+	// PTX lines 378: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(101)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: st.u32
+				s13 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: st.u32
+				s13 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+				}
+			}
+		}
+	}
+	// PTX lines 379: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(102)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 379: ld.u32
+				v14a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
+						continue
+					}
+					v14 = v14x
+				}
+				r45[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 379: ld.u32
+				v14a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
+						continue
+					}
+					v14 = v14x
+				}
+				r45[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// syncwarpBothSidesBlock4 runs block 4 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB3_2), PTX lines 380-387
+func syncwarpBothSidesBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	r51 := w.Reg(51)
+	k0 := uint64(0x10)
+	k1 := uint64(0x2)
+	k2 := uint64(0x7d0)
+	// PTX line 380: bar.warp.sync
+	w.BarWarpSync(45, m, m, "testdata/ptx/O0/its.ptx:380")
+	// PTX lines 381, 382, 383, 384, 385, 386: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(103)
+		v5aw := w.Window(104)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 381: ld.s32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 382: xor.b64
+				v2 := uint64(uint64(v1) ^ uint64(k0))
+				// 383: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 384: add.s64
+				v4 := uint64(uint64(r42[l]) + uint64(v3))
+				// 385: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
+						continue
+					}
+					v5 = v5x
+				}
+				// 386: add.s32
+				v6 := uint64(uint32(v5) + uint32(k2))
+				r51[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 381: ld.s32
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 382: xor.b64
+				v2 := uint64(uint64(v1) ^ uint64(k0))
+				// 383: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 384: add.s64
+				v4 := uint64(uint64(r42[l]) + uint64(v3))
+				// 385: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
+						continue
+					}
+					v5 = v5x
+				}
+				// 386: add.s32
+				v6 := uint64(uint32(v5) + uint32(k2))
+				r51[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 387: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(105)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 387: st.u32
+				s7 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r51[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 387: st.u32
+				s7 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r51[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+				}
+			}
+		}
+	}
+}
+
+// syncwarpBothSidesBlock5 runs block 5 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB3_3), PTX lines 390-395; ret
+func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r56 := w.Reg(56)
+	k0 := uint64(0x2)
+	// PTX lines 390, 391, 392, 393, 394: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(106)
+		v2aw := w.Window(107)
+		v3aw := w.Window(108)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 390: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
+						continue
+					}
+					v1 = v1x
+				}
+				r52[l] = v1
+				// 391: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
+						continue
+					}
+					v2 = v2x
+				}
+				// 392: ld.s32
+				v3a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 393: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 394: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r56[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 390: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
+						continue
+					}
+					v1 = v1x
+				}
+				r52[l] = v1
+				// 391: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
+						continue
+					}
+					v2 = v2x
+				}
+				// 392: ld.s32
+				v3a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 393: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 394: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r56[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 395: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(109)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 395: st.u32
+				s6 := uint64(r56[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r52[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 395: st.u32
+				s6 := uint64(r56[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r52[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+				}
+			}
+		}
 	}
 }
 

@@ -1754,320 +1754,7 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 28: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 29: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:30")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:32")
-				}
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 34: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 36: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 37: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
-							}
-						}
-					}
-				}
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
-							}
-						}
-					}
-				}
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX line 40: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 41: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 42: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 44: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 45: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 44: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 45: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(4)
-					v20aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
-									continue
-								}
-								v19 = v19x
-							}
-							// 47: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
-									continue
-								}
-								v20 = v20x
-							}
-							// 48: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
-									continue
-								}
-								v19 = v19x
-							}
-							// 47: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
-									continue
-								}
-								v20 = v20x
-							}
-							// 48: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			sort8Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2084,120 +1771,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 19
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 54-55
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 54: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.u32
-							s2 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.u32
-							s2 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
-							}
-						}
-					}
-				}
-			}
+			sort8Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x7)
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							// 59: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							// 59: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			sort8Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2211,450 +1792,28 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 63-76
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r30 := w.Reg(30)
-				k0 := uint64(0x3)
-				k1 := uint64(0x2)
-				k2 := uint64(0x18)
-				// PTX lines 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v4aw := w.Window(10)
-					v9aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
-									continue
-								}
-								v1 = v1x
-							}
-							// 64: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
-									continue
-								}
-								v2 = v2x
-							}
-							// 65: shl.b32
-							v3 := uint64(uint32(v2) << uint32(k0))
-							// 66: ld.u32
-							v4a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
-									continue
-								}
-								v4 = v4x
-							}
-							// 67: add.s32
-							v5 := uint64(uint32(v3) + uint32(v4))
-							// 68: cvt.s64.s32
-							v6 := uint64(uint64(int32(v5)))
-							// 69: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							// 70: add.s64
-							v8 := uint64(uint64(v1) + uint64(v7))
-							// 71: ld.u32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
-									continue
-								}
-								v9 = v9x
-							}
-							r26[l] = v9
-							// 72: cvt.s64.s32
-							v10 := uint64(uint64(int32(v4)))
-							// 73: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k1))
-							// 74: add.u64
-							v12 := uint64(uint64(r0[l]) + uint64(k2))
-							// 75: add.s64
-							v13 := uint64(uint64(v12) + uint64(v11))
-							r30[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
-									continue
-								}
-								v1 = v1x
-							}
-							// 64: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
-									continue
-								}
-								v2 = v2x
-							}
-							// 65: shl.b32
-							v3 := uint64(uint32(v2) << uint32(k0))
-							// 66: ld.u32
-							v4a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
-									continue
-								}
-								v4 = v4x
-							}
-							// 67: add.s32
-							v5 := uint64(uint32(v3) + uint32(v4))
-							// 68: cvt.s64.s32
-							v6 := uint64(uint64(int32(v5)))
-							// 69: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k1))
-							// 70: add.s64
-							v8 := uint64(uint64(v1) + uint64(v7))
-							// 71: ld.u32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
-									continue
-								}
-								v9 = v9x
-							}
-							r26[l] = v9
-							// 72: cvt.s64.s32
-							v10 := uint64(uint64(int32(v4)))
-							// 73: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k1))
-							// 74: add.u64
-							v12 := uint64(uint64(r0[l]) + uint64(k2))
-							// 75: add.s64
-							v13 := uint64(uint64(v12) + uint64(v11))
-							r30[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.u32
-							s14 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r26[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.u32
-							s14 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r26[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
-							}
-						}
-					}
-				}
-			}
+			sort8Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 79-81
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				k0 := uint64(0x1)
-				// PTX lines 79, 80: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r32[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r32[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.u32
-							s3 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r32[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.u32
-							s3 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r32[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
-							}
-						}
-					}
-				}
-			}
+			sort8Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 84-85
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX line 84: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.u32
-							s2 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.u32
-							s2 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
-							}
-						}
-					}
-				}
-			}
+			sort8Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x7)
-				// PTX lines 89, 90: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: ld.u32
-							v1a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
-									continue
-								}
-								v1 = v1x
-							}
-							// 90: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: ld.u32
-							v1a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
-									continue
-								}
-								v1 = v1x
-							}
-							// 90: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			sort8Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2668,335 +1827,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 8:
 			// b8 ($L__BB0_8), PTX lines 94-102
-			{
-				r0 := w.Reg(0)
-				r39 := w.Reg(39)
-				r41 := w.Reg(41)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				k2 := uint64(0xffffffff)
-				// PTX lines 94, 95, 96, 97, 98: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(17)
-					v5aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: ld.s32
-							v1a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 95: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 96: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 97: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							// 98: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
-									continue
-								}
-								v5 = v5x
-							}
-							r39[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: ld.s32
-							v1a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 95: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 96: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 97: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							// 98: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
-									continue
-								}
-								v5 = v5x
-							}
-							r39[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.u32
-							s6 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r39[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.u32
-							s6 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r39[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
-							}
-						}
-					}
-				}
-				// PTX lines 100, 101: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: ld.u32
-							v7a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
-									continue
-								}
-								v7 = v7x
-							}
-							// 101: add.s32
-							v8 := uint64(uint32(v7) + uint32(k2))
-							r41[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: ld.u32
-							v7a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
-									continue
-								}
-								v7 = v7x
-							}
-							// 101: add.s32
-							v8 := uint64(uint32(v7) + uint32(k2))
-							r41[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.u32
-							s9 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r41[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.u32
-							s9 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r41[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			sort8Block8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 9:
 			// b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					v1aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: ld.u32
-							v1a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
-									continue
-								}
-								v1 = v1x
-							}
-							// 107: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 108: mov.pred
-							c3 := false
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 109: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: ld.u32
-							v1a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
-									continue
-								}
-								v1 = v1x
-							}
-							// 107: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-							// 108: mov.pred
-							c3 := false
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p4 = p4&^(1<<l) | c3b0<<l
-							// 109: mov.pred
-							c4 := c3
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-			}
+			sort8Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3010,207 +1848,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 10:
 			// b10 ($L__BB0_10), PTX lines 113-120
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				// PTX lines 113, 114, 115, 116, 117, 118, 119, 120: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					p6 := w.P[6]
-					v1aw := w.Window(23)
-					v5aw := w.Window(24)
-					v6aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: ld.s32
-							v1a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 114: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 115: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 116: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							// 117: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
-									continue
-								}
-								v5 = v5x
-							}
-							// 118: ld.u32
-							v6a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
-									continue
-								}
-								v6 = v6x
-							}
-							// 119: setp.gt.s32
-							c7t := int32(v5) > int32(v6)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p6 = p6&^(1<<l) | c7b0<<l
-							// 120: mov.pred
-							c8 := c7
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p5 = p5&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: ld.s32
-							v1a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 114: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 115: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 116: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							// 117: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
-									continue
-								}
-								v5 = v5x
-							}
-							// 118: ld.u32
-							v6a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
-									continue
-								}
-								v6 = v6x
-							}
-							// 119: setp.gt.s32
-							c7t := int32(v5) > int32(v6)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p6 = p6&^(1<<l) | c7b0<<l
-							// 120: mov.pred
-							c8 := c7
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p5 = p5&^(1<<l) | c8b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-					w.P[6] = p6
-				}
-			}
+			sort8Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 11:
 			// b11 ($L__BB0_11), PTX lines 123-123; divergent, reconverges at block 13 (b13 ($L__BB0_13))
-			{
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: mov.pred
-							c1 := p5>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: mov.pred
-							c1 := p5>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			sort8Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3224,593 +1869,35 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 12:
 			// b12 ($L__BB0_12), PTX lines 127-135
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r55 := w.Reg(55)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				k2 := uint64(0xffffffff)
-				// PTX lines 127, 128, 129, 130, 131: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(26)
-					v5aw := w.Window(27)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: ld.s32
-							v1a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 128: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 129: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 130: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							r52[l] = v4
-							// 131: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
-									continue
-								}
-								v5 = v5x
-							}
-							r53[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: ld.s32
-							v1a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 128: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 129: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 130: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							r52[l] = v4
-							// 131: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
-									continue
-								}
-								v5 = v5x
-							}
-							r53[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 132: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: st.u32
-							s6 := uint64(r52[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r53[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: st.u32
-							s6 := uint64(r52[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r53[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
-							}
-						}
-					}
-				}
-				// PTX lines 133, 134: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(29)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: ld.u32
-							v7a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
-									continue
-								}
-								v7 = v7x
-							}
-							// 134: add.s32
-							v8 := uint64(uint32(v7) + uint32(k2))
-							r55[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: ld.u32
-							v7a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
-									continue
-								}
-								v7 = v7x
-							}
-							// 134: add.s32
-							v8 := uint64(uint32(v7) + uint32(k2))
-							r55[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: st.u32
-							s9 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r55[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: st.u32
-							s9 := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r55[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
-							}
-						}
-					}
-				}
-			}
+			sort8Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 13:
 			// b13 ($L__BB0_13), PTX lines 138-143
-			{
-				r0 := w.Reg(0)
-				r56 := w.Reg(56)
-				r60 := w.Reg(60)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(31)
-					v2aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: ld.u32
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
-									continue
-								}
-								v1 = v1x
-							}
-							r56[l] = v1
-							// 139: ld.s32
-							v2a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 140: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 141: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 142: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r60[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: ld.u32
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
-									continue
-								}
-								v1 = v1x
-							}
-							r56[l] = v1
-							// 139: ld.s32
-							v2a := uint64(r0[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 140: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 141: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 142: add.s64
-							v5 := uint64(uint64(v3) + uint64(v4))
-							r60[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 143: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 143: st.u32
-							s6 := uint64(r60[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r56[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 143: st.u32
-							s6 := uint64(r60[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r56[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
-							}
-						}
-					}
-				}
-			}
+			sort8Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 14:
 			// b14 ($L__BB0_14), PTX lines 146-148
-			{
-				r0 := w.Reg(0)
-				r62 := w.Reg(62)
-				k0 := uint64(0x1)
-				// PTX lines 146, 147: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: ld.u32
-							v1a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
-									continue
-								}
-								v1 = v1x
-							}
-							// 147: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r62[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: ld.u32
-							v1a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
-									continue
-								}
-								v1 = v1x
-							}
-							// 147: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r62[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: st.u32
-							s3 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r62[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: st.u32
-							s3 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r62[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
-							}
-						}
-					}
-				}
-			}
+			sort8Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 15:
 			// b15 ($L__BB0_15), PTX lines 151-152
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 151: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.u32
-							s2 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.u32
-							s2 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
-							}
-						}
-					}
-				}
-			}
+			sort8Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 16:
 			// b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x7)
-				// PTX lines 155, 156: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					v1aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: ld.u32
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
-									continue
-								}
-								v1 = v1x
-							}
-							// 156: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p8 = p8&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: ld.u32
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
-									continue
-								}
-								v1 = v1x
-							}
-							// 156: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p8 = p8&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[8] = p8
-				}
-			}
+			sort8Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3824,330 +1911,14 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 17:
 			// b17 ($L__BB0_17), PTX lines 160-173
-			{
-				r0 := w.Reg(0)
-				r70 := w.Reg(70)
-				r77 := w.Reg(77)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				k2 := uint64(0x3)
-				// PTX lines 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(38)
-					v6aw := w.Window(39)
-					v7aw := w.Window(40)
-					v8aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: ld.u32
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
-									continue
-								}
-								v1 = v1x
-							}
-							// 161: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 162: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 163: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 164: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 165: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
-									continue
-								}
-								v6 = v6x
-							}
-							r70[l] = v6
-							// 166: ld.u64
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
-									continue
-								}
-								v7 = v7x
-							}
-							// 167: ld.u32
-							v8a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
-									continue
-								}
-								v8 = v8x
-							}
-							// 168: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k2))
-							// 169: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 170: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 171: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 172: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r77[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: ld.u32
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
-									continue
-								}
-								v1 = v1x
-							}
-							// 161: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 162: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 163: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 164: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 165: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
-									continue
-								}
-								v6 = v6x
-							}
-							r70[l] = v6
-							// 166: ld.u64
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
-									continue
-								}
-								v7 = v7x
-							}
-							// 167: ld.u32
-							v8a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
-									continue
-								}
-								v8 = v8x
-							}
-							// 168: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k2))
-							// 169: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 170: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 171: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 172: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r77[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.u32
-							s14 := uint64(r77[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r70[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.u32
-							s14 := uint64(r77[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r70[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
-							}
-						}
-					}
-				}
-			}
+			sort8Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 18
 		case 18:
 			// b18 ($L__BB0_18), PTX lines 176-178
-			{
-				r0 := w.Reg(0)
-				r79 := w.Reg(79)
-				k0 := uint64(0x1)
-				// PTX lines 176, 177: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u32
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r79[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u32
-							v1a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r79[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.u32
-							s3 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r79[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.u32
-							s3 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r79[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
-							}
-						}
-					}
-				}
-			}
+			sort8Block18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4183,6 +1954,2307 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// sort8Block0 runs block 0 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+func sort8Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 28: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 29: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 34: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 37: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+				}
+			}
+		}
+	}
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+				}
+			}
+		}
+	}
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX line 40: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 41: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 44: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 45: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 44: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 45: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(4)
+		v20aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
+						continue
+					}
+					v19 = v19x
+				}
+				// 47: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
+						continue
+					}
+					v20 = v20x
+				}
+				// 48: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
+						continue
+					}
+					v19 = v19x
+				}
+				// 47: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
+						continue
+					}
+					v20 = v20x
+				}
+				// 48: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 54-55
+func sort8Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 54: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.u32
+				s2 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.u32
+				s2 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+func sort8Block3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				// 59: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				// 59: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// sort8Block4 runs block 4 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 63-76
+func sort8Block4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	k0 := uint64(0x3)
+	k1 := uint64(0x2)
+	k2 := uint64(0x18)
+	// PTX lines 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v4aw := w.Window(10)
+		v9aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
+						continue
+					}
+					v1 = v1x
+				}
+				// 64: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
+						continue
+					}
+					v2 = v2x
+				}
+				// 65: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k0))
+				// 66: ld.u32
+				v4a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
+						continue
+					}
+					v4 = v4x
+				}
+				// 67: add.s32
+				v5 := uint64(uint32(v3) + uint32(v4))
+				// 68: cvt.s64.s32
+				v6 := uint64(uint64(int32(v5)))
+				// 69: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				// 70: add.s64
+				v8 := uint64(uint64(v1) + uint64(v7))
+				// 71: ld.u32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
+						continue
+					}
+					v9 = v9x
+				}
+				r26[l] = v9
+				// 72: cvt.s64.s32
+				v10 := uint64(uint64(int32(v4)))
+				// 73: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k1))
+				// 74: add.u64
+				v12 := uint64(uint64(r0[l]) + uint64(k2))
+				// 75: add.s64
+				v13 := uint64(uint64(v12) + uint64(v11))
+				r30[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
+						continue
+					}
+					v1 = v1x
+				}
+				// 64: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
+						continue
+					}
+					v2 = v2x
+				}
+				// 65: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k0))
+				// 66: ld.u32
+				v4a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
+						continue
+					}
+					v4 = v4x
+				}
+				// 67: add.s32
+				v5 := uint64(uint32(v3) + uint32(v4))
+				// 68: cvt.s64.s32
+				v6 := uint64(uint64(int32(v5)))
+				// 69: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
+				// 70: add.s64
+				v8 := uint64(uint64(v1) + uint64(v7))
+				// 71: ld.u32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
+						continue
+					}
+					v9 = v9x
+				}
+				r26[l] = v9
+				// 72: cvt.s64.s32
+				v10 := uint64(uint64(int32(v4)))
+				// 73: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k1))
+				// 74: add.u64
+				v12 := uint64(uint64(r0[l]) + uint64(k2))
+				// 75: add.s64
+				v13 := uint64(uint64(v12) + uint64(v11))
+				r30[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.u32
+				s14 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r26[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.u32
+				s14 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r26[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 79-81
+func sort8Block5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	k0 := uint64(0x1)
+	// PTX lines 79, 80: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r32[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r32[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.u32
+				s3 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r32[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.u32
+				s3 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r32[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 84-85
+func sort8Block6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX line 84: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.u32
+				s2 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.u32
+				s2 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
+func sort8Block7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// PTX lines 89, 90: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: ld.u32
+				v1a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
+						continue
+					}
+					v1 = v1x
+				}
+				// 90: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: ld.u32
+				v1a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
+						continue
+					}
+					v1 = v1x
+				}
+				// 90: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// sort8Block8 runs block 8 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_8), PTX lines 94-102
+func sort8Block8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	k2 := uint64(0xffffffff)
+	// PTX lines 94, 95, 96, 97, 98: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(17)
+		v5aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: ld.s32
+				v1a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 95: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 96: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 97: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				// 98: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
+						continue
+					}
+					v5 = v5x
+				}
+				r39[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: ld.s32
+				v1a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 95: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 96: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 97: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				// 98: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
+						continue
+					}
+					v5 = v5x
+				}
+				r39[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.u32
+				s6 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r39[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.u32
+				s6 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r39[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+				}
+			}
+		}
+	}
+	// PTX lines 100, 101: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: ld.u32
+				v7a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
+						continue
+					}
+					v7 = v7x
+				}
+				// 101: add.s32
+				v8 := uint64(uint32(v7) + uint32(k2))
+				r41[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: ld.u32
+				v7a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
+						continue
+					}
+					v7 = v7x
+				}
+				// 101: add.s32
+				v8 := uint64(uint32(v7) + uint32(k2))
+				r41[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.u32
+				s9 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r41[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.u32
+				s9 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r41[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
+func sort8Block9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		v1aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.u32
+				v1a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
+						continue
+					}
+					v1 = v1x
+				}
+				// 107: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 108: mov.pred
+				c3 := false
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 109: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.u32
+				v1a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
+						continue
+					}
+					v1 = v1x
+				}
+				// 107: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+				// 108: mov.pred
+				c3 := false
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p4 = p4&^(1<<l) | c3b0<<l
+				// 109: mov.pred
+				c4 := c3
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+}
+
+// sort8Block10 runs block 10 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_10), PTX lines 113-120
+func sort8Block10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	// PTX lines 113, 114, 115, 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		p6 := w.P[6]
+		v1aw := w.Window(23)
+		v5aw := w.Window(24)
+		v6aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: ld.s32
+				v1a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 114: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 115: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 116: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				// 117: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
+						continue
+					}
+					v5 = v5x
+				}
+				// 118: ld.u32
+				v6a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
+						continue
+					}
+					v6 = v6x
+				}
+				// 119: setp.gt.s32
+				c7t := int32(v5) > int32(v6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p6 = p6&^(1<<l) | c7b0<<l
+				// 120: mov.pred
+				c8 := c7
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p5 = p5&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: ld.s32
+				v1a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 114: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 115: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 116: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				// 117: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
+						continue
+					}
+					v5 = v5x
+				}
+				// 118: ld.u32
+				v6a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
+						continue
+					}
+					v6 = v6x
+				}
+				// 119: setp.gt.s32
+				c7t := int32(v5) > int32(v6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p6 = p6&^(1<<l) | c7b0<<l
+				// 120: mov.pred
+				c8 := c7
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p5 = p5&^(1<<l) | c8b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+		w.P[6] = p6
+	}
+}
+
+// sort8Block11 runs block 11 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB0_11), PTX lines 123-123; divergent, reconverges at block 13 (b13 ($L__BB0_13))
+func sort8Block11(w *runtime.Warp, m uint32, budget int) {
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: mov.pred
+				c1 := p5>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: mov.pred
+				c1 := p5>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// sort8Block12 runs block 12 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB0_12), PTX lines 127-135
+func sort8Block12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r55 := w.Reg(55)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	k2 := uint64(0xffffffff)
+	// PTX lines 127, 128, 129, 130, 131: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(26)
+		v5aw := w.Window(27)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: ld.s32
+				v1a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 128: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 129: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 130: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				r52[l] = v4
+				// 131: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
+						continue
+					}
+					v5 = v5x
+				}
+				r53[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.s32
+				v1a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 128: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 129: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 130: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				r52[l] = v4
+				// 131: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
+						continue
+					}
+					v5 = v5x
+				}
+				r53[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 132: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: st.u32
+				s6 := uint64(r52[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r53[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: st.u32
+				s6 := uint64(r52[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r53[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+				}
+			}
+		}
+	}
+	// PTX lines 133, 134: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(29)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: ld.u32
+				v7a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
+						continue
+					}
+					v7 = v7x
+				}
+				// 134: add.s32
+				v8 := uint64(uint32(v7) + uint32(k2))
+				r55[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: ld.u32
+				v7a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
+						continue
+					}
+					v7 = v7x
+				}
+				// 134: add.s32
+				v8 := uint64(uint32(v7) + uint32(k2))
+				r55[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: st.u32
+				s9 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r55[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: st.u32
+				s9 := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r55[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block13 runs block 13 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB0_13), PTX lines 138-143
+func sort8Block13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r56 := w.Reg(56)
+	r60 := w.Reg(60)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(31)
+		v2aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: ld.u32
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
+						continue
+					}
+					v1 = v1x
+				}
+				r56[l] = v1
+				// 139: ld.s32
+				v2a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 140: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 141: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 142: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r60[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: ld.u32
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
+						continue
+					}
+					v1 = v1x
+				}
+				r56[l] = v1
+				// 139: ld.s32
+				v2a := uint64(r0[l]) + 0x44
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 140: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 141: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 142: add.s64
+				v5 := uint64(uint64(v3) + uint64(v4))
+				r60[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 143: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 143: st.u32
+				s6 := uint64(r60[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r56[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: st.u32
+				s6 := uint64(r60[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r56[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB0_14), PTX lines 146-148
+func sort8Block14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r62 := w.Reg(62)
+	k0 := uint64(0x1)
+	// PTX lines 146, 147: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: ld.u32
+				v1a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
+						continue
+					}
+					v1 = v1x
+				}
+				// 147: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r62[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: ld.u32
+				v1a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
+						continue
+					}
+					v1 = v1x
+				}
+				// 147: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r62[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: st.u32
+				s3 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r62[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: st.u32
+				s3 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r62[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b15 ($L__BB0_15), PTX lines 151-152
+func sort8Block15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 151: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.u32
+				s2 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.u32
+				s2 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+func sort8Block16(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// PTX lines 155, 156: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		v1aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: ld.u32
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
+						continue
+					}
+					v1 = v1x
+				}
+				// 156: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p8 = p8&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: ld.u32
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
+						continue
+					}
+					v1 = v1x
+				}
+				// 156: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p8 = p8&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[8] = p8
+	}
+}
+
+// sort8Block17 runs block 17 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b17 ($L__BB0_17), PTX lines 160-173
+func sort8Block17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r70 := w.Reg(70)
+	r77 := w.Reg(77)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	k2 := uint64(0x3)
+	// PTX lines 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(38)
+		v6aw := w.Window(39)
+		v7aw := w.Window(40)
+		v8aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: ld.u32
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
+						continue
+					}
+					v1 = v1x
+				}
+				// 161: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 162: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 163: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 164: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 165: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
+						continue
+					}
+					v6 = v6x
+				}
+				r70[l] = v6
+				// 166: ld.u64
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
+						continue
+					}
+					v7 = v7x
+				}
+				// 167: ld.u32
+				v8a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
+						continue
+					}
+					v8 = v8x
+				}
+				// 168: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k2))
+				// 169: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 170: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 171: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 172: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r77[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: ld.u32
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
+						continue
+					}
+					v1 = v1x
+				}
+				// 161: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 162: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 163: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 164: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 165: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
+						continue
+					}
+					v6 = v6x
+				}
+				r70[l] = v6
+				// 166: ld.u64
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
+						continue
+					}
+					v7 = v7x
+				}
+				// 167: ld.u32
+				v8a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
+						continue
+					}
+					v8 = v8x
+				}
+				// 168: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k2))
+				// 169: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 170: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 171: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 172: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r77[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.u32
+				s14 := uint64(r77[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r70[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.u32
+				s14 := uint64(r77[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r70[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+				}
+			}
+		}
+	}
+}
+
+// sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
+// b18 ($L__BB0_18), PTX lines 176-178
+func sort8Block18(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r79 := w.Reg(79)
+	k0 := uint64(0x1)
+	// PTX lines 176, 177: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u32
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r79[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u32
+				v1a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r79[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.u32
+				s3 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r79[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.u32
+				s3 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r79[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+				}
+			}
+		}
+	}
+}
+
 // nibbleHistRun runs blocks of kernel nibble_hist for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4191,320 +4263,7 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 199: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 200: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 201: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:201")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 202: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:202")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 203: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:203")
-				}
-				// PTX line 204: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 205: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 206: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 207: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
-							}
-						}
-					}
-				}
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
-							}
-						}
-					}
-				}
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
-							}
-						}
-					}
-				}
-				// PTX line 211: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 212: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 213: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 214, 215, 216: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 214: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 215: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 216: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 214: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 215: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 216: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
-							}
-						}
-					}
-				}
-				// PTX lines 217, 218, 219: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(49)
-					v20aw := w.Window(50)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
-									continue
-								}
-								v19 = v19x
-							}
-							// 218: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
-									continue
-								}
-								v20 = v20x
-							}
-							// 219: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
-									continue
-								}
-								v19 = v19x
-							}
-							// 218: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
-									continue
-								}
-								v20 = v20x
-							}
-							// 219: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			nibbleHistBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4521,120 +4280,14 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 14
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 225-226
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 225: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 226: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: st.u32
-							s2 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: st.u32
-							s2 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xf)
-				// PTX lines 229, 230: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: ld.u32
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
-									continue
-								}
-								v1 = v1x
-							}
-							// 230: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: ld.u32
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
-									continue
-								}
-								v1 = v1x
-							}
-							// 230: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			nibbleHistBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4648,488 +4301,28 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 234-239
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				k2 := uint64(0x0)
-				// PTX lines 234, 235, 236, 237: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: ld.s32
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 235: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 236: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 237: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							r21[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: ld.s32
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 235: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							// 236: add.u64
-							v3 := uint64(uint64(r0[l]) + uint64(k1))
-							// 237: add.s64
-							v4 := uint64(uint64(v3) + uint64(v2))
-							r21[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 238: mov.b32, warp-uniform
-				u5 := uint64(k2)
-				// PTX lines 239: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 239: st.u32
-							s6 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 239: st.u32
-							s6 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 242-244
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				k0 := uint64(0x1)
-				// PTX lines 242, 243: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: ld.u32
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
-									continue
-								}
-								v1 = v1x
-							}
-							// 243: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r24[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: ld.u32
-							v1a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
-									continue
-								}
-								v1 = v1x
-							}
-							// 243: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r24[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 244: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: st.u32
-							s3 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r24[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: st.u32
-							s3 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r24[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 247-254
-			{
-				r0 := w.Reg(0)
-				r29 := w.Reg(29)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 247, 248, 249, 250, 251: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(57)
-					v2aw := w.Window(58)
-					v5aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
-									continue
-								}
-								v1 = v1x
-							}
-							// 248: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 249: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 250: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 251: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
-									continue
-								}
-								v5 = v5x
-							}
-							r29[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
-									continue
-								}
-								v1 = v1x
-							}
-							// 248: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 249: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 250: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 251: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
-									continue
-								}
-								v5 = v5x
-							}
-							r29[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 252: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 252: st.u32
-							s6 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r29[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 252: st.u32
-							s6 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r29[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
-							}
-						}
-					}
-				}
-				// PTX line 253: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				// PTX lines 254: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: st.u32
-							s8 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: st.u32
-							s8 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 7:
 			// b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x7)
-				// PTX lines 257, 258: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: ld.u32
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
-									continue
-								}
-								v1 = v1x
-							}
-							// 258: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: ld.u32
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
-									continue
-								}
-								v1 = v1x
-							}
-							// 258: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			nibbleHistBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5143,457 +4336,28 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 8:
 			// b8 ($L__BB1_8), PTX lines 262-272
-			{
-				r0 := w.Reg(0)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				k0 := uint64(0xf)
-				k1 := uint64(0x2)
-				k2 := uint64(0x18)
-				k3 := uint64(0x1)
-				k4 := uint64(0x4)
-				// PTX lines 262, 263, 264, 265, 266, 267, 268: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(63)
-					v6aw := w.Window(64)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: ld.u32
-							v1a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
-									continue
-								}
-								v1 = v1x
-							}
-							// 263: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 264: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 265: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k2))
-							// 266: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							r36[l] = v5
-							// 267: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
-									continue
-								}
-								v6 = v6x
-							}
-							// 268: add.s32
-							v7 := uint64(uint32(v6) + uint32(k3))
-							r38[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: ld.u32
-							v1a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
-									continue
-								}
-								v1 = v1x
-							}
-							// 263: and.b64
-							v2 := uint64(uint64(v1) & uint64(k0))
-							// 264: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k1))
-							// 265: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k2))
-							// 266: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							r36[l] = v5
-							// 267: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
-									continue
-								}
-								v6 = v6x
-							}
-							// 268: add.s32
-							v7 := uint64(uint32(v6) + uint32(k3))
-							r38[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 269: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(65)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: st.u32
-							s8 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r38[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: st.u32
-							s8 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r38[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
-							}
-						}
-					}
-				}
-				// PTX lines 270, 271: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 270: ld.u32
-							v9a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
-									continue
-								}
-								v9 = v9x
-							}
-							// 271: shr.u32
-							v10 := uint64(uint32(v9) >> uint32(k4))
-							r40[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 270: ld.u32
-							v9a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
-									continue
-								}
-								v9 = v9x
-							}
-							// 271: shr.u32
-							v10 := uint64(uint32(v9) >> uint32(k4))
-							r40[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 272: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 272: st.u32
-							s11 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r40[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 272: st.u32
-							s11 := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r40[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 9:
 			// b9 ($L__BB1_9), PTX lines 275-277
-			{
-				r0 := w.Reg(0)
-				r42 := w.Reg(42)
-				k0 := uint64(0x1)
-				// PTX lines 275, 276: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: ld.u32
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
-									continue
-								}
-								v1 = v1x
-							}
-							// 276: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r42[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: ld.u32
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
-									continue
-								}
-								v1 = v1x
-							}
-							// 276: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r42[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 277: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: st.u32
-							s3 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r42[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: st.u32
-							s3 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r42[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 10:
 			// b10 ($L__BB1_10), PTX lines 280-281
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 280: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 281: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: st.u32
-							s2 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: st.u32
-							s2 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 11:
 			// b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xf)
-				// PTX lines 284, 285: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v1aw := w.Window(71)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 284: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
-									continue
-								}
-								v1 = v1x
-							}
-							// 285: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 284: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
-									continue
-								}
-								v1 = v1x
-							}
-							// 285: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			nibbleHistBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5607,330 +4371,14 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 12:
 			// b12 ($L__BB1_12), PTX lines 289-302
-			{
-				r0 := w.Reg(0)
-				r50 := w.Reg(50)
-				r57 := w.Reg(57)
-				k0 := uint64(0x2)
-				k1 := uint64(0x18)
-				k2 := uint64(0x4)
-				// PTX lines 289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(72)
-					v6aw := w.Window(73)
-					v7aw := w.Window(74)
-					v8aw := w.Window(75)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 289: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
-									continue
-								}
-								v1 = v1x
-							}
-							// 290: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 291: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 292: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 293: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 294: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
-									continue
-								}
-								v6 = v6x
-							}
-							r50[l] = v6
-							// 295: ld.u64
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
-									continue
-								}
-								v7 = v7x
-							}
-							// 296: ld.u32
-							v8a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
-									continue
-								}
-								v8 = v8x
-							}
-							// 297: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k2))
-							// 298: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 299: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 300: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 301: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r57[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 289: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
-									continue
-								}
-								v1 = v1x
-							}
-							// 290: cvt.s64.s32
-							v2 := uint64(uint64(int32(v1)))
-							// 291: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 292: add.u64
-							v4 := uint64(uint64(r0[l]) + uint64(k1))
-							// 293: add.s64
-							v5 := uint64(uint64(v4) + uint64(v3))
-							// 294: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
-									continue
-								}
-								v6 = v6x
-							}
-							r50[l] = v6
-							// 295: ld.u64
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
-									continue
-								}
-								v7 = v7x
-							}
-							// 296: ld.u32
-							v8a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
-									continue
-								}
-								v8 = v8x
-							}
-							// 297: shl.b32
-							v9 := uint64(uint32(v8) << uint32(k2))
-							// 298: add.s32
-							v10 := uint64(uint32(v9) + uint32(v1))
-							// 299: cvt.s64.s32
-							v11 := uint64(uint64(int32(v10)))
-							// 300: shl.b64
-							v12 := uint64(uint64(v11) << uint32(k0))
-							// 301: add.s64
-							v13 := uint64(uint64(v7) + uint64(v12))
-							r57[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 302: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(76)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 302: st.u32
-							s14 := uint64(r57[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r50[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 302: st.u32
-							s14 := uint64(r57[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r50[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 13
 		case 13:
 			// b13 ($L__BB1_13), PTX lines 305-307
-			{
-				r0 := w.Reg(0)
-				r59 := w.Reg(59)
-				k0 := uint64(0x1)
-				// PTX lines 305, 306: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(77)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
-									continue
-								}
-								v1 = v1x
-							}
-							// 306: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r59[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: ld.u32
-							v1a := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
-									continue
-								}
-								v1 = v1x
-							}
-							// 306: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r59[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 307: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(78)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: st.u32
-							s3 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r59[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: st.u32
-							s3 := uint64(r0[l]) + 0x64
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r59[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
-							}
-						}
-					}
-				}
-			}
+			nibbleHistBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5957,5 +4405,1681 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// nibbleHistBlock0 runs block 0 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 199: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 200: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:202")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 203: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:203")
+	}
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 206: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 207: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+				}
+			}
+		}
+	}
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+				}
+			}
+		}
+	}
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+				}
+			}
+		}
+	}
+	// PTX line 211: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 212: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 213: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 214, 215, 216: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 215: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 216: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 215: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 216: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+				}
+			}
+		}
+	}
+	// PTX lines 217, 218, 219: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(49)
+		v20aw := w.Window(50)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
+						continue
+					}
+					v19 = v19x
+				}
+				// 218: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
+						continue
+					}
+					v20 = v20x
+				}
+				// 219: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
+						continue
+					}
+					v19 = v19x
+				}
+				// 218: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
+						continue
+					}
+					v20 = v20x
+				}
+				// 219: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// nibbleHistBlock2 runs block 2 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 225-226
+func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 225: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 226: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: st.u32
+				s2 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: st.u32
+				s2 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock3 runs block 3 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xf)
+	// PTX lines 229, 230: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: ld.u32
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
+						continue
+					}
+					v1 = v1x
+				}
+				// 230: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: ld.u32
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
+						continue
+					}
+					v1 = v1x
+				}
+				// 230: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// nibbleHistBlock4 runs block 4 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 234-239
+func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	k2 := uint64(0x0)
+	// PTX lines 234, 235, 236, 237: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: ld.s32
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 235: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 236: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 237: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				r21[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: ld.s32
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 235: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 236: add.u64
+				v3 := uint64(uint64(r0[l]) + uint64(k1))
+				// 237: add.s64
+				v4 := uint64(uint64(v3) + uint64(v2))
+				r21[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 238: mov.b32, warp-uniform
+	u5 := uint64(k2)
+	// PTX lines 239: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 239: st.u32
+				s6 := uint64(r21[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 239: st.u32
+				s6 := uint64(r21[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock5 runs block 5 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 242-244
+func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	k0 := uint64(0x1)
+	// PTX lines 242, 243: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: ld.u32
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
+						continue
+					}
+					v1 = v1x
+				}
+				// 243: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r24[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: ld.u32
+				v1a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
+						continue
+					}
+					v1 = v1x
+				}
+				// 243: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r24[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 244: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: st.u32
+				s3 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r24[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: st.u32
+				s3 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r24[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock6 runs block 6 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 247-254
+func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 247, 248, 249, 250, 251: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(57)
+		v2aw := w.Window(58)
+		v5aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
+						continue
+					}
+					v1 = v1x
+				}
+				// 248: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 249: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 250: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 251: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
+						continue
+					}
+					v5 = v5x
+				}
+				r29[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
+						continue
+					}
+					v1 = v1x
+				}
+				// 248: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 249: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 250: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 251: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
+						continue
+					}
+					v5 = v5x
+				}
+				r29[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 252: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 252: st.u32
+				s6 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r29[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 252: st.u32
+				s6 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r29[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+				}
+			}
+		}
+	}
+	// PTX line 253: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	// PTX lines 254: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: st.u32
+				s8 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: st.u32
+				s8 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock7 runs block 7 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// PTX lines 257, 258: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: ld.u32
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
+						continue
+					}
+					v1 = v1x
+				}
+				// 258: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: ld.u32
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
+						continue
+					}
+					v1 = v1x
+				}
+				// 258: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// nibbleHistBlock8 runs block 8 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_8), PTX lines 262-272
+func nibbleHistBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	k0 := uint64(0xf)
+	k1 := uint64(0x2)
+	k2 := uint64(0x18)
+	k3 := uint64(0x1)
+	k4 := uint64(0x4)
+	// PTX lines 262, 263, 264, 265, 266, 267, 268: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(63)
+		v6aw := w.Window(64)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: ld.u32
+				v1a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
+						continue
+					}
+					v1 = v1x
+				}
+				// 263: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 264: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 265: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k2))
+				// 266: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				r36[l] = v5
+				// 267: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
+						continue
+					}
+					v6 = v6x
+				}
+				// 268: add.s32
+				v7 := uint64(uint32(v6) + uint32(k3))
+				r38[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: ld.u32
+				v1a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
+						continue
+					}
+					v1 = v1x
+				}
+				// 263: and.b64
+				v2 := uint64(uint64(v1) & uint64(k0))
+				// 264: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				// 265: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k2))
+				// 266: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				r36[l] = v5
+				// 267: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
+						continue
+					}
+					v6 = v6x
+				}
+				// 268: add.s32
+				v7 := uint64(uint32(v6) + uint32(k3))
+				r38[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 269: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(65)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: st.u32
+				s8 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r38[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: st.u32
+				s8 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r38[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+				}
+			}
+		}
+	}
+	// PTX lines 270, 271: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 270: ld.u32
+				v9a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
+						continue
+					}
+					v9 = v9x
+				}
+				// 271: shr.u32
+				v10 := uint64(uint32(v9) >> uint32(k4))
+				r40[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 270: ld.u32
+				v9a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
+						continue
+					}
+					v9 = v9x
+				}
+				// 271: shr.u32
+				v10 := uint64(uint32(v9) >> uint32(k4))
+				r40[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 272: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 272: st.u32
+				s11 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r40[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 272: st.u32
+				s11 := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r40[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock9 runs block 9 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_9), PTX lines 275-277
+func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r42 := w.Reg(42)
+	k0 := uint64(0x1)
+	// PTX lines 275, 276: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: ld.u32
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
+						continue
+					}
+					v1 = v1x
+				}
+				// 276: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r42[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: ld.u32
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
+						continue
+					}
+					v1 = v1x
+				}
+				// 276: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r42[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 277: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: st.u32
+				s3 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r42[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: st.u32
+				s3 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r42[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock10 runs block 10 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_10), PTX lines 280-281
+func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 280: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 281: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: st.u32
+				s2 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: st.u32
+				s2 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock11 runs block 11 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xf)
+	// PTX lines 284, 285: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(71)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 284: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
+						continue
+					}
+					v1 = v1x
+				}
+				// 285: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 284: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
+						continue
+					}
+					v1 = v1x
+				}
+				// 285: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// nibbleHistBlock12 runs block 12 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB1_12), PTX lines 289-302
+func nibbleHistBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r50 := w.Reg(50)
+	r57 := w.Reg(57)
+	k0 := uint64(0x2)
+	k1 := uint64(0x18)
+	k2 := uint64(0x4)
+	// PTX lines 289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(72)
+		v6aw := w.Window(73)
+		v7aw := w.Window(74)
+		v8aw := w.Window(75)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 289: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
+						continue
+					}
+					v1 = v1x
+				}
+				// 290: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 291: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 292: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 293: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 294: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
+						continue
+					}
+					v6 = v6x
+				}
+				r50[l] = v6
+				// 295: ld.u64
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
+						continue
+					}
+					v7 = v7x
+				}
+				// 296: ld.u32
+				v8a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
+						continue
+					}
+					v8 = v8x
+				}
+				// 297: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k2))
+				// 298: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 299: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 300: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 301: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r57[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 289: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
+						continue
+					}
+					v1 = v1x
+				}
+				// 290: cvt.s64.s32
+				v2 := uint64(uint64(int32(v1)))
+				// 291: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 292: add.u64
+				v4 := uint64(uint64(r0[l]) + uint64(k1))
+				// 293: add.s64
+				v5 := uint64(uint64(v4) + uint64(v3))
+				// 294: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
+						continue
+					}
+					v6 = v6x
+				}
+				r50[l] = v6
+				// 295: ld.u64
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
+						continue
+					}
+					v7 = v7x
+				}
+				// 296: ld.u32
+				v8a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
+						continue
+					}
+					v8 = v8x
+				}
+				// 297: shl.b32
+				v9 := uint64(uint32(v8) << uint32(k2))
+				// 298: add.s32
+				v10 := uint64(uint32(v9) + uint32(v1))
+				// 299: cvt.s64.s32
+				v11 := uint64(uint64(int32(v10)))
+				// 300: shl.b64
+				v12 := uint64(uint64(v11) << uint32(k0))
+				// 301: add.s64
+				v13 := uint64(uint64(v7) + uint64(v12))
+				r57[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 302: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(76)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 302: st.u32
+				s14 := uint64(r57[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r50[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 302: st.u32
+				s14 := uint64(r57[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r50[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+				}
+			}
+		}
+	}
+}
+
+// nibbleHistBlock13 runs block 13 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_13), PTX lines 305-307
+func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r59 := w.Reg(59)
+	k0 := uint64(0x1)
+	// PTX lines 305, 306: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(77)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
+						continue
+					}
+					v1 = v1x
+				}
+				// 306: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r59[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: ld.u32
+				v1a := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
+						continue
+					}
+					v1 = v1x
+				}
+				// 306: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r59[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 307: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(78)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: st.u32
+				s3 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r59[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: st.u32
+				s3 := uint64(r0[l]) + 0x64
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r59[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+				}
+			}
+		}
 	}
 }

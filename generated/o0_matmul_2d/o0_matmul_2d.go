@@ -2002,523 +2002,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 34: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 35: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:37")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:38")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:39")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 40: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:40")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 41: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:41")
-				}
-				// PTX line 42: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u6)
-				// PTX line 43: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 44: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u7)
-				// PTX line 45: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX line 46: cvta.to.global.u64, warp-uniform
-				u13 := uint64(u8)
-				// PTX line 47: cvta.global.u64, warp-uniform
-				u14 := uint64(u13)
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.u64
-							s15 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.u64
-							s15 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.u64
-							s16 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u12)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.u64
-							s16 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u12)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
-							}
-						}
-					}
-				}
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.u64
-							s17 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u10)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.u64
-							s17 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u10)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
-							}
-						}
-					}
-				}
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u5)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u5)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.u32
-							s19 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(u4)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.u32
-							s19 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(u4)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
-							}
-						}
-					}
-				}
-				// PTX line 54: mov.u32, warp-uniform
-				u21 := uint64(uint64(w.CTAID().Y))
-				// PTX line 55: mov.u32, warp-uniform
-				u22 := uint64(uint64(w.NTID().Y))
-				// PTX line 56: mul.lo.s32, warp-uniform
-				u23 := uint64(uint32(u21) * uint32(u22))
-				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					s26w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: mov.u32
-							v24 := uint64(uint64(tid1[l]))
-							// 58: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 59: st.u32
-							s26 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: mov.u32
-							v24 := uint64(uint64(tid1[l]))
-							// 58: add.s32
-							v25 := uint64(uint32(u23) + uint32(v24))
-							// 59: st.u32
-							s26 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(v25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX line 60: mov.u32, warp-uniform
-				u27 := uint64(uint64(w.CTAID().X))
-				// PTX line 61: mov.u32, warp-uniform
-				u28 := uint64(uint64(w.NTID().X))
-				// PTX line 62: mul.lo.s32, warp-uniform
-				u29 := uint64(uint32(u27) * uint32(u28))
-				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s32w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: mov.u32
-							v30 := uint64(uint64(tid0[l]))
-							// 64: add.s32
-							v31 := uint64(uint32(u29) + uint32(v30))
-							// 65: st.u32
-							s32 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(v31)
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: mov.u32
-							v30 := uint64(uint64(tid0[l]))
-							// 64: add.s32
-							v31 := uint64(uint32(u29) + uint32(v30))
-							// 65: st.u32
-							s32 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(v31)
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
-							}
-						}
-					}
-				}
-				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v33aw := w.Window(8)
-					v34aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.u32
-							v33a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
-									continue
-								}
-								v33 = v33x
-							}
-							// 67: ld.u32
-							v34a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
-									continue
-								}
-								v34 = v34x
-							}
-							// 68: setp.ge.s32
-							c35t := int32(v33) >= int32(v34)
-							c35 := c35t
-							c35b0 := uint32(0)
-							if c35 {
-								c35b0 = 1
-							}
-							p0 = p0&^(1<<l) | c35b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.u32
-							v33a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
-									continue
-								}
-								v33 = v33x
-							}
-							// 67: ld.u32
-							v34a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
-									continue
-								}
-								v34 = v34x
-							}
-							// 68: setp.ge.s32
-							c35t := int32(v33) >= int32(v34)
-							c35 := c35t
-							c35b0 := uint32(0)
-							if c35 {
-								c35b0 = 1
-							}
-							p0 = p0&^(1<<l) | c35b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			matmulBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2532,106 +2016,7 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(10)
-					v2aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							// 73: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
-									continue
-								}
-								v2 = v2x
-							}
-							// 74: setp.lt.s32
-							c3t := int32(v1) < int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							// 73: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
-									continue
-								}
-								v2 = v2x
-							}
-							// 74: setp.lt.s32
-							c3t := int32(v1) < int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			matmulBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2648,186 +2033,14 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 8
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 80-82
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX line 80: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.u32
-							s2 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.u32
-							s2 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(u1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(u1)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
-							}
-						}
-					}
-				}
-			}
+			matmulBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(14)
-					v2aw := w.Window(15)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
-									continue
-								}
-								v1 = v1x
-							}
-							// 86: ld.u32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
-									continue
-								}
-								v2 = v2x
-							}
-							// 87: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
-									continue
-								}
-								v1 = v1x
-							}
-							// 86: ld.u32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
-									continue
-								}
-								v2 = v2x
-							}
-							// 87: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			matmulBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2841,789 +2054,21 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 5:
 			// b5 ($L__BB0_5), PTX lines 91-112
-			{
-				r0 := w.Reg(0)
-				r51 := w.Reg(51)
-				k0 := uint64(0x2)
-				// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(16)
-					v2aw := w.Window(17)
-					v3aw := w.Window(18)
-					v5aw := w.Window(19)
-					v10aw := w.Window(20)
-					v11aw := w.Window(21)
-					v12aw := w.Window(22)
-					v14aw := w.Window(23)
-					v19aw := w.Window(24)
-					v20aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
-									continue
-								}
-								v1 = v1x
-							}
-							// 92: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
-									continue
-								}
-								v2 = v2x
-							}
-							// 93: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
-									continue
-								}
-								v3 = v3x
-							}
-							// 94: mul.lo.s32
-							v4 := uint64(uint32(v2) * uint32(v3))
-							// 95: ld.u32
-							v5a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
-									continue
-								}
-								v5 = v5x
-							}
-							// 96: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							// 97: cvt.s64.s32
-							v7 := uint64(uint64(int32(v6)))
-							// 98: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k0))
-							// 99: add.s64
-							v9 := uint64(uint64(v1) + uint64(v8))
-							// 100: ld.f32
-							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
-									continue
-								}
-								v10 = v10x
-							}
-							// 101: ld.u64
-							v11a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
-									continue
-								}
-								v11 = v11x
-							}
-							// 102: ld.u32
-							v12a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
-									continue
-								}
-								v12 = v12x
-							}
-							// 103: mul.lo.s32
-							v13 := uint64(uint32(v5) * uint32(v12))
-							// 104: ld.u32
-							v14a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
-									continue
-								}
-								v14 = v14x
-							}
-							// 105: add.s32
-							v15 := uint64(uint32(v13) + uint32(v14))
-							// 106: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 107: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k0))
-							// 108: add.s64
-							v18 := uint64(uint64(v11) + uint64(v17))
-							// 109: ld.f32
-							v19a := uint64(v18) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
-									continue
-								}
-								v19 = v19x
-							}
-							// 110: ld.f32
-							v20a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
-									continue
-								}
-								v20 = v20x
-							}
-							// 111: fma.rn.f32
-							var v21 uint64
-							if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
-								v21 = uint64(math.Float32bits(float32(v21f)))
-							} else {
-								v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
-							}
-							r51[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
-									continue
-								}
-								v1 = v1x
-							}
-							// 92: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
-									continue
-								}
-								v2 = v2x
-							}
-							// 93: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
-									continue
-								}
-								v3 = v3x
-							}
-							// 94: mul.lo.s32
-							v4 := uint64(uint32(v2) * uint32(v3))
-							// 95: ld.u32
-							v5a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
-									continue
-								}
-								v5 = v5x
-							}
-							// 96: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							// 97: cvt.s64.s32
-							v7 := uint64(uint64(int32(v6)))
-							// 98: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k0))
-							// 99: add.s64
-							v9 := uint64(uint64(v1) + uint64(v8))
-							// 100: ld.f32
-							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
-									continue
-								}
-								v10 = v10x
-							}
-							// 101: ld.u64
-							v11a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
-									continue
-								}
-								v11 = v11x
-							}
-							// 102: ld.u32
-							v12a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
-									continue
-								}
-								v12 = v12x
-							}
-							// 103: mul.lo.s32
-							v13 := uint64(uint32(v5) * uint32(v12))
-							// 104: ld.u32
-							v14a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
-									continue
-								}
-								v14 = v14x
-							}
-							// 105: add.s32
-							v15 := uint64(uint32(v13) + uint32(v14))
-							// 106: cvt.s64.s32
-							v16 := uint64(uint64(int32(v15)))
-							// 107: shl.b64
-							v17 := uint64(uint64(v16) << uint32(k0))
-							// 108: add.s64
-							v18 := uint64(uint64(v11) + uint64(v17))
-							// 109: ld.f32
-							v19a := uint64(v18) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
-									continue
-								}
-								v19 = v19x
-							}
-							// 110: ld.f32
-							v20a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
-									continue
-								}
-								v20 = v20x
-							}
-							// 111: fma.rn.f32
-							var v21 uint64
-							if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
-								v21 = uint64(math.Float32bits(float32(v21f)))
-							} else {
-								v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
-							}
-							r51[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.f32
-							s22 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r51[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.f32
-							s22 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r51[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
-							}
-						}
-					}
-				}
-			}
+			matmulBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 115-117
-			{
-				r0 := w.Reg(0)
-				r53 := w.Reg(53)
-				k0 := uint64(0x1)
-				// PTX lines 115, 116: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(27)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
-									continue
-								}
-								v1 = v1x
-							}
-							// 116: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r53[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
-									continue
-								}
-								v1 = v1x
-							}
-							// 116: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r53[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r53[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r53[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
-							}
-						}
-					}
-				}
-			}
+			matmulBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 120-130
-			{
-				r0 := w.Reg(0)
-				r54 := w.Reg(54)
-				r63 := w.Reg(63)
-				k0 := uint64(0x2)
-				// PTX lines 120, 121, 122, 123, 124, 125, 126, 127, 128, 129: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(29)
-					v2aw := w.Window(30)
-					v3aw := w.Window(31)
-					v4aw := w.Window(32)
-					v6aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: ld.f32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
-									continue
-								}
-								v1 = v1x
-							}
-							r54[l] = v1
-							// 121: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
-									continue
-								}
-								v2 = v2x
-							}
-							// 122: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
-									continue
-								}
-								v3 = v3x
-							}
-							// 123: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
-									continue
-								}
-								v4 = v4x
-							}
-							// 124: mul.lo.s32
-							v5 := uint64(uint32(v3) * uint32(v4))
-							// 125: ld.u32
-							v6a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
-									continue
-								}
-								v6 = v6x
-							}
-							// 126: add.s32
-							v7 := uint64(uint32(v5) + uint32(v6))
-							// 127: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 128: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 129: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r63[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: ld.f32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
-									continue
-								}
-								v1 = v1x
-							}
-							r54[l] = v1
-							// 121: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
-									continue
-								}
-								v2 = v2x
-							}
-							// 122: ld.u32
-							v3a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
-									continue
-								}
-								v3 = v3x
-							}
-							// 123: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
-									continue
-								}
-								v4 = v4x
-							}
-							// 124: mul.lo.s32
-							v5 := uint64(uint32(v3) * uint32(v4))
-							// 125: ld.u32
-							v6a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
-									continue
-								}
-								v6 = v6x
-							}
-							// 126: add.s32
-							v7 := uint64(uint32(v5) + uint32(v6))
-							// 127: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 128: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 129: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r63[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.f32
-							s11 := uint64(r63[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r54[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.f32
-							s11 := uint64(r63[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r54[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
-							}
-						}
-					}
-				}
-			}
+			matmulBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3650,6 +2095,1589 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// matmulBlock0 runs block 0 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 34: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 35: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:37")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:38")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:40")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:41")
+	}
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 43: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u7)
+	// PTX line 45: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u8)
+	// PTX line 47: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.u64
+				s15 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.u64
+				s15 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.u64
+				s16 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u12)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.u64
+				s16 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u12)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+				}
+			}
+		}
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.u64
+				s17 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u10)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.u64
+				s17 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u10)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+				}
+			}
+		}
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u5)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u5)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.u32
+				s19 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(u4)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.u32
+				s19 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(u4)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+				}
+			}
+		}
+	}
+	// PTX line 54: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().Y))
+	// PTX line 55: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().Y))
+	// PTX line 56: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		s26w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: mov.u32
+				v24 := uint64(uint64(tid1[l]))
+				// 58: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 59: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: mov.u32
+				v24 := uint64(uint64(tid1[l]))
+				// 58: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				// 59: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(v25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX line 60: mov.u32, warp-uniform
+	u27 := uint64(uint64(w.CTAID().X))
+	// PTX line 61: mov.u32, warp-uniform
+	u28 := uint64(uint64(w.NTID().X))
+	// PTX line 62: mul.lo.s32, warp-uniform
+	u29 := uint64(uint32(u27) * uint32(u28))
+	// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s32w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: mov.u32
+				v30 := uint64(uint64(tid0[l]))
+				// 64: add.s32
+				v31 := uint64(uint32(u29) + uint32(v30))
+				// 65: st.u32
+				s32 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(v31)
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: mov.u32
+				v30 := uint64(uint64(tid0[l]))
+				// 64: add.s32
+				v31 := uint64(uint32(u29) + uint32(v30))
+				// 65: st.u32
+				s32 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(v31)
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+				}
+			}
+		}
+	}
+	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v33aw := w.Window(8)
+		v34aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.u32
+				v33a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
+						continue
+					}
+					v33 = v33x
+				}
+				// 67: ld.u32
+				v34a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
+						continue
+					}
+					v34 = v34x
+				}
+				// 68: setp.ge.s32
+				c35t := int32(v33) >= int32(v34)
+				c35 := c35t
+				c35b0 := uint32(0)
+				if c35 {
+					c35b0 = 1
+				}
+				p0 = p0&^(1<<l) | c35b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.u32
+				v33a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
+						continue
+					}
+					v33 = v33x
+				}
+				// 67: ld.u32
+				v34a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
+						continue
+					}
+					v34 = v34x
+				}
+				// 68: setp.ge.s32
+				c35t := int32(v33) >= int32(v34)
+				c35 := c35t
+				c35b0 := uint32(0)
+				if c35 {
+					c35b0 = 1
+				}
+				p0 = p0&^(1<<l) | c35b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(10)
+		v2aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				// 73: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
+						continue
+					}
+					v2 = v2x
+				}
+				// 74: setp.lt.s32
+				c3t := int32(v1) < int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				// 73: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
+						continue
+					}
+					v2 = v2x
+				}
+				// 74: setp.lt.s32
+				c3t := int32(v1) < int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 80-82
+func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX line 80: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.u32
+				s2 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.u32
+				s2 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(u1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(u1)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+				}
+			}
+		}
+	}
+}
+
+// matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(14)
+		v2aw := w.Window(15)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
+						continue
+					}
+					v1 = v1x
+				}
+				// 86: ld.u32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
+						continue
+					}
+					v2 = v2x
+				}
+				// 87: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
+						continue
+					}
+					v1 = v1x
+				}
+				// 86: ld.u32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
+						continue
+					}
+					v2 = v2x
+				}
+				// 87: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// matmulBlock5 runs block 5 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 91-112
+func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r51 := w.Reg(51)
+	k0 := uint64(0x2)
+	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(16)
+		v2aw := w.Window(17)
+		v3aw := w.Window(18)
+		v5aw := w.Window(19)
+		v10aw := w.Window(20)
+		v11aw := w.Window(21)
+		v12aw := w.Window(22)
+		v14aw := w.Window(23)
+		v19aw := w.Window(24)
+		v20aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
+						continue
+					}
+					v1 = v1x
+				}
+				// 92: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
+						continue
+					}
+					v2 = v2x
+				}
+				// 93: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				// 94: mul.lo.s32
+				v4 := uint64(uint32(v2) * uint32(v3))
+				// 95: ld.u32
+				v5a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
+						continue
+					}
+					v5 = v5x
+				}
+				// 96: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				// 97: cvt.s64.s32
+				v7 := uint64(uint64(int32(v6)))
+				// 98: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k0))
+				// 99: add.s64
+				v9 := uint64(uint64(v1) + uint64(v8))
+				// 100: ld.f32
+				v10a := uint64(v9) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
+						continue
+					}
+					v10 = v10x
+				}
+				// 101: ld.u64
+				v11a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
+						continue
+					}
+					v11 = v11x
+				}
+				// 102: ld.u32
+				v12a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
+						continue
+					}
+					v12 = v12x
+				}
+				// 103: mul.lo.s32
+				v13 := uint64(uint32(v5) * uint32(v12))
+				// 104: ld.u32
+				v14a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
+						continue
+					}
+					v14 = v14x
+				}
+				// 105: add.s32
+				v15 := uint64(uint32(v13) + uint32(v14))
+				// 106: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 107: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k0))
+				// 108: add.s64
+				v18 := uint64(uint64(v11) + uint64(v17))
+				// 109: ld.f32
+				v19a := uint64(v18) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
+						continue
+					}
+					v19 = v19x
+				}
+				// 110: ld.f32
+				v20a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
+						continue
+					}
+					v20 = v20x
+				}
+				// 111: fma.rn.f32
+				var v21 uint64
+				if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
+					v21 = uint64(math.Float32bits(float32(v21f)))
+				} else {
+					v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+				}
+				r51[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
+						continue
+					}
+					v1 = v1x
+				}
+				// 92: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
+						continue
+					}
+					v2 = v2x
+				}
+				// 93: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				// 94: mul.lo.s32
+				v4 := uint64(uint32(v2) * uint32(v3))
+				// 95: ld.u32
+				v5a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
+						continue
+					}
+					v5 = v5x
+				}
+				// 96: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				// 97: cvt.s64.s32
+				v7 := uint64(uint64(int32(v6)))
+				// 98: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k0))
+				// 99: add.s64
+				v9 := uint64(uint64(v1) + uint64(v8))
+				// 100: ld.f32
+				v10a := uint64(v9) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
+						continue
+					}
+					v10 = v10x
+				}
+				// 101: ld.u64
+				v11a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
+						continue
+					}
+					v11 = v11x
+				}
+				// 102: ld.u32
+				v12a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
+						continue
+					}
+					v12 = v12x
+				}
+				// 103: mul.lo.s32
+				v13 := uint64(uint32(v5) * uint32(v12))
+				// 104: ld.u32
+				v14a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
+						continue
+					}
+					v14 = v14x
+				}
+				// 105: add.s32
+				v15 := uint64(uint32(v13) + uint32(v14))
+				// 106: cvt.s64.s32
+				v16 := uint64(uint64(int32(v15)))
+				// 107: shl.b64
+				v17 := uint64(uint64(v16) << uint32(k0))
+				// 108: add.s64
+				v18 := uint64(uint64(v11) + uint64(v17))
+				// 109: ld.f32
+				v19a := uint64(v18) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
+						continue
+					}
+					v19 = v19x
+				}
+				// 110: ld.f32
+				v20a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
+						continue
+					}
+					v20 = v20x
+				}
+				// 111: fma.rn.f32
+				var v21 uint64
+				if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
+					v21 = uint64(math.Float32bits(float32(v21f)))
+				} else {
+					v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+				}
+				r51[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.f32
+				s22 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r51[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.f32
+				s22 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r51[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+				}
+			}
+		}
+	}
+}
+
+// matmulBlock6 runs block 6 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 115-117
+func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r53 := w.Reg(53)
+	k0 := uint64(0x1)
+	// PTX lines 115, 116: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(27)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
+						continue
+					}
+					v1 = v1x
+				}
+				// 116: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r53[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
+						continue
+					}
+					v1 = v1x
+				}
+				// 116: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r53[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r53[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r53[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+				}
+			}
+		}
+	}
+}
+
+// matmulBlock7 runs block 7 of kernel matmul for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_7), PTX lines 120-130
+func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r54 := w.Reg(54)
+	r63 := w.Reg(63)
+	k0 := uint64(0x2)
+	// PTX lines 120, 121, 122, 123, 124, 125, 126, 127, 128, 129: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(29)
+		v2aw := w.Window(30)
+		v3aw := w.Window(31)
+		v4aw := w.Window(32)
+		v6aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: ld.f32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
+						continue
+					}
+					v1 = v1x
+				}
+				r54[l] = v1
+				// 121: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
+						continue
+					}
+					v2 = v2x
+				}
+				// 122: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
+						continue
+					}
+					v3 = v3x
+				}
+				// 123: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
+						continue
+					}
+					v4 = v4x
+				}
+				// 124: mul.lo.s32
+				v5 := uint64(uint32(v3) * uint32(v4))
+				// 125: ld.u32
+				v6a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
+						continue
+					}
+					v6 = v6x
+				}
+				// 126: add.s32
+				v7 := uint64(uint32(v5) + uint32(v6))
+				// 127: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 128: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 129: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r63[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: ld.f32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
+						continue
+					}
+					v1 = v1x
+				}
+				r54[l] = v1
+				// 121: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
+						continue
+					}
+					v2 = v2x
+				}
+				// 122: ld.u32
+				v3a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
+						continue
+					}
+					v3 = v3x
+				}
+				// 123: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
+						continue
+					}
+					v4 = v4x
+				}
+				// 124: mul.lo.s32
+				v5 := uint64(uint32(v3) * uint32(v4))
+				// 125: ld.u32
+				v6a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
+						continue
+					}
+					v6 = v6x
+				}
+				// 126: add.s32
+				v7 := uint64(uint32(v5) + uint32(v6))
+				// 127: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 128: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 129: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r63[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.f32
+				s11 := uint64(r63[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r54[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.f32
+				s11 := uint64(r63[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r54[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+				}
+			}
+		}
+	}
+}
+
 // matmulTiledRun runs blocks of kernel matmul_tiled for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3658,771 +3686,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 158-194
-			{
-				r0 := w.Reg(0)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r19 := w.Reg(19)
-				r23 := w.Reg(23)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x4)
-				// PTX line 158: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 159: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 160: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:160")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 161: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:161")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 162: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:162")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 163: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:163")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 164: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:164")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 165: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:165")
-				}
-				// PTX line 166: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u6)
-				// PTX line 167: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 168: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u7)
-				// PTX line 169: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX line 170: cvta.to.global.u64, warp-uniform
-				u13 := uint64(u8)
-				// PTX line 171: cvta.global.u64, warp-uniform
-				u14 := uint64(u13)
-				// PTX lines 172: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 172: st.u64
-							s15 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 172: st.u64
-							s15 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
-							}
-						}
-					}
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(36)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.u64
-							s16 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u12)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.u64
-							s16 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u12)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
-							}
-						}
-					}
-				}
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.u64
-							s17 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u10)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.u64
-							s17 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u10)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
-							}
-						}
-					}
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u5)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u5)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
-							}
-						}
-					}
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.u32
-							s19 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(u4)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.u32
-							s19 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(u4)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
-							}
-						}
-					}
-				}
-				// PTX lines 177, 178: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
-							}
-							// 178: mov.u32
-							v21 := uint64(uint64(tid0[l]))
-							r14[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: st.u32
-							s20 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(u3)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
-							}
-							// 178: mov.u32
-							v21 := uint64(uint64(tid0[l]))
-							r14[l] = v21
-						}
-					}
-				}
-				// PTX lines 179, 180: lane-local, one loop over the lanes
-				{
-					tid1 := &w.Tid[1]
-					s22w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: st.u32
-							s22 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r14[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
-							}
-							// 180: mov.u32
-							v23 := uint64(uint64(tid1[l]))
-							r15[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: st.u32
-							s22 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r14[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
-							}
-							// 180: mov.u32
-							v23 := uint64(uint64(tid1[l]))
-							r15[l] = v23
-						}
-					}
-				}
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: st.u32
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r15[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: st.u32
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r15[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
-							}
-						}
-					}
-				}
-				// PTX line 182: mov.u32, warp-uniform
-				u25 := uint64(uint64(w.CTAID().Y))
-				// PTX line 183: shl.b32, warp-uniform
-				u26 := uint64(uint32(u25) << uint32(k2))
-				// PTX lines 184, 185: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(43)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: ld.u32
-							v27a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
-									continue
-								}
-								v27 = v27x
-							}
-							// 185: add.s32
-							v28 := uint64(uint32(u26) + uint32(v27))
-							r19[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: ld.u32
-							v27a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
-									continue
-								}
-								v27 = v27x
-							}
-							// 185: add.s32
-							v28 := uint64(uint32(u26) + uint32(v27))
-							r19[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					s29w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.u32
-							s29 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r19[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.u32
-							s29 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(r19[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
-							}
-						}
-					}
-				}
-				// PTX line 187: mov.u32, warp-uniform
-				u30 := uint64(uint64(w.CTAID().X))
-				// PTX line 188: shl.b32, warp-uniform
-				u31 := uint64(uint32(u30) << uint32(k2))
-				// PTX lines 189, 190: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: ld.u32
-							v32a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
-									continue
-								}
-								v32 = v32x
-							}
-							// 190: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							r23[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: ld.u32
-							v32a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
-									continue
-								}
-								v32 = v32x
-							}
-							// 190: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							r23[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 191: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: st.u32
-							s34 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r23[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: st.u32
-							s34 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r23[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
-							}
-						}
-					}
-				}
-				// PTX line 192: mov.b32, warp-uniform
-				u35 := uint64(k0)
-				// PTX lines 193: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 193: st.u32
-							s36 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(u35)
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 193: st.u32
-							s36 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(u35)
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
-							}
-						}
-					}
-				}
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					s37w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: st.u32
-							s37 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(u35)
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: st.u32
-							s37 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
-							}
-							s37v := uint64(u35)
-							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-								runtime.Store32(s37w.Mem, s37o, s37v)
-							} else {
-								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 198, 199, 200: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(49)
-					v2aw := w.Window(50)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
-									continue
-								}
-								v1 = v1x
-							}
-							// 199: ld.u32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
-									continue
-								}
-								v2 = v2x
-							}
-							// 200: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
-									continue
-								}
-								v1 = v1x
-							}
-							// 199: ld.u32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
-									continue
-								}
-								v2 = v2x
-							}
-							// 200: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			matmulTiledBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4436,106 +3707,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 204, 205, 206: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(51)
-					v2aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
-									continue
-								}
-								v1 = v1x
-							}
-							// 205: ld.u32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
-									continue
-								}
-								v2 = v2x
-							}
-							// 206: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
-									continue
-								}
-								v1 = v1x
-							}
-							// 205: ld.u32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
-									continue
-								}
-								v2 = v2x
-							}
-							// 206: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			matmulTiledBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4549,143 +3721,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 210, 211, 212, 213, 214: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(53)
-					v2aw := w.Window(54)
-					v4aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
-									continue
-								}
-								v1 = v1x
-							}
-							// 211: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
-									continue
-								}
-								v2 = v2x
-							}
-							// 212: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							// 213: ld.u32
-							v4a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
-									continue
-								}
-								v4 = v4x
-							}
-							// 214: setp.ge.s32
-							c5t := int32(v3) >= int32(v4)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
-									continue
-								}
-								v1 = v1x
-							}
-							// 211: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
-									continue
-								}
-								v2 = v2x
-							}
-							// 212: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							// 213: ld.u32
-							v4a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
-									continue
-								}
-								v4 = v4x
-							}
-							// 214: setp.ge.s32
-							c5t := int32(v3) >= int32(v4)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p2 = p2&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			matmulTiledBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4699,555 +3735,21 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 218-230
-			{
-				r0 := w.Reg(0)
-				r45 := w.Reg(45)
-				k0 := uint64(0x2)
-				// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(56)
-					v2aw := w.Window(57)
-					v3aw := w.Window(58)
-					v5aw := w.Window(59)
-					v7aw := w.Window(60)
-					v12aw := w.Window(61)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
-									continue
-								}
-								v1 = v1x
-							}
-							// 219: ld.u32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
-									continue
-								}
-								v2 = v2x
-							}
-							// 220: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
-									continue
-								}
-								v3 = v3x
-							}
-							// 221: mul.lo.s32
-							v4 := uint64(uint32(v2) * uint32(v3))
-							// 222: ld.u32
-							v5a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
-									continue
-								}
-								v5 = v5x
-							}
-							// 223: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							// 224: ld.u32
-							v7a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
-									continue
-								}
-								v7 = v7x
-							}
-							// 225: add.s32
-							v8 := uint64(uint32(v6) + uint32(v7))
-							// 226: cvt.s64.s32
-							v9 := uint64(uint64(int32(v8)))
-							// 227: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							// 228: add.s64
-							v11 := uint64(uint64(v1) + uint64(v10))
-							// 229: ld.f32
-							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
-									continue
-								}
-								v12 = v12x
-							}
-							// 230: mov.f32
-							v13 := uint64(v12)
-							r45[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
-									continue
-								}
-								v1 = v1x
-							}
-							// 219: ld.u32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
-									continue
-								}
-								v2 = v2x
-							}
-							// 220: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
-									continue
-								}
-								v3 = v3x
-							}
-							// 221: mul.lo.s32
-							v4 := uint64(uint32(v2) * uint32(v3))
-							// 222: ld.u32
-							v5a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
-									continue
-								}
-								v5 = v5x
-							}
-							// 223: add.s32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							// 224: ld.u32
-							v7a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
-									continue
-								}
-								v7 = v7x
-							}
-							// 225: add.s32
-							v8 := uint64(uint32(v6) + uint32(v7))
-							// 226: cvt.s64.s32
-							v9 := uint64(uint64(int32(v8)))
-							// 227: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							// 228: add.s64
-							v11 := uint64(uint64(v1) + uint64(v10))
-							// 229: ld.f32
-							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
-									continue
-								}
-								v12 = v12x
-							}
-							// 230: mov.f32
-							v13 := uint64(v12)
-							r45[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 233-234
-			{
-				r45 := w.Reg(45)
-				k0 := uint64(0x0)
-				// PTX line 233: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 234: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: mov.f32
-							v2 := uint64(u1)
-							r45[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: mov.f32
-							v2 := uint64(u1)
-							r45[l] = v2
-						}
-					}
-				}
-			}
+			matmulTiledBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 237-249; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			{
-				r0 := w.Reg(0)
-				r45 := w.Reg(45)
-				r47 := w.Reg(47)
-				r49 := w.Reg(49)
-				r55 := w.Reg(55)
-				k0 := uint64(0x6)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0x2)
-				// PTX lines 237, 238, 239: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: mov.f32
-							v1 := uint64(r45[l])
-							r47[l] = v1
-							// 238: ld.s32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 239: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r49[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: mov.f32
-							v1 := uint64(r45[l])
-							r47[l] = v1
-							// 238: ld.s32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 239: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r49[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 240: mov.u64, warp-uniform
-				u4 := uint64(k1)
-				// PTX line 241: cvta.shared.u64, warp-uniform
-				u5 := uint64(uint64(u4 + k2))
-				// PTX lines 242, 243, 244, 245: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: add.s64
-							v6 := uint64(uint64(u5) + uint64(r49[l]))
-							// 243: ld.s32
-							v7a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 244: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k3))
-							// 245: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							r55[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: add.s64
-							v6 := uint64(uint64(u5) + uint64(r49[l]))
-							// 243: ld.s32
-							v7a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 244: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k3))
-							// 245: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							r55[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 246: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 246: st.f32
-							s10 := uint64(r55[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r47[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 246: st.f32
-							s10 := uint64(r55[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r47[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
-							}
-						}
-					}
-				}
-				// PTX lines 247, 248, 249: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v11aw := w.Window(65)
-					v12aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: ld.u32
-							v11a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
-									continue
-								}
-								v11 = v11x
-							}
-							// 248: ld.u32
-							v12a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
-									continue
-								}
-								v12 = v12x
-							}
-							// 249: setp.ge.s32
-							c13t := int32(v11) >= int32(v12)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p3 = p3&^(1<<l) | c13b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: ld.u32
-							v11a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
-									continue
-								}
-								v11 = v11x
-							}
-							// 248: ld.u32
-							v12a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
-									continue
-								}
-								v12 = v12x
-							}
-							// 249: setp.ge.s32
-							c13t := int32(v11) >= int32(v12)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p3 = p3&^(1<<l) | c13b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			matmulTiledBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5261,143 +3763,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 7:
 			// b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 253, 254, 255, 256, 257: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					v1aw := w.Window(67)
-					v2aw := w.Window(68)
-					v4aw := w.Window(69)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
-									continue
-								}
-								v1 = v1x
-							}
-							// 254: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
-									continue
-								}
-								v2 = v2x
-							}
-							// 255: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							// 256: ld.u32
-							v4a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
-									continue
-								}
-								v4 = v4x
-							}
-							// 257: setp.ge.s32
-							c5t := int32(v3) >= int32(v4)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p4 = p4&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
-									continue
-								}
-								v1 = v1x
-							}
-							// 254: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
-									continue
-								}
-								v2 = v2x
-							}
-							// 255: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							// 256: ld.u32
-							v4a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
-									continue
-								}
-								v4 = v4x
-							}
-							// 257: setp.ge.s32
-							c5t := int32(v3) >= int32(v4)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p4 = p4&^(1<<l) | c5b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[4] = p4
-				}
-			}
+			matmulTiledBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5411,569 +3777,28 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 8:
 			// b8 ($L__BB1_8), PTX lines 261-273
-			{
-				r0 := w.Reg(0)
-				r74 := w.Reg(74)
-				k0 := uint64(0x2)
-				// PTX lines 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(70)
-					v2aw := w.Window(71)
-					v3aw := w.Window(72)
-					v5aw := w.Window(73)
-					v7aw := w.Window(74)
-					v12aw := w.Window(75)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
-									continue
-								}
-								v1 = v1x
-							}
-							// 262: ld.u32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
-									continue
-								}
-								v2 = v2x
-							}
-							// 263: ld.u32
-							v3a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							// 264: add.s32
-							v4 := uint64(uint32(v2) + uint32(v3))
-							// 265: ld.u32
-							v5a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
-									continue
-								}
-								v5 = v5x
-							}
-							// 266: mul.lo.s32
-							v6 := uint64(uint32(v4) * uint32(v5))
-							// 267: ld.u32
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
-									continue
-								}
-								v7 = v7x
-							}
-							// 268: add.s32
-							v8 := uint64(uint32(v6) + uint32(v7))
-							// 269: cvt.s64.s32
-							v9 := uint64(uint64(int32(v8)))
-							// 270: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							// 271: add.s64
-							v11 := uint64(uint64(v1) + uint64(v10))
-							// 272: ld.f32
-							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
-									continue
-								}
-								v12 = v12x
-							}
-							// 273: mov.f32
-							v13 := uint64(v12)
-							r74[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
-									continue
-								}
-								v1 = v1x
-							}
-							// 262: ld.u32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
-									continue
-								}
-								v2 = v2x
-							}
-							// 263: ld.u32
-							v3a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
-									continue
-								}
-								v3 = v3x
-							}
-							// 264: add.s32
-							v4 := uint64(uint32(v2) + uint32(v3))
-							// 265: ld.u32
-							v5a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
-									continue
-								}
-								v5 = v5x
-							}
-							// 266: mul.lo.s32
-							v6 := uint64(uint32(v4) * uint32(v5))
-							// 267: ld.u32
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
-									continue
-								}
-								v7 = v7x
-							}
-							// 268: add.s32
-							v8 := uint64(uint32(v6) + uint32(v7))
-							// 269: cvt.s64.s32
-							v9 := uint64(uint64(int32(v8)))
-							// 270: shl.b64
-							v10 := uint64(uint64(v9) << uint32(k0))
-							// 271: add.s64
-							v11 := uint64(uint64(v1) + uint64(v10))
-							// 272: ld.f32
-							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
-									continue
-								}
-								v12 = v12x
-							}
-							// 273: mov.f32
-							v13 := uint64(v12)
-							r74[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 9:
 			// b9 ($L__BB1_9), PTX lines 276-277
-			{
-				r74 := w.Reg(74)
-				k0 := uint64(0x0)
-				// PTX line 276: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 277: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: mov.f32
-							v2 := uint64(u1)
-							r74[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: mov.f32
-							v2 := uint64(u1)
-							r74[l] = v2
-						}
-					}
-				}
-			}
+			matmulTiledBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 10:
 			// b10 ($L__BB1_10), PTX lines 280-289; bar.sync at line 290
-			{
-				r0 := w.Reg(0)
-				r74 := w.Reg(74)
-				r76 := w.Reg(76)
-				r78 := w.Reg(78)
-				r84 := w.Reg(84)
-				k0 := uint64(0x6)
-				k1 := uint64(0x400)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0x2)
-				// PTX lines 280, 281, 282: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: mov.f32
-							v1 := uint64(r74[l])
-							r76[l] = v1
-							// 281: ld.s32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 282: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r78[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: mov.f32
-							v1 := uint64(r74[l])
-							r76[l] = v1
-							// 281: ld.s32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 282: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r78[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 283: mov.u64, warp-uniform
-				u4 := uint64(k1)
-				// PTX line 284: cvta.shared.u64, warp-uniform
-				u5 := uint64(uint64(u4 + k2))
-				// PTX lines 285, 286, 287, 288: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(77)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: add.s64
-							v6 := uint64(uint64(u5) + uint64(r78[l]))
-							// 286: ld.s32
-							v7a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 287: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k3))
-							// 288: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							r84[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: add.s64
-							v6 := uint64(uint64(u5) + uint64(r78[l]))
-							// 286: ld.s32
-							v7a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 287: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k3))
-							// 288: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							r84[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 289: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(78)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 289: st.f32
-							s10 := uint64(r84[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r76[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 289: st.f32
-							s10 := uint64(r84[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r76[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 11:
 			// b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xf)
-				// PTX lines 291, 292, 293, 294: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					v1aw := w.Window(79)
-					v2aw := w.Window(80)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 291: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
-									continue
-								}
-								v1 = v1x
-							}
-							// 292: ld.u32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
-									continue
-								}
-								v2 = v2x
-							}
-							// 293: sub.s32
-							v3 := uint64(uint32(v1) - uint32(v2))
-							// 294: setp.gt.s32
-							c4t := int32(v3) > int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 291: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
-									continue
-								}
-								v1 = v1x
-							}
-							// 292: ld.u32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
-									continue
-								}
-								v2 = v2x
-							}
-							// 293: sub.s32
-							v3 := uint64(uint32(v1) - uint32(v2))
-							// 294: setp.gt.s32
-							c4t := int32(v3) > int32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p5 = p5&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			matmulTiledBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5987,319 +3812,28 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 12:
 			// b11 ($L__BB1_11), PTX lines 298-301
-			{
-				r0 := w.Reg(0)
-				r91 := w.Reg(91)
-				// PTX lines 298, 299, 300, 301: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(81)
-					v2aw := w.Window(82)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 298: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
-									continue
-								}
-								v1 = v1x
-							}
-							// 299: ld.u32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
-									continue
-								}
-								v2 = v2x
-							}
-							// 300: sub.s32
-							v3 := uint64(uint32(v1) - uint32(v2))
-							// 301: mov.u32
-							v4 := uint64(v3)
-							r91[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 298: ld.u32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
-									continue
-								}
-								v1 = v1x
-							}
-							// 299: ld.u32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
-									continue
-								}
-								v2 = v2x
-							}
-							// 300: sub.s32
-							v3 := uint64(uint32(v1) - uint32(v2))
-							// 301: mov.u32
-							v4 := uint64(v3)
-							r91[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matmulTiledBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 13:
 			// b12 ($L__BB1_12), PTX lines 304-305
-			{
-				r91 := w.Reg(91)
-				k0 := uint64(0x10)
-				// PTX line 304: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 305: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: mov.u32
-							v2 := uint64(u1)
-							r91[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: mov.u32
-							v2 := uint64(u1)
-							r91[l] = v2
-						}
-					}
-				}
-			}
+			matmulTiledBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 14
 		case 14:
 			// b13 ($L__BB1_13), PTX lines 308-311
-			{
-				r0 := w.Reg(0)
-				r91 := w.Reg(91)
-				k0 := uint64(0x0)
-				// PTX lines 308, 309: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 308: mov.u32
-							v1 := uint64(r91[l])
-							// 309: st.u32
-							s2 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 308: mov.u32
-							v1 := uint64(r91[l])
-							// 309: st.u32
-							s2 := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
-							}
-						}
-					}
-				}
-				// PTX line 310: mov.b32, warp-uniform
-				u3 := uint64(k0)
-				// PTX lines 311: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 311: st.u32
-							s4 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 311: st.u32
-							s4 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 15:
 			// b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 315, 316, 317: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					v1aw := w.Window(85)
-					v2aw := w.Window(86)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 315: ld.u32
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
-									continue
-								}
-								v1 = v1x
-							}
-							// 316: ld.u32
-							v2a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
-									continue
-								}
-								v2 = v2x
-							}
-							// 317: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 315: ld.u32
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
-									continue
-								}
-								v1 = v1x
-							}
-							// 316: ld.u32
-							v2a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
-									continue
-								}
-								v2 = v2x
-							}
-							// 317: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[6] = p6
-				}
-			}
+			matmulTiledBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6313,454 +3847,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 16:
 			// b15 ($L__BB1_15), PTX lines 321-340
-			{
-				r0 := w.Reg(0)
-				r98 := w.Reg(98)
-				r105 := w.Reg(105)
-				r106 := w.Reg(106)
-				r115 := w.Reg(115)
-				k0 := uint64(0x6)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0x2)
-				k4 := uint64(0x400)
-				// PTX lines 321, 322: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(87)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 321: ld.s32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 322: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							r98[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 321: ld.s32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
-									continue
-								}
-								v1 = v1x
-							}
-							v1 = uint64(uint64(int64(int32(v1))))
-							// 322: shl.b64
-							v2 := uint64(uint64(v1) << uint32(k0))
-							r98[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 323: mov.u64, warp-uniform
-				u3 := uint64(k1)
-				// PTX line 324: cvta.shared.u64, warp-uniform
-				u4 := uint64(uint64(u3 + k2))
-				// PTX lines 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(88)
-					v9aw := w.Window(89)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 325: add.s64
-							v5 := uint64(uint64(u4) + uint64(r98[l]))
-							// 326: ld.s32
-							v6a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 327: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k3))
-							// 328: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							// 329: ld.f32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
-									continue
-								}
-								v9 = v9x
-							}
-							r105[l] = v9
-							// 330: shl.b64
-							v10 := uint64(uint64(v6) << uint32(k0))
-							r106[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 325: add.s64
-							v5 := uint64(uint64(u4) + uint64(r98[l]))
-							// 326: ld.s32
-							v6a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
-									continue
-								}
-								v6 = v6x
-							}
-							v6 = uint64(uint64(int64(int32(v6))))
-							// 327: shl.b64
-							v7 := uint64(uint64(v6) << uint32(k3))
-							// 328: add.s64
-							v8 := uint64(uint64(v5) + uint64(v7))
-							// 329: ld.f32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
-									continue
-								}
-								v9 = v9x
-							}
-							r105[l] = v9
-							// 330: shl.b64
-							v10 := uint64(uint64(v6) << uint32(k0))
-							r106[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 331: mov.u64, warp-uniform
-				u11 := uint64(k4)
-				// PTX line 332: cvta.shared.u64, warp-uniform
-				u12 := uint64(uint64(u11 + k2))
-				// PTX lines 333, 334, 335, 336, 337, 338, 339: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(90)
-					v17aw := w.Window(91)
-					v18aw := w.Window(92)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 333: add.s64
-							v13 := uint64(uint64(u12) + uint64(r106[l]))
-							// 334: ld.s32
-							v14a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 335: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k3))
-							// 336: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 337: ld.f32
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
-									continue
-								}
-								v17 = v17x
-							}
-							// 338: ld.f32
-							v18a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
-									continue
-								}
-								v18 = v18x
-							}
-							// 339: fma.rn.f32
-							var v19 uint64
-							if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-								v19 = uint64(math.Float32bits(float32(v19f)))
-							} else {
-								v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
-							}
-							r115[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 333: add.s64
-							v13 := uint64(uint64(u12) + uint64(r106[l]))
-							// 334: ld.s32
-							v14a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 335: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k3))
-							// 336: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							// 337: ld.f32
-							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
-									continue
-								}
-								v17 = v17x
-							}
-							// 338: ld.f32
-							v18a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
-									continue
-								}
-								v18 = v18x
-							}
-							// 339: fma.rn.f32
-							var v19 uint64
-							if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-								v19 = uint64(math.Float32bits(float32(v19f)))
-							} else {
-								v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
-							}
-							r115[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 340: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(93)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 340: st.f32
-							s20 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r115[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 340: st.f32
-							s20 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r115[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 17
 		case 17:
 			// b16 ($L__BB1_16), PTX lines 343-345
-			{
-				r0 := w.Reg(0)
-				r117 := w.Reg(117)
-				k0 := uint64(0x1)
-				// PTX lines 343, 344: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(94)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 343: ld.u32
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
-									continue
-								}
-								v1 = v1x
-							}
-							// 344: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r117[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 343: ld.u32
-							v1a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
-									continue
-								}
-								v1 = v1x
-							}
-							// 344: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r117[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 345: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(95)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 345: st.u32
-							s3 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r117[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 345: st.u32
-							s3 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r117[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6773,203 +3867,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 20
 		case 20:
 			// b18 ($L__BB1_18), PTX lines 351-353
-			{
-				r0 := w.Reg(0)
-				r119 := w.Reg(119)
-				k0 := uint64(0x10)
-				// PTX lines 351, 352: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(96)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 351: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
-									continue
-								}
-								v1 = v1x
-							}
-							// 352: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r119[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 351: ld.u32
-							v1a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
-									continue
-								}
-								v1 = v1x
-							}
-							// 352: add.s32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r119[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 353: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(97)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 353: st.u32
-							s3 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r119[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 353: st.u32
-							s3 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r119[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 21:
 			// b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 356, 357, 358: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					v1aw := w.Window(98)
-					v2aw := w.Window(99)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 356: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
-									continue
-								}
-								v1 = v1x
-							}
-							// 357: ld.u32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
-									continue
-								}
-								v2 = v2x
-							}
-							// 358: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 356: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
-									continue
-								}
-								v1 = v1x
-							}
-							// 357: ld.u32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
-									continue
-								}
-								v2 = v2x
-							}
-							// 358: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p7 = p7&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[7] = p7
-				}
-			}
+			matmulTiledBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6983,106 +3888,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 22:
 			// b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 362, 363, 364: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					v1aw := w.Window(100)
-					v2aw := w.Window(101)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 362: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
-									continue
-								}
-								v1 = v1x
-							}
-							// 363: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
-									continue
-								}
-								v2 = v2x
-							}
-							// 364: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 362: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
-									continue
-								}
-								v1 = v1x
-							}
-							// 363: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
-									continue
-								}
-								v2 = v2x
-							}
-							// 364: setp.ge.s32
-							c3t := int32(v1) >= int32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p8 = p8&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[8] = p8
-				}
-			}
+			matmulTiledBlock22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7096,248 +3902,7 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 23:
 			// b21 ($L__BB1_21), PTX lines 368-378
-			{
-				r0 := w.Reg(0)
-				r124 := w.Reg(124)
-				r133 := w.Reg(133)
-				k0 := uint64(0x2)
-				// PTX lines 368, 369, 370, 371, 372, 373, 374, 375, 376, 377: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(102)
-					v2aw := w.Window(103)
-					v3aw := w.Window(104)
-					v4aw := w.Window(105)
-					v6aw := w.Window(106)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 368: ld.f32
-							v1a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
-									continue
-								}
-								v1 = v1x
-							}
-							r124[l] = v1
-							// 369: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
-									continue
-								}
-								v2 = v2x
-							}
-							// 370: ld.u32
-							v3a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
-									continue
-								}
-								v3 = v3x
-							}
-							// 371: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
-									continue
-								}
-								v4 = v4x
-							}
-							// 372: mul.lo.s32
-							v5 := uint64(uint32(v3) * uint32(v4))
-							// 373: ld.u32
-							v6a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
-									continue
-								}
-								v6 = v6x
-							}
-							// 374: add.s32
-							v7 := uint64(uint32(v5) + uint32(v6))
-							// 375: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 376: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 377: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r133[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 368: ld.f32
-							v1a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
-									continue
-								}
-								v1 = v1x
-							}
-							r124[l] = v1
-							// 369: ld.u64
-							v2a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
-									continue
-								}
-								v2 = v2x
-							}
-							// 370: ld.u32
-							v3a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
-									continue
-								}
-								v3 = v3x
-							}
-							// 371: ld.u32
-							v4a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
-									continue
-								}
-								v4 = v4x
-							}
-							// 372: mul.lo.s32
-							v5 := uint64(uint32(v3) * uint32(v4))
-							// 373: ld.u32
-							v6a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
-									continue
-								}
-								v6 = v6x
-							}
-							// 374: add.s32
-							v7 := uint64(uint32(v5) + uint32(v6))
-							// 375: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 376: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 377: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r133[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 378: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(107)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: st.f32
-							s11 := uint64(r133[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r124[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: st.f32
-							s11 := uint64(r133[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r124[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
-							}
-						}
-					}
-				}
-			}
+			matmulTiledBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7379,5 +3944,3556 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// matmulTiledBlock0 runs block 0 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 158-194
+func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r19 := w.Reg(19)
+	r23 := w.Reg(23)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x4)
+	// PTX line 158: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 159: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 160: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:160")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 161: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:161")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 162: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:162")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 163: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:163")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 164: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:164")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 165: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:165")
+	}
+	// PTX line 166: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 167: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 168: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u7)
+	// PTX line 169: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 170: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u8)
+	// PTX line 171: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX lines 172: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 172: st.u64
+				s15 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 172: st.u64
+				s15 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+				}
+			}
+		}
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.u64
+				s16 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u12)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.u64
+				s16 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u12)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+				}
+			}
+		}
+	}
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.u64
+				s17 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u10)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.u64
+				s17 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u10)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+				}
+			}
+		}
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u5)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u5)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+				}
+			}
+		}
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.u32
+				s19 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(u4)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.u32
+				s19 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(u4)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+				}
+			}
+		}
+	}
+	// PTX lines 177, 178: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+				}
+				// 178: mov.u32
+				v21 := uint64(uint64(tid0[l]))
+				r14[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: st.u32
+				s20 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(u3)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+				}
+				// 178: mov.u32
+				v21 := uint64(uint64(tid0[l]))
+				r14[l] = v21
+			}
+		}
+	}
+	// PTX lines 179, 180: lane-local, one loop over the lanes
+	{
+		tid1 := &w.Tid[1]
+		s22w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 179: st.u32
+				s22 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r14[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+				}
+				// 180: mov.u32
+				v23 := uint64(uint64(tid1[l]))
+				r15[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: st.u32
+				s22 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r14[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+				}
+				// 180: mov.u32
+				v23 := uint64(uint64(tid1[l]))
+				r15[l] = v23
+			}
+		}
+	}
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: st.u32
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r15[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: st.u32
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r15[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+				}
+			}
+		}
+	}
+	// PTX line 182: mov.u32, warp-uniform
+	u25 := uint64(uint64(w.CTAID().Y))
+	// PTX line 183: shl.b32, warp-uniform
+	u26 := uint64(uint32(u25) << uint32(k2))
+	// PTX lines 184, 185: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(43)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: ld.u32
+				v27a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
+						continue
+					}
+					v27 = v27x
+				}
+				// 185: add.s32
+				v28 := uint64(uint32(u26) + uint32(v27))
+				r19[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.u32
+				v27a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
+						continue
+					}
+					v27 = v27x
+				}
+				// 185: add.s32
+				v28 := uint64(uint32(u26) + uint32(v27))
+				r19[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.u32
+				s29 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r19[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.u32
+				s29 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(r19[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+				}
+			}
+		}
+	}
+	// PTX line 187: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.CTAID().X))
+	// PTX line 188: shl.b32, warp-uniform
+	u31 := uint64(uint32(u30) << uint32(k2))
+	// PTX lines 189, 190: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: ld.u32
+				v32a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
+						continue
+					}
+					v32 = v32x
+				}
+				// 190: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				r23[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: ld.u32
+				v32a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
+						continue
+					}
+					v32 = v32x
+				}
+				// 190: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				r23[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 191: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: st.u32
+				s34 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r23[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: st.u32
+				s34 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r23[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+				}
+			}
+		}
+	}
+	// PTX line 192: mov.b32, warp-uniform
+	u35 := uint64(k0)
+	// PTX lines 193: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 193: st.u32
+				s36 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(u35)
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 193: st.u32
+				s36 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(u35)
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+				}
+			}
+		}
+	}
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		s37w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.u32
+				s37 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(u35)
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.u32
+				s37 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+				}
+				s37v := uint64(u35)
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
+				} else {
+					w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock1 runs block 1 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
+func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 198, 199, 200: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(49)
+		v2aw := w.Window(50)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
+						continue
+					}
+					v1 = v1x
+				}
+				// 199: ld.u32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
+						continue
+					}
+					v2 = v2x
+				}
+				// 200: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
+						continue
+					}
+					v1 = v1x
+				}
+				// 199: ld.u32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
+						continue
+					}
+					v2 = v2x
+				}
+				// 200: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 204, 205, 206: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(51)
+		v2aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
+						continue
+					}
+					v1 = v1x
+				}
+				// 205: ld.u32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
+						continue
+					}
+					v2 = v2x
+				}
+				// 206: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
+						continue
+					}
+					v1 = v1x
+				}
+				// 205: ld.u32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
+						continue
+					}
+					v2 = v2x
+				}
+				// 206: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 210, 211, 212, 213, 214: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(53)
+		v2aw := w.Window(54)
+		v4aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
+						continue
+					}
+					v1 = v1x
+				}
+				// 211: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
+						continue
+					}
+					v2 = v2x
+				}
+				// 212: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 213: ld.u32
+				v4a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
+						continue
+					}
+					v4 = v4x
+				}
+				// 214: setp.ge.s32
+				c5t := int32(v3) >= int32(v4)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
+						continue
+					}
+					v1 = v1x
+				}
+				// 211: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
+						continue
+					}
+					v2 = v2x
+				}
+				// 212: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 213: ld.u32
+				v4a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
+						continue
+					}
+					v4 = v4x
+				}
+				// 214: setp.ge.s32
+				c5t := int32(v3) >= int32(v4)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p2 = p2&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// matmulTiledBlock4 runs block 4 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 218-230
+func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r45 := w.Reg(45)
+	k0 := uint64(0x2)
+	// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(56)
+		v2aw := w.Window(57)
+		v3aw := w.Window(58)
+		v5aw := w.Window(59)
+		v7aw := w.Window(60)
+		v12aw := w.Window(61)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
+						continue
+					}
+					v1 = v1x
+				}
+				// 219: ld.u32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
+						continue
+					}
+					v2 = v2x
+				}
+				// 220: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
+						continue
+					}
+					v3 = v3x
+				}
+				// 221: mul.lo.s32
+				v4 := uint64(uint32(v2) * uint32(v3))
+				// 222: ld.u32
+				v5a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
+						continue
+					}
+					v5 = v5x
+				}
+				// 223: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				// 224: ld.u32
+				v7a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
+						continue
+					}
+					v7 = v7x
+				}
+				// 225: add.s32
+				v8 := uint64(uint32(v6) + uint32(v7))
+				// 226: cvt.s64.s32
+				v9 := uint64(uint64(int32(v8)))
+				// 227: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				// 228: add.s64
+				v11 := uint64(uint64(v1) + uint64(v10))
+				// 229: ld.f32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
+						continue
+					}
+					v12 = v12x
+				}
+				// 230: mov.f32
+				v13 := uint64(v12)
+				r45[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
+						continue
+					}
+					v1 = v1x
+				}
+				// 219: ld.u32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
+						continue
+					}
+					v2 = v2x
+				}
+				// 220: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
+						continue
+					}
+					v3 = v3x
+				}
+				// 221: mul.lo.s32
+				v4 := uint64(uint32(v2) * uint32(v3))
+				// 222: ld.u32
+				v5a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
+						continue
+					}
+					v5 = v5x
+				}
+				// 223: add.s32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				// 224: ld.u32
+				v7a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
+						continue
+					}
+					v7 = v7x
+				}
+				// 225: add.s32
+				v8 := uint64(uint32(v6) + uint32(v7))
+				// 226: cvt.s64.s32
+				v9 := uint64(uint64(int32(v8)))
+				// 227: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				// 228: add.s64
+				v11 := uint64(uint64(v1) + uint64(v10))
+				// 229: ld.f32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
+						continue
+					}
+					v12 = v12x
+				}
+				// 230: mov.f32
+				v13 := uint64(v12)
+				r45[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 233-234
+func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
+	r45 := w.Reg(45)
+	k0 := uint64(0x0)
+	// PTX line 233: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 234: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: mov.f32
+				v2 := uint64(u1)
+				r45[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: mov.f32
+				v2 := uint64(u1)
+				r45[l] = v2
+			}
+		}
+	}
+}
+
+// matmulTiledBlock6 runs block 6 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 237-249; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r45 := w.Reg(45)
+	r47 := w.Reg(47)
+	r49 := w.Reg(49)
+	r55 := w.Reg(55)
+	k0 := uint64(0x6)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0x2)
+	// PTX lines 237, 238, 239: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: mov.f32
+				v1 := uint64(r45[l])
+				r47[l] = v1
+				// 238: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 239: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r49[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: mov.f32
+				v1 := uint64(r45[l])
+				r47[l] = v1
+				// 238: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 239: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r49[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 240: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX line 241: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k2))
+	// PTX lines 242, 243, 244, 245: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: add.s64
+				v6 := uint64(uint64(u5) + uint64(r49[l]))
+				// 243: ld.s32
+				v7a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 244: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k3))
+				// 245: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				r55[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: add.s64
+				v6 := uint64(uint64(u5) + uint64(r49[l]))
+				// 243: ld.s32
+				v7a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 244: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k3))
+				// 245: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				r55[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 246: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: st.f32
+				s10 := uint64(r55[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r47[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: st.f32
+				s10 := uint64(r55[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r47[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+				}
+			}
+		}
+	}
+	// PTX lines 247, 248, 249: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v11aw := w.Window(65)
+		v12aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: ld.u32
+				v11a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
+						continue
+					}
+					v11 = v11x
+				}
+				// 248: ld.u32
+				v12a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
+						continue
+					}
+					v12 = v12x
+				}
+				// 249: setp.ge.s32
+				c13t := int32(v11) >= int32(v12)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p3 = p3&^(1<<l) | c13b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: ld.u32
+				v11a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
+						continue
+					}
+					v11 = v11x
+				}
+				// 248: ld.u32
+				v12a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
+						continue
+					}
+					v12 = v12x
+				}
+				// 249: setp.ge.s32
+				c13t := int32(v11) >= int32(v12)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p3 = p3&^(1<<l) | c13b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// matmulTiledBlock7 runs block 7 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 253, 254, 255, 256, 257: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		v1aw := w.Window(67)
+		v2aw := w.Window(68)
+		v4aw := w.Window(69)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
+						continue
+					}
+					v1 = v1x
+				}
+				// 254: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
+						continue
+					}
+					v2 = v2x
+				}
+				// 255: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 256: ld.u32
+				v4a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
+						continue
+					}
+					v4 = v4x
+				}
+				// 257: setp.ge.s32
+				c5t := int32(v3) >= int32(v4)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p4 = p4&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
+						continue
+					}
+					v1 = v1x
+				}
+				// 254: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
+						continue
+					}
+					v2 = v2x
+				}
+				// 255: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 256: ld.u32
+				v4a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
+						continue
+					}
+					v4 = v4x
+				}
+				// 257: setp.ge.s32
+				c5t := int32(v3) >= int32(v4)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p4 = p4&^(1<<l) | c5b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[4] = p4
+	}
+}
+
+// matmulTiledBlock8 runs block 8 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_8), PTX lines 261-273
+func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r74 := w.Reg(74)
+	k0 := uint64(0x2)
+	// PTX lines 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(70)
+		v2aw := w.Window(71)
+		v3aw := w.Window(72)
+		v5aw := w.Window(73)
+		v7aw := w.Window(74)
+		v12aw := w.Window(75)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
+						continue
+					}
+					v1 = v1x
+				}
+				// 262: ld.u32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
+						continue
+					}
+					v2 = v2x
+				}
+				// 263: ld.u32
+				v3a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				// 264: add.s32
+				v4 := uint64(uint32(v2) + uint32(v3))
+				// 265: ld.u32
+				v5a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
+						continue
+					}
+					v5 = v5x
+				}
+				// 266: mul.lo.s32
+				v6 := uint64(uint32(v4) * uint32(v5))
+				// 267: ld.u32
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
+						continue
+					}
+					v7 = v7x
+				}
+				// 268: add.s32
+				v8 := uint64(uint32(v6) + uint32(v7))
+				// 269: cvt.s64.s32
+				v9 := uint64(uint64(int32(v8)))
+				// 270: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				// 271: add.s64
+				v11 := uint64(uint64(v1) + uint64(v10))
+				// 272: ld.f32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
+						continue
+					}
+					v12 = v12x
+				}
+				// 273: mov.f32
+				v13 := uint64(v12)
+				r74[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
+						continue
+					}
+					v1 = v1x
+				}
+				// 262: ld.u32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
+						continue
+					}
+					v2 = v2x
+				}
+				// 263: ld.u32
+				v3a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
+						continue
+					}
+					v3 = v3x
+				}
+				// 264: add.s32
+				v4 := uint64(uint32(v2) + uint32(v3))
+				// 265: ld.u32
+				v5a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
+						continue
+					}
+					v5 = v5x
+				}
+				// 266: mul.lo.s32
+				v6 := uint64(uint32(v4) * uint32(v5))
+				// 267: ld.u32
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
+						continue
+					}
+					v7 = v7x
+				}
+				// 268: add.s32
+				v8 := uint64(uint32(v6) + uint32(v7))
+				// 269: cvt.s64.s32
+				v9 := uint64(uint64(int32(v8)))
+				// 270: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k0))
+				// 271: add.s64
+				v11 := uint64(uint64(v1) + uint64(v10))
+				// 272: ld.f32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
+						continue
+					}
+					v12 = v12x
+				}
+				// 273: mov.f32
+				v13 := uint64(v12)
+				r74[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock9 runs block 9 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_9), PTX lines 276-277
+func matmulTiledBlock9(w *runtime.Warp, m uint32, budget int) {
+	r74 := w.Reg(74)
+	k0 := uint64(0x0)
+	// PTX line 276: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 277: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: mov.f32
+				v2 := uint64(u1)
+				r74[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: mov.f32
+				v2 := uint64(u1)
+				r74[l] = v2
+			}
+		}
+	}
+}
+
+// matmulTiledBlock10 runs block 10 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_10), PTX lines 280-289; bar.sync at line 290
+func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r74 := w.Reg(74)
+	r76 := w.Reg(76)
+	r78 := w.Reg(78)
+	r84 := w.Reg(84)
+	k0 := uint64(0x6)
+	k1 := uint64(0x400)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0x2)
+	// PTX lines 280, 281, 282: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: mov.f32
+				v1 := uint64(r74[l])
+				r76[l] = v1
+				// 281: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 282: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r78[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: mov.f32
+				v1 := uint64(r74[l])
+				r76[l] = v1
+				// 281: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 282: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r78[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 283: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX line 284: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k2))
+	// PTX lines 285, 286, 287, 288: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(77)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: add.s64
+				v6 := uint64(uint64(u5) + uint64(r78[l]))
+				// 286: ld.s32
+				v7a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 287: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k3))
+				// 288: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				r84[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: add.s64
+				v6 := uint64(uint64(u5) + uint64(r78[l]))
+				// 286: ld.s32
+				v7a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 287: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k3))
+				// 288: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				r84[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 289: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(78)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 289: st.f32
+				s10 := uint64(r84[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r76[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 289: st.f32
+				s10 := uint64(r84[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r76[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock11 runs block 11 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
+func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xf)
+	// PTX lines 291, 292, 293, 294: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		v1aw := w.Window(79)
+		v2aw := w.Window(80)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 291: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
+						continue
+					}
+					v1 = v1x
+				}
+				// 292: ld.u32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
+						continue
+					}
+					v2 = v2x
+				}
+				// 293: sub.s32
+				v3 := uint64(uint32(v1) - uint32(v2))
+				// 294: setp.gt.s32
+				c4t := int32(v3) > int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 291: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
+						continue
+					}
+					v1 = v1x
+				}
+				// 292: ld.u32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
+						continue
+					}
+					v2 = v2x
+				}
+				// 293: sub.s32
+				v3 := uint64(uint32(v1) - uint32(v2))
+				// 294: setp.gt.s32
+				c4t := int32(v3) > int32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p5 = p5&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB1_11), PTX lines 298-301
+func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r91 := w.Reg(91)
+	// PTX lines 298, 299, 300, 301: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(81)
+		v2aw := w.Window(82)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 298: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
+						continue
+					}
+					v1 = v1x
+				}
+				// 299: ld.u32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
+						continue
+					}
+					v2 = v2x
+				}
+				// 300: sub.s32
+				v3 := uint64(uint32(v1) - uint32(v2))
+				// 301: mov.u32
+				v4 := uint64(v3)
+				r91[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 298: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
+						continue
+					}
+					v1 = v1x
+				}
+				// 299: ld.u32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
+						continue
+					}
+					v2 = v2x
+				}
+				// 300: sub.s32
+				v3 := uint64(uint32(v1) - uint32(v2))
+				// 301: mov.u32
+				v4 := uint64(v3)
+				r91[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matmulTiledBlock13 runs block 13 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB1_12), PTX lines 304-305
+func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
+	r91 := w.Reg(91)
+	k0 := uint64(0x10)
+	// PTX line 304: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 305: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: mov.u32
+				v2 := uint64(u1)
+				r91[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: mov.u32
+				v2 := uint64(u1)
+				r91[l] = v2
+			}
+		}
+	}
+}
+
+// matmulTiledBlock14 runs block 14 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_13), PTX lines 308-311
+func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r91 := w.Reg(91)
+	k0 := uint64(0x0)
+	// PTX lines 308, 309: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 308: mov.u32
+				v1 := uint64(r91[l])
+				// 309: st.u32
+				s2 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 308: mov.u32
+				v1 := uint64(r91[l])
+				// 309: st.u32
+				s2 := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+				}
+			}
+		}
+	}
+	// PTX line 310: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX lines 311: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 311: st.u32
+				s4 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 311: st.u32
+				s4 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock15 runs block 15 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
+func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 315, 316, 317: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		v1aw := w.Window(85)
+		v2aw := w.Window(86)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 315: ld.u32
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
+						continue
+					}
+					v1 = v1x
+				}
+				// 316: ld.u32
+				v2a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
+						continue
+					}
+					v2 = v2x
+				}
+				// 317: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 315: ld.u32
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
+						continue
+					}
+					v1 = v1x
+				}
+				// 316: ld.u32
+				v2a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
+						continue
+					}
+					v2 = v2x
+				}
+				// 317: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[6] = p6
+	}
+}
+
+// matmulTiledBlock16 runs block 16 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b15 ($L__BB1_15), PTX lines 321-340
+func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r98 := w.Reg(98)
+	r105 := w.Reg(105)
+	r106 := w.Reg(106)
+	r115 := w.Reg(115)
+	k0 := uint64(0x6)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0x2)
+	k4 := uint64(0x400)
+	// PTX lines 321, 322: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(87)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 321: ld.s32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 322: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				r98[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 321: ld.s32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+						continue
+					}
+					v1 = v1x
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 322: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				r98[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 323: mov.u64, warp-uniform
+	u3 := uint64(k1)
+	// PTX line 324: cvta.shared.u64, warp-uniform
+	u4 := uint64(uint64(u3 + k2))
+	// PTX lines 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(88)
+		v9aw := w.Window(89)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 325: add.s64
+				v5 := uint64(uint64(u4) + uint64(r98[l]))
+				// 326: ld.s32
+				v6a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 327: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k3))
+				// 328: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				// 329: ld.f32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+						continue
+					}
+					v9 = v9x
+				}
+				r105[l] = v9
+				// 330: shl.b64
+				v10 := uint64(uint64(v6) << uint32(k0))
+				r106[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 325: add.s64
+				v5 := uint64(uint64(u4) + uint64(r98[l]))
+				// 326: ld.s32
+				v6a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+						continue
+					}
+					v6 = v6x
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 327: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k3))
+				// 328: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				// 329: ld.f32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+						continue
+					}
+					v9 = v9x
+				}
+				r105[l] = v9
+				// 330: shl.b64
+				v10 := uint64(uint64(v6) << uint32(k0))
+				r106[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 331: mov.u64, warp-uniform
+	u11 := uint64(k4)
+	// PTX line 332: cvta.shared.u64, warp-uniform
+	u12 := uint64(uint64(u11 + k2))
+	// PTX lines 333, 334, 335, 336, 337, 338, 339: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(90)
+		v17aw := w.Window(91)
+		v18aw := w.Window(92)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 333: add.s64
+				v13 := uint64(uint64(u12) + uint64(r106[l]))
+				// 334: ld.s32
+				v14a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 335: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k3))
+				// 336: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 337: ld.f32
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+						continue
+					}
+					v17 = v17x
+				}
+				// 338: ld.f32
+				v18a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+						continue
+					}
+					v18 = v18x
+				}
+				// 339: fma.rn.f32
+				var v19 uint64
+				if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+					v19 = uint64(math.Float32bits(float32(v19f)))
+				} else {
+					v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+				}
+				r115[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 333: add.s64
+				v13 := uint64(uint64(u12) + uint64(r106[l]))
+				// 334: ld.s32
+				v14a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 335: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k3))
+				// 336: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				// 337: ld.f32
+				v17a := uint64(v16) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+						continue
+					}
+					v17 = v17x
+				}
+				// 338: ld.f32
+				v18a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+						continue
+					}
+					v18 = v18x
+				}
+				// 339: fma.rn.f32
+				var v19 uint64
+				if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+					v19 = uint64(math.Float32bits(float32(v19f)))
+				} else {
+					v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+				}
+				r115[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 340: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(93)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 340: st.f32
+				s20 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r115[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 340: st.f32
+				s20 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r115[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b16 ($L__BB1_16), PTX lines 343-345
+func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r117 := w.Reg(117)
+	k0 := uint64(0x1)
+	// PTX lines 343, 344: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(94)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 343: ld.u32
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
+						continue
+					}
+					v1 = v1x
+				}
+				// 344: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r117[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 343: ld.u32
+				v1a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
+						continue
+					}
+					v1 = v1x
+				}
+				// 344: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r117[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 345: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(95)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 345: st.u32
+				s3 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r117[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 345: st.u32
+				s3 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r117[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock20 runs block 20 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b18 ($L__BB1_18), PTX lines 351-353
+func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r119 := w.Reg(119)
+	k0 := uint64(0x10)
+	// PTX lines 351, 352: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(96)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 351: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
+						continue
+					}
+					v1 = v1x
+				}
+				// 352: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r119[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 351: ld.u32
+				v1a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
+						continue
+					}
+					v1 = v1x
+				}
+				// 352: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r119[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 353: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(97)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 353: st.u32
+				s3 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r119[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 353: st.u32
+				s3 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r119[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+				}
+			}
+		}
+	}
+}
+
+// matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
+func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 356, 357, 358: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		v1aw := w.Window(98)
+		v2aw := w.Window(99)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 356: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
+						continue
+					}
+					v1 = v1x
+				}
+				// 357: ld.u32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
+						continue
+					}
+					v2 = v2x
+				}
+				// 358: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 356: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
+						continue
+					}
+					v1 = v1x
+				}
+				// 357: ld.u32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
+						continue
+					}
+					v2 = v2x
+				}
+				// 358: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p7 = p7&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[7] = p7
+	}
+}
+
+// matmulTiledBlock22 runs block 22 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
+func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 362, 363, 364: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		v1aw := w.Window(100)
+		v2aw := w.Window(101)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 362: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
+						continue
+					}
+					v1 = v1x
+				}
+				// 363: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
+						continue
+					}
+					v2 = v2x
+				}
+				// 364: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 362: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
+						continue
+					}
+					v1 = v1x
+				}
+				// 363: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
+						continue
+					}
+					v2 = v2x
+				}
+				// 364: setp.ge.s32
+				c3t := int32(v1) >= int32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p8 = p8&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[8] = p8
+	}
+}
+
+// matmulTiledBlock23 runs block 23 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b21 ($L__BB1_21), PTX lines 368-378
+func matmulTiledBlock23(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r124 := w.Reg(124)
+	r133 := w.Reg(133)
+	k0 := uint64(0x2)
+	// PTX lines 368, 369, 370, 371, 372, 373, 374, 375, 376, 377: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(102)
+		v2aw := w.Window(103)
+		v3aw := w.Window(104)
+		v4aw := w.Window(105)
+		v6aw := w.Window(106)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 368: ld.f32
+				v1a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
+						continue
+					}
+					v1 = v1x
+				}
+				r124[l] = v1
+				// 369: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
+						continue
+					}
+					v2 = v2x
+				}
+				// 370: ld.u32
+				v3a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
+						continue
+					}
+					v3 = v3x
+				}
+				// 371: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
+						continue
+					}
+					v4 = v4x
+				}
+				// 372: mul.lo.s32
+				v5 := uint64(uint32(v3) * uint32(v4))
+				// 373: ld.u32
+				v6a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
+						continue
+					}
+					v6 = v6x
+				}
+				// 374: add.s32
+				v7 := uint64(uint32(v5) + uint32(v6))
+				// 375: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 376: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 377: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r133[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 368: ld.f32
+				v1a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
+						continue
+					}
+					v1 = v1x
+				}
+				r124[l] = v1
+				// 369: ld.u64
+				v2a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
+						continue
+					}
+					v2 = v2x
+				}
+				// 370: ld.u32
+				v3a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
+						continue
+					}
+					v3 = v3x
+				}
+				// 371: ld.u32
+				v4a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
+						continue
+					}
+					v4 = v4x
+				}
+				// 372: mul.lo.s32
+				v5 := uint64(uint32(v3) * uint32(v4))
+				// 373: ld.u32
+				v6a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
+						continue
+					}
+					v6 = v6x
+				}
+				// 374: add.s32
+				v7 := uint64(uint32(v5) + uint32(v6))
+				// 375: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 376: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 377: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r133[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 378: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(107)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: st.f32
+				s11 := uint64(r133[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r124[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: st.f32
+				s11 := uint64(r133[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r124[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+				}
+			}
+		}
 	}
 }

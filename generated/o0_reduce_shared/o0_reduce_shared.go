@@ -1445,405 +1445,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x8)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 36: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
-							}
-						}
-					}
-				}
-				// PTX lines 41, 42: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s12w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
-							}
-							// 42: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r9[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
-							}
-							// 42: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r9[l] = v13
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r9[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u32
-							s14 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r9[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 45: shl.b32, warp-uniform
-				u16 := uint64(uint32(u15) << uint32(k2))
-				// PTX lines 46, 47: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.u32
-							v17a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
-									continue
-								}
-								v17 = v17x
-							}
-							// 47: add.s32
-							v18 := uint64(uint32(u16) + uint32(v17))
-							r13[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.u32
-							v17a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
-									continue
-								}
-								v17 = v17x
-							}
-							// 47: add.s32
-							v18 := uint64(uint32(u16) + uint32(v17))
-							r13[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.u32
-							s19 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r13[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.u32
-							s19 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r13[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v20aw := w.Window(6)
-					v21aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
-									continue
-								}
-								v20 = v20x
-							}
-							// 50: ld.u32
-							v21a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
-									continue
-								}
-								v21 = v21x
-							}
-							// 51: setp.ge.s32
-							c22t := int32(v20) >= int32(v21)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
-									continue
-								}
-								v20 = v20x
-							}
-							// 50: ld.u32
-							v21a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
-									continue
-								}
-								v21 = v21x
-							}
-							// 51: setp.ge.s32
-							c22t := int32(v20) >= int32(v21)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			reduceSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1857,403 +1459,35 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 55-60
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				k0 := uint64(0x2)
-				// PTX lines 55, 56, 57, 58, 59, 60: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v5aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
-									continue
-								}
-								v1 = v1x
-							}
-							// 56: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 57: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 58: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 59: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
-									continue
-								}
-								v5 = v5x
-							}
-							// 60: mov.u32
-							v6 := uint64(v5)
-							r21[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
-									continue
-								}
-								v1 = v1x
-							}
-							// 56: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 57: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 58: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 59: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
-									continue
-								}
-								v5 = v5x
-							}
-							// 60: mov.u32
-							v6 := uint64(v5)
-							r21[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduceSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 63-64
-			{
-				r21 := w.Reg(21)
-				k0 := uint64(0x0)
-				// PTX line 63: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 64: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: mov.u32
-							v2 := uint64(u1)
-							r21[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: mov.u32
-							v2 := uint64(u1)
-							r21[l] = v2
-						}
-					}
-				}
-			}
+			reduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 67-73; bar.sync at line 74
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				// PTX lines 67, 68, 69: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: mov.u32
-							v1 := uint64(r21[l])
-							r23[l] = v1
-							// 68: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
-									continue
-								}
-								v2 = v2x
-							}
-							// 69: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r25[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: mov.u32
-							v1 := uint64(r21[l])
-							r23[l] = v1
-							// 68: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
-									continue
-								}
-								v2 = v2x
-							}
-							// 69: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r25[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 70: mov.u64, warp-uniform
-				u4 := uint64(k1)
-				// PTX line 71: cvta.shared.u64, warp-uniform
-				u5 := uint64(uint64(u4 + k2))
-				// PTX lines 72, 73: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: add.s64
-							v6 := uint64(uint64(u5) + uint64(r25[l]))
-							// 73: st.u32
-							s7 := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r23[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: add.s64
-							v6 := uint64(uint64(u5) + uint64(r25[l]))
-							// 73: st.u32
-							s7 := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r23[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b3 ($L__BB0_3), PTX lines 75-76
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x80)
-				// PTX line 75: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.u32
-							s2 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.u32
-							s2 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 79, 80: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			reduceSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2267,106 +1501,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 6:
 			// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(15)
-					v2aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
-									continue
-								}
-								v1 = v1x
-							}
-							// 85: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							// 86: setp.ge.u32
-							c3t := uint32(v1) >= uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
-									continue
-								}
-								v1 = v1x
-							}
-							// 85: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
-									continue
-								}
-								v2 = v2x
-							}
-							// 86: setp.ge.u32
-							c3t := uint32(v1) >= uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			reduceSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2380,252 +1515,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b6 ($L__BB0_6), PTX lines 90-104
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r37 := w.Reg(37)
-				r44 := w.Reg(44)
-				r46 := w.Reg(46)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				// PTX lines 90, 91, 92, 93, 94: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(17)
-					v2aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 91: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
-									continue
-								}
-								v2 = v2x
-							}
-							// 92: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							// 93: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							// 94: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							r37[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 91: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
-									continue
-								}
-								v2 = v2x
-							}
-							// 92: add.s32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							// 93: cvt.u64.u32
-							v4 := uint64(uint64(uint32(v3)))
-							// 94: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k0))
-							r37[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 95: mov.u64, warp-uniform
-				u6 := uint64(k1)
-				// PTX line 96: cvta.shared.u64, warp-uniform
-				u7 := uint64(uint64(u6 + k2))
-				// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(19)
-					v13aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: add.s64
-							v8 := uint64(uint64(u7) + uint64(r37[l]))
-							// 98: ld.u32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
-									continue
-								}
-								v9 = v9x
-							}
-							// 99: cvt.u64.u32
-							v10 := uint64(uint64(uint32(r33[l])))
-							// 100: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 101: add.s64
-							v12 := uint64(uint64(u7) + uint64(v11))
-							r44[l] = v12
-							// 102: ld.u32
-							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
-									continue
-								}
-								v13 = v13x
-							}
-							// 103: add.s32
-							v14 := uint64(uint32(v13) + uint32(v9))
-							r46[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: add.s64
-							v8 := uint64(uint64(u7) + uint64(r37[l]))
-							// 98: ld.u32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
-									continue
-								}
-								v9 = v9x
-							}
-							// 99: cvt.u64.u32
-							v10 := uint64(uint64(uint32(r33[l])))
-							// 100: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k0))
-							// 101: add.s64
-							v12 := uint64(uint64(u7) + uint64(v11))
-							r44[l] = v12
-							// 102: ld.u32
-							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
-									continue
-								}
-								v13 = v13x
-							}
-							// 103: add.s32
-							v14 := uint64(uint32(v13) + uint32(v9))
-							r46[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.u32
-							s15 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r46[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.u32
-							s15 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r46[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2638,171 +1528,14 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 10
 		case 10:
 			// b8 ($L__BB0_8), PTX lines 110-112
-			{
-				r0 := w.Reg(0)
-				r48 := w.Reg(48)
-				k0 := uint64(0x1)
-				// PTX lines 110, 111: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: shr.u32
-							v2 := uint64(uint32(v1) >> uint32(k0))
-							r48[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
-									continue
-								}
-								v1 = v1x
-							}
-							// 111: shr.u32
-							v2 := uint64(uint32(v1) >> uint32(k0))
-							r48[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: st.u32
-							s3 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r48[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: st.u32
-							s3 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r48[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 11:
 			// b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 115, 116: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v1aw := w.Window(24)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
-									continue
-								}
-								v1 = v1x
-							}
-							// 116: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.u32
-							v1a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
-									continue
-								}
-								v1 = v1x
-							}
-							// 116: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			reduceSumBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2816,145 +1549,7 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 12:
 			// b10 ($L__BB0_10), PTX lines 120-128
-			{
-				r0 := w.Reg(0)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				k0 := uint64(0x0)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x2)
-				// PTX line 120: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 121: cvta.shared.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 122, 123: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(25)
-					v4aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: ld.u32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
-									continue
-								}
-								v3 = v3x
-							}
-							r52[l] = v3
-							// 123: ld.u64
-							v4a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
-									continue
-								}
-								v4 = v4x
-							}
-							r53[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: ld.u32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
-									continue
-								}
-								v3 = v3x
-							}
-							r52[l] = v3
-							// 123: ld.u64
-							v4a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
-									continue
-								}
-								v4 = v4x
-							}
-							r53[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 124: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 125: cvt.u64.u32, warp-uniform
-				u6 := uint64(uint64(uint32(u5)))
-				// PTX line 126: shl.b64, warp-uniform
-				u7 := uint64(uint64(u6) << uint32(k2))
-				// PTX lines 127, 128: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: add.s64
-							v8 := uint64(uint64(r53[l]) + uint64(u7))
-							// 128: st.u32
-							s9 := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r52[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: add.s64
-							v8 := uint64(uint64(r53[l]) + uint64(u7))
-							// 128: st.u32
-							s9 := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r52[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
-							}
-						}
-					}
-				}
-			}
+			reduceSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2984,6 +1579,1455 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// reduceSumBlock0 runs block 0 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x8)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+				}
+			}
+		}
+	}
+	// PTX lines 41, 42: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s12w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+				}
+				// 42: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r9[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+				}
+				// 42: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r9[l] = v13
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r9[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u32
+				s14 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r9[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: shl.b32, warp-uniform
+	u16 := uint64(uint32(u15) << uint32(k2))
+	// PTX lines 46, 47: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.u32
+				v17a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
+						continue
+					}
+					v17 = v17x
+				}
+				// 47: add.s32
+				v18 := uint64(uint32(u16) + uint32(v17))
+				r13[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.u32
+				v17a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
+						continue
+					}
+					v17 = v17x
+				}
+				// 47: add.s32
+				v18 := uint64(uint32(u16) + uint32(v17))
+				r13[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.u32
+				s19 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r13[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.u32
+				s19 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r13[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v20aw := w.Window(6)
+		v21aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
+						continue
+					}
+					v20 = v20x
+				}
+				// 50: ld.u32
+				v21a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
+						continue
+					}
+					v21 = v21x
+				}
+				// 51: setp.ge.s32
+				c22t := int32(v20) >= int32(v21)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
+						continue
+					}
+					v20 = v20x
+				}
+				// 50: ld.u32
+				v21a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
+						continue
+					}
+					v21 = v21x
+				}
+				// 51: setp.ge.s32
+				c22t := int32(v20) >= int32(v21)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 55-60
+func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	k0 := uint64(0x2)
+	// PTX lines 55, 56, 57, 58, 59, 60: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v5aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
+						continue
+					}
+					v1 = v1x
+				}
+				// 56: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 57: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 58: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 59: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
+						continue
+					}
+					v5 = v5x
+				}
+				// 60: mov.u32
+				v6 := uint64(v5)
+				r21[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
+						continue
+					}
+					v1 = v1x
+				}
+				// 56: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 57: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 58: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 59: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
+						continue
+					}
+					v5 = v5x
+				}
+				// 60: mov.u32
+				v6 := uint64(v5)
+				r21[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduceSumBlock2 runs block 2 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 63-64
+func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	k0 := uint64(0x0)
+	// PTX line 63: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 64: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: mov.u32
+				v2 := uint64(u1)
+				r21[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: mov.u32
+				v2 := uint64(u1)
+				r21[l] = v2
+			}
+		}
+	}
+}
+
+// reduceSumBlock3 runs block 3 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 67-73; bar.sync at line 74
+func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	// PTX lines 67, 68, 69: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: mov.u32
+				v1 := uint64(r21[l])
+				r23[l] = v1
+				// 68: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
+						continue
+					}
+					v2 = v2x
+				}
+				// 69: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r25[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: mov.u32
+				v1 := uint64(r21[l])
+				r23[l] = v1
+				// 68: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
+						continue
+					}
+					v2 = v2x
+				}
+				// 69: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r25[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 70: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX line 71: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k2))
+	// PTX lines 72, 73: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: add.s64
+				v6 := uint64(uint64(u5) + uint64(r25[l]))
+				// 73: st.u32
+				s7 := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r23[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: add.s64
+				v6 := uint64(uint64(u5) + uint64(r25[l]))
+				// 73: st.u32
+				s7 := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r23[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 75-76
+func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x80)
+	// PTX line 75: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.u32
+				s2 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.u32
+				s2 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock5 runs block 5 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
+func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 79, 80: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
+func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(15)
+		v2aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				// 86: setp.ge.u32
+				c3t := uint32(v1) >= uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
+				// 86: setp.ge.u32
+				c3t := uint32(v1) >= uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// reduceSumBlock7 runs block 7 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_6), PTX lines 90-104
+func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r37 := w.Reg(37)
+	r44 := w.Reg(44)
+	r46 := w.Reg(46)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	// PTX lines 90, 91, 92, 93, 94: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(17)
+		v2aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 91: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+						continue
+					}
+					v2 = v2x
+				}
+				// 92: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 93: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 94: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				r37[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 91: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+						continue
+					}
+					v2 = v2x
+				}
+				// 92: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 93: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 94: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
+				r37[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 95: mov.u64, warp-uniform
+	u6 := uint64(k1)
+	// PTX line 96: cvta.shared.u64, warp-uniform
+	u7 := uint64(uint64(u6 + k2))
+	// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(19)
+		v13aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: add.s64
+				v8 := uint64(uint64(u7) + uint64(r37[l]))
+				// 98: ld.u32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+						continue
+					}
+					v9 = v9x
+				}
+				// 99: cvt.u64.u32
+				v10 := uint64(uint64(uint32(r33[l])))
+				// 100: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 101: add.s64
+				v12 := uint64(uint64(u7) + uint64(v11))
+				r44[l] = v12
+				// 102: ld.u32
+				v13a := uint64(v12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+						continue
+					}
+					v13 = v13x
+				}
+				// 103: add.s32
+				v14 := uint64(uint32(v13) + uint32(v9))
+				r46[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: add.s64
+				v8 := uint64(uint64(u7) + uint64(r37[l]))
+				// 98: ld.u32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+						continue
+					}
+					v9 = v9x
+				}
+				// 99: cvt.u64.u32
+				v10 := uint64(uint64(uint32(r33[l])))
+				// 100: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k0))
+				// 101: add.s64
+				v12 := uint64(uint64(u7) + uint64(v11))
+				r44[l] = v12
+				// 102: ld.u32
+				v13a := uint64(v12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+						continue
+					}
+					v13 = v13x
+				}
+				// 103: add.s32
+				v14 := uint64(uint32(v13) + uint32(v9))
+				r46[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.u32
+				s15 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r46[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.u32
+				s15 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r46[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_8), PTX lines 110-112
+func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r48 := w.Reg(48)
+	k0 := uint64(0x1)
+	// PTX lines 110, 111: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: shr.u32
+				v2 := uint64(uint32(v1) >> uint32(k0))
+				r48[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
+						continue
+					}
+					v1 = v1x
+				}
+				// 111: shr.u32
+				v2 := uint64(uint32(v1) >> uint32(k0))
+				r48[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.u32
+				s3 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r48[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.u32
+				s3 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r48[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+				}
+			}
+		}
+	}
+}
+
+// reduceSumBlock11 runs block 11 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
+func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 115, 116: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(24)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
+						continue
+					}
+					v1 = v1x
+				}
+				// 116: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
+						continue
+					}
+					v1 = v1x
+				}
+				// 116: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// reduceSumBlock12 runs block 12 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_10), PTX lines 120-128
+func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	k0 := uint64(0x0)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x2)
+	// PTX line 120: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 121: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 122, 123: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(25)
+		v4aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: ld.u32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
+						continue
+					}
+					v3 = v3x
+				}
+				r52[l] = v3
+				// 123: ld.u64
+				v4a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
+						continue
+					}
+					v4 = v4x
+				}
+				r53[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: ld.u32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
+						continue
+					}
+					v3 = v3x
+				}
+				r52[l] = v3
+				// 123: ld.u64
+				v4a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
+						continue
+					}
+					v4 = v4x
+				}
+				r53[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 124: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 125: cvt.u64.u32, warp-uniform
+	u6 := uint64(uint64(uint32(u5)))
+	// PTX line 126: shl.b64, warp-uniform
+	u7 := uint64(uint64(u6) << uint32(k2))
+	// PTX lines 127, 128: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: add.s64
+				v8 := uint64(uint64(r53[l]) + uint64(u7))
+				// 128: st.u32
+				s9 := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r52[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: add.s64
+				v8 := uint64(uint64(r53[l]) + uint64(u7))
+				// 128: st.u32
+				s9 := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r52[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+				}
+			}
+		}
+	}
+}
+
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2992,405 +3036,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x8)
-				// PTX line 151: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 152: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 153: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:153")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 154: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:154")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 155: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:155")
-				}
-				// PTX line 156: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 157: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 158: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 159: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX lines 162, 163: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s12w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
-							}
-							// 163: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r9[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
-							}
-							// 163: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							r9[l] = v13
-						}
-					}
-				}
-				// PTX lines 164: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: st.u32
-							s14 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r9[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: st.u32
-							s14 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r9[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
-							}
-						}
-					}
-				}
-				// PTX line 165: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 166: shl.b32, warp-uniform
-				u16 := uint64(uint32(u15) << uint32(k2))
-				// PTX lines 167, 168: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: ld.u32
-							v17a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
-									continue
-								}
-								v17 = v17x
-							}
-							// 168: add.s32
-							v18 := uint64(uint32(u16) + uint32(v17))
-							r13[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: ld.u32
-							v17a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
-									continue
-								}
-								v17 = v17x
-							}
-							// 168: add.s32
-							v18 := uint64(uint32(u16) + uint32(v17))
-							r13[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.u32
-							s19 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r13[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.u32
-							s19 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r13[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v20aw := w.Window(34)
-					v21aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.u32
-							v20a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
-									continue
-								}
-								v20 = v20x
-							}
-							// 171: ld.u32
-							v21a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
-									continue
-								}
-								v21 = v21x
-							}
-							// 172: setp.ge.s32
-							c22t := int32(v20) >= int32(v21)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.u32
-							v20a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
-									continue
-								}
-								v20 = v20x
-							}
-							// 171: ld.u32
-							v21a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
-									continue
-								}
-								v21 = v21x
-							}
-							// 172: setp.ge.s32
-							c22t := int32(v20) >= int32(v21)
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p0 = p0&^(1<<l) | c22b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			reduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3404,403 +3050,35 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 176-181
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				k0 := uint64(0x2)
-				// PTX lines 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(36)
-					v2aw := w.Window(37)
-					v5aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 178: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 179: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 180: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
-									continue
-								}
-								v5 = v5x
-							}
-							// 181: mov.f32
-							v6 := uint64(v5)
-							r21[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 178: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 179: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 180: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
-									continue
-								}
-								v5 = v5x
-							}
-							// 181: mov.f32
-							v6 := uint64(v5)
-							r21[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduceMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 184-185
-			{
-				r21 := w.Reg(21)
-				k0 := uint64(0xff800000)
-				// PTX line 184: mov.f32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: mov.f32
-							v2 := uint64(u1)
-							r21[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: mov.f32
-							v2 := uint64(u1)
-							r21[l] = v2
-						}
-					}
-				}
-			}
+			reduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 188-194; bar.sync at line 195
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				k0 := uint64(0x2)
-				k1 := uint64(0x400)
-				k2 := uint64(0xe0000000)
-				// PTX lines 188, 189, 190: lane-local, one loop over the lanes
-				{
-					v2aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: mov.f32
-							v1 := uint64(r21[l])
-							r23[l] = v1
-							// 189: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
-									continue
-								}
-								v2 = v2x
-							}
-							// 190: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r25[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: mov.f32
-							v1 := uint64(r21[l])
-							r23[l] = v1
-							// 189: ld.u32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
-									continue
-								}
-								v2 = v2x
-							}
-							// 190: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							r25[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 191: mov.u64, warp-uniform
-				u4 := uint64(k1)
-				// PTX line 192: cvta.shared.u64, warp-uniform
-				u5 := uint64(uint64(u4 + k2))
-				// PTX lines 193, 194: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 193: add.s64
-							v6 := uint64(uint64(u5) + uint64(r25[l]))
-							// 194: st.f32
-							s7 := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r23[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 193: add.s64
-							v6 := uint64(uint64(u5) + uint64(r25[l]))
-							// 194: st.f32
-							s7 := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r23[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 196-197
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x80)
-				// PTX line 196: mov.b32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: st.u32
-							s2 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: st.u32
-							s2 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 200, 201: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 200: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
-									continue
-								}
-								v1 = v1x
-							}
-							// 201: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 200: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
-									continue
-								}
-								v1 = v1x
-							}
-							// 201: setp.eq.s32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			reduceMaxBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3814,106 +3092,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 6:
 			// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
-			{
-				r0 := w.Reg(0)
-				// PTX lines 205, 206, 207: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v1aw := w.Window(43)
-					v2aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
-									continue
-								}
-								v1 = v1x
-							}
-							// 206: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
-									continue
-								}
-								v2 = v2x
-							}
-							// 207: setp.ge.u32
-							c3t := uint32(v1) >= uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
-									continue
-								}
-								v1 = v1x
-							}
-							// 206: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
-									continue
-								}
-								v2 = v2x
-							}
-							// 207: setp.ge.u32
-							c3t := uint32(v1) >= uint32(v2)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			reduceMaxBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3927,446 +3106,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 7:
 			// b6 ($L__BB1_6), PTX lines 211-232
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r39 := w.Reg(39)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r51 := w.Reg(51)
-				k0 := uint64(0x400)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x2)
-				// PTX lines 211, 212: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 212: cvt.u64.u32
-							v2 := uint64(uint64(uint32(v1)))
-							r34[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 212: cvt.u64.u32
-							v2 := uint64(uint64(uint32(v1)))
-							r34[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 213: mov.u64, warp-uniform
-				u3 := uint64(k0)
-				// PTX line 214: cvta.shared.u64, warp-uniform
-				u4 := uint64(uint64(u3 + k1))
-				// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(46)
-					v8aw := w.Window(47)
-					v13aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: shl.b64
-							v5 := uint64(uint64(r34[l]) << uint32(k2))
-							// 216: add.s64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 217: ld.f32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
-									continue
-								}
-								v7 = v7x
-							}
-							r39[l] = v7
-							// 218: ld.u32
-							v8a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
-									continue
-								}
-								v8 = v8x
-							}
-							// 219: add.s32
-							v9 := uint64(uint32(r33[l]) + uint32(v8))
-							// 220: cvt.u64.u32
-							v10 := uint64(uint64(uint32(v9)))
-							// 221: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 222: add.s64
-							v12 := uint64(uint64(u4) + uint64(v11))
-							// 223: ld.f32
-							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
-									continue
-								}
-								v13 = v13x
-							}
-							r45[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: shl.b64
-							v5 := uint64(uint64(r34[l]) << uint32(k2))
-							// 216: add.s64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 217: ld.f32
-							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
-									continue
-								}
-								v7 = v7x
-							}
-							r39[l] = v7
-							// 218: ld.u32
-							v8a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
-									continue
-								}
-								v8 = v8x
-							}
-							// 219: add.s32
-							v9 := uint64(uint32(r33[l]) + uint32(v8))
-							// 220: cvt.u64.u32
-							v10 := uint64(uint64(uint32(v9)))
-							// 221: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 222: add.s64
-							v12 := uint64(uint64(u4) + uint64(v11))
-							// 223: ld.f32
-							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
-									continue
-								}
-								v13 = v13x
-							}
-							r45[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 224: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: st.f32
-							s14 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r39[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: st.f32
-							s14 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r39[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
-							}
-						}
-					}
-				}
-				// PTX lines 225: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 225: st.f32
-							s15 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r45[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 225: st.f32
-							s15 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
-							}
-							s15v := uint64(r45[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
-							}
-						}
-					}
-				}
-				// PTX lines 226, 227, 228, 229, 230, 231: lane-local, one loop over the lanes
-				{
-					v16aw := w.Window(51)
-					v17aw := w.Window(52)
-					v19aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: ld.f32
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
-									continue
-								}
-								v16 = v16x
-							}
-							// 227: ld.f32
-							v17a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
-									continue
-								}
-								v17 = v17x
-							}
-							// 228: max.f32
-							v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
-							r48[l] = v18
-							// 229: ld.u32
-							v19a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
-									continue
-								}
-								v19 = v19x
-							}
-							// 230: shl.b64
-							v20 := uint64(uint64(v19) << uint32(k2))
-							// 231: add.s64
-							v21 := uint64(uint64(u4) + uint64(v20))
-							r51[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: ld.f32
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
-									continue
-								}
-								v16 = v16x
-							}
-							// 227: ld.f32
-							v17a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
-								v17 = runtime.Load32(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
-								if !v17ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
-									continue
-								}
-								v17 = v17x
-							}
-							// 228: max.f32
-							v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
-							r48[l] = v18
-							// 229: ld.u32
-							v19a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
-									continue
-								}
-								v19 = v19x
-							}
-							// 230: shl.b64
-							v20 := uint64(uint64(v19) << uint32(k2))
-							// 231: add.s64
-							v21 := uint64(uint64(u4) + uint64(v20))
-							r51[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 232: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: st.f32
-							s22 := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r48[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: st.f32
-							s22 := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r48[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4379,171 +3119,14 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 10
 		case 10:
 			// b8 ($L__BB1_8), PTX lines 238-240
-			{
-				r0 := w.Reg(0)
-				r53 := w.Reg(53)
-				k0 := uint64(0x1)
-				// PTX lines 238, 239: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 238: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
-									continue
-								}
-								v1 = v1x
-							}
-							// 239: shr.u32
-							v2 := uint64(uint32(v1) >> uint32(k0))
-							r53[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 238: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
-									continue
-								}
-								v1 = v1x
-							}
-							// 239: shr.u32
-							v2 := uint64(uint32(v1) >> uint32(k0))
-							r53[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 240: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: st.u32
-							s3 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r53[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: st.u32
-							s3 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r53[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 11:
 			// b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 243, 244: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v1aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
-									continue
-								}
-								v1 = v1x
-							}
-							// 244: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: ld.u32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
-									continue
-								}
-								v1 = v1x
-							}
-							// 244: setp.ne.s32
-							c2t := uint32(v1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p3 = p3&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			reduceMaxBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4557,145 +3140,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 12:
 			// b10 ($L__BB1_10), PTX lines 248-256
-			{
-				r0 := w.Reg(0)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				k0 := uint64(0x400)
-				k1 := uint64(0xe0000000)
-				k2 := uint64(0x2)
-				// PTX line 248: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 249: cvta.shared.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX lines 250, 251: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(58)
-					v4aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: ld.f32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
-									continue
-								}
-								v3 = v3x
-							}
-							r57[l] = v3
-							// 251: ld.u64
-							v4a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
-									continue
-								}
-								v4 = v4x
-							}
-							r58[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: ld.f32
-							v3a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
-									continue
-								}
-								v3 = v3x
-							}
-							r57[l] = v3
-							// 251: ld.u64
-							v4a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
-								v4 = runtime.Load64(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
-									continue
-								}
-								v4 = v4x
-							}
-							r58[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 252: mov.u32, warp-uniform
-				u5 := uint64(uint64(w.CTAID().X))
-				// PTX line 253: cvt.u64.u32, warp-uniform
-				u6 := uint64(uint64(uint32(u5)))
-				// PTX line 254: shl.b64, warp-uniform
-				u7 := uint64(uint64(u6) << uint32(k2))
-				// PTX lines 255, 256: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 255: add.s64
-							v8 := uint64(uint64(r58[l]) + uint64(u7))
-							// 256: st.f32
-							s9 := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r57[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 255: add.s64
-							v8 := uint64(uint64(r58[l]) + uint64(u7))
-							// 256: st.f32
-							s9 := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r57[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
-							}
-						}
-					}
-				}
-			}
+			reduceMaxBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4722,5 +3167,1648 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// reduceMaxBlock0 runs block 0 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x8)
+	// PTX line 151: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 152: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:153")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 154: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:154")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 155: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:155")
+	}
+	// PTX line 156: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 157: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 158: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 159: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX lines 162, 163: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s12w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+				}
+				// 163: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r9[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+				}
+				// 163: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				r9[l] = v13
+			}
+		}
+	}
+	// PTX lines 164: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: st.u32
+				s14 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r9[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: st.u32
+				s14 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r9[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+				}
+			}
+		}
+	}
+	// PTX line 165: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 166: shl.b32, warp-uniform
+	u16 := uint64(uint32(u15) << uint32(k2))
+	// PTX lines 167, 168: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: ld.u32
+				v17a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
+						continue
+					}
+					v17 = v17x
+				}
+				// 168: add.s32
+				v18 := uint64(uint32(u16) + uint32(v17))
+				r13[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: ld.u32
+				v17a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
+						continue
+					}
+					v17 = v17x
+				}
+				// 168: add.s32
+				v18 := uint64(uint32(u16) + uint32(v17))
+				r13[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.u32
+				s19 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r13[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.u32
+				s19 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r13[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v20aw := w.Window(34)
+		v21aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.u32
+				v20a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
+						continue
+					}
+					v20 = v20x
+				}
+				// 171: ld.u32
+				v21a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
+						continue
+					}
+					v21 = v21x
+				}
+				// 172: setp.ge.s32
+				c22t := int32(v20) >= int32(v21)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.u32
+				v20a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
+						continue
+					}
+					v20 = v20x
+				}
+				// 171: ld.u32
+				v21a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
+						continue
+					}
+					v21 = v21x
+				}
+				// 172: setp.ge.s32
+				c22t := int32(v20) >= int32(v21)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p0 = p0&^(1<<l) | c22b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_1), PTX lines 176-181
+func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	k0 := uint64(0x2)
+	// PTX lines 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(36)
+		v2aw := w.Window(37)
+		v5aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 178: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 179: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 180: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
+						continue
+					}
+					v5 = v5x
+				}
+				// 181: mov.f32
+				v6 := uint64(v5)
+				r21[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 178: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 179: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 180: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
+						continue
+					}
+					v5 = v5x
+				}
+				// 181: mov.f32
+				v6 := uint64(v5)
+				r21[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduceMaxBlock2 runs block 2 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 184-185
+func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r21 := w.Reg(21)
+	k0 := uint64(0xff800000)
+	// PTX line 184: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: mov.f32
+				v2 := uint64(u1)
+				r21[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: mov.f32
+				v2 := uint64(u1)
+				r21[l] = v2
+			}
+		}
+	}
+}
+
+// reduceMaxBlock3 runs block 3 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 188-194; bar.sync at line 195
+func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	k1 := uint64(0x400)
+	k2 := uint64(0xe0000000)
+	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+	{
+		v2aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: mov.f32
+				v1 := uint64(r21[l])
+				r23[l] = v1
+				// 189: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
+						continue
+					}
+					v2 = v2x
+				}
+				// 190: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r25[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: mov.f32
+				v1 := uint64(r21[l])
+				r23[l] = v1
+				// 189: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
+						continue
+					}
+					v2 = v2x
+				}
+				// 190: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				r25[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 191: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX line 192: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k2))
+	// PTX lines 193, 194: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 193: add.s64
+				v6 := uint64(uint64(u5) + uint64(r25[l]))
+				// 194: st.f32
+				s7 := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r23[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 193: add.s64
+				v6 := uint64(uint64(u5) + uint64(r25[l]))
+				// 194: st.f32
+				s7 := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r23[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 196-197
+func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x80)
+	// PTX line 196: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: st.u32
+				s2 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: st.u32
+				s2 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock5 runs block 5 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
+func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 200, 201: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 200: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
+						continue
+					}
+					v1 = v1x
+				}
+				// 201: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 200: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
+						continue
+					}
+					v1 = v1x
+				}
+				// 201: setp.eq.s32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
+func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(43)
+		v2aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
+						continue
+					}
+					v1 = v1x
+				}
+				// 206: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
+						continue
+					}
+					v2 = v2x
+				}
+				// 207: setp.ge.u32
+				c3t := uint32(v1) >= uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
+						continue
+					}
+					v1 = v1x
+				}
+				// 206: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
+						continue
+					}
+					v2 = v2x
+				}
+				// 207: setp.ge.u32
+				c3t := uint32(v1) >= uint32(v2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// reduceMaxBlock7 runs block 7 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 211-232
+func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r39 := w.Reg(39)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r51 := w.Reg(51)
+	k0 := uint64(0x400)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x2)
+	// PTX lines 211, 212: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 212: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
+				r34[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 212: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
+				r34[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 213: mov.u64, warp-uniform
+	u3 := uint64(k0)
+	// PTX line 214: cvta.shared.u64, warp-uniform
+	u4 := uint64(uint64(u3 + k1))
+	// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(46)
+		v8aw := w.Window(47)
+		v13aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: shl.b64
+				v5 := uint64(uint64(r34[l]) << uint32(k2))
+				// 216: add.s64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 217: ld.f32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+						continue
+					}
+					v7 = v7x
+				}
+				r39[l] = v7
+				// 218: ld.u32
+				v8a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+						continue
+					}
+					v8 = v8x
+				}
+				// 219: add.s32
+				v9 := uint64(uint32(r33[l]) + uint32(v8))
+				// 220: cvt.u64.u32
+				v10 := uint64(uint64(uint32(v9)))
+				// 221: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 222: add.s64
+				v12 := uint64(uint64(u4) + uint64(v11))
+				// 223: ld.f32
+				v13a := uint64(v12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+						continue
+					}
+					v13 = v13x
+				}
+				r45[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: shl.b64
+				v5 := uint64(uint64(r34[l]) << uint32(k2))
+				// 216: add.s64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 217: ld.f32
+				v7a := uint64(v6) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+						continue
+					}
+					v7 = v7x
+				}
+				r39[l] = v7
+				// 218: ld.u32
+				v8a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+						continue
+					}
+					v8 = v8x
+				}
+				// 219: add.s32
+				v9 := uint64(uint32(r33[l]) + uint32(v8))
+				// 220: cvt.u64.u32
+				v10 := uint64(uint64(uint32(v9)))
+				// 221: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 222: add.s64
+				v12 := uint64(uint64(u4) + uint64(v11))
+				// 223: ld.f32
+				v13a := uint64(v12) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+						continue
+					}
+					v13 = v13x
+				}
+				r45[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 224: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: st.f32
+				s14 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r39[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: st.f32
+				s14 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r39[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+				}
+			}
+		}
+	}
+	// PTX lines 225: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: st.f32
+				s15 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r45[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: st.f32
+				s15 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+				}
+				s15v := uint64(r45[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+				}
+			}
+		}
+	}
+	// PTX lines 226, 227, 228, 229, 230, 231: lane-local, one loop over the lanes
+	{
+		v16aw := w.Window(51)
+		v17aw := w.Window(52)
+		v19aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: ld.f32
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
+						continue
+					}
+					v16 = v16x
+				}
+				// 227: ld.f32
+				v17a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
+						continue
+					}
+					v17 = v17x
+				}
+				// 228: max.f32
+				v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
+				r48[l] = v18
+				// 229: ld.u32
+				v19a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
+						continue
+					}
+					v19 = v19x
+				}
+				// 230: shl.b64
+				v20 := uint64(uint64(v19) << uint32(k2))
+				// 231: add.s64
+				v21 := uint64(uint64(u4) + uint64(v20))
+				r51[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: ld.f32
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
+						continue
+					}
+					v16 = v16x
+				}
+				// 227: ld.f32
+				v17a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
+						continue
+					}
+					v17 = v17x
+				}
+				// 228: max.f32
+				v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
+				r48[l] = v18
+				// 229: ld.u32
+				v19a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
+						continue
+					}
+					v19 = v19x
+				}
+				// 230: shl.b64
+				v20 := uint64(uint64(v19) << uint32(k2))
+				// 231: add.s64
+				v21 := uint64(uint64(u4) + uint64(v20))
+				r51[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 232: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: st.f32
+				s22 := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r48[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: st.f32
+				s22 := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r48[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_8), PTX lines 238-240
+func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r53 := w.Reg(53)
+	k0 := uint64(0x1)
+	// PTX lines 238, 239: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 238: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
+						continue
+					}
+					v1 = v1x
+				}
+				// 239: shr.u32
+				v2 := uint64(uint32(v1) >> uint32(k0))
+				r53[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 238: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
+						continue
+					}
+					v1 = v1x
+				}
+				// 239: shr.u32
+				v2 := uint64(uint32(v1) >> uint32(k0))
+				r53[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 240: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: st.u32
+				s3 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r53[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: st.u32
+				s3 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r53[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+				}
+			}
+		}
+	}
+}
+
+// reduceMaxBlock11 runs block 11 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
+func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 243, 244: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				// 244: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				// 244: setp.ne.s32
+				c2t := uint32(v1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3 = p3&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// reduceMaxBlock12 runs block 12 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_10), PTX lines 248-256
+func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	k0 := uint64(0x400)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0x2)
+	// PTX line 248: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 249: cvta.shared.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX lines 250, 251: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(58)
+		v4aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: ld.f32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
+						continue
+					}
+					v3 = v3x
+				}
+				r57[l] = v3
+				// 251: ld.u64
+				v4a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
+						continue
+					}
+					v4 = v4x
+				}
+				r58[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: ld.f32
+				v3a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
+						continue
+					}
+					v3 = v3x
+				}
+				r57[l] = v3
+				// 251: ld.u64
+				v4a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+					v4 = runtime.Load64(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
+						continue
+					}
+					v4 = v4x
+				}
+				r58[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 252: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 253: cvt.u64.u32, warp-uniform
+	u6 := uint64(uint64(uint32(u5)))
+	// PTX line 254: shl.b64, warp-uniform
+	u7 := uint64(uint64(u6) << uint32(k2))
+	// PTX lines 255, 256: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 255: add.s64
+				v8 := uint64(uint64(r58[l]) + uint64(u7))
+				// 256: st.f32
+				s9 := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r57[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 255: add.s64
+				v8 := uint64(uint64(r58[l]) + uint64(u7))
+				// 256: st.f32
+				s9 := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r57[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+				}
+			}
+		}
 	}
 }

@@ -898,370 +898,7 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-52; divergent, reconverges at block 2 (b2 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/saxpy_math.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.f32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/saxpy_math.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/saxpy_math.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/saxpy_math.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u5)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u6)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
-							}
-						}
-					}
-				}
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.u64
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.u64
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.f32
-							s13 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.f32
-							s13 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u4)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u32
-							s14 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u32
-							s14 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 45: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 46: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 48: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 49: st.u32
-							s20 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 48: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 49: st.u32
-							s20 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
-							}
-						}
-					}
-				}
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v21aw := w.Window(5)
-					v22aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: ld.u32
-							v21a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
-									continue
-								}
-								v21 = v21x
-							}
-							// 51: ld.u32
-							v22a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
-									continue
-								}
-								v22 = v22x
-							}
-							// 52: setp.ge.s32
-							c23t := int32(v21) >= int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: ld.u32
-							v21a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
-									continue
-								}
-								v21 = v21x
-							}
-							// 51: ld.u32
-							v22a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
-									continue
-								}
-								v22 = v22x
-							}
-							// 52: setp.ge.s32
-							c23t := int32(v21) >= int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			saxpyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1275,588 +912,7 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 56-76
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r29 := w.Reg(29)
-				r33 := w.Reg(33)
-				k0 := uint64(0x2)
-				// PTX lines 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v3aw := w.Window(9)
-					v6aw := w.Window(10)
-					v7aw := w.Window(11)
-					v9aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: ld.f32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-							// 57: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
-									continue
-								}
-								v2 = v2x
-							}
-							// 58: ld.s32
-							v3a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 59: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 60: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							// 61: ld.f32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
-									continue
-								}
-								v6 = v6x
-							}
-							r22[l] = v6
-							// 62: ld.u64
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
-									continue
-								}
-								v7 = v7x
-							}
-							// 63: add.s64
-							v8 := uint64(uint64(v7) + uint64(v4))
-							// 64: ld.f32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
-									continue
-								}
-								v9 = v9x
-							}
-							r25[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: ld.f32
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
-									continue
-								}
-								v1 = v1x
-							}
-							r17[l] = v1
-							// 57: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
-									continue
-								}
-								v2 = v2x
-							}
-							// 58: ld.s32
-							v3a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 59: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 60: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							// 61: ld.f32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
-									continue
-								}
-								v6 = v6x
-							}
-							r22[l] = v6
-							// 62: ld.u64
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
-									continue
-								}
-								v7 = v7x
-							}
-							// 63: add.s64
-							v8 := uint64(uint64(v7) + uint64(v4))
-							// 64: ld.f32
-							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
-									continue
-								}
-								v9 = v9x
-							}
-							r25[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.f32
-							s10 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r17[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.f32
-							s10 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r17[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
-							}
-						}
-					}
-				}
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: st.f32
-							s11 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r22[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: st.f32
-							s11 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r22[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
-							}
-						}
-					}
-				}
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.f32
-							s12 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r25[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.f32
-							s12 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r25[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
-							}
-						}
-					}
-				}
-				// PTX lines 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(16)
-					v14aw := w.Window(17)
-					v15aw := w.Window(18)
-					v17aw := w.Window(19)
-					v18aw := w.Window(20)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: ld.f32
-							v13a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
-									continue
-								}
-								v13 = v13x
-							}
-							// 69: ld.f32
-							v14a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
-									continue
-								}
-								v14 = v14x
-							}
-							// 70: ld.f32
-							v15a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
-									continue
-								}
-								v15 = v15x
-							}
-							// 71: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
-							}
-							r29[l] = v16
-							// 72: ld.u64
-							v17a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
-									continue
-								}
-								v17 = v17x
-							}
-							// 73: ld.s32
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 74: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k0))
-							// 75: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							r33[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: ld.f32
-							v13a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
-									continue
-								}
-								v13 = v13x
-							}
-							// 69: ld.f32
-							v14a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
-									continue
-								}
-								v14 = v14x
-							}
-							// 70: ld.f32
-							v15a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
-									continue
-								}
-								v15 = v15x
-							}
-							// 71: fma.rn.f32
-							var v16 uint64
-							if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
-								v16 = uint64(math.Float32bits(float32(v16f)))
-							} else {
-								v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
-							}
-							r29[l] = v16
-							// 72: ld.u64
-							v17a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
-									continue
-								}
-								v17 = v17x
-							}
-							// 73: ld.s32
-							v18a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 74: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k0))
-							// 75: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							r33[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(21)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.f32
-							s21 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r29[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.f32
-							s21 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
-							}
-							s21v := uint64(r29[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-								runtime.Store32(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
-							}
-						}
-					}
-				}
-			}
+			saxpyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1877,6 +933,958 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// saxpyBlock0 runs block 0 of kernel saxpy for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-52; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/saxpy_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/saxpy_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/saxpy_math.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/saxpy_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:40")
+				}
+			}
+		}
+	}
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.u64
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.u64
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.f32
+				s13 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.f32
+				s13 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u4)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/saxpy_math.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u32
+				s14 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u32
+				s14 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 49: st.u32
+				s20 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 49: st.u32
+				s20 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/saxpy_math.ptx:49")
+				}
+			}
+		}
+	}
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v21aw := w.Window(5)
+		v22aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: ld.u32
+				v21a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
+						continue
+					}
+					v21 = v21x
+				}
+				// 51: ld.u32
+				v22a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
+						continue
+					}
+					v22 = v22x
+				}
+				// 52: setp.ge.s32
+				c23t := int32(v21) >= int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: ld.u32
+				v21a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:50")
+						continue
+					}
+					v21 = v21x
+				}
+				// 51: ld.u32
+				v22a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/saxpy_math.ptx:51")
+						continue
+					}
+					v22 = v22x
+				}
+				// 52: setp.ge.s32
+				c23t := int32(v21) >= int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// saxpyBlock1 runs block 1 of kernel saxpy for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 56-76
+func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r29 := w.Reg(29)
+	r33 := w.Reg(33)
+	k0 := uint64(0x2)
+	// PTX lines 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v3aw := w.Window(9)
+		v6aw := w.Window(10)
+		v7aw := w.Window(11)
+		v9aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: ld.f32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+				// 57: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
+						continue
+					}
+					v2 = v2x
+				}
+				// 58: ld.s32
+				v3a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 59: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 60: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				// 61: ld.f32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
+						continue
+					}
+					v6 = v6x
+				}
+				r22[l] = v6
+				// 62: ld.u64
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
+						continue
+					}
+					v7 = v7x
+				}
+				// 63: add.s64
+				v8 := uint64(uint64(v7) + uint64(v4))
+				// 64: ld.f32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
+						continue
+					}
+					v9 = v9x
+				}
+				r25[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: ld.f32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/saxpy_math.ptx:56")
+						continue
+					}
+					v1 = v1x
+				}
+				r17[l] = v1
+				// 57: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/saxpy_math.ptx:57")
+						continue
+					}
+					v2 = v2x
+				}
+				// 58: ld.s32
+				v3a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/saxpy_math.ptx:58")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 59: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 60: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				// 61: ld.f32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/saxpy_math.ptx:61")
+						continue
+					}
+					v6 = v6x
+				}
+				r22[l] = v6
+				// 62: ld.u64
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:62")
+						continue
+					}
+					v7 = v7x
+				}
+				// 63: add.s64
+				v8 := uint64(uint64(v7) + uint64(v4))
+				// 64: ld.f32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/saxpy_math.ptx:64")
+						continue
+					}
+					v9 = v9x
+				}
+				r25[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.f32
+				s10 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r17[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.f32
+				s10 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r17[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/saxpy_math.ptx:65")
+				}
+			}
+		}
+	}
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: st.f32
+				s11 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r22[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: st.f32
+				s11 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r22[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/saxpy_math.ptx:66")
+				}
+			}
+		}
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.f32
+				s12 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r25[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.f32
+				s12 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r25[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:67")
+				}
+			}
+		}
+	}
+	// PTX lines 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(16)
+		v14aw := w.Window(17)
+		v15aw := w.Window(18)
+		v17aw := w.Window(19)
+		v18aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: ld.f32
+				v13a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
+						continue
+					}
+					v13 = v13x
+				}
+				// 69: ld.f32
+				v14a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
+						continue
+					}
+					v14 = v14x
+				}
+				// 70: ld.f32
+				v15a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
+						continue
+					}
+					v15 = v15x
+				}
+				// 71: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
+				}
+				r29[l] = v16
+				// 72: ld.u64
+				v17a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
+						continue
+					}
+					v17 = v17x
+				}
+				// 73: ld.s32
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 74: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k0))
+				// 75: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				r33[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: ld.f32
+				v13a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:68")
+						continue
+					}
+					v13 = v13x
+				}
+				// 69: ld.f32
+				v14a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/saxpy_math.ptx:69")
+						continue
+					}
+					v14 = v14x
+				}
+				// 70: ld.f32
+				v15a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:70")
+						continue
+					}
+					v15 = v15x
+				}
+				// 71: fma.rn.f32
+				var v16 uint64
+				if v16f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))); isa.FmaF32Direct(v16f) {
+					v16 = uint64(math.Float32bits(float32(v16f)))
+				} else {
+					v16 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v15)))
+				}
+				r29[l] = v16
+				// 72: ld.u64
+				v17a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/saxpy_math.ptx:72")
+						continue
+					}
+					v17 = v17x
+				}
+				// 73: ld.s32
+				v18a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:73")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 74: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k0))
+				// 75: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				r33[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.f32
+				s21 := uint64(r33[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r29[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.f32
+				s21 := uint64(r33[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+				}
+				s21v := uint64(r29[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/saxpy_math.ptx:76")
+				}
+			}
+		}
+	}
+}
+
 // floatMathRun runs blocks of kernel float_math for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1885,536 +1893,7 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 102-138; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 102: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 103: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 104: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 52 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/saxpy_math.ptx:104")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 105: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 48 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/saxpy_math.ptx:105")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 106: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/saxpy_math.ptx:106")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 107: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/saxpy_math.ptx:107")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 108: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/saxpy_math.ptx:108")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 109: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/saxpy_math.ptx:109")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 110: ld.param.u64
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/saxpy_math.ptx:110")
-				}
-				// PTX line 111: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u4)
-				// PTX line 112: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 113: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u5)
-				// PTX line 114: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 115: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u6)
-				// PTX line 116: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX line 117: cvta.to.global.u64, warp-uniform
-				u16 := uint64(u7)
-				// PTX line 118: cvta.global.u64, warp-uniform
-				u17 := uint64(u16)
-				// PTX line 119: cvta.to.global.u64, warp-uniform
-				u18 := uint64(u8)
-				// PTX line 120: cvta.global.u64, warp-uniform
-				u19 := uint64(u18)
-				// PTX line 121: cvta.to.global.u64, warp-uniform
-				u20 := uint64(u9)
-				// PTX line 122: cvta.global.u64, warp-uniform
-				u21 := uint64(u20)
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.u64
-							s22 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.u64
-							s22 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
-							}
-						}
-					}
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.u64
-							s23 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u19)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.u64
-							s23 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
-							}
-							s23v := uint64(u19)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
-								runtime.Store64(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
-							}
-						}
-					}
-				}
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.u64
-							s24 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(u17)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.u64
-							s24 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(u17)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
-							}
-						}
-					}
-				}
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: st.u64
-							s25 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u15)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: st.u64
-							s25 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
-							}
-							s25v := uint64(u15)
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
-								runtime.Store64(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
-							}
-						}
-					}
-				}
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.u64
-							s26 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(u13)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.u64
-							s26 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
-							}
-							s26v := uint64(u13)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
-								runtime.Store64(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.u64
-							s27 := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
-							}
-							s27v := uint64(u11)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.u64
-							s27 := uint64(u2) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
-							}
-							s27v := uint64(u11)
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
-								runtime.Store64(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
-							}
-						}
-					}
-				}
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: st.u32
-							s28 := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(u3)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: st.u32
-							s28 := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(u3)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
-							}
-						}
-					}
-				}
-				// PTX line 130: mov.u32, warp-uniform
-				u29 := uint64(uint64(w.CTAID().X))
-				// PTX line 131: mov.u32, warp-uniform
-				u30 := uint64(uint64(w.NTID().X))
-				// PTX line 132: mul.lo.s32, warp-uniform
-				u31 := uint64(uint32(u29) * uint32(u30))
-				// PTX lines 133, 134, 135: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s34w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: mov.u32
-							v32 := uint64(uint64(tid0[l]))
-							// 134: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							// 135: st.u32
-							s34 := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(v33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: mov.u32
-							v32 := uint64(uint64(tid0[l]))
-							// 134: add.s32
-							v33 := uint64(uint32(u31) + uint32(v32))
-							// 135: st.u32
-							s34 := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(v33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
-							}
-						}
-					}
-				}
-				// PTX lines 136, 137, 138: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v35aw := w.Window(30)
-					v36aw := w.Window(31)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: ld.u32
-							v35a := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
-									continue
-								}
-								v35 = v35x
-							}
-							// 137: ld.u32
-							v36a := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
-									continue
-								}
-								v36 = v36x
-							}
-							// 138: setp.lt.s32
-							c37t := int32(v35) < int32(v36)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p0 = p0&^(1<<l) | c37b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: ld.u32
-							v35a := uint64(u2) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
-								v35 = runtime.Load32(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
-								if !v35ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
-									continue
-								}
-								v35 = v35x
-							}
-							// 137: ld.u32
-							v36a := uint64(u2) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
-									continue
-								}
-								v36 = v36x
-							}
-							// 138: setp.lt.s32
-							c37t := int32(v35) < int32(v36)
-							c37 := c37t
-							c37b0 := uint32(0)
-							if c37 {
-								c37b0 = 1
-							}
-							p0 = p0&^(1<<l) | c37b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			floatMathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2431,2388 +1910,7 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 144-231
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r40 := w.Reg(40)
-				r42 := w.Reg(42)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r60 := w.Reg(60)
-				r64 := w.Reg(64)
-				r67 := w.Reg(67)
-				r68 := w.Reg(68)
-				r71 := w.Reg(71)
-				r75 := w.Reg(75)
-				r76 := w.Reg(76)
-				r77 := w.Reg(77)
-				r82 := w.Reg(82)
-				r86 := w.Reg(86)
-				r90 := w.Reg(90)
-				r94 := w.Reg(94)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3f800000)
-				k2 := uint64(0x3fb8aa3b)
-				k3 := uint64(0x3f000000)
-				k4 := uint64(0xbf800000)
-				// PTX lines 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(32)
-					v2aw := w.Window(33)
-					v5aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: ld.s32
-							v2a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 146: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 147: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 148: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
-									continue
-								}
-								v5 = v5x
-							}
-							r32[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
-									continue
-								}
-								v1 = v1x
-							}
-							// 145: ld.s32
-							v2a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 146: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 147: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 148: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
-									continue
-								}
-								v5 = v5x
-							}
-							r32[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.f32
-							s6 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.f32
-							s6 := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
-							}
-						}
-					}
-				}
-				// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(36)
-					v8aw := w.Window(37)
-					v11aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: ld.u64
-							v7a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
-									continue
-								}
-								v7 = v7x
-							}
-							// 151: ld.s32
-							v8a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 152: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 153: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 154: ld.f32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
-									continue
-								}
-								v11 = v11x
-							}
-							r37[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: ld.u64
-							v7a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
-									continue
-								}
-								v7 = v7x
-							}
-							// 151: ld.s32
-							v8a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 152: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k0))
-							// 153: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							// 154: ld.f32
-							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
-									continue
-								}
-								v11 = v11x
-							}
-							r37[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.f32
-							s12 := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r37[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.f32
-							s12 := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r37[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
-							}
-						}
-					}
-				}
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(40)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: ld.f32
-							v13a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
-									continue
-								}
-								v13 = v13x
-							}
-							r38[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: ld.f32
-							v13a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
-									continue
-								}
-								v13 = v13x
-							}
-							r38[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.f32
-							s14 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r38[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.f32
-							s14 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r38[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX lines 158, 159: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: ld.f32
-							v15a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
-									continue
-								}
-								v15 = v15x
-							}
-							// 159: abs.f32
-							v16 := uint64(isa.AbsF32(uint32(v15)))
-							r40[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: ld.f32
-							v15a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
-									continue
-								}
-								v15 = v15x
-							}
-							// 159: abs.f32
-							v16 := uint64(isa.AbsF32(uint32(v15)))
-							r40[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.f32
-							s17 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r40[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.f32
-							s17 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r40[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(44)
-					v20aw := w.Window(45)
-					v21aw := w.Window(46)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: ld.f32
-							v18a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
-									continue
-								}
-								v18 = v18x
-							}
-							// 162: sqrt.rn.f32
-							v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
-							r42[l] = v19
-							// 163: ld.u64
-							v20a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
-									continue
-								}
-								v20 = v20x
-							}
-							// 164: ld.s32
-							v21a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
-									continue
-								}
-								v21 = v21x
-							}
-							v21 = uint64(uint64(int64(int32(v21))))
-							// 165: shl.b64
-							v22 := uint64(uint64(v21) << uint32(k0))
-							// 166: add.s64
-							v23 := uint64(uint64(v20) + uint64(v22))
-							r46[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: ld.f32
-							v18a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
-									continue
-								}
-								v18 = v18x
-							}
-							// 162: sqrt.rn.f32
-							v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
-							r42[l] = v19
-							// 163: ld.u64
-							v20a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
-								v20 = runtime.Load64(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
-									continue
-								}
-								v20 = v20x
-							}
-							// 164: ld.s32
-							v21a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
-									continue
-								}
-								v21 = v21x
-							}
-							v21 = uint64(uint64(int64(int32(v21))))
-							// 165: shl.b64
-							v22 := uint64(uint64(v21) << uint32(k0))
-							// 166: add.s64
-							v23 := uint64(uint64(v20) + uint64(v22))
-							r46[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.f32
-							s24 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r42[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.f32
-							s24 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r42[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168, 169: lane-local, one loop over the lanes
-				{
-					v25aw := w.Window(48)
-					v26aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.f32
-							v25a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
-									continue
-								}
-								v25 = v25x
-							}
-							r47[l] = v25
-							// 169: ld.f32
-							v26a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
-									continue
-								}
-								v26 = v26x
-							}
-							r48[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.f32
-							v25a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
-									continue
-								}
-								v25 = v25x
-							}
-							r47[l] = v25
-							// 169: ld.f32
-							v26a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
-									continue
-								}
-								v26 = v26x
-							}
-							r48[l] = v26
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 170: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: st.f32
-							s27 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r47[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: st.f32
-							s27 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r47[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
-							}
-						}
-					}
-				}
-				// PTX lines 171: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: st.f32
-							s28 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r48[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: st.f32
-							s28 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r48[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
-							}
-						}
-					}
-				}
-				// PTX lines 172, 173, 174, 175, 176: lane-local, one loop over the lanes
-				{
-					v29aw := w.Window(52)
-					v30aw := w.Window(53)
-					v32aw := w.Window(54)
-					v33aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 172: ld.f32
-							v29a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
-									continue
-								}
-								v29 = v29x
-							}
-							// 173: ld.f32
-							v30a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
-									continue
-								}
-								v30 = v30x
-							}
-							// 174: min.f32
-							v31 := uint64(isa.MinF32(uint32(v29), uint32(v30), false))
-							r51[l] = v31
-							// 175: ld.f32
-							v32a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
-									continue
-								}
-								v32 = v32x
-							}
-							r52[l] = v32
-							// 176: ld.f32
-							v33a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
-									continue
-								}
-								v33 = v33x
-							}
-							r53[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 172: ld.f32
-							v29a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
-									continue
-								}
-								v29 = v29x
-							}
-							// 173: ld.f32
-							v30a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
-									continue
-								}
-								v30 = v30x
-							}
-							// 174: min.f32
-							v31 := uint64(isa.MinF32(uint32(v29), uint32(v30), false))
-							r51[l] = v31
-							// 175: ld.f32
-							v32a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
-									continue
-								}
-								v32 = v32x
-							}
-							r52[l] = v32
-							// 176: ld.f32
-							v33a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
-									continue
-								}
-								v33 = v33x
-							}
-							r53[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 177: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: st.f32
-							s34 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r52[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: st.f32
-							s34 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r52[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
-							}
-						}
-					}
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.f32
-							s35 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r53[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.f32
-							s35 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r53[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
-							}
-						}
-					}
-				}
-				// PTX lines 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(58)
-					v37aw := w.Window(59)
-					v39aw := w.Window(60)
-					v43aw := w.Window(61)
-					v44aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 179: ld.f32
-							v36a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
-									continue
-								}
-								v36 = v36x
-							}
-							// 180: ld.f32
-							v37a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
-									continue
-								}
-								v37 = v37x
-							}
-							// 181: max.f32
-							v38 := uint64(isa.MaxF32(uint32(v36), uint32(v37), false))
-							// 182: ld.f32
-							v39a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
-									continue
-								}
-								v39 = v39x
-							}
-							// 183: fma.rn.f32
-							var v40 uint64
-							if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
-								v40 = uint64(math.Float32bits(float32(v40f)))
-							} else {
-								v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
-							}
-							// 184: div.rn.f32
-							v41 := uint64(isa.DivF32(uint32(v38), uint32(v40), isa.RN))
-							// 185: sub.rn.f32
-							v42 := uint64(isa.SubF32RN(uint32(r51[l]), uint32(v41)))
-							r60[l] = v42
-							// 186: ld.u64
-							v43a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 8)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&7 == 0 {
-								v43 = runtime.Load64(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
-								if !v43ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
-									continue
-								}
-								v43 = v43x
-							}
-							// 187: ld.s32
-							v44a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
-									continue
-								}
-								v44 = v44x
-							}
-							v44 = uint64(uint64(int64(int32(v44))))
-							// 188: shl.b64
-							v45 := uint64(uint64(v44) << uint32(k0))
-							// 189: add.s64
-							v46 := uint64(uint64(v43) + uint64(v45))
-							r64[l] = v46
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 179: ld.f32
-							v36a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
-									continue
-								}
-								v36 = v36x
-							}
-							// 180: ld.f32
-							v37a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
-									continue
-								}
-								v37 = v37x
-							}
-							// 181: max.f32
-							v38 := uint64(isa.MaxF32(uint32(v36), uint32(v37), false))
-							// 182: ld.f32
-							v39a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
-									continue
-								}
-								v39 = v39x
-							}
-							// 183: fma.rn.f32
-							var v40 uint64
-							if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
-								v40 = uint64(math.Float32bits(float32(v40f)))
-							} else {
-								v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
-							}
-							// 184: div.rn.f32
-							v41 := uint64(isa.DivF32(uint32(v38), uint32(v40), isa.RN))
-							// 185: sub.rn.f32
-							v42 := uint64(isa.SubF32RN(uint32(r51[l]), uint32(v41)))
-							r60[l] = v42
-							// 186: ld.u64
-							v43a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 8)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&7 == 0 {
-								v43 = runtime.Load64(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
-								if !v43ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
-									continue
-								}
-								v43 = v43x
-							}
-							// 187: ld.s32
-							v44a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
-									continue
-								}
-								v44 = v44x
-							}
-							v44 = uint64(uint64(int64(int32(v44))))
-							// 188: shl.b64
-							v45 := uint64(uint64(v44) << uint32(k0))
-							// 189: add.s64
-							v46 := uint64(uint64(v43) + uint64(v45))
-							r64[l] = v46
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					s47w := w.Window(63)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: st.f32
-							s47 := uint64(r64[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 4)
-							}
-							s47v := uint64(r60[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-								runtime.Store32(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: st.f32
-							s47 := uint64(r64[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 4)
-							}
-							s47v := uint64(r60[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-								runtime.Store32(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
-							}
-						}
-					}
-				}
-				// PTX lines 191, 192, 193: lane-local, one loop over the lanes
-				{
-					v48aw := w.Window(64)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: ld.f32
-							v48a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
-								v48 = runtime.Load32(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
-									continue
-								}
-								v48 = v48x
-							}
-							// 192: neg.f32
-							v49 := uint64(isa.NegF32(uint32(v48)))
-							// 193: mul.rn.f32
-							v50 := uint64(isa.MulF32RN(uint32(v49), uint32(v48)))
-							r67[l] = v50
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: ld.f32
-							v48a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
-								v48 = runtime.Load32(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-								if !v48ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
-									continue
-								}
-								v48 = v48x
-							}
-							// 192: neg.f32
-							v49 := uint64(isa.NegF32(uint32(v48)))
-							// 193: mul.rn.f32
-							v50 := uint64(isa.MulF32RN(uint32(v49), uint32(v48)))
-							r67[l] = v50
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					s51w := w.Window(65)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: st.f32
-							s51 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
-							}
-							s51v := uint64(r67[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: st.f32
-							s51 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
-							}
-							s51v := uint64(r67[l])
-							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-								runtime.Store32(s51w.Mem, s51o, s51v)
-							} else {
-								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
-							}
-						}
-					}
-				}
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					v52aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: ld.f32
-							v52a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
-									continue
-								}
-								v52 = v52x
-							}
-							r68[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: ld.f32
-							v52a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
-							}
-							var v52 uint64
-							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
-								v52 = runtime.Load32(v52aw.Mem, v52ao)
-							} else {
-								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
-								if !v52ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
-									continue
-								}
-								v52 = v52x
-							}
-							r68[l] = v52
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196: lane-local, one loop over the lanes
-				{
-					s53w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.f32
-							s53 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r68[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.f32
-							s53 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
-							}
-							s53v := uint64(r68[l])
-							if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-								runtime.Store32(s53w.Mem, s53o, s53v)
-							} else {
-								w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
-							}
-						}
-					}
-				}
-				// PTX lines 197, 198, 199, 200, 201, 202, 203: lane-local, one loop over the lanes
-				{
-					v54aw := w.Window(68)
-					v57aw := w.Window(69)
-					v58aw := w.Window(70)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: ld.f32
-							v54a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
-									continue
-								}
-								v54 = v54x
-							}
-							// 198: mul.rn.f32
-							v55 := uint64(isa.MulF32RN(uint32(v54), uint32(k2)))
-							// 199: ex2.approx.f32
-							v56 := uint64(isa.Ex2ApproxF32(uint32(v55)))
-							r71[l] = v56
-							// 200: ld.u64
-							v57a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
-								v57 = runtime.Load64(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-								if !v57ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
-									continue
-								}
-								v57 = v57x
-							}
-							// 201: ld.s32
-							v58a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
-								v58 = runtime.Load32(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-								if !v58ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
-									continue
-								}
-								v58 = v58x
-							}
-							v58 = uint64(uint64(int64(int32(v58))))
-							// 202: shl.b64
-							v59 := uint64(uint64(v58) << uint32(k0))
-							// 203: add.s64
-							v60 := uint64(uint64(v57) + uint64(v59))
-							r75[l] = v60
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: ld.f32
-							v54a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
-							}
-							var v54 uint64
-							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
-								v54 = runtime.Load32(v54aw.Mem, v54ao)
-							} else {
-								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
-								if !v54ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
-									continue
-								}
-								v54 = v54x
-							}
-							// 198: mul.rn.f32
-							v55 := uint64(isa.MulF32RN(uint32(v54), uint32(k2)))
-							// 199: ex2.approx.f32
-							v56 := uint64(isa.Ex2ApproxF32(uint32(v55)))
-							r71[l] = v56
-							// 200: ld.u64
-							v57a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
-							}
-							var v57 uint64
-							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
-								v57 = runtime.Load64(v57aw.Mem, v57ao)
-							} else {
-								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
-								if !v57ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
-									continue
-								}
-								v57 = v57x
-							}
-							// 201: ld.s32
-							v58a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
-							}
-							var v58 uint64
-							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
-								v58 = runtime.Load32(v58aw.Mem, v58ao)
-							} else {
-								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
-								if !v58ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
-									continue
-								}
-								v58 = v58x
-							}
-							v58 = uint64(uint64(int64(int32(v58))))
-							// 202: shl.b64
-							v59 := uint64(uint64(v58) << uint32(k0))
-							// 203: add.s64
-							v60 := uint64(uint64(v57) + uint64(v59))
-							r75[l] = v60
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 204: lane-local, one loop over the lanes
-				{
-					s61w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: st.f32
-							s61 := uint64(r75[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
-							}
-							s61v := uint64(r71[l])
-							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
-								runtime.Store32(s61w.Mem, s61o, s61v)
-							} else {
-								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: st.f32
-							s61 := uint64(r75[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
-							}
-							s61v := uint64(r71[l])
-							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
-								runtime.Store32(s61w.Mem, s61o, s61v)
-							} else {
-								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
-							}
-						}
-					}
-				}
-				// PTX lines 205, 206: lane-local, one loop over the lanes
-				{
-					v62aw := w.Window(72)
-					v63aw := w.Window(73)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: ld.f32
-							v62a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
-								v62 = runtime.Load32(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-								if !v62ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
-									continue
-								}
-								v62 = v62x
-							}
-							r76[l] = v62
-							// 206: ld.f32
-							v63a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 4)
-							}
-							var v63 uint64
-							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
-								v63 = runtime.Load32(v63aw.Mem, v63ao)
-							} else {
-								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
-								if !v63ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
-									continue
-								}
-								v63 = v63x
-							}
-							r77[l] = v63
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: ld.f32
-							v62a := uint64(r0[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
-							}
-							var v62 uint64
-							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
-								v62 = runtime.Load32(v62aw.Mem, v62ao)
-							} else {
-								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
-								if !v62ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
-									continue
-								}
-								v62 = v62x
-							}
-							r76[l] = v62
-							// 206: ld.f32
-							v63a := uint64(r0[l]) + 0x7c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 4)
-							}
-							var v63 uint64
-							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
-								v63 = runtime.Load32(v63aw.Mem, v63ao)
-							} else {
-								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
-								if !v63ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
-									continue
-								}
-								v63 = v63x
-							}
-							r77[l] = v63
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					s64w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: st.f32
-							s64 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
-							}
-							s64v := uint64(r76[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: st.f32
-							s64 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
-							}
-							s64v := uint64(r76[l])
-							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-								runtime.Store32(s64w.Mem, s64o, s64v)
-							} else {
-								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
-							}
-						}
-					}
-				}
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					s65w := w.Window(75)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.f32
-							s65 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
-							}
-							s65v := uint64(r77[l])
-							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
-								runtime.Store32(s65w.Mem, s65o, s65v)
-							} else {
-								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.f32
-							s65 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
-							}
-							s65v := uint64(r77[l])
-							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
-								runtime.Store32(s65w.Mem, s65o, s65v)
-							} else {
-								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
-							}
-						}
-					}
-				}
-				// PTX line 209: mov.b32, warp-uniform
-				u66 := uint64(k3)
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					s67w := w.Window(76)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: st.u32
-							s67 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
-							}
-							s67v := uint64(u66)
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: st.u32
-							s67 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
-							}
-							s67v := uint64(u66)
-							if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
-								runtime.Store32(s67w.Mem, s67o, s67v)
-							} else {
-								w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
-							}
-						}
-					}
-				}
-				// PTX lines 211, 212, 213, 214: lane-local, one loop over the lanes
-				{
-					v68aw := w.Window(77)
-					v69aw := w.Window(78)
-					v70aw := w.Window(79)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 211: ld.f32
-							v68a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
-							}
-							var v68 uint64
-							if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
-								v68 = runtime.Load32(v68aw.Mem, v68ao)
-							} else {
-								v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-								if !v68ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
-									continue
-								}
-								v68 = v68x
-							}
-							// 212: ld.f32
-							v69a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
-								v69 = runtime.Load32(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-								if !v69ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
-									continue
-								}
-								v69 = v69x
-							}
-							// 213: ld.f32
-							v70a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
-							}
-							var v70 uint64
-							if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
-								v70 = runtime.Load32(v70aw.Mem, v70ao)
-							} else {
-								v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-								if !v70ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
-									continue
-								}
-								v70 = v70x
-							}
-							// 214: fma.rn.f32
-							var v71 uint64
-							if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
-								v71 = uint64(math.Float32bits(float32(v71f)))
-							} else {
-								v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
-							}
-							r82[l] = v71
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 211: ld.f32
-							v68a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
-							}
-							var v68 uint64
-							if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
-								v68 = runtime.Load32(v68aw.Mem, v68ao)
-							} else {
-								v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
-								if !v68ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
-									continue
-								}
-								v68 = v68x
-							}
-							// 212: ld.f32
-							v69a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
-							}
-							var v69 uint64
-							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
-								v69 = runtime.Load32(v69aw.Mem, v69ao)
-							} else {
-								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
-								if !v69ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
-									continue
-								}
-								v69 = v69x
-							}
-							// 213: ld.f32
-							v70a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
-							}
-							var v70 uint64
-							if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
-								v70 = runtime.Load32(v70aw.Mem, v70ao)
-							} else {
-								v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
-								if !v70ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
-									continue
-								}
-								v70 = v70x
-							}
-							// 214: fma.rn.f32
-							var v71 uint64
-							if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
-								v71 = uint64(math.Float32bits(float32(v71f)))
-							} else {
-								v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
-							}
-							r82[l] = v71
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 215: lane-local, one loop over the lanes
-				{
-					s72w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: st.f32
-							s72 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s72, 4)
-							}
-							s72v := uint64(r82[l])
-							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
-								runtime.Store32(s72w.Mem, s72o, s72v)
-							} else {
-								w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: st.f32
-							s72 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s72, 4)
-							}
-							s72v := uint64(r82[l])
-							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
-								runtime.Store32(s72w.Mem, s72o, s72v)
-							} else {
-								w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
-							}
-						}
-					}
-				}
-				// PTX line 216: mov.b32, warp-uniform
-				u73 := uint64(k4)
-				// PTX lines 217: lane-local, one loop over the lanes
-				{
-					s74w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: st.u32
-							s74 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
-							}
-							s74v := uint64(u73)
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: st.u32
-							s74 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
-							}
-							s74v := uint64(u73)
-							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
-								runtime.Store32(s74w.Mem, s74o, s74v)
-							} else {
-								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
-							}
-						}
-					}
-				}
-				// PTX lines 218, 219, 220: lane-local, one loop over the lanes
-				{
-					v75aw := w.Window(82)
-					v76aw := w.Window(83)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: ld.f32
-							v75a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
-								v75 = runtime.Load32(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
-									continue
-								}
-								v75 = v75x
-							}
-							// 219: ld.f32
-							v76a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
-							}
-							var v76 uint64
-							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
-								v76 = runtime.Load32(v76aw.Mem, v76ao)
-							} else {
-								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-								if !v76ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
-									continue
-								}
-								v76 = v76x
-							}
-							// 220: max.f32
-							v77 := uint64(isa.MaxF32(uint32(v75), uint32(v76), false))
-							r86[l] = v77
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: ld.f32
-							v75a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
-							}
-							var v75 uint64
-							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
-								v75 = runtime.Load32(v75aw.Mem, v75ao)
-							} else {
-								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
-								if !v75ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
-									continue
-								}
-								v75 = v75x
-							}
-							// 219: ld.f32
-							v76a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
-							}
-							var v76 uint64
-							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
-								v76 = runtime.Load32(v76aw.Mem, v76ao)
-							} else {
-								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
-								if !v76ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
-									continue
-								}
-								v76 = v76x
-							}
-							// 220: max.f32
-							v77 := uint64(isa.MaxF32(uint32(v75), uint32(v76), false))
-							r86[l] = v77
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					s78w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: st.f32
-							s78 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s78, 4)
-							}
-							s78v := uint64(r86[l])
-							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
-								runtime.Store32(s78w.Mem, s78o, s78v)
-							} else {
-								w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: st.f32
-							s78 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s78, 4)
-							}
-							s78v := uint64(r86[l])
-							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
-								runtime.Store32(s78w.Mem, s78o, s78v)
-							} else {
-								w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
-							}
-						}
-					}
-				}
-				// PTX line 222: mov.b32, warp-uniform
-				u79 := uint64(k1)
-				// PTX lines 223: lane-local, one loop over the lanes
-				{
-					s80w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 223: st.u32
-							s80 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
-							}
-							s80v := uint64(u79)
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 223: st.u32
-							s80 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
-							}
-							s80v := uint64(u79)
-							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
-								runtime.Store32(s80w.Mem, s80o, s80v)
-							} else {
-								w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
-							}
-						}
-					}
-				}
-				// PTX lines 224, 225, 226, 227, 228, 229, 230: lane-local, one loop over the lanes
-				{
-					v81aw := w.Window(86)
-					v82aw := w.Window(87)
-					v84aw := w.Window(88)
-					v85aw := w.Window(89)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: ld.f32
-							v81a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
-							}
-							var v81 uint64
-							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
-								v81 = runtime.Load32(v81aw.Mem, v81ao)
-							} else {
-								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-								if !v81ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
-									continue
-								}
-								v81 = v81x
-							}
-							// 225: ld.f32
-							v82a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 4)
-							}
-							var v82 uint64
-							if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&3 == 0 {
-								v82 = runtime.Load32(v82aw.Mem, v82ao)
-							} else {
-								v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
-								if !v82ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
-									continue
-								}
-								v82 = v82x
-							}
-							// 226: min.f32
-							v83 := uint64(isa.MinF32(uint32(v81), uint32(v82), false))
-							r90[l] = v83
-							// 227: ld.u64
-							v84a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 8)
-							}
-							var v84 uint64
-							if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
-								v84 = runtime.Load64(v84aw.Mem, v84ao)
-							} else {
-								v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
-								if !v84ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
-									continue
-								}
-								v84 = v84x
-							}
-							// 228: ld.s32
-							v85a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 4)
-							}
-							var v85 uint64
-							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
-								v85 = runtime.Load32(v85aw.Mem, v85ao)
-							} else {
-								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
-								if !v85ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
-									continue
-								}
-								v85 = v85x
-							}
-							v85 = uint64(uint64(int64(int32(v85))))
-							// 229: shl.b64
-							v86 := uint64(uint64(v85) << uint32(k0))
-							// 230: add.s64
-							v87 := uint64(uint64(v84) + uint64(v86))
-							r94[l] = v87
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: ld.f32
-							v81a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
-							}
-							var v81 uint64
-							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
-								v81 = runtime.Load32(v81aw.Mem, v81ao)
-							} else {
-								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
-								if !v81ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
-									continue
-								}
-								v81 = v81x
-							}
-							// 225: ld.f32
-							v82a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 4)
-							}
-							var v82 uint64
-							if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&3 == 0 {
-								v82 = runtime.Load32(v82aw.Mem, v82ao)
-							} else {
-								v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
-								if !v82ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
-									continue
-								}
-								v82 = v82x
-							}
-							// 226: min.f32
-							v83 := uint64(isa.MinF32(uint32(v81), uint32(v82), false))
-							r90[l] = v83
-							// 227: ld.u64
-							v84a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 8)
-							}
-							var v84 uint64
-							if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
-								v84 = runtime.Load64(v84aw.Mem, v84ao)
-							} else {
-								v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
-								if !v84ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
-									continue
-								}
-								v84 = v84x
-							}
-							// 228: ld.s32
-							v85a := uint64(r0[l]) + 0x74
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 4)
-							}
-							var v85 uint64
-							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
-								v85 = runtime.Load32(v85aw.Mem, v85ao)
-							} else {
-								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
-								if !v85ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
-									continue
-								}
-								v85 = v85x
-							}
-							v85 = uint64(uint64(int64(int32(v85))))
-							// 229: shl.b64
-							v86 := uint64(uint64(v85) << uint32(k0))
-							// 230: add.s64
-							v87 := uint64(uint64(v84) + uint64(v86))
-							r94[l] = v87
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 231: lane-local, one loop over the lanes
-				{
-					s88w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: st.f32
-							s88 := uint64(r94[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
-							}
-							s88v := uint64(r90[l])
-							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
-								runtime.Store32(s88w.Mem, s88o, s88v)
-							} else {
-								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: st.f32
-							s88 := uint64(r94[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
-							}
-							s88v := uint64(r90[l])
-							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
-								runtime.Store32(s88w.Mem, s88o, s88v)
-							} else {
-								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
-							}
-						}
-					}
-				}
-			}
+			floatMathBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4830,5 +1928,2938 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// floatMathBlock0 runs block 0 of kernel float_math for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 102-138; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 102: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 103: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/saxpy_math.ptx:104")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/saxpy_math.ptx:105")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 106: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/saxpy_math.ptx:106")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 107: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/saxpy_math.ptx:107")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/saxpy_math.ptx:108")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 109: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/saxpy_math.ptx:109")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/saxpy_math.ptx:110")
+	}
+	// PTX line 111: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 112: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 113: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u5)
+	// PTX line 114: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 116: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u7)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 119: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u8)
+	// PTX line 120: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX line 121: cvta.to.global.u64, warp-uniform
+	u20 := uint64(u9)
+	// PTX line 122: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.u64
+				s22 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.u64
+				s22 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/saxpy_math.ptx:123")
+				}
+			}
+		}
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.u64
+				s23 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u19)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.u64
+				s23 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+				}
+				s23v := uint64(u19)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/saxpy_math.ptx:124")
+				}
+			}
+		}
+	}
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.u64
+				s24 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(u17)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.u64
+				s24 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(u17)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:125")
+				}
+			}
+		}
+	}
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: st.u64
+				s25 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u15)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: st.u64
+				s25 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+				}
+				s25v := uint64(u15)
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+					runtime.Store64(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/saxpy_math.ptx:126")
+				}
+			}
+		}
+	}
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.u64
+				s26 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(u13)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.u64
+				s26 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+				}
+				s26v := uint64(u13)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+					runtime.Store64(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/saxpy_math.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.u64
+				s27 := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+				}
+				s27v := uint64(u11)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.u64
+				s27 := uint64(u2) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+				}
+				s27v := uint64(u11)
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+					runtime.Store64(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:128")
+				}
+			}
+		}
+	}
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: st.u32
+				s28 := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(u3)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: st.u32
+				s28 := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(u3)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
+				}
+			}
+		}
+	}
+	// PTX line 130: mov.u32, warp-uniform
+	u29 := uint64(uint64(w.CTAID().X))
+	// PTX line 131: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.NTID().X))
+	// PTX line 132: mul.lo.s32, warp-uniform
+	u31 := uint64(uint32(u29) * uint32(u30))
+	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s34w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 134: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				// 135: st.u32
+				s34 := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(v33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 134: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				// 135: st.u32
+				s34 := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(v33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:135")
+				}
+			}
+		}
+	}
+	// PTX lines 136, 137, 138: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v35aw := w.Window(30)
+		v36aw := w.Window(31)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: ld.u32
+				v35a := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
+						continue
+					}
+					v35 = v35x
+				}
+				// 137: ld.u32
+				v36a := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
+						continue
+					}
+					v36 = v36x
+				}
+				// 138: setp.lt.s32
+				c37t := int32(v35) < int32(v36)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p0 = p0&^(1<<l) | c37b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: ld.u32
+				v35a := uint64(u2) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+					v35 = runtime.Load32(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+					if !v35ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/saxpy_math.ptx:136")
+						continue
+					}
+					v35 = v35x
+				}
+				// 137: ld.u32
+				v36a := uint64(u2) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:137")
+						continue
+					}
+					v36 = v36x
+				}
+				// 138: setp.lt.s32
+				c37t := int32(v35) < int32(v36)
+				c37 := c37t
+				c37b0 := uint32(0)
+				if c37 {
+					c37b0 = 1
+				}
+				p0 = p0&^(1<<l) | c37b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 144-231
+func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r40 := w.Reg(40)
+	r42 := w.Reg(42)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r60 := w.Reg(60)
+	r64 := w.Reg(64)
+	r67 := w.Reg(67)
+	r68 := w.Reg(68)
+	r71 := w.Reg(71)
+	r75 := w.Reg(75)
+	r76 := w.Reg(76)
+	r77 := w.Reg(77)
+	r82 := w.Reg(82)
+	r86 := w.Reg(86)
+	r90 := w.Reg(90)
+	r94 := w.Reg(94)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3f800000)
+	k2 := uint64(0x3fb8aa3b)
+	k3 := uint64(0x3f000000)
+	k4 := uint64(0xbf800000)
+	// PTX lines 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(32)
+		v2aw := w.Window(33)
+		v5aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: ld.s32
+				v2a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 146: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 147: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 148: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
+						continue
+					}
+					v5 = v5x
+				}
+				r32[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/saxpy_math.ptx:144")
+						continue
+					}
+					v1 = v1x
+				}
+				// 145: ld.s32
+				v2a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/saxpy_math.ptx:145")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 146: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 147: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 148: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/saxpy_math.ptx:148")
+						continue
+					}
+					v5 = v5x
+				}
+				r32[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.f32
+				s6 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.f32
+				s6 := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/saxpy_math.ptx:149")
+				}
+			}
+		}
+	}
+	// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(36)
+		v8aw := w.Window(37)
+		v11aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: ld.u64
+				v7a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
+						continue
+					}
+					v7 = v7x
+				}
+				// 151: ld.s32
+				v8a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 152: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 153: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 154: ld.f32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
+						continue
+					}
+					v11 = v11x
+				}
+				r37[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: ld.u64
+				v7a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/saxpy_math.ptx:150")
+						continue
+					}
+					v7 = v7x
+				}
+				// 151: ld.s32
+				v8a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/saxpy_math.ptx:151")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 152: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k0))
+				// 153: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				// 154: ld.f32
+				v11a := uint64(v10) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/saxpy_math.ptx:154")
+						continue
+					}
+					v11 = v11x
+				}
+				r37[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.f32
+				s12 := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r37[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.f32
+				s12 := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r37[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/saxpy_math.ptx:155")
+				}
+			}
+		}
+	}
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(40)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: ld.f32
+				v13a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
+						continue
+					}
+					v13 = v13x
+				}
+				r38[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: ld.f32
+				v13a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/saxpy_math.ptx:156")
+						continue
+					}
+					v13 = v13x
+				}
+				r38[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.f32
+				s14 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r38[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.f32
+				s14 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r38[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX lines 158, 159: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: ld.f32
+				v15a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
+						continue
+					}
+					v15 = v15x
+				}
+				// 159: abs.f32
+				v16 := uint64(isa.AbsF32(uint32(v15)))
+				r40[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: ld.f32
+				v15a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/saxpy_math.ptx:158")
+						continue
+					}
+					v15 = v15x
+				}
+				// 159: abs.f32
+				v16 := uint64(isa.AbsF32(uint32(v15)))
+				r40[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.f32
+				s17 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r40[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.f32
+				s17 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r40[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/saxpy_math.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(44)
+		v20aw := w.Window(45)
+		v21aw := w.Window(46)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: ld.f32
+				v18a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
+						continue
+					}
+					v18 = v18x
+				}
+				// 162: sqrt.rn.f32
+				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+				r42[l] = v19
+				// 163: ld.u64
+				v20a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
+						continue
+					}
+					v20 = v20x
+				}
+				// 164: ld.s32
+				v21a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
+						continue
+					}
+					v21 = v21x
+				}
+				v21 = uint64(uint64(int64(int32(v21))))
+				// 165: shl.b64
+				v22 := uint64(uint64(v21) << uint32(k0))
+				// 166: add.s64
+				v23 := uint64(uint64(v20) + uint64(v22))
+				r46[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: ld.f32
+				v18a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/saxpy_math.ptx:161")
+						continue
+					}
+					v18 = v18x
+				}
+				// 162: sqrt.rn.f32
+				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+				r42[l] = v19
+				// 163: ld.u64
+				v20a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+					v20 = runtime.Load64(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/saxpy_math.ptx:163")
+						continue
+					}
+					v20 = v20x
+				}
+				// 164: ld.s32
+				v21a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/saxpy_math.ptx:164")
+						continue
+					}
+					v21 = v21x
+				}
+				v21 = uint64(uint64(int64(int32(v21))))
+				// 165: shl.b64
+				v22 := uint64(uint64(v21) << uint32(k0))
+				// 166: add.s64
+				v23 := uint64(uint64(v20) + uint64(v22))
+				r46[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.f32
+				s24 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r42[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.f32
+				s24 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r42[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/saxpy_math.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168, 169: lane-local, one loop over the lanes
+	{
+		v25aw := w.Window(48)
+		v26aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.f32
+				v25a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
+						continue
+					}
+					v25 = v25x
+				}
+				r47[l] = v25
+				// 169: ld.f32
+				v26a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
+						continue
+					}
+					v26 = v26x
+				}
+				r48[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.f32
+				v25a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/saxpy_math.ptx:168")
+						continue
+					}
+					v25 = v25x
+				}
+				r47[l] = v25
+				// 169: ld.f32
+				v26a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/saxpy_math.ptx:169")
+						continue
+					}
+					v26 = v26x
+				}
+				r48[l] = v26
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 170: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: st.f32
+				s27 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r47[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: st.f32
+				s27 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r47[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/saxpy_math.ptx:170")
+				}
+			}
+		}
+	}
+	// PTX lines 171: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: st.f32
+				s28 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r48[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: st.f32
+				s28 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r48[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:171")
+				}
+			}
+		}
+	}
+	// PTX lines 172, 173, 174, 175, 176: lane-local, one loop over the lanes
+	{
+		v29aw := w.Window(52)
+		v30aw := w.Window(53)
+		v32aw := w.Window(54)
+		v33aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 172: ld.f32
+				v29a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
+						continue
+					}
+					v29 = v29x
+				}
+				// 173: ld.f32
+				v30a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
+						continue
+					}
+					v30 = v30x
+				}
+				// 174: min.f32
+				v31 := uint64(isa.MinF32(uint32(v29), uint32(v30), false))
+				r51[l] = v31
+				// 175: ld.f32
+				v32a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
+						continue
+					}
+					v32 = v32x
+				}
+				r52[l] = v32
+				// 176: ld.f32
+				v33a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
+						continue
+					}
+					v33 = v33x
+				}
+				r53[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 172: ld.f32
+				v29a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/saxpy_math.ptx:172")
+						continue
+					}
+					v29 = v29x
+				}
+				// 173: ld.f32
+				v30a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/saxpy_math.ptx:173")
+						continue
+					}
+					v30 = v30x
+				}
+				// 174: min.f32
+				v31 := uint64(isa.MinF32(uint32(v29), uint32(v30), false))
+				r51[l] = v31
+				// 175: ld.f32
+				v32a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/saxpy_math.ptx:175")
+						continue
+					}
+					v32 = v32x
+				}
+				r52[l] = v32
+				// 176: ld.f32
+				v33a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/saxpy_math.ptx:176")
+						continue
+					}
+					v33 = v33x
+				}
+				r53[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 177: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: st.f32
+				s34 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r52[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: st.f32
+				s34 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r52[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/saxpy_math.ptx:177")
+				}
+			}
+		}
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.f32
+				s35 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r53[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.f32
+				s35 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r53[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/saxpy_math.ptx:178")
+				}
+			}
+		}
+	}
+	// PTX lines 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(58)
+		v37aw := w.Window(59)
+		v39aw := w.Window(60)
+		v43aw := w.Window(61)
+		v44aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v38s [32]uint64
+				var v40s [32]uint64
+				var v41s [32]uint64
+				for l := range 32 {
+					// 179: ld.f32
+					v36a := uint64(r0[l]) + 0x14
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+					}
+					var v36 uint64
+					if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+						v36 = runtime.Load32(v36aw.Ptr, v36ao)
+					} else {
+						v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+						if !v36ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
+							continue
+						}
+						v36 = v36x
+					}
+					// 180: ld.f32
+					v37a := uint64(r0[l]) + 0x18
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+					}
+					var v37 uint64
+					if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+						v37 = runtime.Load32(v37aw.Ptr, v37ao)
+					} else {
+						v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+						if !v37ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
+							continue
+						}
+						v37 = v37x
+					}
+					// 181: max.f32
+					v38 := uint64(isa.MaxF32(uint32(v36), uint32(v37), false))
+					// 182: ld.f32
+					v39a := uint64(r0[l]) + 0x7c
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+					}
+					var v39 uint64
+					if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+						v39 = runtime.Load32(v39aw.Ptr, v39ao)
+					} else {
+						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+						if !v39ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
+							continue
+						}
+						v39 = v39x
+					}
+					// 183: fma.rn.f32
+					var v40 uint64
+					if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
+						v40 = uint64(math.Float32bits(float32(v40f)))
+					} else {
+						v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
+					}
+					v38s[l] = v38
+					v40s[l] = v40
+				}
+				for l := range 32 {
+					v38 := v38s[l]
+					v40 := v40s[l]
+					// 184: div.rn.f32
+					v41 := uint64(isa.DivF32(uint32(v38), uint32(v40), isa.RN))
+					v41s[l] = v41
+				}
+				for l := range 32 {
+					v41 := v41s[l]
+					// 185: sub.rn.f32
+					v42 := uint64(isa.SubF32RN(uint32(r51[l]), uint32(v41)))
+					r60[l] = v42
+					// 186: ld.u64
+					v43a := uint64(r0[l]) + 0x48
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 8)
+					}
+					var v43 uint64
+					if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&7 == 0 {
+						v43 = runtime.Load64(v43aw.Ptr, v43ao)
+					} else {
+						v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
+						if !v43ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
+							continue
+						}
+						v43 = v43x
+					}
+					// 187: ld.s32
+					v44a := uint64(r0[l]) + 0x74
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+					}
+					var v44 uint64
+					if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+						v44 = runtime.Load32(v44aw.Ptr, v44ao)
+					} else {
+						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+						if !v44ok {
+							flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
+							continue
+						}
+						v44 = v44x
+					}
+					v44 = uint64(uint64(int64(int32(v44))))
+					// 188: shl.b64
+					v45 := uint64(uint64(v44) << uint32(k0))
+					// 189: add.s64
+					v46 := uint64(uint64(v43) + uint64(v45))
+					r64[l] = v46
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 179: ld.f32
+				v36a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/saxpy_math.ptx:179")
+						continue
+					}
+					v36 = v36x
+				}
+				// 180: ld.f32
+				v37a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/saxpy_math.ptx:180")
+						continue
+					}
+					v37 = v37x
+				}
+				// 181: max.f32
+				v38 := uint64(isa.MaxF32(uint32(v36), uint32(v37), false))
+				// 182: ld.f32
+				v39a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/saxpy_math.ptx:182")
+						continue
+					}
+					v39 = v39x
+				}
+				// 183: fma.rn.f32
+				var v40 uint64
+				if v40f := math.FMA(float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v40f) {
+					v40 = uint64(math.Float32bits(float32(v40f)))
+				} else {
+					v40 = uint64(isa.FmaF32RN(uint32(v39), uint32(v39), uint32(k1)))
+				}
+				// 184: div.rn.f32
+				v41 := uint64(isa.DivF32(uint32(v38), uint32(v40), isa.RN))
+				// 185: sub.rn.f32
+				v42 := uint64(isa.SubF32RN(uint32(r51[l]), uint32(v41)))
+				r60[l] = v42
+				// 186: ld.u64
+				v43a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 8)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&7 == 0 {
+					v43 = runtime.Load64(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 8, l)
+					if !v43ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v43a, 8, "testdata/ptx/O0/saxpy_math.ptx:186")
+						continue
+					}
+					v43 = v43x
+				}
+				// 187: ld.s32
+				v44a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/saxpy_math.ptx:187")
+						continue
+					}
+					v44 = v44x
+				}
+				v44 = uint64(uint64(int64(int32(v44))))
+				// 188: shl.b64
+				v45 := uint64(uint64(v44) << uint32(k0))
+				// 189: add.s64
+				v46 := uint64(uint64(v43) + uint64(v45))
+				r64[l] = v46
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		s47w := w.Window(63)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.f32
+				s47 := uint64(r64[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 4)
+				}
+				s47v := uint64(r60[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.f32
+				s47 := uint64(r64[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 4)
+				}
+				s47v := uint64(r60[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/saxpy_math.ptx:190")
+				}
+			}
+		}
+	}
+	// PTX lines 191, 192, 193: lane-local, one loop over the lanes
+	{
+		v48aw := w.Window(64)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: ld.f32
+				v48a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
+						continue
+					}
+					v48 = v48x
+				}
+				// 192: neg.f32
+				v49 := uint64(isa.NegF32(uint32(v48)))
+				// 193: mul.rn.f32
+				v50 := uint64(isa.MulF32RN(uint32(v49), uint32(v48)))
+				r67[l] = v50
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: ld.f32
+				v48a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+					if !v48ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/saxpy_math.ptx:191")
+						continue
+					}
+					v48 = v48x
+				}
+				// 192: neg.f32
+				v49 := uint64(isa.NegF32(uint32(v48)))
+				// 193: mul.rn.f32
+				v50 := uint64(isa.MulF32RN(uint32(v49), uint32(v48)))
+				r67[l] = v50
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		s51w := w.Window(65)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.f32
+				s51 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+				}
+				s51v := uint64(r67[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.f32
+				s51 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+				}
+				s51v := uint64(r67[l])
+				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+					runtime.Store32(s51w.Ptr, s51o, s51v)
+				} else {
+					w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/saxpy_math.ptx:194")
+				}
+			}
+		}
+	}
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		v52aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: ld.f32
+				v52a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
+						continue
+					}
+					v52 = v52x
+				}
+				r68[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: ld.f32
+				v52a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+				}
+				var v52 uint64
+				if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+					v52 = runtime.Load32(v52aw.Ptr, v52ao)
+				} else {
+					v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+					if !v52ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/saxpy_math.ptx:195")
+						continue
+					}
+					v52 = v52x
+				}
+				r68[l] = v52
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		s53w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.f32
+				s53 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r68[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.f32
+				s53 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s53, 4)
+				}
+				s53v := uint64(r68[l])
+				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
+					runtime.Store32(s53w.Ptr, s53o, s53v)
+				} else {
+					w.StoreLane(s53w, runtime.SpaceGeneric, s53, 4, s53v, l, "testdata/ptx/O0/saxpy_math.ptx:196")
+				}
+			}
+		}
+	}
+	// PTX lines 197, 198, 199, 200, 201, 202, 203: lane-local, one loop over the lanes
+	{
+		v54aw := w.Window(68)
+		v57aw := w.Window(69)
+		v58aw := w.Window(70)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: ld.f32
+				v54a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
+						continue
+					}
+					v54 = v54x
+				}
+				// 198: mul.rn.f32
+				v55 := uint64(isa.MulF32RN(uint32(v54), uint32(k2)))
+				// 199: ex2.approx.f32
+				v56 := uint64(isa.Ex2ApproxF32(uint32(v55)))
+				r71[l] = v56
+				// 200: ld.u64
+				v57a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
+					v57 = runtime.Load64(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+					if !v57ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
+						continue
+					}
+					v57 = v57x
+				}
+				// 201: ld.s32
+				v58a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+					v58 = runtime.Load32(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+					if !v58ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
+						continue
+					}
+					v58 = v58x
+				}
+				v58 = uint64(uint64(int64(int32(v58))))
+				// 202: shl.b64
+				v59 := uint64(uint64(v58) << uint32(k0))
+				// 203: add.s64
+				v60 := uint64(uint64(v57) + uint64(v59))
+				r75[l] = v60
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: ld.f32
+				v54a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+				}
+				var v54 uint64
+				if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+					v54 = runtime.Load32(v54aw.Ptr, v54ao)
+				} else {
+					v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+					if !v54ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/saxpy_math.ptx:197")
+						continue
+					}
+					v54 = v54x
+				}
+				// 198: mul.rn.f32
+				v55 := uint64(isa.MulF32RN(uint32(v54), uint32(k2)))
+				// 199: ex2.approx.f32
+				v56 := uint64(isa.Ex2ApproxF32(uint32(v55)))
+				r71[l] = v56
+				// 200: ld.u64
+				v57a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
+				}
+				var v57 uint64
+				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
+					v57 = runtime.Load64(v57aw.Ptr, v57ao)
+				} else {
+					v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+					if !v57ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/saxpy_math.ptx:200")
+						continue
+					}
+					v57 = v57x
+				}
+				// 201: ld.s32
+				v58a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
+				}
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+					v58 = runtime.Load32(v58aw.Ptr, v58ao)
+				} else {
+					v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+					if !v58ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/saxpy_math.ptx:201")
+						continue
+					}
+					v58 = v58x
+				}
+				v58 = uint64(uint64(int64(int32(v58))))
+				// 202: shl.b64
+				v59 := uint64(uint64(v58) << uint32(k0))
+				// 203: add.s64
+				v60 := uint64(uint64(v57) + uint64(v59))
+				r75[l] = v60
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 204: lane-local, one loop over the lanes
+	{
+		s61w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: st.f32
+				s61 := uint64(r75[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
+				}
+				s61v := uint64(r71[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+					runtime.Store32(s61w.Ptr, s61o, s61v)
+				} else {
+					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: st.f32
+				s61 := uint64(r75[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
+				}
+				s61v := uint64(r71[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+					runtime.Store32(s61w.Ptr, s61o, s61v)
+				} else {
+					w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/saxpy_math.ptx:204")
+				}
+			}
+		}
+	}
+	// PTX lines 205, 206: lane-local, one loop over the lanes
+	{
+		v62aw := w.Window(72)
+		v63aw := w.Window(73)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: ld.f32
+				v62a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
+					v62 = runtime.Load32(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+					if !v62ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
+						continue
+					}
+					v62 = v62x
+				}
+				r76[l] = v62
+				// 206: ld.f32
+				v63a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 4)
+				}
+				var v63 uint64
+				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
+					v63 = runtime.Load32(v63aw.Ptr, v63ao)
+				} else {
+					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+					if !v63ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
+						continue
+					}
+					v63 = v63x
+				}
+				r77[l] = v63
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: ld.f32
+				v62a := uint64(r0[l]) + 0x78
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
+				}
+				var v62 uint64
+				if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
+					v62 = runtime.Load32(v62aw.Ptr, v62ao)
+				} else {
+					v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+					if !v62ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/saxpy_math.ptx:205")
+						continue
+					}
+					v62 = v62x
+				}
+				r76[l] = v62
+				// 206: ld.f32
+				v63a := uint64(r0[l]) + 0x7c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 4)
+				}
+				var v63 uint64
+				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
+					v63 = runtime.Load32(v63aw.Ptr, v63ao)
+				} else {
+					v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+					if !v63ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/saxpy_math.ptx:206")
+						continue
+					}
+					v63 = v63x
+				}
+				r77[l] = v63
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		s64w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: st.f32
+				s64 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+				}
+				s64v := uint64(r76[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: st.f32
+				s64 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+				}
+				s64v := uint64(r76[l])
+				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+					runtime.Store32(s64w.Ptr, s64o, s64v)
+				} else {
+					w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/saxpy_math.ptx:207")
+				}
+			}
+		}
+	}
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		s65w := w.Window(75)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.f32
+				s65 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
+				}
+				s65v := uint64(r77[l])
+				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+					runtime.Store32(s65w.Ptr, s65o, s65v)
+				} else {
+					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.f32
+				s65 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
+				}
+				s65v := uint64(r77[l])
+				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+					runtime.Store32(s65w.Ptr, s65o, s65v)
+				} else {
+					w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/saxpy_math.ptx:208")
+				}
+			}
+		}
+	}
+	// PTX line 209: mov.b32, warp-uniform
+	u66 := uint64(k3)
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		s67w := w.Window(76)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.u32
+				s67 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
+				}
+				s67v := uint64(u66)
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.u32
+				s67 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s67, 4)
+				}
+				s67v := uint64(u66)
+				if s67o := s67 - s67w.Base; s67o < s67w.End && s67&3 == 0 {
+					runtime.Store32(s67w.Ptr, s67o, s67v)
+				} else {
+					w.StoreLane(s67w, runtime.SpaceGeneric, s67, 4, s67v, l, "testdata/ptx/O0/saxpy_math.ptx:210")
+				}
+			}
+		}
+	}
+	// PTX lines 211, 212, 213, 214: lane-local, one loop over the lanes
+	{
+		v68aw := w.Window(77)
+		v69aw := w.Window(78)
+		v70aw := w.Window(79)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: ld.f32
+				v68a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
+				}
+				var v68 uint64
+				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
+					v68 = runtime.Load32(v68aw.Ptr, v68ao)
+				} else {
+					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+					if !v68ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
+						continue
+					}
+					v68 = v68x
+				}
+				// 212: ld.f32
+				v69a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
+					v69 = runtime.Load32(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+					if !v69ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
+						continue
+					}
+					v69 = v69x
+				}
+				// 213: ld.f32
+				v70a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
+				}
+				var v70 uint64
+				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
+					v70 = runtime.Load32(v70aw.Ptr, v70ao)
+				} else {
+					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+					if !v70ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
+						continue
+					}
+					v70 = v70x
+				}
+				// 214: fma.rn.f32
+				var v71 uint64
+				if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
+					v71 = uint64(math.Float32bits(float32(v71f)))
+				} else {
+					v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
+				}
+				r82[l] = v71
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: ld.f32
+				v68a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v68a, 4)
+				}
+				var v68 uint64
+				if v68ao := v68a - v68aw.Base; v68ao < v68aw.End && v68a&3 == 0 {
+					v68 = runtime.Load32(v68aw.Ptr, v68ao)
+				} else {
+					v68x, v68ok := w.TryLoad(v68aw, runtime.SpaceGeneric, v68a, 4, l)
+					if !v68ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v68a, 4, "testdata/ptx/O0/saxpy_math.ptx:211")
+						continue
+					}
+					v68 = v68x
+				}
+				// 212: ld.f32
+				v69a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 4)
+				}
+				var v69 uint64
+				if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&3 == 0 {
+					v69 = runtime.Load32(v69aw.Ptr, v69ao)
+				} else {
+					v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 4, l)
+					if !v69ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v69a, 4, "testdata/ptx/O0/saxpy_math.ptx:212")
+						continue
+					}
+					v69 = v69x
+				}
+				// 213: ld.f32
+				v70a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v70a, 4)
+				}
+				var v70 uint64
+				if v70ao := v70a - v70aw.Base; v70ao < v70aw.End && v70a&3 == 0 {
+					v70 = runtime.Load32(v70aw.Ptr, v70ao)
+				} else {
+					v70x, v70ok := w.TryLoad(v70aw, runtime.SpaceGeneric, v70a, 4, l)
+					if !v70ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v70a, 4, "testdata/ptx/O0/saxpy_math.ptx:213")
+						continue
+					}
+					v70 = v70x
+				}
+				// 214: fma.rn.f32
+				var v71 uint64
+				if v71f := math.FMA(float64(math.Float32frombits(uint32(v68))), float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))); isa.FmaF32Direct(v71f) {
+					v71 = uint64(math.Float32bits(float32(v71f)))
+				} else {
+					v71 = uint64(isa.FmaF32RN(uint32(v68), uint32(v69), uint32(v70)))
+				}
+				r82[l] = v71
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		s72w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: st.f32
+				s72 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s72, 4)
+				}
+				s72v := uint64(r82[l])
+				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
+					runtime.Store32(s72w.Ptr, s72o, s72v)
+				} else {
+					w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: st.f32
+				s72 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s72, 4)
+				}
+				s72v := uint64(r82[l])
+				if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
+					runtime.Store32(s72w.Ptr, s72o, s72v)
+				} else {
+					w.StoreLane(s72w, runtime.SpaceGeneric, s72, 4, s72v, l, "testdata/ptx/O0/saxpy_math.ptx:215")
+				}
+			}
+		}
+	}
+	// PTX line 216: mov.b32, warp-uniform
+	u73 := uint64(k4)
+	// PTX lines 217: lane-local, one loop over the lanes
+	{
+		s74w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: st.u32
+				s74 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
+				}
+				s74v := uint64(u73)
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: st.u32
+				s74 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
+				}
+				s74v := uint64(u73)
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
+				} else {
+					w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/saxpy_math.ptx:217")
+				}
+			}
+		}
+	}
+	// PTX lines 218, 219, 220: lane-local, one loop over the lanes
+	{
+		v75aw := w.Window(82)
+		v76aw := w.Window(83)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: ld.f32
+				v75a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+					v75 = runtime.Load32(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
+						continue
+					}
+					v75 = v75x
+				}
+				// 219: ld.f32
+				v76a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
+				}
+				var v76 uint64
+				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
+					v76 = runtime.Load32(v76aw.Ptr, v76ao)
+				} else {
+					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+					if !v76ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
+						continue
+					}
+					v76 = v76x
+				}
+				// 220: max.f32
+				v77 := uint64(isa.MaxF32(uint32(v75), uint32(v76), false))
+				r86[l] = v77
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: ld.f32
+				v75a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+				}
+				var v75 uint64
+				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+					v75 = runtime.Load32(v75aw.Ptr, v75ao)
+				} else {
+					v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+					if !v75ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/saxpy_math.ptx:218")
+						continue
+					}
+					v75 = v75x
+				}
+				// 219: ld.f32
+				v76a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
+				}
+				var v76 uint64
+				if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
+					v76 = runtime.Load32(v76aw.Ptr, v76ao)
+				} else {
+					v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+					if !v76ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/saxpy_math.ptx:219")
+						continue
+					}
+					v76 = v76x
+				}
+				// 220: max.f32
+				v77 := uint64(isa.MaxF32(uint32(v75), uint32(v76), false))
+				r86[l] = v77
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		s78w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: st.f32
+				s78 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s78, 4)
+				}
+				s78v := uint64(r86[l])
+				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
+					runtime.Store32(s78w.Ptr, s78o, s78v)
+				} else {
+					w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: st.f32
+				s78 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s78, 4)
+				}
+				s78v := uint64(r86[l])
+				if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
+					runtime.Store32(s78w.Ptr, s78o, s78v)
+				} else {
+					w.StoreLane(s78w, runtime.SpaceGeneric, s78, 4, s78v, l, "testdata/ptx/O0/saxpy_math.ptx:221")
+				}
+			}
+		}
+	}
+	// PTX line 222: mov.b32, warp-uniform
+	u79 := uint64(k1)
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		s80w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.u32
+				s80 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
+				}
+				s80v := uint64(u79)
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.u32
+				s80 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s80, 4)
+				}
+				s80v := uint64(u79)
+				if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
+					runtime.Store32(s80w.Ptr, s80o, s80v)
+				} else {
+					w.StoreLane(s80w, runtime.SpaceGeneric, s80, 4, s80v, l, "testdata/ptx/O0/saxpy_math.ptx:223")
+				}
+			}
+		}
+	}
+	// PTX lines 224, 225, 226, 227, 228, 229, 230: lane-local, one loop over the lanes
+	{
+		v81aw := w.Window(86)
+		v82aw := w.Window(87)
+		v84aw := w.Window(88)
+		v85aw := w.Window(89)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: ld.f32
+				v81a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
+				}
+				var v81 uint64
+				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
+					v81 = runtime.Load32(v81aw.Ptr, v81ao)
+				} else {
+					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+					if !v81ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
+						continue
+					}
+					v81 = v81x
+				}
+				// 225: ld.f32
+				v82a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 4)
+				}
+				var v82 uint64
+				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&3 == 0 {
+					v82 = runtime.Load32(v82aw.Ptr, v82ao)
+				} else {
+					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
+					if !v82ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
+						continue
+					}
+					v82 = v82x
+				}
+				// 226: min.f32
+				v83 := uint64(isa.MinF32(uint32(v81), uint32(v82), false))
+				r90[l] = v83
+				// 227: ld.u64
+				v84a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 8)
+				}
+				var v84 uint64
+				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
+					v84 = runtime.Load64(v84aw.Ptr, v84ao)
+				} else {
+					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+					if !v84ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
+						continue
+					}
+					v84 = v84x
+				}
+				// 228: ld.s32
+				v85a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 4)
+				}
+				var v85 uint64
+				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
+					v85 = runtime.Load32(v85aw.Ptr, v85ao)
+				} else {
+					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+					if !v85ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
+						continue
+					}
+					v85 = v85x
+				}
+				v85 = uint64(uint64(int64(int32(v85))))
+				// 229: shl.b64
+				v86 := uint64(uint64(v85) << uint32(k0))
+				// 230: add.s64
+				v87 := uint64(uint64(v84) + uint64(v86))
+				r94[l] = v87
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: ld.f32
+				v81a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
+				}
+				var v81 uint64
+				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
+					v81 = runtime.Load32(v81aw.Ptr, v81ao)
+				} else {
+					v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+					if !v81ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/saxpy_math.ptx:224")
+						continue
+					}
+					v81 = v81x
+				}
+				// 225: ld.f32
+				v82a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v82a, 4)
+				}
+				var v82 uint64
+				if v82ao := v82a - v82aw.Base; v82ao < v82aw.End && v82a&3 == 0 {
+					v82 = runtime.Load32(v82aw.Ptr, v82ao)
+				} else {
+					v82x, v82ok := w.TryLoad(v82aw, runtime.SpaceGeneric, v82a, 4, l)
+					if !v82ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v82a, 4, "testdata/ptx/O0/saxpy_math.ptx:225")
+						continue
+					}
+					v82 = v82x
+				}
+				// 226: min.f32
+				v83 := uint64(isa.MinF32(uint32(v81), uint32(v82), false))
+				r90[l] = v83
+				// 227: ld.u64
+				v84a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 8)
+				}
+				var v84 uint64
+				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
+					v84 = runtime.Load64(v84aw.Ptr, v84ao)
+				} else {
+					v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+					if !v84ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/saxpy_math.ptx:227")
+						continue
+					}
+					v84 = v84x
+				}
+				// 228: ld.s32
+				v85a := uint64(r0[l]) + 0x74
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 4)
+				}
+				var v85 uint64
+				if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
+					v85 = runtime.Load32(v85aw.Ptr, v85ao)
+				} else {
+					v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+					if !v85ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/saxpy_math.ptx:228")
+						continue
+					}
+					v85 = v85x
+				}
+				v85 = uint64(uint64(int64(int32(v85))))
+				// 229: shl.b64
+				v86 := uint64(uint64(v85) << uint32(k0))
+				// 230: add.s64
+				v87 := uint64(uint64(v84) + uint64(v86))
+				r94[l] = v87
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 231: lane-local, one loop over the lanes
+	{
+		s88w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: st.f32
+				s88 := uint64(r94[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
+				}
+				s88v := uint64(r90[l])
+				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+					runtime.Store32(s88w.Ptr, s88o, s88v)
+				} else {
+					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: st.f32
+				s88 := uint64(r94[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
+				}
+				s88v := uint64(r90[l])
+				if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+					runtime.Store32(s88w.Ptr, s88o, s88v)
+				} else {
+					w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/saxpy_math.ptx:231")
+				}
+			}
+		}
 	}
 }

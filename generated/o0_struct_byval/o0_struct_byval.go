@@ -1631,316 +1631,7 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-34; ret
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0xc)
-				k1 := uint64(0x0)
-				// PTX line 23: mov.b64, warp-uniform
-				u1 := uint64(k0)
-				// PTX line 24: mov.b64, warp-uniform
-				u2 := uint64(k1)
-				// PTX lines 25, 26, 27, 28, 29, 30, 31, 32, 33: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: ld.param.f32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
-									continue
-								}
-								v3 = v3x
-							}
-							// 26: ld.param.f32
-							v4a := uint64(0xc)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
-									continue
-								}
-								v4 = v4x
-							}
-							// 27: ld.param.f32
-							v5a := uint64(0x4)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
-									continue
-								}
-								v5 = v5x
-							}
-							// 28: ld.param.f32
-							v6a := uint64(0x10)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
-									continue
-								}
-								v6 = v6x
-							}
-							// 29: mul.rn.f32
-							v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
-							// 30: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
-							}
-							// 31: ld.param.f32
-							v9a := uint64(0x8)
-							var v9 uint64
-							if v9a < pmEnd4 {
-								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
-									continue
-								}
-								v9 = v9x
-							}
-							// 32: ld.param.f32
-							v10a := uint64(0x14)
-							var v10 uint64
-							if v10a < pmEnd4 {
-								v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
-									continue
-								}
-								v10 = v10x
-							}
-							// 33: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
-							}
-							r10[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: ld.param.f32
-							v3a := uint64(0x0)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
-									continue
-								}
-								v3 = v3x
-							}
-							// 26: ld.param.f32
-							v4a := uint64(0xc)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
-									continue
-								}
-								v4 = v4x
-							}
-							// 27: ld.param.f32
-							v5a := uint64(0x4)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
-									continue
-								}
-								v5 = v5x
-							}
-							// 28: ld.param.f32
-							v6a := uint64(0x10)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
-									continue
-								}
-								v6 = v6x
-							}
-							// 29: mul.rn.f32
-							v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
-							// 30: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
-							}
-							// 31: ld.param.f32
-							v9a := uint64(0x8)
-							var v9 uint64
-							if v9a < pmEnd4 {
-								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
-									continue
-								}
-								v9 = v9x
-							}
-							// 32: ld.param.f32
-							v10a := uint64(0x14)
-							var v10 uint64
-							if v10a < pmEnd4 {
-								v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
-							} else {
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
-									continue
-								}
-								v10 = v10x
-							}
-							// 33: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
-							}
-							r10[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 34: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: st.param.f32
-							s12 := uint64(0x18)
-							s12v := uint64(r10[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: st.param.f32
-							s12 := uint64(0x18)
-							s12v := uint64(r10[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
-							}
-						}
-					}
-				}
-				_ = u1
-				_ = u2
-			}
+			dot3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1953,6 +1644,337 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// dot3Block0 runs block 0 of function _Z4dot34Vec3S_ for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-34; ret
+func dot3Block0(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0xc)
+	k1 := uint64(0x0)
+	// PTX line 23: mov.b64, warp-uniform
+	u1 := uint64(k0)
+	// PTX line 24: mov.b64, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 25, 26, 27, 28, 29, 30, 31, 32, 33: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v3s [32]uint64
+				var v4s [32]uint64
+				var v7s [32]uint64
+				var v8s [32]uint64
+				for l := range 32 {
+					// 25: ld.param.f32
+					v3a := uint64(0x0)
+					var v3 uint64
+					if v3a < pmEnd4 {
+						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+					} else {
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
+							continue
+						}
+						v3 = v3x
+					}
+					// 26: ld.param.f32
+					v4a := uint64(0xc)
+					var v4 uint64
+					if v4a < pmEnd4 {
+						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
+							continue
+						}
+						v4 = v4x
+					}
+					// 27: ld.param.f32
+					v5a := uint64(0x4)
+					var v5 uint64
+					if v5a < pmEnd4 {
+						v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+					} else {
+						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
+							continue
+						}
+						v5 = v5x
+					}
+					// 28: ld.param.f32
+					v6a := uint64(0x10)
+					var v6 uint64
+					if v6a < pmEnd4 {
+						v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+					} else {
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+						if !v6ok {
+							flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
+							continue
+						}
+						v6 = v6x
+					}
+					// 29: mul.rn.f32
+					v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
+					v3s[l] = v3
+					v4s[l] = v4
+					v7s[l] = v7
+				}
+				for l := range 32 {
+					v3 := v3s[l]
+					v4 := v4s[l]
+					v7 := v7s[l]
+					// 30: fma.rn.f32
+					var v8 uint64
+					if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+						v8 = uint64(math.Float32bits(float32(v8f)))
+					} else {
+						v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
+					}
+					v8s[l] = v8
+				}
+				for l := range 32 {
+					v8 := v8s[l]
+					// 31: ld.param.f32
+					v9a := uint64(0x8)
+					var v9 uint64
+					if v9a < pmEnd4 {
+						v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+					} else {
+						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+						if !v9ok {
+							flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
+							continue
+						}
+						v9 = v9x
+					}
+					// 32: ld.param.f32
+					v10a := uint64(0x14)
+					var v10 uint64
+					if v10a < pmEnd4 {
+						v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
+					} else {
+						v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
+						if !v10ok {
+							flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
+							continue
+						}
+						v10 = v10x
+					}
+					// 33: fma.rn.f32
+					var v11 uint64
+					if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
+						v11 = uint64(math.Float32bits(float32(v11f)))
+					} else {
+						v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
+					}
+					r10[l] = v11
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: ld.param.f32
+				v3a := uint64(0x0)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
+						continue
+					}
+					v3 = v3x
+				}
+				// 26: ld.param.f32
+				v4a := uint64(0xc)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
+						continue
+					}
+					v4 = v4x
+				}
+				// 27: ld.param.f32
+				v5a := uint64(0x4)
+				var v5 uint64
+				if v5a < pmEnd4 {
+					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
+						continue
+					}
+					v5 = v5x
+				}
+				// 28: ld.param.f32
+				v6a := uint64(0x10)
+				var v6 uint64
+				if v6a < pmEnd4 {
+					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
+						continue
+					}
+					v6 = v6x
+				}
+				// 29: mul.rn.f32
+				v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
+				// 30: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
+				}
+				// 31: ld.param.f32
+				v9a := uint64(0x8)
+				var v9 uint64
+				if v9a < pmEnd4 {
+					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
+						continue
+					}
+					v9 = v9x
+				}
+				// 32: ld.param.f32
+				v10a := uint64(0x14)
+				var v10 uint64
+				if v10a < pmEnd4 {
+					v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
+						continue
+					}
+					v10 = v10x
+				}
+				// 33: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
+				}
+				r10[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 34: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: st.param.f32
+				s12 := uint64(0x18)
+				s12v := uint64(r10[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: st.param.f32
+				s12 := uint64(0x18)
+				s12v := uint64(r10[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+				}
+			}
+		}
+	}
+	_ = u1
+	_ = u2
 }
 
 // cross3Run runs blocks of function _Z6cross34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
@@ -1963,904 +1985,7 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 51-84; ret
-			{
-				r10 := w.Reg(10)
-				r17 := w.Reg(17)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0xc)
-				// PTX line 51: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 52: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				// PTX line 53: mov.b64, warp-uniform
-				u3 := uint64(k2)
-				// PTX line 54: mov.b64, warp-uniform
-				u4 := uint64(k0)
-				// PTX lines 55, 56, 57, 58, 59, 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: ld.param.f32
-							v5a := uint64(0x4)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
-									continue
-								}
-								v5 = v5x
-							}
-							// 56: ld.param.f32
-							v6a := uint64(0x14)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
-									continue
-								}
-								v6 = v6x
-							}
-							// 57: ld.param.f32
-							v7a := uint64(0x8)
-							var v7 uint64
-							if v7a < pmEnd4 {
-								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
-									continue
-								}
-								v7 = v7x
-							}
-							// 58: ld.param.f32
-							v8a := uint64(0x10)
-							var v8 uint64
-							if v8a < pmEnd4 {
-								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
-									continue
-								}
-								v8 = v8x
-							}
-							// 59: mul.rn.f32
-							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
-							// 60: neg.f32
-							v10 := uint64(isa.NegF32(uint32(v9)))
-							// 61: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
-							}
-							r10[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: ld.param.f32
-							v5a := uint64(0x4)
-							var v5 uint64
-							if v5a < pmEnd4 {
-								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
-									continue
-								}
-								v5 = v5x
-							}
-							// 56: ld.param.f32
-							v6a := uint64(0x14)
-							var v6 uint64
-							if v6a < pmEnd4 {
-								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-							} else {
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
-									continue
-								}
-								v6 = v6x
-							}
-							// 57: ld.param.f32
-							v7a := uint64(0x8)
-							var v7 uint64
-							if v7a < pmEnd4 {
-								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
-									continue
-								}
-								v7 = v7x
-							}
-							// 58: ld.param.f32
-							v8a := uint64(0x10)
-							var v8 uint64
-							if v8a < pmEnd4 {
-								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
-									continue
-								}
-								v8 = v8x
-							}
-							// 59: mul.rn.f32
-							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
-							// 60: neg.f32
-							v10 := uint64(isa.NegF32(uint32(v9)))
-							// 61: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
-							}
-							r10[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.f32
-							s12 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r10[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.f32
-							s12 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r10[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
-							}
-						}
-					}
-				}
-				// PTX lines 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: ld.param.f32
-							v13a := uint64(0x8)
-							var v13 uint64
-							if v13a < pmEnd4 {
-								v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
-							} else {
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
-									continue
-								}
-								v13 = v13x
-							}
-							// 64: ld.param.f32
-							v14a := uint64(0xc)
-							var v14 uint64
-							if v14a < pmEnd4 {
-								v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
-							} else {
-								v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
-									continue
-								}
-								v14 = v14x
-							}
-							// 65: ld.param.f32
-							v15a := uint64(0x0)
-							var v15 uint64
-							if v15a < pmEnd4 {
-								v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
-							} else {
-								v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
-									continue
-								}
-								v15 = v15x
-							}
-							// 66: ld.param.f32
-							v16a := uint64(0x14)
-							var v16 uint64
-							if v16a < pmEnd4 {
-								v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
-							} else {
-								v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
-								if !v16ok {
-									flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
-									continue
-								}
-								v16 = v16x
-							}
-							// 67: mul.rn.f32
-							v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
-							// 68: neg.f32
-							v18 := uint64(isa.NegF32(uint32(v17)))
-							// 69: fma.rn.f32
-							var v19 uint64
-							if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-								v19 = uint64(math.Float32bits(float32(v19f)))
-							} else {
-								v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
-							}
-							r17[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: ld.param.f32
-							v13a := uint64(0x8)
-							var v13 uint64
-							if v13a < pmEnd4 {
-								v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
-							} else {
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
-									continue
-								}
-								v13 = v13x
-							}
-							// 64: ld.param.f32
-							v14a := uint64(0xc)
-							var v14 uint64
-							if v14a < pmEnd4 {
-								v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
-							} else {
-								v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
-									continue
-								}
-								v14 = v14x
-							}
-							// 65: ld.param.f32
-							v15a := uint64(0x0)
-							var v15 uint64
-							if v15a < pmEnd4 {
-								v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
-							} else {
-								v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
-									continue
-								}
-								v15 = v15x
-							}
-							// 66: ld.param.f32
-							v16a := uint64(0x14)
-							var v16 uint64
-							if v16a < pmEnd4 {
-								v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
-							} else {
-								v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
-								if !v16ok {
-									flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
-									continue
-								}
-								v16 = v16x
-							}
-							// 67: mul.rn.f32
-							v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
-							// 68: neg.f32
-							v18 := uint64(isa.NegF32(uint32(v17)))
-							// 69: fma.rn.f32
-							var v19 uint64
-							if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
-								v19 = uint64(math.Float32bits(float32(v19f)))
-							} else {
-								v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
-							}
-							r17[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.f32
-							s20 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r17[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.f32
-							s20 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(r17[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
-							}
-						}
-					}
-				}
-				// PTX lines 71, 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: ld.param.f32
-							v21a := uint64(0x0)
-							var v21 uint64
-							if v21a < pmEnd4 {
-								v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
-							} else {
-								v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
-									continue
-								}
-								v21 = v21x
-							}
-							// 72: ld.param.f32
-							v22a := uint64(0x10)
-							var v22 uint64
-							if v22a < pmEnd4 {
-								v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
-							} else {
-								v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
-									continue
-								}
-								v22 = v22x
-							}
-							// 73: ld.param.f32
-							v23a := uint64(0x4)
-							var v23 uint64
-							if v23a < pmEnd4 {
-								v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
-							} else {
-								v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
-									continue
-								}
-								v23 = v23x
-							}
-							// 74: ld.param.f32
-							v24a := uint64(0xc)
-							var v24 uint64
-							if v24a < pmEnd4 {
-								v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
-							} else {
-								v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
-								if !v24ok {
-									flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
-									continue
-								}
-								v24 = v24x
-							}
-							// 75: mul.rn.f32
-							v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
-							// 76: neg.f32
-							v26 := uint64(isa.NegF32(uint32(v25)))
-							// 77: fma.rn.f32
-							var v27 uint64
-							if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
-								v27 = uint64(math.Float32bits(float32(v27f)))
-							} else {
-								v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
-							}
-							r24[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: ld.param.f32
-							v21a := uint64(0x0)
-							var v21 uint64
-							if v21a < pmEnd4 {
-								v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
-							} else {
-								v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
-									continue
-								}
-								v21 = v21x
-							}
-							// 72: ld.param.f32
-							v22a := uint64(0x10)
-							var v22 uint64
-							if v22a < pmEnd4 {
-								v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
-							} else {
-								v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
-									continue
-								}
-								v22 = v22x
-							}
-							// 73: ld.param.f32
-							v23a := uint64(0x4)
-							var v23 uint64
-							if v23a < pmEnd4 {
-								v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
-							} else {
-								v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
-									continue
-								}
-								v23 = v23x
-							}
-							// 74: ld.param.f32
-							v24a := uint64(0xc)
-							var v24 uint64
-							if v24a < pmEnd4 {
-								v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
-							} else {
-								v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
-								if !v24ok {
-									flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
-									continue
-								}
-								v24 = v24x
-							}
-							// 75: mul.rn.f32
-							v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
-							// 76: neg.f32
-							v26 := uint64(isa.NegF32(uint32(v25)))
-							// 77: fma.rn.f32
-							var v27 uint64
-							if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
-								v27 = uint64(math.Float32bits(float32(v27f)))
-							} else {
-								v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
-							}
-							r24[l] = v27
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.f32
-							s28 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r24[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.f32
-							s28 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r24[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
-							}
-						}
-					}
-				}
-				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
-				{
-					v29aw := w.Window(3)
-					v30aw := w.Window(4)
-					v31aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.f32
-							v29a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
-									continue
-								}
-								v29 = v29x
-							}
-							r25[l] = v29
-							// 80: ld.f32
-							v30a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
-									continue
-								}
-								v30 = v30x
-							}
-							r26[l] = v30
-							// 81: ld.f32
-							v31a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
-									continue
-								}
-								v31 = v31x
-							}
-							r27[l] = v31
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.f32
-							v29a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
-									continue
-								}
-								v29 = v29x
-							}
-							r25[l] = v29
-							// 80: ld.f32
-							v30a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
-									continue
-								}
-								v30 = v30x
-							}
-							r26[l] = v30
-							// 81: ld.f32
-							v31a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
-									continue
-								}
-								v31 = v31x
-							}
-							r27[l] = v31
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.param.f32
-							s32 := uint64(0x18)
-							s32v := uint64(r27[l])
-							if s32 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.param.f32
-							s32 := uint64(0x18)
-							s32v := uint64(r27[l])
-							if s32 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.param.f32
-							s33 := uint64(0x1c)
-							s33v := uint64(r26[l])
-							if s33 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.param.f32
-							s33 := uint64(0x1c)
-							s33v := uint64(r26[l])
-							if s33 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
-							}
-						}
-					}
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.param.f32
-							s34 := uint64(0x20)
-							s34v := uint64(r25[l])
-							if s34 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.param.f32
-							s34 := uint64(0x20)
-							s34v := uint64(r25[l])
-							if s34 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
-							}
-						}
-					}
-				}
-				_ = u3
-				_ = u4
-			}
+			cross3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2875,6 +2000,907 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// cross3Block0 runs block 0 of function _Z6cross34Vec3S_ for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 51-84; ret
+func cross3Block0(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	r17 := w.Reg(17)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xc)
+	// PTX line 51: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 52: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	// PTX line 53: mov.b64, warp-uniform
+	u3 := uint64(k2)
+	// PTX line 54: mov.b64, warp-uniform
+	u4 := uint64(k0)
+	// PTX lines 55, 56, 57, 58, 59, 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: ld.param.f32
+				v5a := uint64(0x4)
+				var v5 uint64
+				if v5a < pmEnd4 {
+					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
+						continue
+					}
+					v5 = v5x
+				}
+				// 56: ld.param.f32
+				v6a := uint64(0x14)
+				var v6 uint64
+				if v6a < pmEnd4 {
+					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
+						continue
+					}
+					v6 = v6x
+				}
+				// 57: ld.param.f32
+				v7a := uint64(0x8)
+				var v7 uint64
+				if v7a < pmEnd4 {
+					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
+						continue
+					}
+					v7 = v7x
+				}
+				// 58: ld.param.f32
+				v8a := uint64(0x10)
+				var v8 uint64
+				if v8a < pmEnd4 {
+					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
+						continue
+					}
+					v8 = v8x
+				}
+				// 59: mul.rn.f32
+				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				// 60: neg.f32
+				v10 := uint64(isa.NegF32(uint32(v9)))
+				// 61: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+				}
+				r10[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: ld.param.f32
+				v5a := uint64(0x4)
+				var v5 uint64
+				if v5a < pmEnd4 {
+					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
+						continue
+					}
+					v5 = v5x
+				}
+				// 56: ld.param.f32
+				v6a := uint64(0x14)
+				var v6 uint64
+				if v6a < pmEnd4 {
+					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
+						continue
+					}
+					v6 = v6x
+				}
+				// 57: ld.param.f32
+				v7a := uint64(0x8)
+				var v7 uint64
+				if v7a < pmEnd4 {
+					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
+						continue
+					}
+					v7 = v7x
+				}
+				// 58: ld.param.f32
+				v8a := uint64(0x10)
+				var v8 uint64
+				if v8a < pmEnd4 {
+					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
+						continue
+					}
+					v8 = v8x
+				}
+				// 59: mul.rn.f32
+				v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+				// 60: neg.f32
+				v10 := uint64(isa.NegF32(uint32(v9)))
+				// 61: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+				}
+				r10[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.f32
+				s12 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r10[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.f32
+				s12 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r10[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+				}
+			}
+		}
+	}
+	// PTX lines 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: ld.param.f32
+				v13a := uint64(0x8)
+				var v13 uint64
+				if v13a < pmEnd4 {
+					v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
+				} else {
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
+						continue
+					}
+					v13 = v13x
+				}
+				// 64: ld.param.f32
+				v14a := uint64(0xc)
+				var v14 uint64
+				if v14a < pmEnd4 {
+					v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
+				} else {
+					v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
+						continue
+					}
+					v14 = v14x
+				}
+				// 65: ld.param.f32
+				v15a := uint64(0x0)
+				var v15 uint64
+				if v15a < pmEnd4 {
+					v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
+				} else {
+					v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
+						continue
+					}
+					v15 = v15x
+				}
+				// 66: ld.param.f32
+				v16a := uint64(0x14)
+				var v16 uint64
+				if v16a < pmEnd4 {
+					v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
+				} else {
+					v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
+					if !v16ok {
+						flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
+						continue
+					}
+					v16 = v16x
+				}
+				// 67: mul.rn.f32
+				v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
+				// 68: neg.f32
+				v18 := uint64(isa.NegF32(uint32(v17)))
+				// 69: fma.rn.f32
+				var v19 uint64
+				if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+					v19 = uint64(math.Float32bits(float32(v19f)))
+				} else {
+					v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+				}
+				r17[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: ld.param.f32
+				v13a := uint64(0x8)
+				var v13 uint64
+				if v13a < pmEnd4 {
+					v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
+				} else {
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
+						continue
+					}
+					v13 = v13x
+				}
+				// 64: ld.param.f32
+				v14a := uint64(0xc)
+				var v14 uint64
+				if v14a < pmEnd4 {
+					v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
+				} else {
+					v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
+						continue
+					}
+					v14 = v14x
+				}
+				// 65: ld.param.f32
+				v15a := uint64(0x0)
+				var v15 uint64
+				if v15a < pmEnd4 {
+					v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
+				} else {
+					v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
+						continue
+					}
+					v15 = v15x
+				}
+				// 66: ld.param.f32
+				v16a := uint64(0x14)
+				var v16 uint64
+				if v16a < pmEnd4 {
+					v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
+				} else {
+					v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
+					if !v16ok {
+						flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
+						continue
+					}
+					v16 = v16x
+				}
+				// 67: mul.rn.f32
+				v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
+				// 68: neg.f32
+				v18 := uint64(isa.NegF32(uint32(v17)))
+				// 69: fma.rn.f32
+				var v19 uint64
+				if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+					v19 = uint64(math.Float32bits(float32(v19f)))
+				} else {
+					v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+				}
+				r17[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.f32
+				s20 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r17[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.f32
+				s20 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(r17[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+				}
+			}
+		}
+	}
+	// PTX lines 71, 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: ld.param.f32
+				v21a := uint64(0x0)
+				var v21 uint64
+				if v21a < pmEnd4 {
+					v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
+				} else {
+					v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
+						continue
+					}
+					v21 = v21x
+				}
+				// 72: ld.param.f32
+				v22a := uint64(0x10)
+				var v22 uint64
+				if v22a < pmEnd4 {
+					v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
+				} else {
+					v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
+						continue
+					}
+					v22 = v22x
+				}
+				// 73: ld.param.f32
+				v23a := uint64(0x4)
+				var v23 uint64
+				if v23a < pmEnd4 {
+					v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
+				} else {
+					v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
+						continue
+					}
+					v23 = v23x
+				}
+				// 74: ld.param.f32
+				v24a := uint64(0xc)
+				var v24 uint64
+				if v24a < pmEnd4 {
+					v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
+				} else {
+					v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
+					if !v24ok {
+						flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
+						continue
+					}
+					v24 = v24x
+				}
+				// 75: mul.rn.f32
+				v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
+				// 76: neg.f32
+				v26 := uint64(isa.NegF32(uint32(v25)))
+				// 77: fma.rn.f32
+				var v27 uint64
+				if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
+					v27 = uint64(math.Float32bits(float32(v27f)))
+				} else {
+					v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+				}
+				r24[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: ld.param.f32
+				v21a := uint64(0x0)
+				var v21 uint64
+				if v21a < pmEnd4 {
+					v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
+				} else {
+					v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
+						continue
+					}
+					v21 = v21x
+				}
+				// 72: ld.param.f32
+				v22a := uint64(0x10)
+				var v22 uint64
+				if v22a < pmEnd4 {
+					v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
+				} else {
+					v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
+						continue
+					}
+					v22 = v22x
+				}
+				// 73: ld.param.f32
+				v23a := uint64(0x4)
+				var v23 uint64
+				if v23a < pmEnd4 {
+					v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
+				} else {
+					v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
+						continue
+					}
+					v23 = v23x
+				}
+				// 74: ld.param.f32
+				v24a := uint64(0xc)
+				var v24 uint64
+				if v24a < pmEnd4 {
+					v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
+				} else {
+					v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
+					if !v24ok {
+						flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
+						continue
+					}
+					v24 = v24x
+				}
+				// 75: mul.rn.f32
+				v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
+				// 76: neg.f32
+				v26 := uint64(isa.NegF32(uint32(v25)))
+				// 77: fma.rn.f32
+				var v27 uint64
+				if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
+					v27 = uint64(math.Float32bits(float32(v27f)))
+				} else {
+					v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+				}
+				r24[l] = v27
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.f32
+				s28 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r24[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.f32
+				s28 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r24[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+				}
+			}
+		}
+	}
+	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+	{
+		v29aw := w.Window(3)
+		v30aw := w.Window(4)
+		v31aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.f32
+				v29a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
+						continue
+					}
+					v29 = v29x
+				}
+				r25[l] = v29
+				// 80: ld.f32
+				v30a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
+						continue
+					}
+					v30 = v30x
+				}
+				r26[l] = v30
+				// 81: ld.f32
+				v31a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
+						continue
+					}
+					v31 = v31x
+				}
+				r27[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.f32
+				v29a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
+						continue
+					}
+					v29 = v29x
+				}
+				r25[l] = v29
+				// 80: ld.f32
+				v30a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
+						continue
+					}
+					v30 = v30x
+				}
+				r26[l] = v30
+				// 81: ld.f32
+				v31a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
+						continue
+					}
+					v31 = v31x
+				}
+				r27[l] = v31
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.param.f32
+				s32 := uint64(0x18)
+				s32v := uint64(r27[l])
+				if s32 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.param.f32
+				s32 := uint64(0x18)
+				s32v := uint64(r27[l])
+				if s32 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.param.f32
+				s33 := uint64(0x1c)
+				s33v := uint64(r26[l])
+				if s33 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.param.f32
+				s33 := uint64(0x1c)
+				s33v := uint64(r26[l])
+				if s33 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+				}
+			}
+		}
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.param.f32
+				s34 := uint64(0x20)
+				s34v := uint64(r25[l])
+				if s34 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.param.f32
+				s34 := uint64(0x20)
+				s34v := uint64(r25[l])
+				if s34 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+				}
+			}
+		}
+	}
+	_ = u3
+	_ = u4
+}
+
 // affineRun runs blocks of kernel affine for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2883,275 +2909,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 104-124; divergent, reconverges at block 5 (b5 ($L__BB2_5))
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r15 := w.Reg(15)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x10)
-				// PTX line 104: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 105: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				// PTX line 106: mov.b64, warp-uniform
-				u3 := uint64(k2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 107: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:107")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 108: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:108")
-				}
-				// PTX line 109: mov.u64, warp-uniform
-				u6 := uint64(u3)
-				runtime.Broadcast(r5, m, u6)
-				// PTX line 110: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 111: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 112: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 113: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: st.u64
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: st.u64
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u8)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
-							}
-						}
-					}
-				}
-				// PTX line 116: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 117: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 118: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 120: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 121: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 120: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 121: st.u32
-							s18 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
-							}
-						}
-					}
-				}
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: ld.u32
-							v19a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
-									continue
-								}
-								v19 = v19x
-							}
-							r15[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: ld.u32
-							v19a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
-									continue
-								}
-								v19 = v19x
-							}
-							r15[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 123: ld.param.u32
-				var u20 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u20 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u20 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:123")
-				}
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: setp.lt.s32
-							c21t := int32(r15[l]) < int32(u20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: setp.lt.s32
-							c21t := int32(r15[l]) < int32(u20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u6
-			}
+			affineBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3168,361 +2926,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 5
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 130-144; divergent, reconverges at block 4 (b4 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r5 := w.Reg(5)
-				r24 := w.Reg(24)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX lines 130, 131, 132, 133, 134, 135, 136, 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					v1aw := w.Window(10)
-					v2aw := w.Window(11)
-					v5aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							// 131: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 132: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 133: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 134: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
-									continue
-								}
-								v5 = v5x
-							}
-							// 135: ld.param.f32
-							v6a := uint64(r5[l]) + 0x0
-							var v6 uint64
-							{
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceKernelParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:135")
-									continue
-								}
-								v6 = v6x
-							}
-							// 136: ld.param.f32
-							v7a := uint64(r5[l]) + 0x4
-							var v7 uint64
-							{
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceKernelParam, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceKernelParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:136")
-									continue
-								}
-								v7 = v7x
-							}
-							// 137: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
-							}
-							r24[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							// 131: ld.s32
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 132: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 133: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 134: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
-									continue
-								}
-								v5 = v5x
-							}
-							// 135: ld.param.f32
-							v6a := uint64(r5[l]) + 0x0
-							var v6 uint64
-							{
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceKernelParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:135")
-									continue
-								}
-								v6 = v6x
-							}
-							// 136: ld.param.f32
-							v7a := uint64(r5[l]) + 0x4
-							var v7 uint64
-							{
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceKernelParam, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceKernelParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:136")
-									continue
-								}
-								v7 = v7x
-							}
-							// 137: fma.rn.f32
-							var v8 uint64
-							if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
-								v8 = uint64(math.Float32bits(float32(v8f)))
-							} else {
-								v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
-							}
-							r24[l] = v8
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 138: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.f32
-							s9 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r24[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.f32
-							s9 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r24[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
-							}
-						}
-					}
-				}
-				// PTX lines 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: ld.param.u32
-							v10a := uint64(r5[l]) + 0xc
-							var v10 uint64
-							{
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:139")
-									continue
-								}
-								v10 = v10x
-							}
-							// 140: and.b32
-							v11 := uint64(uint32(v10) & uint32(k1))
-							// 141: setp.eq.b32
-							c12t := uint32(v11) == uint32(k1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p1 = p1&^(1<<l) | c12b0<<l
-							// 142: mov.pred
-							c13 := false
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-							// 143: xor.pred
-							c14 := (c12) != (c13)
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-							// 144: not.pred
-							c15 := !(c14)
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p4 = p4&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: ld.param.u32
-							v10a := uint64(r5[l]) + 0xc
-							var v10 uint64
-							{
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:139")
-									continue
-								}
-								v10 = v10x
-							}
-							// 140: and.b32
-							v11 := uint64(uint32(v10) & uint32(k1))
-							// 141: setp.eq.b32
-							c12t := uint32(v11) == uint32(k1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p1 = p1&^(1<<l) | c12b0<<l
-							// 142: mov.pred
-							c13 := false
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-							// 143: xor.pred
-							c14 := (c12) != (c13)
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-							// 144: not.pred
-							c15 := !(c14)
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p4 = p4&^(1<<l) | c15b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-				}
-			}
+			affineBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3536,421 +2940,14 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 3:
 			// b3 ($L__BB2_3), PTX lines 148-155
-			{
-				r0 := w.Reg(0)
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				k0 := uint64(0x0)
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: ld.f32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
-									continue
-								}
-								v1 = v1x
-							}
-							r27[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: ld.f32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
-									continue
-								}
-								v1 = v1x
-							}
-							r27[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.f32
-							s2 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r27[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.f32
-							s2 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r27[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
-							}
-						}
-					}
-				}
-				// PTX line 150: mov.b32, warp-uniform
-				u3 := uint64(k0)
-				// PTX lines 151: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: st.u32
-							s4 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: st.u32
-							s4 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
-							}
-						}
-					}
-				}
-				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(17)
-					v6aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.f32
-							v5a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
-									continue
-								}
-								v5 = v5x
-							}
-							// 153: ld.f32
-							v6a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
-									continue
-								}
-								v6 = v6x
-							}
-							// 154: max.f32
-							v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
-							r31[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.f32
-							v5a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
-									continue
-								}
-								v5 = v5x
-							}
-							// 153: ld.f32
-							v6a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
-									continue
-								}
-								v6 = v6x
-							}
-							// 154: max.f32
-							v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
-							r31[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.f32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r31[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.f32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r31[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
-							}
-						}
-					}
-				}
-			}
+			affineBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 ($L__BB2_4), PTX lines 158-163
-			{
-				r0 := w.Reg(0)
-				r32 := w.Reg(32)
-				r36 := w.Reg(36)
-				k0 := uint64(0x2)
-				// PTX lines 158, 159, 160, 161, 162: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(20)
-					v2aw := w.Window(21)
-					v3aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: ld.f32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
-									continue
-								}
-								v1 = v1x
-							}
-							r32[l] = v1
-							// 159: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
-									continue
-								}
-								v2 = v2x
-							}
-							// 160: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 161: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 162: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r36[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: ld.f32
-							v1a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
-									continue
-								}
-								v1 = v1x
-							}
-							r32[l] = v1
-							// 159: ld.u64
-							v2a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
-									continue
-								}
-								v2 = v2x
-							}
-							// 160: ld.s32
-							v3a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 161: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 162: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r36[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 163: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 163: st.f32
-							s6 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 163: st.f32
-							s6 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r32[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
-							}
-						}
-					}
-				}
-			}
+			affineBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3974,6 +2971,1051 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// affineBlock0 runs block 0 of kernel affine for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 104-124; divergent, reconverges at block 5 (b5 ($L__BB2_5))
+func affineBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x10)
+	// PTX line 104: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 105: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	// PTX line 106: mov.b64, warp-uniform
+	u3 := uint64(k2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 107: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:107")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:108")
+	}
+	// PTX line 109: mov.u64, warp-uniform
+	u6 := uint64(u3)
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 110: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 111: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 112: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: st.u64
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: st.u64
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u8)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+				}
+			}
+		}
+	}
+	// PTX line 116: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 117: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 118: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 120: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 121: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 120: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 121: st.u32
+				s18 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+				}
+			}
+		}
+	}
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: ld.u32
+				v19a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
+						continue
+					}
+					v19 = v19x
+				}
+				r15[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: ld.u32
+				v19a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
+						continue
+					}
+					v19 = v19x
+				}
+				r15[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 123: ld.param.u32
+	var u20 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u20 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u20 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:123")
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: setp.lt.s32
+				c21t := int32(r15[l]) < int32(u20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: setp.lt.s32
+				c21t := int32(r15[l]) < int32(u20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u6
+}
+
+// affineBlock2 runs block 2 of kernel affine for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 130-144; divergent, reconverges at block 4 (b4 ($L__BB2_4))
+func affineBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r5 := w.Reg(5)
+	r24 := w.Reg(24)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX lines 130, 131, 132, 133, 134, 135, 136, 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		v1aw := w.Window(10)
+		v2aw := w.Window(11)
+		v5aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				// 131: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 132: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 133: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 134: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
+						continue
+					}
+					v5 = v5x
+				}
+				// 135: ld.param.f32
+				v6a := uint64(r5[l]) + 0x0
+				var v6 uint64
+				{
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceKernelParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:135")
+						continue
+					}
+					v6 = v6x
+				}
+				// 136: ld.param.f32
+				v7a := uint64(r5[l]) + 0x4
+				var v7 uint64
+				{
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceKernelParam, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceKernelParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:136")
+						continue
+					}
+					v7 = v7x
+				}
+				// 137: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+				}
+				r24[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				// 131: ld.s32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 132: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 133: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 134: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
+						continue
+					}
+					v5 = v5x
+				}
+				// 135: ld.param.f32
+				v6a := uint64(r5[l]) + 0x0
+				var v6 uint64
+				{
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceKernelParam, v6a, 4, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:135")
+						continue
+					}
+					v6 = v6x
+				}
+				// 136: ld.param.f32
+				v7a := uint64(r5[l]) + 0x4
+				var v7 uint64
+				{
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceKernelParam, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceKernelParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:136")
+						continue
+					}
+					v7 = v7x
+				}
+				// 137: fma.rn.f32
+				var v8 uint64
+				if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+					v8 = uint64(math.Float32bits(float32(v8f)))
+				} else {
+					v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+				}
+				r24[l] = v8
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.f32
+				s9 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r24[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.f32
+				s9 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r24[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+				}
+			}
+		}
+	}
+	// PTX lines 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: ld.param.u32
+				v10a := uint64(r5[l]) + 0xc
+				var v10 uint64
+				{
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:139")
+						continue
+					}
+					v10 = v10x
+				}
+				// 140: and.b32
+				v11 := uint64(uint32(v10) & uint32(k1))
+				// 141: setp.eq.b32
+				c12t := uint32(v11) == uint32(k1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p1 = p1&^(1<<l) | c12b0<<l
+				// 142: mov.pred
+				c13 := false
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+				// 143: xor.pred
+				c14 := (c12) != (c13)
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p3 = p3&^(1<<l) | c14b0<<l
+				// 144: not.pred
+				c15 := !(c14)
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p4 = p4&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: ld.param.u32
+				v10a := uint64(r5[l]) + 0xc
+				var v10 uint64
+				{
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:139")
+						continue
+					}
+					v10 = v10x
+				}
+				// 140: and.b32
+				v11 := uint64(uint32(v10) & uint32(k1))
+				// 141: setp.eq.b32
+				c12t := uint32(v11) == uint32(k1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p1 = p1&^(1<<l) | c12b0<<l
+				// 142: mov.pred
+				c13 := false
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+				// 143: xor.pred
+				c14 := (c12) != (c13)
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p3 = p3&^(1<<l) | c14b0<<l
+				// 144: not.pred
+				c15 := !(c14)
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p4 = p4&^(1<<l) | c15b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+	}
+}
+
+// affineBlock3 runs block 3 of kernel affine for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_3), PTX lines 148-155
+func affineBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	k0 := uint64(0x0)
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: ld.f32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
+						continue
+					}
+					v1 = v1x
+				}
+				r27[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: ld.f32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
+						continue
+					}
+					v1 = v1x
+				}
+				r27[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.f32
+				s2 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r27[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.f32
+				s2 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r27[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+				}
+			}
+		}
+	}
+	// PTX line 150: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX lines 151: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: st.u32
+				s4 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: st.u32
+				s4 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+				}
+			}
+		}
+	}
+	// PTX lines 152, 153, 154: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(17)
+		v6aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.f32
+				v5a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
+						continue
+					}
+					v5 = v5x
+				}
+				// 153: ld.f32
+				v6a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
+						continue
+					}
+					v6 = v6x
+				}
+				// 154: max.f32
+				v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
+				r31[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.f32
+				v5a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
+						continue
+					}
+					v5 = v5x
+				}
+				// 153: ld.f32
+				v6a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
+						continue
+					}
+					v6 = v6x
+				}
+				// 154: max.f32
+				v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
+				r31[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.f32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r31[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.f32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r31[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+				}
+			}
+		}
+	}
+}
+
+// affineBlock4 runs block 4 of kernel affine for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_4), PTX lines 158-163
+func affineBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r32 := w.Reg(32)
+	r36 := w.Reg(36)
+	k0 := uint64(0x2)
+	// PTX lines 158, 159, 160, 161, 162: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(20)
+		v2aw := w.Window(21)
+		v3aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: ld.f32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
+						continue
+					}
+					v1 = v1x
+				}
+				r32[l] = v1
+				// 159: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
+						continue
+					}
+					v2 = v2x
+				}
+				// 160: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 161: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 162: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r36[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: ld.f32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
+						continue
+					}
+					v1 = v1x
+				}
+				r32[l] = v1
+				// 159: ld.u64
+				v2a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
+						continue
+					}
+					v2 = v2x
+				}
+				// 160: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 161: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 162: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r36[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 163: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 163: st.f32
+				s6 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 163: st.f32
+				s6 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r32[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+				}
+			}
+		}
+	}
+}
+
 // vecOpsRun runs blocks of kernel vec_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3982,528 +4024,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x18)
-				// PTX line 187: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 188: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 189: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/O0/struct_byval.ptx:189")
-				}
-				// PTX line 190: mov.b64, warp-uniform
-				u4 := uint64(k2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 191: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:191")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 192: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:192")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 193: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:193")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 194: ld.param.f32
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u8 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:194")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 195: ld.param.f32
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u9 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:195")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 196: ld.param.f32
-				var u10 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:196")
-				}
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: st.f32
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: st.f32
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(u10)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
-							}
-						}
-					}
-				}
-				// PTX lines 198: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(25)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: st.f32
-							s12 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u9)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: st.f32
-							s12 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u9)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
-							}
-						}
-					}
-				}
-				// PTX lines 199: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: st.f32
-							s13 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u8)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: st.f32
-							s13 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(u8)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
-							}
-						}
-					}
-				}
-				// PTX line 200: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u5)
-				// PTX line 201: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX line 202: cvta.to.global.u64, warp-uniform
-				u16 := uint64(u6)
-				// PTX line 203: cvta.global.u64, warp-uniform
-				u17 := uint64(u16)
-				// PTX line 204: cvta.to.global.u64, warp-uniform
-				u18 := uint64(u7)
-				// PTX line 205: cvta.global.u64, warp-uniform
-				u19 := uint64(u18)
-				// PTX lines 206: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 206: st.u64
-							s20 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(u19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 206: st.u64
-							s20 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(u19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
-							}
-						}
-					}
-				}
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: st.u64
-							s21 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(u17)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: st.u64
-							s21 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(u17)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
-							}
-						}
-					}
-				}
-				// PTX lines 208: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 208: st.u64
-							s22 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u15)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 208: st.u64
-							s22 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u15)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
-							}
-						}
-					}
-				}
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					s23w := w.Window(30)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: st.u32
-							s23 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(u3)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: st.u32
-							s23 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
-							}
-							s23v := uint64(u3)
-							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-								runtime.Store32(s23w.Mem, s23o, s23v)
-							} else {
-								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
-							}
-						}
-					}
-				}
-				// PTX line 210: mov.u32, warp-uniform
-				u24 := uint64(uint64(w.CTAID().X))
-				// PTX line 211: mov.u32, warp-uniform
-				u25 := uint64(uint64(w.NTID().X))
-				// PTX line 212: mul.lo.s32, warp-uniform
-				u26 := uint64(uint32(u24) * uint32(u25))
-				// PTX lines 213, 214, 215: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s29w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: mov.u32
-							v27 := uint64(uint64(tid0[l]))
-							// 214: add.s32
-							v28 := uint64(uint32(u26) + uint32(v27))
-							// 215: st.u32
-							s29 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(v28)
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: mov.u32
-							v27 := uint64(uint64(tid0[l]))
-							// 214: add.s32
-							v28 := uint64(uint32(u26) + uint32(v27))
-							// 215: st.u32
-							s29 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
-							}
-							s29v := uint64(v28)
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
-							}
-						}
-					}
-				}
-				// PTX lines 216, 217, 218: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v30aw := w.Window(32)
-					v31aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 216: ld.u32
-							v30a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
-									continue
-								}
-								v30 = v30x
-							}
-							// 217: ld.u32
-							v31a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
-									continue
-								}
-								v31 = v31x
-							}
-							// 218: setp.lt.s32
-							c32t := int32(v30) < int32(v31)
-							c32 := c32t
-							c32b0 := uint32(0)
-							if c32 {
-								c32b0 = 1
-							}
-							p0 = p0&^(1<<l) | c32b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 216: ld.u32
-							v30a := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
-									continue
-								}
-								v30 = v30x
-							}
-							// 217: ld.u32
-							v31a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
-									continue
-								}
-								v31 = v31x
-							}
-							// 218: setp.lt.s32
-							c32t := int32(v30) < int32(v31)
-							c32 := c32t
-							c32b0 := uint32(0)
-							if c32 {
-								c32b0 = 1
-							}
-							p0 = p0&^(1<<l) | c32b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				_ = u4
-			}
+			vecOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4520,989 +4041,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 4
 		case 2:
 			// b2 ($L__BB3_2), PTX lines 224-260; code before the call
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r36 := w.Reg(36)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0xc)
-				k1 := uint64(0x20)
-				k2 := uint64(0x30)
-				k3 := uint64(0x4)
-				k4 := uint64(0x40)
-				// PTX lines 224, 225, 226, 227, 228: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(34)
-					v2aw := w.Window(35)
-					v5aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 224: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
-									continue
-								}
-								v1 = v1x
-							}
-							// 225: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 226: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(k0))
-							// 227: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r26[l] = v4
-							// 228: ld.u32
-							v5a := uint64(v4) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
-									continue
-								}
-								v5 = v5x
-							}
-							r27[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 224: ld.u64
-							v1a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
-									continue
-								}
-								v1 = v1x
-							}
-							// 225: ld.s32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 226: mul.lo.s64
-							v3 := uint64(uint64(v2) * uint64(k0))
-							// 227: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r26[l] = v4
-							// 228: ld.u32
-							v5a := uint64(v4) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
-									continue
-								}
-								v5 = v5x
-							}
-							r27[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: st.u32
-							s6 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r27[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: st.u32
-							s6 := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r27[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
-							}
-						}
-					}
-				}
-				// PTX lines 230, 231, 232, 233: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(38)
-					v8aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 230: ld.u32
-							v7a := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
-									continue
-								}
-								v7 = v7x
-							}
-							// 231: ld.u32
-							v8a := uint64(r26[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
-									continue
-								}
-								v8 = v8x
-							}
-							// 232: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k1))
-							// 233: or.b64
-							v10 := uint64(uint64(v9) | uint64(v7))
-							r31[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 230: ld.u32
-							v7a := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
-									continue
-								}
-								v7 = v7x
-							}
-							// 231: ld.u32
-							v8a := uint64(r26[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
-									continue
-								}
-								v8 = v8x
-							}
-							// 232: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k1))
-							// 233: or.b64
-							v10 := uint64(uint64(v9) | uint64(v7))
-							r31[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 234: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: st.u64
-							s11 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(r31[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: st.u64
-							s11 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(r31[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
-							}
-						}
-					}
-				}
-				// PTX lines 235: lane-local, one loop over the lanes
-				{
-					v12aw := w.Window(41)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 235: ld.u32
-							v12a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
-									continue
-								}
-								v12 = v12x
-							}
-							r32[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 235: ld.u32
-							v12a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
-									continue
-								}
-								v12 = v12x
-							}
-							r32[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 236: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 236: st.u32
-							s13 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r32[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 236: st.u32
-							s13 := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r32[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
-							}
-						}
-					}
-				}
-				// PTX lines 237, 238, 239, 240: lane-local, one loop over the lanes
-				{
-					v14aw := w.Window(43)
-					v16aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: ld.u32
-							v14a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
-									continue
-								}
-								v14 = v14x
-							}
-							// 238: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k1))
-							// 239: ld.u32
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
-									continue
-								}
-								v16 = v16x
-							}
-							// 240: or.b64
-							v17 := uint64(uint64(v15) | uint64(v16))
-							r36[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: ld.u32
-							v14a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
-									continue
-								}
-								v14 = v14x
-							}
-							// 238: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k1))
-							// 239: ld.u32
-							v16a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
-									continue
-								}
-								v16 = v16x
-							}
-							// 240: or.b64
-							v17 := uint64(uint64(v15) | uint64(v16))
-							r36[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 241, 242, 243: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: st.u64
-							s18 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
-							}
-							// 242: add.u64
-							v19 := uint64(uint64(r0[l]) + uint64(k2))
-							// 243: or.b64
-							v20 := uint64(uint64(v19) | uint64(k3))
-							r38[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: st.u64
-							s18 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r36[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
-							}
-							// 242: add.u64
-							v19 := uint64(uint64(r0[l]) + uint64(k2))
-							// 243: or.b64
-							v20 := uint64(uint64(v19) | uint64(k3))
-							r38[l] = v20
-						}
-					}
-				}
-				// PTX lines 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(46)
-					v24aw := w.Window(47)
-					v25aw := w.Window(48)
-					v26aw := w.Window(49)
-					v27aw := w.Window(50)
-					v28aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: ld.f32
-							v21a := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
-									continue
-								}
-								v21 = v21x
-							}
-							r39[l] = v21
-							// 245: add.u64
-							v22 := uint64(uint64(r0[l]) + uint64(k4))
-							// 246: or.b64
-							v23 := uint64(uint64(v22) | uint64(k3))
-							// 247: ld.f32
-							v24a := uint64(v23) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
-									continue
-								}
-								v24 = v24x
-							}
-							r42[l] = v24
-							// 248: ld.f32
-							v25a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
-									continue
-								}
-								v25 = v25x
-							}
-							r43[l] = v25
-							// 249: ld.f32
-							v26a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
-									continue
-								}
-								v26 = v26x
-							}
-							r44[l] = v26
-							// 250: ld.f32
-							v27a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
-									continue
-								}
-								v27 = v27x
-							}
-							r45[l] = v27
-							// 251: ld.f32
-							v28a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
-									continue
-								}
-								v28 = v28x
-							}
-							r46[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: ld.f32
-							v21a := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
-									continue
-								}
-								v21 = v21x
-							}
-							r39[l] = v21
-							// 245: add.u64
-							v22 := uint64(uint64(r0[l]) + uint64(k4))
-							// 246: or.b64
-							v23 := uint64(uint64(v22) | uint64(k3))
-							// 247: ld.f32
-							v24a := uint64(v23) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
-									continue
-								}
-								v24 = v24x
-							}
-							r42[l] = v24
-							// 248: ld.f32
-							v25a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
-									continue
-								}
-								v25 = v25x
-							}
-							r43[l] = v25
-							// 249: ld.f32
-							v26a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
-									continue
-								}
-								v26 = v26x
-							}
-							r44[l] = v26
-							// 250: ld.f32
-							v27a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
-									continue
-								}
-								v27 = v27x
-							}
-							r45[l] = v27
-							// 251: ld.f32
-							v28a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
-									continue
-								}
-								v28 = v28x
-							}
-							r46[l] = v28
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 254: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 254: st.param.f32
-							s29 := uint64(0x0)
-							s29v := uint64(r43[l])
-							if s29 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 254: st.param.f32
-							s29 := uint64(0x0)
-							s29v := uint64(r43[l])
-							if s29 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
-							}
-						}
-					}
-				}
-				// PTX lines 255: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 255: st.param.f32
-							s30 := uint64(0x4)
-							s30v := uint64(r39[l])
-							if s30 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 255: st.param.f32
-							s30 := uint64(0x4)
-							s30v := uint64(r39[l])
-							if s30 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
-							}
-						}
-					}
-				}
-				// PTX lines 256: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 256: st.param.f32
-							s31 := uint64(0x8)
-							s31v := uint64(r44[l])
-							if s31 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 256: st.param.f32
-							s31 := uint64(0x8)
-							s31v := uint64(r44[l])
-							if s31 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
-							}
-						}
-					}
-				}
-				// PTX lines 258: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: st.param.f32
-							s32 := uint64(0xc)
-							s32v := uint64(r45[l])
-							if s32 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: st.param.f32
-							s32 := uint64(0xc)
-							s32v := uint64(r45[l])
-							if s32 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
-							}
-						}
-					}
-				}
-				// PTX lines 259: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: st.param.f32
-							s33 := uint64(0x10)
-							s33v := uint64(r42[l])
-							if s33 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: st.param.f32
-							s33 := uint64(0x10)
-							s33v := uint64(r42[l])
-							if s33 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
-							}
-						}
-					}
-				}
-				// PTX lines 260: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 260: st.param.f32
-							s34 := uint64(0x14)
-							s34v := uint64(r46[l])
-							if s34 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 260: st.param.f32
-							s34 := uint64(0x14)
-							s34v := uint64(r46[l])
-							if s34 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5518,1157 +4057,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 1
 		case 6:
 			// b5, PTX lines 268-311; code before the call
-			{
-				r0 := w.Reg(0)
-				r47 := w.Reg(47)
-				r51 := w.Reg(51)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				r65 := w.Reg(65)
-				r67 := w.Reg(67)
-				r68 := w.Reg(68)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r73 := w.Reg(73)
-				r74 := w.Reg(74)
-				r75 := w.Reg(75)
-				k0 := uint64(0x2)
-				k1 := uint64(0xc)
-				k2 := uint64(0x20)
-				k3 := uint64(0x58)
-				k4 := uint64(0x4)
-				k5 := uint64(0x68)
-				// PTX lines 268, 270, 271, 272, 273: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(52)
-					v3aw := w.Window(53)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: ld.param.f32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
-									continue
-								}
-								v1 = v1x
-							}
-							r47[l] = v1
-							// 270: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
-									continue
-								}
-								v2 = v2x
-							}
-							// 271: ld.s32
-							v3a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 272: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 273: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r51[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: ld.param.f32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
-									continue
-								}
-								v1 = v1x
-							}
-							r47[l] = v1
-							// 270: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
-									continue
-								}
-								v2 = v2x
-							}
-							// 271: ld.s32
-							v3a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 272: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 273: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r51[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 274: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(54)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 274: st.f32
-							s6 := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r47[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 274: st.f32
-							s6 := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r47[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
-							}
-						}
-					}
-				}
-				// PTX lines 275, 276, 277, 278, 279: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(55)
-					v8aw := w.Window(56)
-					v11aw := w.Window(57)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 275: ld.u64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
-									continue
-								}
-								v7 = v7x
-							}
-							// 276: ld.s32
-							v8a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 277: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k1))
-							// 278: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							r55[l] = v10
-							// 279: ld.u32
-							v11a := uint64(v10) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
-									continue
-								}
-								v11 = v11x
-							}
-							r56[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 275: ld.u64
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
-									continue
-								}
-								v7 = v7x
-							}
-							// 276: ld.s32
-							v8a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 277: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k1))
-							// 278: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							r55[l] = v10
-							// 279: ld.u32
-							v11a := uint64(v10) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
-									continue
-								}
-								v11 = v11x
-							}
-							r56[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 280: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 280: st.u32
-							s12 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r56[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 280: st.u32
-							s12 := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r56[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
-							}
-						}
-					}
-				}
-				// PTX lines 281, 282, 283, 284: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(59)
-					v14aw := w.Window(60)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 281: ld.u32
-							v13a := uint64(r55[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
-									continue
-								}
-								v13 = v13x
-							}
-							// 282: ld.u32
-							v14a := uint64(r55[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
-									continue
-								}
-								v14 = v14x
-							}
-							// 283: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k2))
-							// 284: or.b64
-							v16 := uint64(uint64(v15) | uint64(v13))
-							r60[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 281: ld.u32
-							v13a := uint64(r55[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
-									continue
-								}
-								v13 = v13x
-							}
-							// 282: ld.u32
-							v14a := uint64(r55[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
-									continue
-								}
-								v14 = v14x
-							}
-							// 283: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k2))
-							// 284: or.b64
-							v16 := uint64(uint64(v15) | uint64(v13))
-							r60[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 285: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 285: st.u64
-							s17 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r60[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 285: st.u64
-							s17 := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(r60[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
-							}
-						}
-					}
-				}
-				// PTX lines 286: lane-local, one loop over the lanes
-				{
-					v18aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 286: ld.u32
-							v18a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
-									continue
-								}
-								v18 = v18x
-							}
-							r61[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 286: ld.u32
-							v18a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
-									continue
-								}
-								v18 = v18x
-							}
-							r61[l] = v18
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 287: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(63)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 287: st.u32
-							s19 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r61[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 287: st.u32
-							s19 := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
-							}
-							s19v := uint64(r61[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
-							}
-						}
-					}
-				}
-				// PTX lines 288, 289, 290, 291: lane-local, one loop over the lanes
-				{
-					v20aw := w.Window(64)
-					v22aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 288: ld.u32
-							v20a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
-									continue
-								}
-								v20 = v20x
-							}
-							// 289: shl.b64
-							v21 := uint64(uint64(v20) << uint32(k2))
-							// 290: ld.u32
-							v22a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
-									continue
-								}
-								v22 = v22x
-							}
-							// 291: or.b64
-							v23 := uint64(uint64(v21) | uint64(v22))
-							r65[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 288: ld.u32
-							v20a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
-									continue
-								}
-								v20 = v20x
-							}
-							// 289: shl.b64
-							v21 := uint64(uint64(v20) << uint32(k2))
-							// 290: ld.u32
-							v22a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
-									continue
-								}
-								v22 = v22x
-							}
-							// 291: or.b64
-							v23 := uint64(uint64(v21) | uint64(v22))
-							r65[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 292, 293, 294: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 292: st.u64
-							s24 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(r65[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
-							}
-							// 293: add.u64
-							v25 := uint64(uint64(r0[l]) + uint64(k3))
-							// 294: or.b64
-							v26 := uint64(uint64(v25) | uint64(k4))
-							r67[l] = v26
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 292: st.u64
-							s24 := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
-							}
-							s24v := uint64(r65[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
-								runtime.Store64(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
-							}
-							// 293: add.u64
-							v25 := uint64(uint64(r0[l]) + uint64(k3))
-							// 294: or.b64
-							v26 := uint64(uint64(v25) | uint64(k4))
-							r67[l] = v26
-						}
-					}
-				}
-				// PTX lines 295, 296, 297, 298, 299, 300, 301, 302: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(67)
-					v30aw := w.Window(68)
-					v31aw := w.Window(69)
-					v32aw := w.Window(70)
-					v33aw := w.Window(71)
-					v34aw := w.Window(72)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 295: ld.f32
-							v27a := uint64(r67[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
-									continue
-								}
-								v27 = v27x
-							}
-							r68[l] = v27
-							// 296: add.u64
-							v28 := uint64(uint64(r0[l]) + uint64(k5))
-							// 297: or.b64
-							v29 := uint64(uint64(v28) | uint64(k4))
-							// 298: ld.f32
-							v30a := uint64(v29) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
-									continue
-								}
-								v30 = v30x
-							}
-							r71[l] = v30
-							// 299: ld.f32
-							v31a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
-									continue
-								}
-								v31 = v31x
-							}
-							r72[l] = v31
-							// 300: ld.f32
-							v32a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
-									continue
-								}
-								v32 = v32x
-							}
-							r73[l] = v32
-							// 301: ld.f32
-							v33a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
-									continue
-								}
-								v33 = v33x
-							}
-							r74[l] = v33
-							// 302: ld.f32
-							v34a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
-									continue
-								}
-								v34 = v34x
-							}
-							r75[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 295: ld.f32
-							v27a := uint64(r67[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
-								v27 = runtime.Load32(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
-									continue
-								}
-								v27 = v27x
-							}
-							r68[l] = v27
-							// 296: add.u64
-							v28 := uint64(uint64(r0[l]) + uint64(k5))
-							// 297: or.b64
-							v29 := uint64(uint64(v28) | uint64(k4))
-							// 298: ld.f32
-							v30a := uint64(v29) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
-									continue
-								}
-								v30 = v30x
-							}
-							r71[l] = v30
-							// 299: ld.f32
-							v31a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
-									continue
-								}
-								v31 = v31x
-							}
-							r72[l] = v31
-							// 300: ld.f32
-							v32a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
-									continue
-								}
-								v32 = v32x
-							}
-							r73[l] = v32
-							// 301: ld.f32
-							v33a := uint64(r0[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
-									continue
-								}
-								v33 = v33x
-							}
-							r74[l] = v33
-							// 302: ld.f32
-							v34a := uint64(r0[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
-									continue
-								}
-								v34 = v34x
-							}
-							r75[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 305: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 305: st.param.f32
-							s35 := uint64(0x1c)
-							s35v := uint64(r72[l])
-							if s35 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 305: st.param.f32
-							s35 := uint64(0x1c)
-							s35v := uint64(r72[l])
-							if s35 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
-							}
-						}
-					}
-				}
-				// PTX lines 306: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 306: st.param.f32
-							s36 := uint64(0x20)
-							s36v := uint64(r68[l])
-							if s36 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 306: st.param.f32
-							s36 := uint64(0x20)
-							s36v := uint64(r68[l])
-							if s36 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
-							}
-						}
-					}
-				}
-				// PTX lines 307: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: st.param.f32
-							s37 := uint64(0x24)
-							s37v := uint64(r73[l])
-							if s37 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: st.param.f32
-							s37 := uint64(0x24)
-							s37v := uint64(r73[l])
-							if s37 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
-							}
-						}
-					}
-				}
-				// PTX lines 309: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 309: st.param.f32
-							s38 := uint64(0x28)
-							s38v := uint64(r74[l])
-							if s38 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 309: st.param.f32
-							s38 := uint64(0x28)
-							s38v := uint64(r74[l])
-							if s38 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
-							}
-						}
-					}
-				}
-				// PTX lines 310: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 310: st.param.f32
-							s39 := uint64(0x2c)
-							s39v := uint64(r71[l])
-							if s39 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 310: st.param.f32
-							s39 := uint64(0x2c)
-							s39v := uint64(r71[l])
-							if s39 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
-							}
-						}
-					}
-				}
-				// PTX lines 311: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 311: st.param.f32
-							s40 := uint64(0x30)
-							s40v := uint64(r75[l])
-							if s40 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 311: st.param.f32
-							s40 := uint64(0x30)
-							s40v := uint64(r75[l])
-							if s40 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6678,570 +4067,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 8:
 			// b6, PTX lines 319-335
-			{
-				r0 := w.Reg(0)
-				r76 := w.Reg(76)
-				r77 := w.Reg(77)
-				r78 := w.Reg(78)
-				r82 := w.Reg(82)
-				r83 := w.Reg(83)
-				r84 := w.Reg(84)
-				r85 := w.Reg(85)
-				k0 := uint64(0xc)
-				// PTX lines 319, 320, 321: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 319: ld.param.f32
-							v1a := uint64(0x34)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
-									continue
-								}
-								v1 = v1x
-							}
-							r76[l] = v1
-							// 320: ld.param.f32
-							v2a := uint64(0x38)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
-									continue
-								}
-								v2 = v2x
-							}
-							r77[l] = v2
-							// 321: ld.param.f32
-							v3a := uint64(0x3c)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
-									continue
-								}
-								v3 = v3x
-							}
-							r78[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 319: ld.param.f32
-							v1a := uint64(0x34)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
-									continue
-								}
-								v1 = v1x
-							}
-							r76[l] = v1
-							// 320: ld.param.f32
-							v2a := uint64(0x38)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
-									continue
-								}
-								v2 = v2x
-							}
-							r77[l] = v2
-							// 321: ld.param.f32
-							v3a := uint64(0x3c)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
-									continue
-								}
-								v3 = v3x
-							}
-							r78[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 323: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 323: st.f32
-							s4 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r76[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 323: st.f32
-							s4 := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r76[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
-							}
-						}
-					}
-				}
-				// PTX lines 324: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 324: st.f32
-							s5 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r77[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 324: st.f32
-							s5 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r77[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
-							}
-						}
-					}
-				}
-				// PTX lines 325: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(75)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 325: st.f32
-							s6 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r78[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 325: st.f32
-							s6 := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r78[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
-							}
-						}
-					}
-				}
-				// PTX lines 326, 327, 328, 329, 330: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(76)
-					v8aw := w.Window(77)
-					v11aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 326: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
-									continue
-								}
-								v7 = v7x
-							}
-							// 327: ld.s32
-							v8a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 328: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k0))
-							// 329: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							r82[l] = v10
-							// 330: ld.u32
-							v11a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
-									continue
-								}
-								v11 = v11x
-							}
-							r83[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 326: ld.u64
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
-								v7 = runtime.Load64(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
-									continue
-								}
-								v7 = v7x
-							}
-							// 327: ld.s32
-							v8a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
-									continue
-								}
-								v8 = v8x
-							}
-							v8 = uint64(uint64(int64(int32(v8))))
-							// 328: mul.lo.s64
-							v9 := uint64(uint64(v8) * uint64(k0))
-							// 329: add.s64
-							v10 := uint64(uint64(v7) + uint64(v9))
-							r82[l] = v10
-							// 330: ld.u32
-							v11a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
-									continue
-								}
-								v11 = v11x
-							}
-							r83[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 331: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 331: st.u32
-							s12 := uint64(r82[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r83[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 331: st.u32
-							s12 := uint64(r82[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r83[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
-							}
-						}
-					}
-				}
-				// PTX lines 332: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(80)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 332: ld.u32
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
-									continue
-								}
-								v13 = v13x
-							}
-							r84[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 332: ld.u32
-							v13a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
-									continue
-								}
-								v13 = v13x
-							}
-							r84[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 333: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 333: st.u32
-							s14 := uint64(r82[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r84[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 333: st.u32
-							s14 := uint64(r82[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(r84[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
-							}
-						}
-					}
-				}
-				// PTX lines 334: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(82)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 334: ld.u32
-							v15a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
-									continue
-								}
-								v15 = v15x
-							}
-							r85[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 334: ld.u32
-							v15a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
-									continue
-								}
-								v15 = v15x
-							}
-							r85[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 335: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(83)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 335: st.u32
-							s16 := uint64(r82[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(r85[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 335: st.u32
-							s16 := uint64(r82[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(r85[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7256,6 +4082,3238 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// vecOpsBlock0 runs block 0 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x18)
+	// PTX line 187: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 188: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 189: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/O0/struct_byval.ptx:189")
+	}
+	// PTX line 190: mov.b64, warp-uniform
+	u4 := uint64(k2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 191: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:191")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 192: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:192")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 193: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:193")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 194: ld.param.f32
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u8 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:194")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 195: ld.param.f32
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u9 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:195")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 196: ld.param.f32
+	var u10 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:196")
+	}
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: st.f32
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: st.f32
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+				}
+			}
+		}
+	}
+	// PTX lines 198: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(25)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: st.f32
+				s12 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u9)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: st.f32
+				s12 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u9)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+				}
+			}
+		}
+	}
+	// PTX lines 199: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: st.f32
+				s13 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: st.f32
+				s13 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+				}
+			}
+		}
+	}
+	// PTX line 200: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u5)
+	// PTX line 201: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 202: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u6)
+	// PTX line 203: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u7)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX lines 206: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 206: st.u64
+				s20 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(u19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 206: st.u64
+				s20 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(u19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+				}
+			}
+		}
+	}
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: st.u64
+				s21 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(u17)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: st.u64
+				s21 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(u17)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+				}
+			}
+		}
+	}
+	// PTX lines 208: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 208: st.u64
+				s22 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u15)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 208: st.u64
+				s22 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u15)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+				}
+			}
+		}
+	}
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		s23w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: st.u32
+				s23 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(u3)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: st.u32
+				s23 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+				}
+				s23v := uint64(u3)
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+				}
+			}
+		}
+	}
+	// PTX line 210: mov.u32, warp-uniform
+	u24 := uint64(uint64(w.CTAID().X))
+	// PTX line 211: mov.u32, warp-uniform
+	u25 := uint64(uint64(w.NTID().X))
+	// PTX line 212: mul.lo.s32, warp-uniform
+	u26 := uint64(uint32(u24) * uint32(u25))
+	// PTX lines 213, 214, 215: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s29w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: mov.u32
+				v27 := uint64(uint64(tid0[l]))
+				// 214: add.s32
+				v28 := uint64(uint32(u26) + uint32(v27))
+				// 215: st.u32
+				s29 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(v28)
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: mov.u32
+				v27 := uint64(uint64(tid0[l]))
+				// 214: add.s32
+				v28 := uint64(uint32(u26) + uint32(v27))
+				// 215: st.u32
+				s29 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+				}
+				s29v := uint64(v28)
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+				}
+			}
+		}
+	}
+	// PTX lines 216, 217, 218: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v30aw := w.Window(32)
+		v31aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 216: ld.u32
+				v30a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
+						continue
+					}
+					v30 = v30x
+				}
+				// 217: ld.u32
+				v31a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
+						continue
+					}
+					v31 = v31x
+				}
+				// 218: setp.lt.s32
+				c32t := int32(v30) < int32(v31)
+				c32 := c32t
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p0 = p0&^(1<<l) | c32b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 216: ld.u32
+				v30a := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
+						continue
+					}
+					v30 = v30x
+				}
+				// 217: ld.u32
+				v31a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
+						continue
+					}
+					v31 = v31x
+				}
+				// 218: setp.lt.s32
+				c32t := int32(v30) < int32(v31)
+				c32 := c32t
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p0 = p0&^(1<<l) | c32b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	_ = u4
+}
+
+// vecOpsBlock2 runs block 2 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB3_2), PTX lines 224-260; code before the call
+func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0xc)
+	k1 := uint64(0x20)
+	k2 := uint64(0x30)
+	k3 := uint64(0x4)
+	k4 := uint64(0x40)
+	// PTX lines 224, 225, 226, 227, 228: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(34)
+		v2aw := w.Window(35)
+		v5aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 224: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
+						continue
+					}
+					v1 = v1x
+				}
+				// 225: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 226: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(k0))
+				// 227: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r26[l] = v4
+				// 228: ld.u32
+				v5a := uint64(v4) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
+						continue
+					}
+					v5 = v5x
+				}
+				r27[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 224: ld.u64
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
+						continue
+					}
+					v1 = v1x
+				}
+				// 225: ld.s32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 226: mul.lo.s64
+				v3 := uint64(uint64(v2) * uint64(k0))
+				// 227: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r26[l] = v4
+				// 228: ld.u32
+				v5a := uint64(v4) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
+						continue
+					}
+					v5 = v5x
+				}
+				r27[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: st.u32
+				s6 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r27[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: st.u32
+				s6 := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r27[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+				}
+			}
+		}
+	}
+	// PTX lines 230, 231, 232, 233: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(38)
+		v8aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 230: ld.u32
+				v7a := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
+						continue
+					}
+					v7 = v7x
+				}
+				// 231: ld.u32
+				v8a := uint64(r26[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
+						continue
+					}
+					v8 = v8x
+				}
+				// 232: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 233: or.b64
+				v10 := uint64(uint64(v9) | uint64(v7))
+				r31[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 230: ld.u32
+				v7a := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
+						continue
+					}
+					v7 = v7x
+				}
+				// 231: ld.u32
+				v8a := uint64(r26[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
+						continue
+					}
+					v8 = v8x
+				}
+				// 232: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 233: or.b64
+				v10 := uint64(uint64(v9) | uint64(v7))
+				r31[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 234: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: st.u64
+				s11 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(r31[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: st.u64
+				s11 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(r31[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+				}
+			}
+		}
+	}
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		v12aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: ld.u32
+				v12a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
+						continue
+					}
+					v12 = v12x
+				}
+				r32[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: ld.u32
+				v12a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
+						continue
+					}
+					v12 = v12x
+				}
+				r32[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 236: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: st.u32
+				s13 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r32[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: st.u32
+				s13 := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r32[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+				}
+			}
+		}
+	}
+	// PTX lines 237, 238, 239, 240: lane-local, one loop over the lanes
+	{
+		v14aw := w.Window(43)
+		v16aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: ld.u32
+				v14a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
+						continue
+					}
+					v14 = v14x
+				}
+				// 238: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k1))
+				// 239: ld.u32
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
+						continue
+					}
+					v16 = v16x
+				}
+				// 240: or.b64
+				v17 := uint64(uint64(v15) | uint64(v16))
+				r36[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: ld.u32
+				v14a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
+						continue
+					}
+					v14 = v14x
+				}
+				// 238: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k1))
+				// 239: ld.u32
+				v16a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
+						continue
+					}
+					v16 = v16x
+				}
+				// 240: or.b64
+				v17 := uint64(uint64(v15) | uint64(v16))
+				r36[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 241, 242, 243: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: st.u64
+				s18 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+				}
+				// 242: add.u64
+				v19 := uint64(uint64(r0[l]) + uint64(k2))
+				// 243: or.b64
+				v20 := uint64(uint64(v19) | uint64(k3))
+				r38[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: st.u64
+				s18 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r36[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+				}
+				// 242: add.u64
+				v19 := uint64(uint64(r0[l]) + uint64(k2))
+				// 243: or.b64
+				v20 := uint64(uint64(v19) | uint64(k3))
+				r38[l] = v20
+			}
+		}
+	}
+	// PTX lines 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(46)
+		v24aw := w.Window(47)
+		v25aw := w.Window(48)
+		v26aw := w.Window(49)
+		v27aw := w.Window(50)
+		v28aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: ld.f32
+				v21a := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
+						continue
+					}
+					v21 = v21x
+				}
+				r39[l] = v21
+				// 245: add.u64
+				v22 := uint64(uint64(r0[l]) + uint64(k4))
+				// 246: or.b64
+				v23 := uint64(uint64(v22) | uint64(k3))
+				// 247: ld.f32
+				v24a := uint64(v23) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
+						continue
+					}
+					v24 = v24x
+				}
+				r42[l] = v24
+				// 248: ld.f32
+				v25a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
+						continue
+					}
+					v25 = v25x
+				}
+				r43[l] = v25
+				// 249: ld.f32
+				v26a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
+						continue
+					}
+					v26 = v26x
+				}
+				r44[l] = v26
+				// 250: ld.f32
+				v27a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
+						continue
+					}
+					v27 = v27x
+				}
+				r45[l] = v27
+				// 251: ld.f32
+				v28a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
+						continue
+					}
+					v28 = v28x
+				}
+				r46[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: ld.f32
+				v21a := uint64(r38[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
+						continue
+					}
+					v21 = v21x
+				}
+				r39[l] = v21
+				// 245: add.u64
+				v22 := uint64(uint64(r0[l]) + uint64(k4))
+				// 246: or.b64
+				v23 := uint64(uint64(v22) | uint64(k3))
+				// 247: ld.f32
+				v24a := uint64(v23) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
+						continue
+					}
+					v24 = v24x
+				}
+				r42[l] = v24
+				// 248: ld.f32
+				v25a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
+						continue
+					}
+					v25 = v25x
+				}
+				r43[l] = v25
+				// 249: ld.f32
+				v26a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
+						continue
+					}
+					v26 = v26x
+				}
+				r44[l] = v26
+				// 250: ld.f32
+				v27a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
+						continue
+					}
+					v27 = v27x
+				}
+				r45[l] = v27
+				// 251: ld.f32
+				v28a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
+						continue
+					}
+					v28 = v28x
+				}
+				r46[l] = v28
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 254: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 254: st.param.f32
+				s29 := uint64(0x0)
+				s29v := uint64(r43[l])
+				if s29 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 254: st.param.f32
+				s29 := uint64(0x0)
+				s29v := uint64(r43[l])
+				if s29 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+				}
+			}
+		}
+	}
+	// PTX lines 255: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 255: st.param.f32
+				s30 := uint64(0x4)
+				s30v := uint64(r39[l])
+				if s30 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 255: st.param.f32
+				s30 := uint64(0x4)
+				s30v := uint64(r39[l])
+				if s30 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+				}
+			}
+		}
+	}
+	// PTX lines 256: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 256: st.param.f32
+				s31 := uint64(0x8)
+				s31v := uint64(r44[l])
+				if s31 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 256: st.param.f32
+				s31 := uint64(0x8)
+				s31v := uint64(r44[l])
+				if s31 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+				}
+			}
+		}
+	}
+	// PTX lines 258: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: st.param.f32
+				s32 := uint64(0xc)
+				s32v := uint64(r45[l])
+				if s32 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: st.param.f32
+				s32 := uint64(0xc)
+				s32v := uint64(r45[l])
+				if s32 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+				}
+			}
+		}
+	}
+	// PTX lines 259: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: st.param.f32
+				s33 := uint64(0x10)
+				s33v := uint64(r42[l])
+				if s33 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: st.param.f32
+				s33 := uint64(0x10)
+				s33v := uint64(r42[l])
+				if s33 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+				}
+			}
+		}
+	}
+	// PTX lines 260: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 260: st.param.f32
+				s34 := uint64(0x14)
+				s34v := uint64(r46[l])
+				if s34 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 260: st.param.f32
+				s34 := uint64(0x14)
+				s34v := uint64(r46[l])
+				if s34 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+				}
+			}
+		}
+	}
+}
+
+// vecOpsBlock6 runs block 6 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 268-311; code before the call
+func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r47 := w.Reg(47)
+	r51 := w.Reg(51)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	r65 := w.Reg(65)
+	r67 := w.Reg(67)
+	r68 := w.Reg(68)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r73 := w.Reg(73)
+	r74 := w.Reg(74)
+	r75 := w.Reg(75)
+	k0 := uint64(0x2)
+	k1 := uint64(0xc)
+	k2 := uint64(0x20)
+	k3 := uint64(0x58)
+	k4 := uint64(0x4)
+	k5 := uint64(0x68)
+	// PTX lines 268, 270, 271, 272, 273: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(52)
+		v3aw := w.Window(53)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: ld.param.f32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
+						continue
+					}
+					v1 = v1x
+				}
+				r47[l] = v1
+				// 270: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
+						continue
+					}
+					v2 = v2x
+				}
+				// 271: ld.s32
+				v3a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 272: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 273: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r51[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: ld.param.f32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
+						continue
+					}
+					v1 = v1x
+				}
+				r47[l] = v1
+				// 270: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
+						continue
+					}
+					v2 = v2x
+				}
+				// 271: ld.s32
+				v3a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 272: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 273: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r51[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 274: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(54)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 274: st.f32
+				s6 := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r47[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 274: st.f32
+				s6 := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r47[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+				}
+			}
+		}
+	}
+	// PTX lines 275, 276, 277, 278, 279: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(55)
+		v8aw := w.Window(56)
+		v11aw := w.Window(57)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 275: ld.u64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
+						continue
+					}
+					v7 = v7x
+				}
+				// 276: ld.s32
+				v8a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 277: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k1))
+				// 278: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				r55[l] = v10
+				// 279: ld.u32
+				v11a := uint64(v10) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
+						continue
+					}
+					v11 = v11x
+				}
+				r56[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 275: ld.u64
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
+						continue
+					}
+					v7 = v7x
+				}
+				// 276: ld.s32
+				v8a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 277: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k1))
+				// 278: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				r55[l] = v10
+				// 279: ld.u32
+				v11a := uint64(v10) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
+						continue
+					}
+					v11 = v11x
+				}
+				r56[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 280: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 280: st.u32
+				s12 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r56[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 280: st.u32
+				s12 := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r56[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+				}
+			}
+		}
+	}
+	// PTX lines 281, 282, 283, 284: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(59)
+		v14aw := w.Window(60)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 281: ld.u32
+				v13a := uint64(r55[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
+						continue
+					}
+					v13 = v13x
+				}
+				// 282: ld.u32
+				v14a := uint64(r55[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
+						continue
+					}
+					v14 = v14x
+				}
+				// 283: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k2))
+				// 284: or.b64
+				v16 := uint64(uint64(v15) | uint64(v13))
+				r60[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 281: ld.u32
+				v13a := uint64(r55[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
+						continue
+					}
+					v13 = v13x
+				}
+				// 282: ld.u32
+				v14a := uint64(r55[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
+						continue
+					}
+					v14 = v14x
+				}
+				// 283: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k2))
+				// 284: or.b64
+				v16 := uint64(uint64(v15) | uint64(v13))
+				r60[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 285: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 285: st.u64
+				s17 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r60[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 285: st.u64
+				s17 := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(r60[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+				}
+			}
+		}
+	}
+	// PTX lines 286: lane-local, one loop over the lanes
+	{
+		v18aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 286: ld.u32
+				v18a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
+						continue
+					}
+					v18 = v18x
+				}
+				r61[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 286: ld.u32
+				v18a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
+						continue
+					}
+					v18 = v18x
+				}
+				r61[l] = v18
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 287: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(63)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 287: st.u32
+				s19 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r61[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 287: st.u32
+				s19 := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+				}
+				s19v := uint64(r61[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+				}
+			}
+		}
+	}
+	// PTX lines 288, 289, 290, 291: lane-local, one loop over the lanes
+	{
+		v20aw := w.Window(64)
+		v22aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 288: ld.u32
+				v20a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
+						continue
+					}
+					v20 = v20x
+				}
+				// 289: shl.b64
+				v21 := uint64(uint64(v20) << uint32(k2))
+				// 290: ld.u32
+				v22a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
+						continue
+					}
+					v22 = v22x
+				}
+				// 291: or.b64
+				v23 := uint64(uint64(v21) | uint64(v22))
+				r65[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 288: ld.u32
+				v20a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
+						continue
+					}
+					v20 = v20x
+				}
+				// 289: shl.b64
+				v21 := uint64(uint64(v20) << uint32(k2))
+				// 290: ld.u32
+				v22a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
+						continue
+					}
+					v22 = v22x
+				}
+				// 291: or.b64
+				v23 := uint64(uint64(v21) | uint64(v22))
+				r65[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 292, 293, 294: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 292: st.u64
+				s24 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(r65[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+				}
+				// 293: add.u64
+				v25 := uint64(uint64(r0[l]) + uint64(k3))
+				// 294: or.b64
+				v26 := uint64(uint64(v25) | uint64(k4))
+				r67[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 292: st.u64
+				s24 := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+				}
+				s24v := uint64(r65[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+					runtime.Store64(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+				}
+				// 293: add.u64
+				v25 := uint64(uint64(r0[l]) + uint64(k3))
+				// 294: or.b64
+				v26 := uint64(uint64(v25) | uint64(k4))
+				r67[l] = v26
+			}
+		}
+	}
+	// PTX lines 295, 296, 297, 298, 299, 300, 301, 302: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(67)
+		v30aw := w.Window(68)
+		v31aw := w.Window(69)
+		v32aw := w.Window(70)
+		v33aw := w.Window(71)
+		v34aw := w.Window(72)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 295: ld.f32
+				v27a := uint64(r67[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
+						continue
+					}
+					v27 = v27x
+				}
+				r68[l] = v27
+				// 296: add.u64
+				v28 := uint64(uint64(r0[l]) + uint64(k5))
+				// 297: or.b64
+				v29 := uint64(uint64(v28) | uint64(k4))
+				// 298: ld.f32
+				v30a := uint64(v29) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
+						continue
+					}
+					v30 = v30x
+				}
+				r71[l] = v30
+				// 299: ld.f32
+				v31a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
+						continue
+					}
+					v31 = v31x
+				}
+				r72[l] = v31
+				// 300: ld.f32
+				v32a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
+						continue
+					}
+					v32 = v32x
+				}
+				r73[l] = v32
+				// 301: ld.f32
+				v33a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
+						continue
+					}
+					v33 = v33x
+				}
+				r74[l] = v33
+				// 302: ld.f32
+				v34a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
+						continue
+					}
+					v34 = v34x
+				}
+				r75[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 295: ld.f32
+				v27a := uint64(r67[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+					v27 = runtime.Load32(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
+						continue
+					}
+					v27 = v27x
+				}
+				r68[l] = v27
+				// 296: add.u64
+				v28 := uint64(uint64(r0[l]) + uint64(k5))
+				// 297: or.b64
+				v29 := uint64(uint64(v28) | uint64(k4))
+				// 298: ld.f32
+				v30a := uint64(v29) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
+						continue
+					}
+					v30 = v30x
+				}
+				r71[l] = v30
+				// 299: ld.f32
+				v31a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
+						continue
+					}
+					v31 = v31x
+				}
+				r72[l] = v31
+				// 300: ld.f32
+				v32a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
+						continue
+					}
+					v32 = v32x
+				}
+				r73[l] = v32
+				// 301: ld.f32
+				v33a := uint64(r0[l]) + 0x68
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
+						continue
+					}
+					v33 = v33x
+				}
+				r74[l] = v33
+				// 302: ld.f32
+				v34a := uint64(r0[l]) + 0x70
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
+						continue
+					}
+					v34 = v34x
+				}
+				r75[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 305: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 305: st.param.f32
+				s35 := uint64(0x1c)
+				s35v := uint64(r72[l])
+				if s35 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 305: st.param.f32
+				s35 := uint64(0x1c)
+				s35v := uint64(r72[l])
+				if s35 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+				}
+			}
+		}
+	}
+	// PTX lines 306: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 306: st.param.f32
+				s36 := uint64(0x20)
+				s36v := uint64(r68[l])
+				if s36 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 306: st.param.f32
+				s36 := uint64(0x20)
+				s36v := uint64(r68[l])
+				if s36 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+				}
+			}
+		}
+	}
+	// PTX lines 307: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: st.param.f32
+				s37 := uint64(0x24)
+				s37v := uint64(r73[l])
+				if s37 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: st.param.f32
+				s37 := uint64(0x24)
+				s37v := uint64(r73[l])
+				if s37 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+				}
+			}
+		}
+	}
+	// PTX lines 309: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 309: st.param.f32
+				s38 := uint64(0x28)
+				s38v := uint64(r74[l])
+				if s38 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 309: st.param.f32
+				s38 := uint64(0x28)
+				s38v := uint64(r74[l])
+				if s38 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+				}
+			}
+		}
+	}
+	// PTX lines 310: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 310: st.param.f32
+				s39 := uint64(0x2c)
+				s39v := uint64(r71[l])
+				if s39 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 310: st.param.f32
+				s39 := uint64(0x2c)
+				s39v := uint64(r71[l])
+				if s39 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+				}
+			}
+		}
+	}
+	// PTX lines 311: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 311: st.param.f32
+				s40 := uint64(0x30)
+				s40v := uint64(r75[l])
+				if s40 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 311: st.param.f32
+				s40 := uint64(0x30)
+				s40v := uint64(r75[l])
+				if s40 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+				}
+			}
+		}
+	}
+}
+
+// vecOpsBlock8 runs block 8 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 319-335
+func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r76 := w.Reg(76)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	r82 := w.Reg(82)
+	r83 := w.Reg(83)
+	r84 := w.Reg(84)
+	r85 := w.Reg(85)
+	k0 := uint64(0xc)
+	// PTX lines 319, 320, 321: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 319: ld.param.f32
+				v1a := uint64(0x34)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
+						continue
+					}
+					v1 = v1x
+				}
+				r76[l] = v1
+				// 320: ld.param.f32
+				v2a := uint64(0x38)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
+						continue
+					}
+					v2 = v2x
+				}
+				r77[l] = v2
+				// 321: ld.param.f32
+				v3a := uint64(0x3c)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
+						continue
+					}
+					v3 = v3x
+				}
+				r78[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 319: ld.param.f32
+				v1a := uint64(0x34)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
+						continue
+					}
+					v1 = v1x
+				}
+				r76[l] = v1
+				// 320: ld.param.f32
+				v2a := uint64(0x38)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
+						continue
+					}
+					v2 = v2x
+				}
+				r77[l] = v2
+				// 321: ld.param.f32
+				v3a := uint64(0x3c)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
+						continue
+					}
+					v3 = v3x
+				}
+				r78[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 323: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 323: st.f32
+				s4 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r76[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 323: st.f32
+				s4 := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r76[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+				}
+			}
+		}
+	}
+	// PTX lines 324: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 324: st.f32
+				s5 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r77[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 324: st.f32
+				s5 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r77[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+				}
+			}
+		}
+	}
+	// PTX lines 325: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(75)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 325: st.f32
+				s6 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r78[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 325: st.f32
+				s6 := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r78[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+				}
+			}
+		}
+	}
+	// PTX lines 326, 327, 328, 329, 330: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(76)
+		v8aw := w.Window(77)
+		v11aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 326: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
+						continue
+					}
+					v7 = v7x
+				}
+				// 327: ld.s32
+				v8a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 328: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k0))
+				// 329: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				r82[l] = v10
+				// 330: ld.u32
+				v11a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
+						continue
+					}
+					v11 = v11x
+				}
+				r83[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 326: ld.u64
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+					v7 = runtime.Load64(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
+						continue
+					}
+					v7 = v7x
+				}
+				// 327: ld.s32
+				v8a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
+						continue
+					}
+					v8 = v8x
+				}
+				v8 = uint64(uint64(int64(int32(v8))))
+				// 328: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k0))
+				// 329: add.s64
+				v10 := uint64(uint64(v7) + uint64(v9))
+				r82[l] = v10
+				// 330: ld.u32
+				v11a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
+						continue
+					}
+					v11 = v11x
+				}
+				r83[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 331: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 331: st.u32
+				s12 := uint64(r82[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r83[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 331: st.u32
+				s12 := uint64(r82[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r83[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+				}
+			}
+		}
+	}
+	// PTX lines 332: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(80)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 332: ld.u32
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
+						continue
+					}
+					v13 = v13x
+				}
+				r84[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 332: ld.u32
+				v13a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
+						continue
+					}
+					v13 = v13x
+				}
+				r84[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 333: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 333: st.u32
+				s14 := uint64(r82[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r84[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 333: st.u32
+				s14 := uint64(r82[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(r84[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+				}
+			}
+		}
+	}
+	// PTX lines 334: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(82)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 334: ld.u32
+				v15a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
+						continue
+					}
+					v15 = v15x
+				}
+				r85[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 334: ld.u32
+				v15a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
+						continue
+					}
+					v15 = v15x
+				}
+				r85[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 335: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 335: st.u32
+				s16 := uint64(r82[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(r85[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 335: st.u32
+				s16 := uint64(r82[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(r85[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+				}
+			}
+		}
+	}
+}
+
 // mixedParamRun runs blocks of kernel mixed_param for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7264,328 +7322,7 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x10)
-				// PTX line 358: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 359: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 360: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 44 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:360")
-				}
-				// PTX line 361: mov.b64, warp-uniform
-				u4 := uint64(k2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 362: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:362")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 363: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:363")
-				}
-				// PTX line 364: mov.u64, warp-uniform
-				u7 := uint64(u4)
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 365: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 366: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 367: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u6)
-				// PTX line 368: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX lines 369: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 369: st.u64
-							s12 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 369: st.u64
-							s12 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
-							}
-						}
-					}
-				}
-				// PTX lines 370: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 370: st.u64
-							s13 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u9)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 370: st.u64
-							s13 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u9)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
-							}
-						}
-					}
-				}
-				// PTX lines 371: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(86)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 371: st.u32
-							s14 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 371: st.u32
-							s14 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
-							}
-							s14v := uint64(u3)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
-							}
-						}
-					}
-				}
-				// PTX line 372: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 373: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 374: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 375, 376, 377: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 375: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 376: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 377: st.u32
-							s20 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 375: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 376: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 377: st.u32
-							s20 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
-							}
-						}
-					}
-				}
-				// PTX lines 378, 379, 380: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v21aw := w.Window(88)
-					v22aw := w.Window(89)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: ld.u32
-							v21a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
-									continue
-								}
-								v21 = v21x
-							}
-							// 379: ld.u32
-							v22a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
-									continue
-								}
-								v22 = v22x
-							}
-							// 380: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: ld.u32
-							v21a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
-									continue
-								}
-								v21 = v21x
-							}
-							// 379: ld.u32
-							v22a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
-									continue
-								}
-								v22 = v22x
-							}
-							// 380: setp.lt.s32
-							c23t := int32(v21) < int32(v22)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p0 = p0&^(1<<l) | c23b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				_ = u7
-			}
+			mixedParamBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7602,369 +7339,7 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 3
 		case 2:
 			// b2 ($L__BB4_2), PTX lines 386-405
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				r33 := w.Reg(33)
-				r36 := w.Reg(36)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3)
-				// PTX lines 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 1,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					v1aw := w.Window(90)
-					v2aw := w.Window(91)
-					v6aw := w.Window(92)
-					v17aw := w.Window(93)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 386: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
-									continue
-								}
-								v1 = v1x
-							}
-							// 387: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
-									continue
-								}
-								v2 = v2x
-							}
-							// 388: cvt.s64.s32
-							v3 := uint64(uint64(int32(v2)))
-							// 389: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 390: add.s64
-							v5 := uint64(uint64(v1) + uint64(v4))
-							// 391: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
-									continue
-								}
-								v6 = v6x
-							}
-							// 392: cvt.rn.f64.s32
-							v7 := math.Float64bits(float64(int32(v6)))
-							// 393: ld.param.f64
-							v8a := uint64(r6[l]) + 0x8
-							var v8 uint64
-							{
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceKernelParam, v8a, 8, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v8a, 8, "testdata/ptx/O0/struct_byval.ptx:393")
-									continue
-								}
-								v8 = v8x
-							}
-							// 394: ld.param.u32
-							v9a := uint64(r6[l]) + 0x10
-							var v9 uint64
-							{
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceKernelParam, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceKernelParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:394")
-									continue
-								}
-								v9 = v9x
-							}
-							// 395: ld.param.s16
-							v10a := uint64(r6[l]) + 0x14
-							var v10 uint64
-							{
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 2, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceKernelParam, v10a, 2, "testdata/ptx/O0/struct_byval.ptx:395")
-									continue
-								}
-								v10 = v10x
-							}
-							v10 = uint64(uint32(int32(int16(v10))))
-							// 396: mul.lo.s32
-							v11 := uint64(uint32(v2) * uint32(v10))
-							// 397: add.s32
-							v12 := uint64(uint32(v9) + uint32(v11))
-							// 398: ld.param.s8
-							v13a := uint64(r6[l]) + 0x0
-							var v13 uint64
-							{
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 1, l)
-								if !v13ok {
-									flt.Note(6, l, runtime.SpaceKernelParam, v13a, 1, "testdata/ptx/O0/struct_byval.ptx:398")
-									continue
-								}
-								v13 = v13x
-							}
-							v13 = uint64(uint32(int32(int8(v13))))
-							// 399: add.s32
-							v14 := uint64(uint32(v12) + uint32(v13))
-							// 400: cvt.rn.f64.s32
-							v15 := math.Float64bits(float64(int32(v14)))
-							// 401: fma.rn.f64
-							v16 := isa.FmaF64RN(v7, v8, v15)
-							r33[l] = v16
-							// 402: ld.u64
-							v17a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
-									continue
-								}
-								v17 = v17x
-							}
-							// 403: shl.b64
-							v18 := uint64(uint64(v3) << uint32(k1))
-							// 404: add.s64
-							v19 := uint64(uint64(v17) + uint64(v18))
-							r36[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 386: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
-									continue
-								}
-								v1 = v1x
-							}
-							// 387: ld.u32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
-									continue
-								}
-								v2 = v2x
-							}
-							// 388: cvt.s64.s32
-							v3 := uint64(uint64(int32(v2)))
-							// 389: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 390: add.s64
-							v5 := uint64(uint64(v1) + uint64(v4))
-							// 391: ld.u32
-							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
-									continue
-								}
-								v6 = v6x
-							}
-							// 392: cvt.rn.f64.s32
-							v7 := math.Float64bits(float64(int32(v6)))
-							// 393: ld.param.f64
-							v8a := uint64(r6[l]) + 0x8
-							var v8 uint64
-							{
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceKernelParam, v8a, 8, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v8a, 8, "testdata/ptx/O0/struct_byval.ptx:393")
-									continue
-								}
-								v8 = v8x
-							}
-							// 394: ld.param.u32
-							v9a := uint64(r6[l]) + 0x10
-							var v9 uint64
-							{
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceKernelParam, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceKernelParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:394")
-									continue
-								}
-								v9 = v9x
-							}
-							// 395: ld.param.s16
-							v10a := uint64(r6[l]) + 0x14
-							var v10 uint64
-							{
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 2, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceKernelParam, v10a, 2, "testdata/ptx/O0/struct_byval.ptx:395")
-									continue
-								}
-								v10 = v10x
-							}
-							v10 = uint64(uint32(int32(int16(v10))))
-							// 396: mul.lo.s32
-							v11 := uint64(uint32(v2) * uint32(v10))
-							// 397: add.s32
-							v12 := uint64(uint32(v9) + uint32(v11))
-							// 398: ld.param.s8
-							v13a := uint64(r6[l]) + 0x0
-							var v13 uint64
-							{
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 1, l)
-								if !v13ok {
-									flt.Note(6, l, runtime.SpaceKernelParam, v13a, 1, "testdata/ptx/O0/struct_byval.ptx:398")
-									continue
-								}
-								v13 = v13x
-							}
-							v13 = uint64(uint32(int32(int8(v13))))
-							// 399: add.s32
-							v14 := uint64(uint32(v12) + uint32(v13))
-							// 400: cvt.rn.f64.s32
-							v15 := math.Float64bits(float64(int32(v14)))
-							// 401: fma.rn.f64
-							v16 := isa.FmaF64RN(v7, v8, v15)
-							r33[l] = v16
-							// 402: ld.u64
-							v17a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
-									continue
-								}
-								v17 = v17x
-							}
-							// 403: shl.b64
-							v18 := uint64(uint64(v3) << uint32(k1))
-							// 404: add.s64
-							v19 := uint64(uint64(v17) + uint64(v18))
-							r36[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 405: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(94)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 405: st.f64
-							s20 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r33[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 405: st.f64
-							s20 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r33[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
-							}
-						}
-					}
-				}
-			}
+			mixedParamBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7982,5 +7357,696 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mixedParamBlock0 runs block 0 of kernel mixed_param for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x10)
+	// PTX line 358: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 359: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 360: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:360")
+	}
+	// PTX line 361: mov.b64, warp-uniform
+	u4 := uint64(k2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 362: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:362")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 363: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:363")
+	}
+	// PTX line 364: mov.u64, warp-uniform
+	u7 := uint64(u4)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 365: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 366: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 367: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u6)
+	// PTX line 368: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX lines 369: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 369: st.u64
+				s12 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 369: st.u64
+				s12 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+				}
+			}
+		}
+	}
+	// PTX lines 370: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 370: st.u64
+				s13 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u9)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 370: st.u64
+				s13 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u9)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+				}
+			}
+		}
+	}
+	// PTX lines 371: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(86)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 371: st.u32
+				s14 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 371: st.u32
+				s14 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+				}
+				s14v := uint64(u3)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+				}
+			}
+		}
+	}
+	// PTX line 372: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 373: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 374: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 375, 376, 377: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 375: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 376: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 377: st.u32
+				s20 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 375: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 376: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 377: st.u32
+				s20 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+				}
+			}
+		}
+	}
+	// PTX lines 378, 379, 380: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v21aw := w.Window(88)
+		v22aw := w.Window(89)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: ld.u32
+				v21a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
+						continue
+					}
+					v21 = v21x
+				}
+				// 379: ld.u32
+				v22a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
+						continue
+					}
+					v22 = v22x
+				}
+				// 380: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: ld.u32
+				v21a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
+						continue
+					}
+					v21 = v21x
+				}
+				// 379: ld.u32
+				v22a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
+						continue
+					}
+					v22 = v22x
+				}
+				// 380: setp.lt.s32
+				c23t := int32(v21) < int32(v22)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p0 = p0&^(1<<l) | c23b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	_ = u7
+}
+
+// mixedParamBlock2 runs block 2 of kernel mixed_param for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_2), PTX lines 386-405
+func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	r33 := w.Reg(33)
+	r36 := w.Reg(36)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3)
+	// PTX lines 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 1,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		v1aw := w.Window(90)
+		v2aw := w.Window(91)
+		v6aw := w.Window(92)
+		v17aw := w.Window(93)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 386: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
+						continue
+					}
+					v1 = v1x
+				}
+				// 387: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
+						continue
+					}
+					v2 = v2x
+				}
+				// 388: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				// 389: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 390: add.s64
+				v5 := uint64(uint64(v1) + uint64(v4))
+				// 391: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
+						continue
+					}
+					v6 = v6x
+				}
+				// 392: cvt.rn.f64.s32
+				v7 := math.Float64bits(float64(int32(v6)))
+				// 393: ld.param.f64
+				v8a := uint64(r6[l]) + 0x8
+				var v8 uint64
+				{
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceKernelParam, v8a, 8, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v8a, 8, "testdata/ptx/O0/struct_byval.ptx:393")
+						continue
+					}
+					v8 = v8x
+				}
+				// 394: ld.param.u32
+				v9a := uint64(r6[l]) + 0x10
+				var v9 uint64
+				{
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceKernelParam, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceKernelParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:394")
+						continue
+					}
+					v9 = v9x
+				}
+				// 395: ld.param.s16
+				v10a := uint64(r6[l]) + 0x14
+				var v10 uint64
+				{
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 2, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceKernelParam, v10a, 2, "testdata/ptx/O0/struct_byval.ptx:395")
+						continue
+					}
+					v10 = v10x
+				}
+				v10 = uint64(uint32(int32(int16(v10))))
+				// 396: mul.lo.s32
+				v11 := uint64(uint32(v2) * uint32(v10))
+				// 397: add.s32
+				v12 := uint64(uint32(v9) + uint32(v11))
+				// 398: ld.param.s8
+				v13a := uint64(r6[l]) + 0x0
+				var v13 uint64
+				{
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 1, l)
+					if !v13ok {
+						flt.Note(6, l, runtime.SpaceKernelParam, v13a, 1, "testdata/ptx/O0/struct_byval.ptx:398")
+						continue
+					}
+					v13 = v13x
+				}
+				v13 = uint64(uint32(int32(int8(v13))))
+				// 399: add.s32
+				v14 := uint64(uint32(v12) + uint32(v13))
+				// 400: cvt.rn.f64.s32
+				v15 := math.Float64bits(float64(int32(v14)))
+				// 401: fma.rn.f64
+				v16 := isa.FmaF64RN(v7, v8, v15)
+				r33[l] = v16
+				// 402: ld.u64
+				v17a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
+						continue
+					}
+					v17 = v17x
+				}
+				// 403: shl.b64
+				v18 := uint64(uint64(v3) << uint32(k1))
+				// 404: add.s64
+				v19 := uint64(uint64(v17) + uint64(v18))
+				r36[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 386: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
+						continue
+					}
+					v1 = v1x
+				}
+				// 387: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
+						continue
+					}
+					v2 = v2x
+				}
+				// 388: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				// 389: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 390: add.s64
+				v5 := uint64(uint64(v1) + uint64(v4))
+				// 391: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
+						continue
+					}
+					v6 = v6x
+				}
+				// 392: cvt.rn.f64.s32
+				v7 := math.Float64bits(float64(int32(v6)))
+				// 393: ld.param.f64
+				v8a := uint64(r6[l]) + 0x8
+				var v8 uint64
+				{
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceKernelParam, v8a, 8, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v8a, 8, "testdata/ptx/O0/struct_byval.ptx:393")
+						continue
+					}
+					v8 = v8x
+				}
+				// 394: ld.param.u32
+				v9a := uint64(r6[l]) + 0x10
+				var v9 uint64
+				{
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceKernelParam, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceKernelParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:394")
+						continue
+					}
+					v9 = v9x
+				}
+				// 395: ld.param.s16
+				v10a := uint64(r6[l]) + 0x14
+				var v10 uint64
+				{
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 2, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceKernelParam, v10a, 2, "testdata/ptx/O0/struct_byval.ptx:395")
+						continue
+					}
+					v10 = v10x
+				}
+				v10 = uint64(uint32(int32(int16(v10))))
+				// 396: mul.lo.s32
+				v11 := uint64(uint32(v2) * uint32(v10))
+				// 397: add.s32
+				v12 := uint64(uint32(v9) + uint32(v11))
+				// 398: ld.param.s8
+				v13a := uint64(r6[l]) + 0x0
+				var v13 uint64
+				{
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 1, l)
+					if !v13ok {
+						flt.Note(6, l, runtime.SpaceKernelParam, v13a, 1, "testdata/ptx/O0/struct_byval.ptx:398")
+						continue
+					}
+					v13 = v13x
+				}
+				v13 = uint64(uint32(int32(int8(v13))))
+				// 399: add.s32
+				v14 := uint64(uint32(v12) + uint32(v13))
+				// 400: cvt.rn.f64.s32
+				v15 := math.Float64bits(float64(int32(v14)))
+				// 401: fma.rn.f64
+				v16 := isa.FmaF64RN(v7, v8, v15)
+				r33[l] = v16
+				// 402: ld.u64
+				v17a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
+						continue
+					}
+					v17 = v17x
+				}
+				// 403: shl.b64
+				v18 := uint64(uint64(v3) << uint32(k1))
+				// 404: add.s64
+				v19 := uint64(uint64(v17) + uint64(v18))
+				r36[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 405: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(94)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 405: st.f64
+				s20 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r33[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 405: st.f64
+				s20 := uint64(r36[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r33[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+				}
+			}
+		}
 	}
 }

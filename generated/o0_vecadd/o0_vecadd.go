@@ -309,374 +309,7 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-54; divergent, reconverges at block 2 (b2 ($L__BB0_2))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 30: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 31: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/vecadd.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/vecadd.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/vecadd.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/vecadd.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u5)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u6)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.u64
-							s13 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/vecadd.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.u64
-							s13 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u12)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/vecadd.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s14 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vecadd.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s14 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u10)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vecadd.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s15 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vecadd.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s15 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u8)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vecadd.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u32
-							s16 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vecadd.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u32
-							s16 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(u3)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vecadd.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX line 46: mov.u32, warp-uniform
-				u17 := uint64(uint64(w.CTAID().X))
-				// PTX line 47: mov.u32, warp-uniform
-				u18 := uint64(uint64(w.NTID().X))
-				// PTX line 48: mul.lo.s32, warp-uniform
-				u19 := uint64(uint32(u17) * uint32(u18))
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s22w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/vecadd.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mov.u32
-							v20 := uint64(uint64(tid0[l]))
-							// 50: add.s32
-							v21 := uint64(uint32(u19) + uint32(v20))
-							// 51: st.u32
-							s22 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(v21)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/vecadd.ptx:51")
-							}
-						}
-					}
-				}
-				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v23aw := w.Window(5)
-					v24aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vecadd.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/vecadd.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.ge.s32
-							c25t := int32(v23) >= int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: ld.u32
-							v23a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vecadd.ptx:52")
-									continue
-								}
-								v23 = v23x
-							}
-							// 53: ld.u32
-							v24a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
-							}
-							var v24 uint64
-							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
-								v24 = runtime.Load32(v24aw.Mem, v24ao)
-							} else {
-								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
-								if !v24ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/vecadd.ptx:53")
-									continue
-								}
-								v24 = v24x
-							}
-							// 54: setp.ge.s32
-							c25t := int32(v23) >= int32(v24)
-							c25 := c25t
-							c25b0 := uint32(0)
-							if c25 {
-								c25b0 = 1
-							}
-							p0 = p0&^(1<<l) | c25b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			vecaddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -690,283 +323,7 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 58-69
-			{
-				r0 := w.Reg(0)
-				r27 := w.Reg(27)
-				r29 := w.Reg(29)
-				k0 := uint64(0x2)
-				// PTX lines 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(7)
-					v2aw := w.Window(8)
-					v5aw := w.Window(9)
-					v6aw := w.Window(10)
-					v8aw := w.Window(11)
-					v10aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vecadd.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							// 59: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vecadd.ptx:59")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 60: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 61: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 62: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/vecadd.ptx:62")
-									continue
-								}
-								v5 = v5x
-							}
-							// 63: ld.u64
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/vecadd.ptx:63")
-									continue
-								}
-								v6 = v6x
-							}
-							// 64: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 65: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/vecadd.ptx:65")
-									continue
-								}
-								v8 = v8x
-							}
-							// 66: add.rn.f32
-							v9 := uint64(isa.AddF32RN(uint32(v5), uint32(v8)))
-							r27[l] = v9
-							// 67: ld.u64
-							v10a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/vecadd.ptx:67")
-									continue
-								}
-								v10 = v10x
-							}
-							// 68: add.s64
-							v11 := uint64(uint64(v10) + uint64(v3))
-							r29[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vecadd.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							// 59: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vecadd.ptx:59")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 60: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 61: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 62: ld.f32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/vecadd.ptx:62")
-									continue
-								}
-								v5 = v5x
-							}
-							// 63: ld.u64
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/vecadd.ptx:63")
-									continue
-								}
-								v6 = v6x
-							}
-							// 64: add.s64
-							v7 := uint64(uint64(v6) + uint64(v3))
-							// 65: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/vecadd.ptx:65")
-									continue
-								}
-								v8 = v8x
-							}
-							// 66: add.rn.f32
-							v9 := uint64(isa.AddF32RN(uint32(v5), uint32(v8)))
-							r27[l] = v9
-							// 67: ld.u64
-							v10a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
-								v10 = runtime.Load64(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/vecadd.ptx:67")
-									continue
-								}
-								v10 = v10x
-							}
-							// 68: add.s64
-							v11 := uint64(uint64(v10) + uint64(v3))
-							r29[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.f32
-							s12 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r27[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vecadd.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.f32
-							s12 := uint64(r29[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r27[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vecadd.ptx:69")
-							}
-						}
-					}
-				}
-			}
+			vecaddBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -984,5 +341,656 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// vecaddBlock0 runs block 0 of kernel vecadd for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-54; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+func vecaddBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/vecadd.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/vecadd.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/vecadd.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/vecadd.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.u64
+				s13 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/vecadd.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.u64
+				s13 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/vecadd.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s14 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vecadd.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s14 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u10)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vecadd.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s15 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vecadd.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s15 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u8)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vecadd.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u32
+				s16 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vecadd.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u32
+				s16 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(u3)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vecadd.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/vecadd.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				// 51: st.u32
+				s22 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(v21)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/vecadd.ptx:51")
+				}
+			}
+		}
+	}
+	// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v23aw := w.Window(5)
+		v24aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vecadd.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/vecadd.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.ge.s32
+				c25t := int32(v23) >= int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: ld.u32
+				v23a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vecadd.ptx:52")
+						continue
+					}
+					v23 = v23x
+				}
+				// 53: ld.u32
+				v24a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+				}
+				var v24 uint64
+				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+					v24 = runtime.Load32(v24aw.Ptr, v24ao)
+				} else {
+					v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+					if !v24ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/vecadd.ptx:53")
+						continue
+					}
+					v24 = v24x
+				}
+				// 54: setp.ge.s32
+				c25t := int32(v23) >= int32(v24)
+				c25 := c25t
+				c25b0 := uint32(0)
+				if c25 {
+					c25b0 = 1
+				}
+				p0 = p0&^(1<<l) | c25b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// vecaddBlock1 runs block 1 of kernel vecadd for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 58-69
+func vecaddBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	k0 := uint64(0x2)
+	// PTX lines 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(7)
+		v2aw := w.Window(8)
+		v5aw := w.Window(9)
+		v6aw := w.Window(10)
+		v8aw := w.Window(11)
+		v10aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vecadd.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				// 59: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vecadd.ptx:59")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 60: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 61: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 62: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/vecadd.ptx:62")
+						continue
+					}
+					v5 = v5x
+				}
+				// 63: ld.u64
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/vecadd.ptx:63")
+						continue
+					}
+					v6 = v6x
+				}
+				// 64: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 65: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/vecadd.ptx:65")
+						continue
+					}
+					v8 = v8x
+				}
+				// 66: add.rn.f32
+				v9 := uint64(isa.AddF32RN(uint32(v5), uint32(v8)))
+				r27[l] = v9
+				// 67: ld.u64
+				v10a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/vecadd.ptx:67")
+						continue
+					}
+					v10 = v10x
+				}
+				// 68: add.s64
+				v11 := uint64(uint64(v10) + uint64(v3))
+				r29[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vecadd.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				// 59: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vecadd.ptx:59")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 60: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 61: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 62: ld.f32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/vecadd.ptx:62")
+						continue
+					}
+					v5 = v5x
+				}
+				// 63: ld.u64
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/vecadd.ptx:63")
+						continue
+					}
+					v6 = v6x
+				}
+				// 64: add.s64
+				v7 := uint64(uint64(v6) + uint64(v3))
+				// 65: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/vecadd.ptx:65")
+						continue
+					}
+					v8 = v8x
+				}
+				// 66: add.rn.f32
+				v9 := uint64(isa.AddF32RN(uint32(v5), uint32(v8)))
+				r27[l] = v9
+				// 67: ld.u64
+				v10a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/vecadd.ptx:67")
+						continue
+					}
+					v10 = v10x
+				}
+				// 68: add.s64
+				v11 := uint64(uint64(v10) + uint64(v3))
+				r29[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.f32
+				s12 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r27[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vecadd.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.f32
+				s12 := uint64(r29[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r27[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vecadd.ptx:69")
+				}
+			}
+		}
 	}
 }

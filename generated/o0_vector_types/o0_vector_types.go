@@ -766,424 +766,7 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-57; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 31: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 32: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/vector_types.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.f32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/vector_types.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/vector_types.ptx:35")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/vector_types.ptx:36")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/vector_types.ptx:37")
-				}
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 39: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u6)
-				// PTX line 41: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 42: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u7)
-				// PTX line 43: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s14 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u13)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s14 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u13)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u64
-							s15 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u11)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u64
-							s15 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u11)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.u64
-							s16 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u9)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.u64
-							s16 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u9)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.f32
-							s17 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(u4)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.f32
-							s17 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(u4)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
-							}
-						}
-					}
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u3)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(u3)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX line 49: mov.u32, warp-uniform
-				u19 := uint64(uint64(w.CTAID().X))
-				// PTX line 50: mov.u32, warp-uniform
-				u20 := uint64(uint64(w.NTID().X))
-				// PTX line 51: mul.lo.s32, warp-uniform
-				u21 := uint64(uint32(u19) * uint32(u20))
-				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s24w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: mov.u32
-							v22 := uint64(uint64(tid0[l]))
-							// 53: add.s32
-							v23 := uint64(uint32(u21) + uint32(v22))
-							// 54: st.u32
-							s24 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(v23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: mov.u32
-							v22 := uint64(uint64(tid0[l]))
-							// 53: add.s32
-							v23 := uint64(uint32(u21) + uint32(v22))
-							// 54: st.u32
-							s24 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(v23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
-							}
-						}
-					}
-				}
-				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v25aw := w.Window(6)
-					v26aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: ld.u32
-							v25a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
-									continue
-								}
-								v25 = v25x
-							}
-							// 56: ld.u32
-							v26a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
-									continue
-								}
-								v26 = v26x
-							}
-							// 57: setp.lt.s32
-							c27t := int32(v25) < int32(v26)
-							c27 := c27t
-							c27b0 := uint32(0)
-							if c27 {
-								c27b0 = 1
-							}
-							p0 = p0&^(1<<l) | c27b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: ld.u32
-							v25a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
-									continue
-								}
-								v25 = v25x
-							}
-							// 56: ld.u32
-							v26a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
-									continue
-								}
-								v26 = v26x
-							}
-							// 57: setp.lt.s32
-							c27t := int32(v25) < int32(v26)
-							c27 := c27t
-							c27b0 := uint32(0)
-							if c27 {
-								c27b0 = 1
-							}
-							p0 = p0&^(1<<l) | c27b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			scale4Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1200,1480 +783,7 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 63-118
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				r59 := w.Reg(59)
-				r63 := w.Reg(63)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				k0 := uint64(0x4)
-				k1 := uint64(0x30)
-				k2 := uint64(0x8)
-				k3 := uint64(0x40)
-				k4 := uint64(0x50)
-				k5 := uint64(0xc)
-				// PTX lines 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(8)
-					v2aw := w.Window(9)
-					v5aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
-									continue
-								}
-								v1 = v1x
-							}
-							// 64: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 65: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 66: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r23[l] = v4
-							// 67: ld.u64
-							v5a := uint64(v4) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
-									continue
-								}
-								v5 = v5x
-							}
-							r24[l] = v5
-							// 68: add.u64
-							v6 := uint64(uint64(r0[l]) + uint64(k1))
-							r25[l] = v6
-							// 69: or.b64
-							v7 := uint64(uint64(v6) | uint64(k2))
-							r26[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
-									continue
-								}
-								v1 = v1x
-							}
-							// 64: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 65: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 66: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r23[l] = v4
-							// 67: ld.u64
-							v5a := uint64(v4) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
-									continue
-								}
-								v5 = v5x
-							}
-							r24[l] = v5
-							// 68: add.u64
-							v6 := uint64(uint64(r0[l]) + uint64(k1))
-							r25[l] = v6
-							// 69: or.b64
-							v7 := uint64(uint64(v6) | uint64(k2))
-							r26[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.u64
-							s8 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r24[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.u64
-							s8 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
-							}
-							s8v := uint64(r24[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
-								runtime.Store64(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
-							}
-						}
-					}
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: ld.u64
-							v9a := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
-									continue
-								}
-								v9 = v9x
-							}
-							r27[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: ld.u64
-							v9a := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
-									continue
-								}
-								v9 = v9x
-							}
-							r27[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.u64
-							s10 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(r27[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.u64
-							s10 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(r27[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
-							}
-						}
-					}
-				}
-				// PTX lines 73, 74, 75, 76, 77, 78, 79: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(14)
-					v12aw := w.Window(15)
-					v15aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: ld.u64
-							v11a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
-									continue
-								}
-								v11 = v11x
-							}
-							// 74: ld.s32
-							v12a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
-									continue
-								}
-								v12 = v12x
-							}
-							v12 = uint64(uint64(int64(int32(v12))))
-							// 75: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 76: add.s64
-							v14 := uint64(uint64(v11) + uint64(v13))
-							r31[l] = v14
-							// 77: ld.u64
-							v15a := uint64(v14) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
-									continue
-								}
-								v15 = v15x
-							}
-							r32[l] = v15
-							// 78: add.u64
-							v16 := uint64(uint64(r0[l]) + uint64(k3))
-							r33[l] = v16
-							// 79: or.b64
-							v17 := uint64(uint64(v16) | uint64(k2))
-							r34[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: ld.u64
-							v11a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
-									continue
-								}
-								v11 = v11x
-							}
-							// 74: ld.s32
-							v12a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
-									continue
-								}
-								v12 = v12x
-							}
-							v12 = uint64(uint64(int64(int32(v12))))
-							// 75: shl.b64
-							v13 := uint64(uint64(v12) << uint32(k0))
-							// 76: add.s64
-							v14 := uint64(uint64(v11) + uint64(v13))
-							r31[l] = v14
-							// 77: ld.u64
-							v15a := uint64(v14) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
-								v15 = runtime.Load64(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
-									continue
-								}
-								v15 = v15x
-							}
-							r32[l] = v15
-							// 78: add.u64
-							v16 := uint64(uint64(r0[l]) + uint64(k3))
-							r33[l] = v16
-							// 79: or.b64
-							v17 := uint64(uint64(v16) | uint64(k2))
-							r34[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: st.u64
-							s18 := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r32[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: st.u64
-							s18 := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(r32[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
-							}
-						}
-					}
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: ld.u64
-							v19a := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
-									continue
-								}
-								v19 = v19x
-							}
-							r35[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: ld.u64
-							v19a := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
-									continue
-								}
-								v19 = v19x
-							}
-							r35[l] = v19
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.u64
-							s20 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r35[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.u64
-							s20 := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(r35[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX lines 83, 84, 85, 86: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(20)
-					v22aw := w.Window(21)
-					v23aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: ld.f32
-							v21a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
-									continue
-								}
-								v21 = v21x
-							}
-							// 84: ld.f32
-							v22a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
-									continue
-								}
-								v22 = v22x
-							}
-							// 85: ld.f32
-							v23a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
-									continue
-								}
-								v23 = v23x
-							}
-							// 86: fma.rn.f32
-							var v24 uint64
-							if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
-								v24 = uint64(math.Float32bits(float32(v24f)))
-							} else {
-								v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
-							}
-							r39[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: ld.f32
-							v21a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
-									continue
-								}
-								v21 = v21x
-							}
-							// 84: ld.f32
-							v22a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
-									continue
-								}
-								v22 = v22x
-							}
-							// 85: ld.f32
-							v23a := uint64(r0[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
-									continue
-								}
-								v23 = v23x
-							}
-							// 86: fma.rn.f32
-							var v24 uint64
-							if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
-								v24 = uint64(math.Float32bits(float32(v24f)))
-							} else {
-								v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
-							}
-							r39[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 87, 88, 89, 90: lane-local, one loop over the lanes
-				{
-					s25w := w.Window(23)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.f32
-							s25 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r39[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
-							}
-							// 88: add.u64
-							v26 := uint64(uint64(r0[l]) + uint64(k4))
-							r40[l] = v26
-							// 89: or.b64
-							v27 := uint64(uint64(v26) | uint64(k0))
-							r41[l] = v27
-							// 90: or.b64
-							v28 := uint64(uint64(r25[l]) | uint64(k0))
-							r42[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.f32
-							s25 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
-							}
-							s25v := uint64(r39[l])
-							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-								runtime.Store32(s25w.Mem, s25o, s25v)
-							} else {
-								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
-							}
-							// 88: add.u64
-							v26 := uint64(uint64(r0[l]) + uint64(k4))
-							r40[l] = v26
-							// 89: or.b64
-							v27 := uint64(uint64(v26) | uint64(k0))
-							r41[l] = v27
-							// 90: or.b64
-							v28 := uint64(uint64(r25[l]) | uint64(k0))
-							r42[l] = v28
-						}
-					}
-				}
-				// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					v29aw := w.Window(24)
-					v30aw := w.Window(25)
-					v32aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.f32
-							v29a := uint64(r42[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
-									continue
-								}
-								v29 = v29x
-							}
-							// 92: ld.f32
-							v30a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
-									continue
-								}
-								v30 = v30x
-							}
-							// 93: or.b64
-							v31 := uint64(uint64(r33[l]) | uint64(k0))
-							// 94: ld.f32
-							v32a := uint64(v31) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
-									continue
-								}
-								v32 = v32x
-							}
-							// 95: fma.rn.f32
-							var v33 uint64
-							if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
-								v33 = uint64(math.Float32bits(float32(v33f)))
-							} else {
-								v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
-							}
-							r47[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.f32
-							v29a := uint64(r42[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
-									continue
-								}
-								v29 = v29x
-							}
-							// 92: ld.f32
-							v30a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
-									continue
-								}
-								v30 = v30x
-							}
-							// 93: or.b64
-							v31 := uint64(uint64(r33[l]) | uint64(k0))
-							// 94: ld.f32
-							v32a := uint64(v31) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
-									continue
-								}
-								v32 = v32x
-							}
-							// 95: fma.rn.f32
-							var v33 uint64
-							if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
-								v33 = uint64(math.Float32bits(float32(v33f)))
-							} else {
-								v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
-							}
-							r47[l] = v33
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 96, 97: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.f32
-							s34 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r47[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
-							}
-							// 97: or.b64
-							v35 := uint64(uint64(r40[l]) | uint64(k2))
-							r48[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.f32
-							s34 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(r47[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
-							}
-							// 97: or.b64
-							v35 := uint64(uint64(r40[l]) | uint64(k2))
-							r48[l] = v35
-						}
-					}
-				}
-				// PTX lines 98, 99, 100, 101: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(28)
-					v37aw := w.Window(29)
-					v38aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: ld.f32
-							v36a := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
-									continue
-								}
-								v36 = v36x
-							}
-							// 99: ld.f32
-							v37a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
-									continue
-								}
-								v37 = v37x
-							}
-							// 100: ld.f32
-							v38a := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
-								v38 = runtime.Load32(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-								if !v38ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
-									continue
-								}
-								v38 = v38x
-							}
-							// 101: fma.rn.f32
-							var v39 uint64
-							if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
-								v39 = uint64(math.Float32bits(float32(v39f)))
-							} else {
-								v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
-							}
-							r52[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: ld.f32
-							v36a := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
-									continue
-								}
-								v36 = v36x
-							}
-							// 99: ld.f32
-							v37a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
-									continue
-								}
-								v37 = v37x
-							}
-							// 100: ld.f32
-							v38a := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
-							}
-							var v38 uint64
-							if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
-								v38 = runtime.Load32(v38aw.Mem, v38ao)
-							} else {
-								v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
-								if !v38ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
-									continue
-								}
-								v38 = v38x
-							}
-							// 101: fma.rn.f32
-							var v39 uint64
-							if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
-								v39 = uint64(math.Float32bits(float32(v39f)))
-							} else {
-								v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
-							}
-							r52[l] = v39
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: st.f32
-							s40 := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r52[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
-							}
-							// 103: or.b64
-							v41 := uint64(uint64(r40[l]) | uint64(k5))
-							r53[l] = v41
-							// 104: or.b64
-							v42 := uint64(uint64(r25[l]) | uint64(k5))
-							r54[l] = v42
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: st.f32
-							s40 := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r52[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
-							}
-							// 103: or.b64
-							v41 := uint64(uint64(r40[l]) | uint64(k5))
-							r53[l] = v41
-							// 104: or.b64
-							v42 := uint64(uint64(r25[l]) | uint64(k5))
-							r54[l] = v42
-						}
-					}
-				}
-				// PTX lines 105, 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					v43aw := w.Window(32)
-					v44aw := w.Window(33)
-					v46aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.f32
-							v43a := uint64(r54[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
-									continue
-								}
-								v43 = v43x
-							}
-							// 106: ld.f32
-							v44a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
-									continue
-								}
-								v44 = v44x
-							}
-							// 107: or.b64
-							v45 := uint64(uint64(r33[l]) | uint64(k5))
-							// 108: ld.f32
-							v46a := uint64(v45) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
-									continue
-								}
-								v46 = v46x
-							}
-							// 109: fma.rn.f32
-							var v47 uint64
-							if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
-								v47 = uint64(math.Float32bits(float32(v47f)))
-							} else {
-								v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
-							}
-							r59[l] = v47
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.f32
-							v43a := uint64(r54[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
-							}
-							var v43 uint64
-							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
-								v43 = runtime.Load32(v43aw.Mem, v43ao)
-							} else {
-								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
-								if !v43ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
-									continue
-								}
-								v43 = v43x
-							}
-							// 106: ld.f32
-							v44a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
-							}
-							var v44 uint64
-							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-								v44 = runtime.Load32(v44aw.Mem, v44ao)
-							} else {
-								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-								if !v44ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
-									continue
-								}
-								v44 = v44x
-							}
-							// 107: or.b64
-							v45 := uint64(uint64(r33[l]) | uint64(k5))
-							// 108: ld.f32
-							v46a := uint64(v45) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
-									continue
-								}
-								v46 = v46x
-							}
-							// 109: fma.rn.f32
-							var v47 uint64
-							if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
-								v47 = uint64(math.Float32bits(float32(v47f)))
-							} else {
-								v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
-							}
-							r59[l] = v47
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 110: lane-local, one loop over the lanes
-				{
-					s48w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: st.f32
-							s48 := uint64(r53[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
-							}
-							s48v := uint64(r59[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: st.f32
-							s48 := uint64(r53[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
-							}
-							s48v := uint64(r59[l])
-							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-								runtime.Store32(s48w.Mem, s48o, s48v)
-							} else {
-								w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
-							}
-						}
-					}
-				}
-				// PTX lines 111, 112, 113, 114, 115: lane-local, one loop over the lanes
-				{
-					v49aw := w.Window(36)
-					v50aw := w.Window(37)
-					v53aw := w.Window(38)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: ld.u64
-							v49a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 8)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
-								v49 = runtime.Load64(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
-								if !v49ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
-									continue
-								}
-								v49 = v49x
-							}
-							// 112: ld.s32
-							v50a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-								if !v50ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
-									continue
-								}
-								v50 = v50x
-							}
-							v50 = uint64(uint64(int64(int32(v50))))
-							// 113: shl.b64
-							v51 := uint64(uint64(v50) << uint32(k0))
-							// 114: add.s64
-							v52 := uint64(uint64(v49) + uint64(v51))
-							r63[l] = v52
-							// 115: ld.u64
-							v53a := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
-								v53 = runtime.Load64(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-								if !v53ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
-									continue
-								}
-								v53 = v53x
-							}
-							r64[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: ld.u64
-							v49a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 8)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
-								v49 = runtime.Load64(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
-								if !v49ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
-									continue
-								}
-								v49 = v49x
-							}
-							// 112: ld.s32
-							v50a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
-							}
-							var v50 uint64
-							if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-								v50 = runtime.Load32(v50aw.Mem, v50ao)
-							} else {
-								v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
-								if !v50ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
-									continue
-								}
-								v50 = v50x
-							}
-							v50 = uint64(uint64(int64(int32(v50))))
-							// 113: shl.b64
-							v51 := uint64(uint64(v50) << uint32(k0))
-							// 114: add.s64
-							v52 := uint64(uint64(v49) + uint64(v51))
-							r63[l] = v52
-							// 115: ld.u64
-							v53a := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
-							}
-							var v53 uint64
-							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
-								v53 = runtime.Load64(v53aw.Mem, v53ao)
-							} else {
-								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
-								if !v53ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
-									continue
-								}
-								v53 = v53x
-							}
-							r64[l] = v53
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					s54w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.u64
-							s54 := uint64(r63[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
-							}
-							s54v := uint64(r64[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.u64
-							s54 := uint64(r63[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
-							}
-							s54v := uint64(r64[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					v55aw := w.Window(40)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: ld.u64
-							v55a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 8)
-							}
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&7 == 0 {
-								v55 = runtime.Load64(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
-								if !v55ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
-									continue
-								}
-								v55 = v55x
-							}
-							r65[l] = v55
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: ld.u64
-							v55a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 8)
-							}
-							var v55 uint64
-							if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&7 == 0 {
-								v55 = runtime.Load64(v55aw.Mem, v55ao)
-							} else {
-								v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
-								if !v55ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
-									continue
-								}
-								v55 = v55x
-							}
-							r65[l] = v55
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					s56w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.u64
-							s56 := uint64(r63[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 8)
-							}
-							s56v := uint64(r65[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.u64
-							s56 := uint64(r63[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 8)
-							}
-							s56v := uint64(r65[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
-								runtime.Store64(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
-							}
-						}
-					}
-				}
-			}
+			scale4Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2694,6 +804,1904 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// scale4Block0 runs block 0 of kernel scale4 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-57; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+func scale4Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 31: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 32: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/vector_types.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/vector_types.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/vector_types.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/vector_types.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/vector_types.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u7)
+	// PTX line 43: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s14 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u13)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s14 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u13)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/vector_types.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u64
+				s15 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u11)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u64
+				s15 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u11)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/vector_types.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.u64
+				s16 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u9)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.u64
+				s16 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u9)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/vector_types.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.f32
+				s17 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(u4)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.f32
+				s17 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(u4)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/vector_types.ptx:47")
+				}
+			}
+		}
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u3)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(u3)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX line 49: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.CTAID().X))
+	// PTX line 50: mov.u32, warp-uniform
+	u20 := uint64(uint64(w.NTID().X))
+	// PTX line 51: mul.lo.s32, warp-uniform
+	u21 := uint64(uint32(u19) * uint32(u20))
+	// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s24w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: mov.u32
+				v22 := uint64(uint64(tid0[l]))
+				// 53: add.s32
+				v23 := uint64(uint32(u21) + uint32(v22))
+				// 54: st.u32
+				s24 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(v23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: mov.u32
+				v22 := uint64(uint64(tid0[l]))
+				// 53: add.s32
+				v23 := uint64(uint32(u21) + uint32(v22))
+				// 54: st.u32
+				s24 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(v23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/vector_types.ptx:54")
+				}
+			}
+		}
+	}
+	// PTX lines 55, 56, 57: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v25aw := w.Window(6)
+		v26aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: ld.u32
+				v25a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
+						continue
+					}
+					v25 = v25x
+				}
+				// 56: ld.u32
+				v26a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
+						continue
+					}
+					v26 = v26x
+				}
+				// 57: setp.lt.s32
+				c27t := int32(v25) < int32(v26)
+				c27 := c27t
+				c27b0 := uint32(0)
+				if c27 {
+					c27b0 = 1
+				}
+				p0 = p0&^(1<<l) | c27b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: ld.u32
+				v25a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/vector_types.ptx:55")
+						continue
+					}
+					v25 = v25x
+				}
+				// 56: ld.u32
+				v26a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/vector_types.ptx:56")
+						continue
+					}
+					v26 = v26x
+				}
+				// 57: setp.lt.s32
+				c27t := int32(v25) < int32(v26)
+				c27 := c27t
+				c27b0 := uint32(0)
+				if c27 {
+					c27b0 = 1
+				}
+				p0 = p0&^(1<<l) | c27b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// scale4Block2 runs block 2 of kernel scale4 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 63-118
+func scale4Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r59 := w.Reg(59)
+	r63 := w.Reg(63)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	k0 := uint64(0x4)
+	k1 := uint64(0x30)
+	k2 := uint64(0x8)
+	k3 := uint64(0x40)
+	k4 := uint64(0x50)
+	k5 := uint64(0xc)
+	// PTX lines 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(8)
+		v2aw := w.Window(9)
+		v5aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
+						continue
+					}
+					v1 = v1x
+				}
+				// 64: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 65: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 66: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r23[l] = v4
+				// 67: ld.u64
+				v5a := uint64(v4) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
+						continue
+					}
+					v5 = v5x
+				}
+				r24[l] = v5
+				// 68: add.u64
+				v6 := uint64(uint64(r0[l]) + uint64(k1))
+				r25[l] = v6
+				// 69: or.b64
+				v7 := uint64(uint64(v6) | uint64(k2))
+				r26[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:63")
+						continue
+					}
+					v1 = v1x
+				}
+				// 64: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:64")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 65: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 66: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r23[l] = v4
+				// 67: ld.u64
+				v5a := uint64(v4) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:67")
+						continue
+					}
+					v5 = v5x
+				}
+				r24[l] = v5
+				// 68: add.u64
+				v6 := uint64(uint64(r0[l]) + uint64(k1))
+				r25[l] = v6
+				// 69: or.b64
+				v7 := uint64(uint64(v6) | uint64(k2))
+				r26[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.u64
+				s8 := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r24[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.u64
+				s8 := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+				}
+				s8v := uint64(r24[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+					runtime.Store64(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/vector_types.ptx:70")
+				}
+			}
+		}
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: ld.u64
+				v9a := uint64(r23[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
+						continue
+					}
+					v9 = v9x
+				}
+				r27[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: ld.u64
+				v9a := uint64(r23[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/vector_types.ptx:71")
+						continue
+					}
+					v9 = v9x
+				}
+				r27[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.u64
+				s10 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(r27[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.u64
+				s10 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(r27[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:72")
+				}
+			}
+		}
+	}
+	// PTX lines 73, 74, 75, 76, 77, 78, 79: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(14)
+		v12aw := w.Window(15)
+		v15aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: ld.u64
+				v11a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
+						continue
+					}
+					v11 = v11x
+				}
+				// 74: ld.s32
+				v12a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
+						continue
+					}
+					v12 = v12x
+				}
+				v12 = uint64(uint64(int64(int32(v12))))
+				// 75: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 76: add.s64
+				v14 := uint64(uint64(v11) + uint64(v13))
+				r31[l] = v14
+				// 77: ld.u64
+				v15a := uint64(v14) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
+						continue
+					}
+					v15 = v15x
+				}
+				r32[l] = v15
+				// 78: add.u64
+				v16 := uint64(uint64(r0[l]) + uint64(k3))
+				r33[l] = v16
+				// 79: or.b64
+				v17 := uint64(uint64(v16) | uint64(k2))
+				r34[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: ld.u64
+				v11a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/vector_types.ptx:73")
+						continue
+					}
+					v11 = v11x
+				}
+				// 74: ld.s32
+				v12a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/vector_types.ptx:74")
+						continue
+					}
+					v12 = v12x
+				}
+				v12 = uint64(uint64(int64(int32(v12))))
+				// 75: shl.b64
+				v13 := uint64(uint64(v12) << uint32(k0))
+				// 76: add.s64
+				v14 := uint64(uint64(v11) + uint64(v13))
+				r31[l] = v14
+				// 77: ld.u64
+				v15a := uint64(v14) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+					v15 = runtime.Load64(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+					if !v15ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/vector_types.ptx:77")
+						continue
+					}
+					v15 = v15x
+				}
+				r32[l] = v15
+				// 78: add.u64
+				v16 := uint64(uint64(r0[l]) + uint64(k3))
+				r33[l] = v16
+				// 79: or.b64
+				v17 := uint64(uint64(v16) | uint64(k2))
+				r34[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: st.u64
+				s18 := uint64(r34[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r32[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.u64
+				s18 := uint64(r34[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(r32[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/vector_types.ptx:80")
+				}
+			}
+		}
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: ld.u64
+				v19a := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
+						continue
+					}
+					v19 = v19x
+				}
+				r35[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: ld.u64
+				v19a := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/vector_types.ptx:81")
+						continue
+					}
+					v19 = v19x
+				}
+				r35[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.u64
+				s20 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r35[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.u64
+				s20 := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(r35[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/vector_types.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX lines 83, 84, 85, 86: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(20)
+		v22aw := w.Window(21)
+		v23aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: ld.f32
+				v21a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
+						continue
+					}
+					v21 = v21x
+				}
+				// 84: ld.f32
+				v22a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
+						continue
+					}
+					v22 = v22x
+				}
+				// 85: ld.f32
+				v23a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
+						continue
+					}
+					v23 = v23x
+				}
+				// 86: fma.rn.f32
+				var v24 uint64
+				if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
+					v24 = uint64(math.Float32bits(float32(v24f)))
+				} else {
+					v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
+				}
+				r39[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: ld.f32
+				v21a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/vector_types.ptx:83")
+						continue
+					}
+					v21 = v21x
+				}
+				// 84: ld.f32
+				v22a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/vector_types.ptx:84")
+						continue
+					}
+					v22 = v22x
+				}
+				// 85: ld.f32
+				v23a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/vector_types.ptx:85")
+						continue
+					}
+					v23 = v23x
+				}
+				// 86: fma.rn.f32
+				var v24 uint64
+				if v24f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))); isa.FmaF32Direct(v24f) {
+					v24 = uint64(math.Float32bits(float32(v24f)))
+				} else {
+					v24 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v23)))
+				}
+				r39[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 87, 88, 89, 90: lane-local, one loop over the lanes
+	{
+		s25w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.f32
+				s25 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r39[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
+				}
+				// 88: add.u64
+				v26 := uint64(uint64(r0[l]) + uint64(k4))
+				r40[l] = v26
+				// 89: or.b64
+				v27 := uint64(uint64(v26) | uint64(k0))
+				r41[l] = v27
+				// 90: or.b64
+				v28 := uint64(uint64(r25[l]) | uint64(k0))
+				r42[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.f32
+				s25 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+				}
+				s25v := uint64(r39[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
+				} else {
+					w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/vector_types.ptx:87")
+				}
+				// 88: add.u64
+				v26 := uint64(uint64(r0[l]) + uint64(k4))
+				r40[l] = v26
+				// 89: or.b64
+				v27 := uint64(uint64(v26) | uint64(k0))
+				r41[l] = v27
+				// 90: or.b64
+				v28 := uint64(uint64(r25[l]) | uint64(k0))
+				r42[l] = v28
+			}
+		}
+	}
+	// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		v29aw := w.Window(24)
+		v30aw := w.Window(25)
+		v32aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.f32
+				v29a := uint64(r42[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
+						continue
+					}
+					v29 = v29x
+				}
+				// 92: ld.f32
+				v30a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
+						continue
+					}
+					v30 = v30x
+				}
+				// 93: or.b64
+				v31 := uint64(uint64(r33[l]) | uint64(k0))
+				// 94: ld.f32
+				v32a := uint64(v31) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
+						continue
+					}
+					v32 = v32x
+				}
+				// 95: fma.rn.f32
+				var v33 uint64
+				if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
+					v33 = uint64(math.Float32bits(float32(v33f)))
+				} else {
+					v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
+				}
+				r47[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.f32
+				v29a := uint64(r42[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/vector_types.ptx:91")
+						continue
+					}
+					v29 = v29x
+				}
+				// 92: ld.f32
+				v30a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/vector_types.ptx:92")
+						continue
+					}
+					v30 = v30x
+				}
+				// 93: or.b64
+				v31 := uint64(uint64(r33[l]) | uint64(k0))
+				// 94: ld.f32
+				v32a := uint64(v31) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/vector_types.ptx:94")
+						continue
+					}
+					v32 = v32x
+				}
+				// 95: fma.rn.f32
+				var v33 uint64
+				if v33f := math.FMA(float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))); isa.FmaF32Direct(v33f) {
+					v33 = uint64(math.Float32bits(float32(v33f)))
+				} else {
+					v33 = uint64(isa.FmaF32RN(uint32(v29), uint32(v30), uint32(v32)))
+				}
+				r47[l] = v33
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 96, 97: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.f32
+				s34 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r47[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
+				}
+				// 97: or.b64
+				v35 := uint64(uint64(r40[l]) | uint64(k2))
+				r48[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.f32
+				s34 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(r47[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/vector_types.ptx:96")
+				}
+				// 97: or.b64
+				v35 := uint64(uint64(r40[l]) | uint64(k2))
+				r48[l] = v35
+			}
+		}
+	}
+	// PTX lines 98, 99, 100, 101: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(28)
+		v37aw := w.Window(29)
+		v38aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: ld.f32
+				v36a := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
+						continue
+					}
+					v36 = v36x
+				}
+				// 99: ld.f32
+				v37a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
+						continue
+					}
+					v37 = v37x
+				}
+				// 100: ld.f32
+				v38a := uint64(r34[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
+					v38 = runtime.Load32(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+					if !v38ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
+						continue
+					}
+					v38 = v38x
+				}
+				// 101: fma.rn.f32
+				var v39 uint64
+				if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
+					v39 = uint64(math.Float32bits(float32(v39f)))
+				} else {
+					v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
+				}
+				r52[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: ld.f32
+				v36a := uint64(r26[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/vector_types.ptx:98")
+						continue
+					}
+					v36 = v36x
+				}
+				// 99: ld.f32
+				v37a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/vector_types.ptx:99")
+						continue
+					}
+					v37 = v37x
+				}
+				// 100: ld.f32
+				v38a := uint64(r34[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v38a, 4)
+				}
+				var v38 uint64
+				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
+					v38 = runtime.Load32(v38aw.Ptr, v38ao)
+				} else {
+					v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGeneric, v38a, 4, l)
+					if !v38ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v38a, 4, "testdata/ptx/O0/vector_types.ptx:100")
+						continue
+					}
+					v38 = v38x
+				}
+				// 101: fma.rn.f32
+				var v39 uint64
+				if v39f := math.FMA(float64(math.Float32frombits(uint32(v36))), float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))); isa.FmaF32Direct(v39f) {
+					v39 = uint64(math.Float32bits(float32(v39f)))
+				} else {
+					v39 = uint64(isa.FmaF32RN(uint32(v36), uint32(v37), uint32(v38)))
+				}
+				r52[l] = v39
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: st.f32
+				s40 := uint64(r48[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r52[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
+				}
+				// 103: or.b64
+				v41 := uint64(uint64(r40[l]) | uint64(k5))
+				r53[l] = v41
+				// 104: or.b64
+				v42 := uint64(uint64(r25[l]) | uint64(k5))
+				r54[l] = v42
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: st.f32
+				s40 := uint64(r48[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r52[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/vector_types.ptx:102")
+				}
+				// 103: or.b64
+				v41 := uint64(uint64(r40[l]) | uint64(k5))
+				r53[l] = v41
+				// 104: or.b64
+				v42 := uint64(uint64(r25[l]) | uint64(k5))
+				r54[l] = v42
+			}
+		}
+	}
+	// PTX lines 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		v43aw := w.Window(32)
+		v44aw := w.Window(33)
+		v46aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.f32
+				v43a := uint64(r54[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
+						continue
+					}
+					v43 = v43x
+				}
+				// 106: ld.f32
+				v44a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
+						continue
+					}
+					v44 = v44x
+				}
+				// 107: or.b64
+				v45 := uint64(uint64(r33[l]) | uint64(k5))
+				// 108: ld.f32
+				v46a := uint64(v45) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
+						continue
+					}
+					v46 = v46x
+				}
+				// 109: fma.rn.f32
+				var v47 uint64
+				if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
+					v47 = uint64(math.Float32bits(float32(v47f)))
+				} else {
+					v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
+				}
+				r59[l] = v47
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.f32
+				v43a := uint64(r54[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+				}
+				var v43 uint64
+				if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+					v43 = runtime.Load32(v43aw.Ptr, v43ao)
+				} else {
+					v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+					if !v43ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/vector_types.ptx:105")
+						continue
+					}
+					v43 = v43x
+				}
+				// 106: ld.f32
+				v44a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+				}
+				var v44 uint64
+				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				} else {
+					v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+					if !v44ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/vector_types.ptx:106")
+						continue
+					}
+					v44 = v44x
+				}
+				// 107: or.b64
+				v45 := uint64(uint64(r33[l]) | uint64(k5))
+				// 108: ld.f32
+				v46a := uint64(v45) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/vector_types.ptx:108")
+						continue
+					}
+					v46 = v46x
+				}
+				// 109: fma.rn.f32
+				var v47 uint64
+				if v47f := math.FMA(float64(math.Float32frombits(uint32(v43))), float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))); isa.FmaF32Direct(v47f) {
+					v47 = uint64(math.Float32bits(float32(v47f)))
+				} else {
+					v47 = uint64(isa.FmaF32RN(uint32(v43), uint32(v44), uint32(v46)))
+				}
+				r59[l] = v47
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s48w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.f32
+				s48 := uint64(r53[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
+				}
+				s48v := uint64(r59[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.f32
+				s48 := uint64(r53[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
+				}
+				s48v := uint64(r59[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
+				} else {
+					w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/vector_types.ptx:110")
+				}
+			}
+		}
+	}
+	// PTX lines 111, 112, 113, 114, 115: lane-local, one loop over the lanes
+	{
+		v49aw := w.Window(36)
+		v50aw := w.Window(37)
+		v53aw := w.Window(38)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: ld.u64
+				v49a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 8)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
+					v49 = runtime.Load64(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+					if !v49ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
+						continue
+					}
+					v49 = v49x
+				}
+				// 112: ld.s32
+				v50a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+					if !v50ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
+						continue
+					}
+					v50 = v50x
+				}
+				v50 = uint64(uint64(int64(int32(v50))))
+				// 113: shl.b64
+				v51 := uint64(uint64(v50) << uint32(k0))
+				// 114: add.s64
+				v52 := uint64(uint64(v49) + uint64(v51))
+				r63[l] = v52
+				// 115: ld.u64
+				v53a := uint64(r48[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
+					v53 = runtime.Load64(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+					if !v53ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
+						continue
+					}
+					v53 = v53x
+				}
+				r64[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: ld.u64
+				v49a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 8)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
+					v49 = runtime.Load64(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+					if !v49ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/vector_types.ptx:111")
+						continue
+					}
+					v49 = v49x
+				}
+				// 112: ld.s32
+				v50a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v50a, 4)
+				}
+				var v50 uint64
+				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
+					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				} else {
+					v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGeneric, v50a, 4, l)
+					if !v50ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v50a, 4, "testdata/ptx/O0/vector_types.ptx:112")
+						continue
+					}
+					v50 = v50x
+				}
+				v50 = uint64(uint64(int64(int32(v50))))
+				// 113: shl.b64
+				v51 := uint64(uint64(v50) << uint32(k0))
+				// 114: add.s64
+				v52 := uint64(uint64(v49) + uint64(v51))
+				r63[l] = v52
+				// 115: ld.u64
+				v53a := uint64(r48[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
+				}
+				var v53 uint64
+				if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
+					v53 = runtime.Load64(v53aw.Ptr, v53ao)
+				} else {
+					v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+					if !v53ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/vector_types.ptx:115")
+						continue
+					}
+					v53 = v53x
+				}
+				r64[l] = v53
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		s54w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.u64
+				s54 := uint64(r63[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
+				}
+				s54v := uint64(r64[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.u64
+				s54 := uint64(r63[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s54, 8)
+				}
+				s54v := uint64(r64[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGeneric, s54, 8, s54v, l, "testdata/ptx/O0/vector_types.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		v55aw := w.Window(40)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: ld.u64
+				v55a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 8)
+				}
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&7 == 0 {
+					v55 = runtime.Load64(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
+					if !v55ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
+						continue
+					}
+					v55 = v55x
+				}
+				r65[l] = v55
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: ld.u64
+				v55a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v55a, 8)
+				}
+				var v55 uint64
+				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&7 == 0 {
+					v55 = runtime.Load64(v55aw.Ptr, v55ao)
+				} else {
+					v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGeneric, v55a, 8, l)
+					if !v55ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v55a, 8, "testdata/ptx/O0/vector_types.ptx:117")
+						continue
+					}
+					v55 = v55x
+				}
+				r65[l] = v55
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		s56w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.u64
+				s56 := uint64(r63[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 8)
+				}
+				s56v := uint64(r65[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.u64
+				s56 := uint64(r63[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 8)
+				}
+				s56v := uint64(r65[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/vector_types.ptx:118")
+				}
+			}
+		}
+	}
+}
+
 // swap2Run runs blocks of kernel swap2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2702,320 +2710,7 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 139-159; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 139: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 140: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 141: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/vector_types.ptx:141")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 142: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/vector_types.ptx:142")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 143: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/vector_types.ptx:143")
-				}
-				// PTX line 144: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 145: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 146: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 147: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(42)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: st.u64
-							s10 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
-							}
-						}
-					}
-				}
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: st.u64
-							s11 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
-							}
-						}
-					}
-				}
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(44)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.u32
-							s12 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
-							}
-						}
-					}
-				}
-				// PTX line 151: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 152: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 153: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 155: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 156: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 155: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 156: st.u32
-							s18 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
-							}
-						}
-					}
-				}
-				// PTX lines 157, 158, 159: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(46)
-					v20aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
-									continue
-								}
-								v19 = v19x
-							}
-							// 158: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
-									continue
-								}
-								v20 = v20x
-							}
-							// 159: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: ld.u32
-							v19a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
-									continue
-								}
-								v19 = v19x
-							}
-							// 158: ld.u32
-							v20a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
-									continue
-								}
-								v20 = v20x
-							}
-							// 159: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			swap2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3032,559 +2727,7 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 165-186
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				r28 := w.Reg(28)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x3)
-				k1 := uint64(0x18)
-				k2 := uint64(0x4)
-				k3 := uint64(0x20)
-				// PTX lines 165, 166, 167, 168, 169: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(48)
-					v2aw := w.Window(49)
-					v5aw := w.Window(50)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
-									continue
-								}
-								v1 = v1x
-							}
-							// 166: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 167: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 168: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 169: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
-									continue
-								}
-								v1 = v1x
-							}
-							// 166: ld.s32
-							v2a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 167: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 168: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 169: ld.u64
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
-								v5 = runtime.Load64(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
-									continue
-								}
-								v5 = v5x
-							}
-							r20[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: st.u64
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
-							}
-							// 171: add.u64
-							v7 := uint64(uint64(r0[l]) + uint64(k1))
-							// 172: or.b64
-							v8 := uint64(uint64(v7) | uint64(k2))
-							r22[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: st.u64
-							s6 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
-							}
-							s6v := uint64(r20[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-								runtime.Store64(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
-							}
-							// 171: add.u64
-							v7 := uint64(uint64(r0[l]) + uint64(k1))
-							// 172: or.b64
-							v8 := uint64(uint64(v7) | uint64(k2))
-							r22[l] = v8
-						}
-					}
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(52)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: ld.u32
-							v9a := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
-									continue
-								}
-								v9 = v9x
-							}
-							r23[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: ld.u32
-							v9a := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
-									continue
-								}
-								v9 = v9x
-							}
-							r23[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 174, 175, 176: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.u32
-							s10 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r23[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
-							}
-							// 175: add.u64
-							v11 := uint64(uint64(r0[l]) + uint64(k3))
-							// 176: or.b64
-							v12 := uint64(uint64(v11) | uint64(k2))
-							r25[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.u32
-							s10 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r23[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
-							}
-							// 175: add.u64
-							v11 := uint64(uint64(r0[l]) + uint64(k3))
-							// 176: or.b64
-							v12 := uint64(uint64(v11) | uint64(k2))
-							r25[l] = v12
-						}
-					}
-				}
-				// PTX lines 177, 178, 179: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(54)
-					v14aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: ld.u32
-							v13a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
-									continue
-								}
-								v13 = v13x
-							}
-							// 178: ld.u32
-							v14a := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
-									continue
-								}
-								v14 = v14x
-							}
-							// 179: add.s32
-							v15 := uint64(uint32(v13) + uint32(v14))
-							r28[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: ld.u32
-							v13a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
-									continue
-								}
-								v13 = v13x
-							}
-							// 178: ld.u32
-							v14a := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
-									continue
-								}
-								v14 = v14x
-							}
-							// 179: add.s32
-							v15 := uint64(uint32(v13) + uint32(v14))
-							r28[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 180: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 180: st.u32
-							s16 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(r28[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 180: st.u32
-							s16 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(r28[l])
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
-							}
-						}
-					}
-				}
-				// PTX lines 181, 182, 183, 184, 185: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(57)
-					v18aw := w.Window(58)
-					v21aw := w.Window(59)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.u64
-							v17a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
-									continue
-								}
-								v17 = v17x
-							}
-							// 182: ld.s32
-							v18a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 183: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k0))
-							// 184: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							r32[l] = v20
-							// 185: ld.u64
-							v21a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
-									continue
-								}
-								v21 = v21x
-							}
-							r33[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.u64
-							v17a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
-									continue
-								}
-								v17 = v17x
-							}
-							// 182: ld.s32
-							v18a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 183: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k0))
-							// 184: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							r32[l] = v20
-							// 185: ld.u64
-							v21a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
-									continue
-								}
-								v21 = v21x
-							}
-							r33[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.u64
-							s22 := uint64(r32[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(r33[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.u64
-							s22 := uint64(r32[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(r33[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
-							}
-						}
-					}
-				}
-			}
+			swap2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3602,5 +2745,878 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// swap2Block0 runs block 0 of kernel swap2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 139-159; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+func swap2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 139: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 140: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 141: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/vector_types.ptx:141")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 142: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/vector_types.ptx:142")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 143: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/vector_types.ptx:143")
+	}
+	// PTX line 144: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 145: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 146: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 147: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(42)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: st.u64
+				s10 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/vector_types.ptx:148")
+				}
+			}
+		}
+	}
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: st.u64
+				s11 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/vector_types.ptx:149")
+				}
+			}
+		}
+	}
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(44)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.u32
+				s12 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/vector_types.ptx:150")
+				}
+			}
+		}
+	}
+	// PTX line 151: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 152: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 153: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 154, 155, 156: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 155: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 156: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 155: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 156: st.u32
+				s18 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/vector_types.ptx:156")
+				}
+			}
+		}
+	}
+	// PTX lines 157, 158, 159: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(46)
+		v20aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
+						continue
+					}
+					v19 = v19x
+				}
+				// 158: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
+						continue
+					}
+					v20 = v20x
+				}
+				// 159: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: ld.u32
+				v19a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/vector_types.ptx:157")
+						continue
+					}
+					v19 = v19x
+				}
+				// 158: ld.u32
+				v20a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/vector_types.ptx:158")
+						continue
+					}
+					v20 = v20x
+				}
+				// 159: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// swap2Block2 runs block 2 of kernel swap2 for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 165-186
+func swap2Block2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x3)
+	k1 := uint64(0x18)
+	k2 := uint64(0x4)
+	k3 := uint64(0x20)
+	// PTX lines 165, 166, 167, 168, 169: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(48)
+		v2aw := w.Window(49)
+		v5aw := w.Window(50)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
+						continue
+					}
+					v1 = v1x
+				}
+				// 166: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 167: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 168: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 169: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/vector_types.ptx:165")
+						continue
+					}
+					v1 = v1x
+				}
+				// 166: ld.s32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/vector_types.ptx:166")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 167: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 168: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 169: ld.u64
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+					v5 = runtime.Load64(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/vector_types.ptx:169")
+						continue
+					}
+					v5 = v5x
+				}
+				r20[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: st.u64
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
+				}
+				// 171: add.u64
+				v7 := uint64(uint64(r0[l]) + uint64(k1))
+				// 172: or.b64
+				v8 := uint64(uint64(v7) | uint64(k2))
+				r22[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: st.u64
+				s6 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+				}
+				s6v := uint64(r20[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/vector_types.ptx:170")
+				}
+				// 171: add.u64
+				v7 := uint64(uint64(r0[l]) + uint64(k1))
+				// 172: or.b64
+				v8 := uint64(uint64(v7) | uint64(k2))
+				r22[l] = v8
+			}
+		}
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(52)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: ld.u32
+				v9a := uint64(r22[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
+						continue
+					}
+					v9 = v9x
+				}
+				r23[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: ld.u32
+				v9a := uint64(r22[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/vector_types.ptx:173")
+						continue
+					}
+					v9 = v9x
+				}
+				r23[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 174, 175, 176: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.u32
+				s10 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r23[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
+				}
+				// 175: add.u64
+				v11 := uint64(uint64(r0[l]) + uint64(k3))
+				// 176: or.b64
+				v12 := uint64(uint64(v11) | uint64(k2))
+				r25[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.u32
+				s10 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r23[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/vector_types.ptx:174")
+				}
+				// 175: add.u64
+				v11 := uint64(uint64(r0[l]) + uint64(k3))
+				// 176: or.b64
+				v12 := uint64(uint64(v11) | uint64(k2))
+				r25[l] = v12
+			}
+		}
+	}
+	// PTX lines 177, 178, 179: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(54)
+		v14aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: ld.u32
+				v13a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
+						continue
+					}
+					v13 = v13x
+				}
+				// 178: ld.u32
+				v14a := uint64(r22[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
+						continue
+					}
+					v14 = v14x
+				}
+				// 179: add.s32
+				v15 := uint64(uint32(v13) + uint32(v14))
+				r28[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: ld.u32
+				v13a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/vector_types.ptx:177")
+						continue
+					}
+					v13 = v13x
+				}
+				// 178: ld.u32
+				v14a := uint64(r22[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/vector_types.ptx:178")
+						continue
+					}
+					v14 = v14x
+				}
+				// 179: add.s32
+				v15 := uint64(uint32(v13) + uint32(v14))
+				r28[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 180: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 180: st.u32
+				s16 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(r28[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 180: st.u32
+				s16 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(r28[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/vector_types.ptx:180")
+				}
+			}
+		}
+	}
+	// PTX lines 181, 182, 183, 184, 185: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(57)
+		v18aw := w.Window(58)
+		v21aw := w.Window(59)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.u64
+				v17a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
+						continue
+					}
+					v17 = v17x
+				}
+				// 182: ld.s32
+				v18a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 183: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k0))
+				// 184: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				r32[l] = v20
+				// 185: ld.u64
+				v21a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
+						continue
+					}
+					v21 = v21x
+				}
+				r33[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.u64
+				v17a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/vector_types.ptx:181")
+						continue
+					}
+					v17 = v17x
+				}
+				// 182: ld.s32
+				v18a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/vector_types.ptx:182")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 183: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k0))
+				// 184: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				r32[l] = v20
+				// 185: ld.u64
+				v21a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/vector_types.ptx:185")
+						continue
+					}
+					v21 = v21x
+				}
+				r33[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.u64
+				s22 := uint64(r32[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(r33[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.u64
+				s22 := uint64(r32[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(r33[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/vector_types.ptx:186")
+				}
+			}
+		}
 	}
 }

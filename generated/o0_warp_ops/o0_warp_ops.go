@@ -2088,444 +2088,14 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-50
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0x10)
-				// PTX line 27: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 28: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:29")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:30")
-				}
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 32: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 34: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: st.u64
-							s9 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: st.u64
-							s9 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
-							}
-						}
-					}
-				}
-				// PTX lines 36: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
-							}
-						}
-					}
-				}
-				// PTX line 37: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 38: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 39: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 40, 41, 42: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 41: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 42: st.u32
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 41: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 42: st.u32
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
-							}
-						}
-					}
-				}
-				// PTX lines 43, 44, 45, 46, 47: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(3)
-					v18aw := w.Window(4)
-					v21aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: ld.u64
-							v17a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
-									continue
-								}
-								v17 = v17x
-							}
-							// 44: ld.s32
-							v18a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 45: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 46: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 47: ld.u32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: ld.u64
-							v17a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
-									continue
-								}
-								v17 = v17x
-							}
-							// 44: ld.s32
-							v18a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 45: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 46: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 47: ld.u32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.u32
-							s22 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.u32
-							s22 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
-							}
-						}
-					}
-				}
-				// PTX line 49: mov.b32, warp-uniform
-				u23 := uint64(k3)
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.u32
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(u23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.u32
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(u23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
-							}
-						}
-					}
-				}
-			}
+			warpReduceSumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 53-54; divergent, reconverges at block 5 (b4 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
-									continue
-								}
-								v1 = v1x
-							}
-							// 54: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
-									continue
-								}
-								v1 = v1x
-							}
-							// 54: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			warpReduceSumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2539,651 +2109,28 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 58-72; the lanes wait here for those shfl.sync.down.b32 at line 73 names
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r30 := w.Reg(30)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x20)
-				k2 := uint64(0x8)
-				k3 := uint64(0x1f)
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(9)
-					v2aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 59: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 59: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 60: mov.b32, warp-uniform
-				u3 := uint64(k0)
-				// PTX lines 61: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
-							}
-						}
-					}
-				}
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r20[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r20[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
-							}
-						}
-					}
-				}
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.u32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r21[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.u32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r21[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
-							}
-						}
-					}
-				}
-				// PTX line 64: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.u32
-							s8 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.u32
-							s8 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
-							}
-						}
-					}
-				}
-				// PTX lines 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(15)
-					v10aw := w.Window(16)
-					v11aw := w.Window(17)
-					v12aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
-									continue
-								}
-								v9 = v9x
-							}
-							r24[l] = v9
-							// 67: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
-									continue
-								}
-								v10 = v10x
-							}
-							r25[l] = v10
-							// 68: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
-									continue
-								}
-								v11 = v11x
-							}
-							r26[l] = v11
-							// 69: ld.u32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
-									continue
-								}
-								v12 = v12x
-							}
-							// 70: sub.s32
-							v13 := uint64(uint32(u7) - uint32(v12))
-							// 71: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k2))
-							// 72: or.b32
-							v15 := uint64(uint32(v14) | uint32(k3))
-							r30[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
-									continue
-								}
-								v9 = v9x
-							}
-							r24[l] = v9
-							// 67: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
-									continue
-								}
-								v10 = v10x
-							}
-							r25[l] = v10
-							// 68: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
-									continue
-								}
-								v11 = v11x
-							}
-							r26[l] = v11
-							// 69: ld.u32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
-									continue
-								}
-								v12 = v12x
-							}
-							// 70: sub.s32
-							v13 := uint64(uint32(u7) - uint32(v12))
-							// 71: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k2))
-							// 72: or.b32
-							v15 := uint64(uint32(v14) | uint32(k3))
-							r30[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			warpReduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB0_2), PTX lines 73-76
-			{
-				r0 := w.Reg(0)
-				r31 := w.Reg(31)
-				r33 := w.Reg(33)
-				// PTX line 73: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 31, -1, 25, 26, 30, 24, m, m, "testdata/ptx/O0/warp_ops.ptx:73")
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(19)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: add.s32
-							v2 := uint64(uint32(v1) + uint32(r31[l]))
-							r33[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
-									continue
-								}
-								v1 = v1x
-							}
-							// 75: add.s32
-							v2 := uint64(uint32(v1) + uint32(r31[l]))
-							r33[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 76: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.u32
-							s3 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r33[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.u32
-							s3 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r33[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
-							}
-						}
-					}
-				}
-			}
+			warpReduceSumBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b3 ($L__BB0_3), PTX lines 79-81
-			{
-				r0 := w.Reg(0)
-				r35 := w.Reg(35)
-				k0 := uint64(0x1)
-				// PTX lines 79, 80: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: shr.s32
-							v2 := uint64(uint32(int32(v1) >> uint32(k0)))
-							r35[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
-									continue
-								}
-								v1 = v1x
-							}
-							// 80: shr.s32
-							v2 := uint64(uint32(int32(v1) >> uint32(k0)))
-							r35[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: st.u32
-							s3 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r35[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: st.u32
-							s3 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r35[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
-							}
-						}
-					}
-				}
-			}
+			warpReduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b4 ($L__BB0_4), PTX lines 84-86; divergent, reconverges at block 7 (b6 ($L__BB0_6))
-			{
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 85: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 86: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							// 85: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 86: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			warpReduceSumBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3197,193 +2144,7 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 6:
 			// b5 ($L__BB0_5), PTX lines 90-100
-			{
-				r0 := w.Reg(0)
-				r38 := w.Reg(38)
-				r47 := w.Reg(47)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1b)
-				k2 := uint64(0x5)
-				k3 := uint64(0x2)
-				// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(23)
-					v2aw := w.Window(24)
-					v3aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							r38[l] = v1
-							// 91: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
-									continue
-								}
-								v2 = v2x
-							}
-							// 92: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
-									continue
-								}
-								v3 = v3x
-							}
-							// 93: shr.s32
-							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-							// 94: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 95: add.s32
-							v6 := uint64(uint32(v3) + uint32(v5))
-							// 96: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 97: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 98: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k3))
-							// 99: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r47[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.u32
-							v1a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
-									continue
-								}
-								v1 = v1x
-							}
-							r38[l] = v1
-							// 91: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
-									continue
-								}
-								v2 = v2x
-							}
-							// 92: ld.u32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
-									continue
-								}
-								v3 = v3x
-							}
-							// 93: shr.s32
-							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-							// 94: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 95: add.s32
-							v6 := uint64(uint32(v3) + uint32(v5))
-							// 96: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 97: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 98: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k3))
-							// 99: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r47[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.u32
-							s11 := uint64(r47[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r38[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.u32
-							s11 := uint64(r47[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r38[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
-							}
-						}
-					}
-				}
-			}
+			warpReduceSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3407,6 +2168,1273 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpReduceSumBlock0 runs block 0 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-50
+func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0x10)
+	// PTX line 27: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 28: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 32: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 34: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: st.u64
+				s9 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: st.u64
+				s9 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:35")
+				}
+			}
+		}
+	}
+	// PTX lines 36: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
+				}
+			}
+		}
+	}
+	// PTX line 37: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 38: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 39: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 40, 41, 42: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 41: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 42: st.u32
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 41: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 42: st.u32
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:42")
+				}
+			}
+		}
+	}
+	// PTX lines 43, 44, 45, 46, 47: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(3)
+		v18aw := w.Window(4)
+		v21aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: ld.u64
+				v17a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
+						continue
+					}
+					v17 = v17x
+				}
+				// 44: ld.s32
+				v18a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 45: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 46: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 47: ld.u32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: ld.u64
+				v17a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:43")
+						continue
+					}
+					v17 = v17x
+				}
+				// 44: ld.s32
+				v18a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:44")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 45: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 46: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 47: ld.u32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:47")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.u32
+				s22 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.u32
+				s22 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:48")
+				}
+			}
+		}
+	}
+	// PTX line 49: mov.b32, warp-uniform
+	u23 := uint64(k3)
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.u32
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(u23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.u32
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(u23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:50")
+				}
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock1 runs block 1 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_1), PTX lines 53-54; divergent, reconverges at block 5 (b4 ($L__BB0_4))
+func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
+						continue
+					}
+					v1 = v1x
+				}
+				// 54: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:53")
+						continue
+					}
+					v1 = v1x
+				}
+				// 54: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// warpReduceSumBlock2 runs block 2 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 58-72; the lanes wait here for those shfl.sync.down.b32 at line 73 names
+func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x20)
+	k2 := uint64(0x8)
+	k3 := uint64(0x1f)
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(9)
+		v2aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 59: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 59: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:59")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 60: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX lines 61: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:61")
+				}
+			}
+		}
+	}
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r20[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r20[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:62")
+				}
+			}
+		}
+	}
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.u32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r21[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.u32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r21[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:63")
+				}
+			}
+		}
+	}
+	// PTX line 64: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.u32
+				s8 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.u32
+				s8 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:65")
+				}
+			}
+		}
+	}
+	// PTX lines 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(15)
+		v10aw := w.Window(16)
+		v11aw := w.Window(17)
+		v12aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
+						continue
+					}
+					v9 = v9x
+				}
+				r24[l] = v9
+				// 67: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
+						continue
+					}
+					v10 = v10x
+				}
+				r25[l] = v10
+				// 68: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
+						continue
+					}
+					v11 = v11x
+				}
+				r26[l] = v11
+				// 69: ld.u32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
+						continue
+					}
+					v12 = v12x
+				}
+				// 70: sub.s32
+				v13 := uint64(uint32(u7) - uint32(v12))
+				// 71: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k2))
+				// 72: or.b32
+				v15 := uint64(uint32(v14) | uint32(k3))
+				r30[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:66")
+						continue
+					}
+					v9 = v9x
+				}
+				r24[l] = v9
+				// 67: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:67")
+						continue
+					}
+					v10 = v10x
+				}
+				r25[l] = v10
+				// 68: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:68")
+						continue
+					}
+					v11 = v11x
+				}
+				r26[l] = v11
+				// 69: ld.u32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:69")
+						continue
+					}
+					v12 = v12x
+				}
+				// 70: sub.s32
+				v13 := uint64(uint32(u7) - uint32(v12))
+				// 71: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k2))
+				// 72: or.b32
+				v15 := uint64(uint32(v14) | uint32(k3))
+				r30[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// warpReduceSumBlock3 runs block 3 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_2), PTX lines 73-76
+func warpReduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r31 := w.Reg(31)
+	r33 := w.Reg(33)
+	// PTX line 73: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 31, -1, 25, 26, 30, 24, m, m, "testdata/ptx/O0/warp_ops.ptx:73")
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(19)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: add.s32
+				v2 := uint64(uint32(v1) + uint32(r31[l]))
+				r33[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:74")
+						continue
+					}
+					v1 = v1x
+				}
+				// 75: add.s32
+				v2 := uint64(uint32(v1) + uint32(r31[l]))
+				r33[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 76: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.u32
+				s3 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r33[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.u32
+				s3 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r33[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:76")
+				}
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock4 runs block 4 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_3), PTX lines 79-81
+func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	k0 := uint64(0x1)
+	// PTX lines 79, 80: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: shr.s32
+				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+				r35[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:79")
+						continue
+					}
+					v1 = v1x
+				}
+				// 80: shr.s32
+				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+				r35[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: st.u32
+				s3 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r35[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: st.u32
+				s3 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r35[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:81")
+				}
+			}
+		}
+	}
+}
+
+// warpReduceSumBlock5 runs block 5 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_4), PTX lines 84-86; divergent, reconverges at block 7 (b6 ($L__BB0_6))
+func warpReduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 85: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 86: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 85: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 86: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// warpReduceSumBlock6 runs block 6 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_5), PTX lines 90-100
+func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r38 := w.Reg(38)
+	r47 := w.Reg(47)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x2)
+	// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(23)
+		v2aw := w.Window(24)
+		v3aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				r38[l] = v1
+				// 91: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
+						continue
+					}
+					v2 = v2x
+				}
+				// 92: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
+						continue
+					}
+					v3 = v3x
+				}
+				// 93: shr.s32
+				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+				// 94: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 95: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				// 96: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 97: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 98: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k3))
+				// 99: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r47[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.u32
+				v1a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:90")
+						continue
+					}
+					v1 = v1x
+				}
+				r38[l] = v1
+				// 91: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:91")
+						continue
+					}
+					v2 = v2x
+				}
+				// 92: ld.u32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:92")
+						continue
+					}
+					v3 = v3x
+				}
+				// 93: shr.s32
+				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+				// 94: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 95: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				// 96: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 97: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 98: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k3))
+				// 99: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r47[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.u32
+				s11 := uint64(r47[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r38[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.u32
+				s11 := uint64(r47[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r38[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:100")
+				}
+			}
+		}
+	}
+}
+
 // warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3415,444 +3443,14 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 		switch pc {
 		case 0:
 			// b0, PTX lines 121-144
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0x10)
-				// PTX line 121: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 122: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 123: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:123")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 124: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:124")
-				}
-				// PTX line 125: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 126: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 127: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 128: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: st.u64
-							s9 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: st.u64
-							s9 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
-							}
-						}
-					}
-				}
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.u64
-							s10 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.u64
-							s10 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX line 131: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 132: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 133: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 135: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 136: st.u32
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 135: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 136: st.u32
-							s16 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
-							}
-						}
-					}
-				}
-				// PTX lines 137, 138, 139, 140, 141: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(30)
-					v18aw := w.Window(31)
-					v21aw := w.Window(32)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 137: ld.u64
-							v17a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
-									continue
-								}
-								v17 = v17x
-							}
-							// 138: ld.s32
-							v18a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 139: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 140: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 141: ld.f32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 137: ld.u64
-							v17a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
-									continue
-								}
-								v17 = v17x
-							}
-							// 138: ld.s32
-							v18a := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 139: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 140: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 141: ld.f32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 142: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: st.f32
-							s22 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: st.f32
-							s22 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
-							}
-						}
-					}
-				}
-				// PTX line 143: mov.b32, warp-uniform
-				u23 := uint64(k3)
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.u32
-							s24 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(u23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.u32
-							s24 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(u23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
-							}
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 147, 148: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(35)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 147: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
-									continue
-								}
-								v1 = v1x
-							}
-							// 148: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 147: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
-									continue
-								}
-								v1 = v1x
-							}
-							// 148: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			warpAllreduceMaxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3866,877 +3464,28 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 			}
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 152-166; the lanes wait here for those shfl.sync.bfly.b32 at line 167 names
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r30 := w.Reg(30)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x20)
-				k2 := uint64(0x8)
-				k3 := uint64(0x1f)
-				// PTX lines 152, 153: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(36)
-					v2aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: ld.f32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 153: ld.u32
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: ld.f32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
-									continue
-								}
-								v1 = v1x
-							}
-							r20[l] = v1
-							// 153: ld.u32
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
-									continue
-								}
-								v2 = v2x
-							}
-							r21[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 154: mov.b32, warp-uniform
-				u3 := uint64(k0)
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
-							}
-						}
-					}
-				}
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: st.f32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r20[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: st.f32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r20[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
-							}
-						}
-					}
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.u32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r21[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.u32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r21[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX line 158: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(41)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.u32
-							s8 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.u32
-							s8 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
-							}
-						}
-					}
-				}
-				// PTX lines 160, 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(42)
-					v10aw := w.Window(43)
-					v11aw := w.Window(44)
-					v12aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
-									continue
-								}
-								v9 = v9x
-							}
-							r24[l] = v9
-							// 161: ld.f32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
-									continue
-								}
-								v10 = v10x
-							}
-							r25[l] = v10
-							// 162: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
-									continue
-								}
-								v11 = v11x
-							}
-							r26[l] = v11
-							// 163: ld.u32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
-									continue
-								}
-								v12 = v12x
-							}
-							// 164: sub.s32
-							v13 := uint64(uint32(u7) - uint32(v12))
-							// 165: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k2))
-							// 166: or.b32
-							v15 := uint64(uint32(v14) | uint32(k3))
-							r30[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
-									continue
-								}
-								v9 = v9x
-							}
-							r24[l] = v9
-							// 161: ld.f32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
-									continue
-								}
-								v10 = v10x
-							}
-							r25[l] = v10
-							// 162: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
-									continue
-								}
-								v11 = v11x
-							}
-							r26[l] = v11
-							// 163: ld.u32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
-									continue
-								}
-								v12 = v12x
-							}
-							// 164: sub.s32
-							v13 := uint64(uint32(u7) - uint32(v12))
-							// 165: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k2))
-							// 166: or.b32
-							v15 := uint64(uint32(v14) | uint32(k3))
-							r30[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			warpAllreduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB1_2), PTX lines 167-173
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r31 := w.Reg(31)
-				r34 := w.Reg(34)
-				// PTX line 167: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 31, -1, 25, 26, 30, 24, m, m, "testdata/ptx/O0/warp_ops.ptx:167")
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.f32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.f32
-							s1 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
-							}
-						}
-					}
-				}
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(47)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.f32
-							s2 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r31[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.f32
-							s2 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r31[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(48)
-					v4aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.f32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
-									continue
-								}
-								v3 = v3x
-							}
-							// 171: ld.f32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
-									continue
-								}
-								v4 = v4x
-							}
-							// 172: max.f32
-							v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
-							r34[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.f32
-							v3a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
-									continue
-								}
-								v3 = v3x
-							}
-							// 171: ld.f32
-							v4a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
-									continue
-								}
-								v4 = v4x
-							}
-							// 172: max.f32
-							v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
-							r34[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: st.f32
-							s6 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: st.f32
-							s6 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
-							}
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 176-178
-			{
-				r0 := w.Reg(0)
-				r36 := w.Reg(36)
-				k0 := uint64(0x1)
-				// PTX lines 176, 177: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: shr.s32
-							v2 := uint64(uint32(int32(v1) >> uint32(k0)))
-							r36[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: shr.s32
-							v2 := uint64(uint32(int32(v1) >> uint32(k0)))
-							r36[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r36[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: st.u32
-							s3 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r36[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
-							}
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
 			// b4 ($L__BB1_4), PTX lines 181-186; ret
-			{
-				r0 := w.Reg(0)
-				r37 := w.Reg(37)
-				r41 := w.Reg(41)
-				k0 := uint64(0x2)
-				// PTX lines 181, 182, 183, 184, 185: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(53)
-					v2aw := w.Window(54)
-					v3aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.f32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							r37[l] = v1
-							// 182: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
-									continue
-								}
-								v2 = v2x
-							}
-							// 183: ld.s32
-							v3a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 184: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 185: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r41[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.f32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							r37[l] = v1
-							// 182: ld.u64
-							v2a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
-									continue
-								}
-								v2 = v2x
-							}
-							// 183: ld.s32
-							v3a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 184: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 185: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r41[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(56)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: st.f32
-							s6 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r37[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: st.f32
-							s6 := uint64(r41[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r37[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
-							}
-						}
-					}
-				}
-			}
+			warpAllreduceMaxBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4754,6 +3503,1309 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 	}
 }
 
+// warpAllreduceMaxBlock0 runs block 0 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 121-144
+func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0x10)
+	// PTX line 121: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 122: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 123: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:123")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:124")
+	}
+	// PTX line 125: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 126: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 127: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 128: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: st.u64
+				s9 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: st.u64
+				s9 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:129")
+				}
+			}
+		}
+	}
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.u64
+				s10 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.u64
+				s10 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX line 131: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 132: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 133: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 135: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 136: st.u32
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 135: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 136: st.u32
+				s16 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:136")
+				}
+			}
+		}
+	}
+	// PTX lines 137, 138, 139, 140, 141: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(30)
+		v18aw := w.Window(31)
+		v21aw := w.Window(32)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 137: ld.u64
+				v17a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
+						continue
+					}
+					v17 = v17x
+				}
+				// 138: ld.s32
+				v18a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 139: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 140: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 141: ld.f32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 137: ld.u64
+				v17a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:137")
+						continue
+					}
+					v17 = v17x
+				}
+				// 138: ld.s32
+				v18a := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:138")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 139: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 140: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 141: ld.f32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:141")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 142: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: st.f32
+				s22 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: st.f32
+				s22 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:142")
+				}
+			}
+		}
+	}
+	// PTX line 143: mov.b32, warp-uniform
+	u23 := uint64(k3)
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.u32
+				s24 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(u23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.u32
+				s24 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(u23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:144")
+				}
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
+func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 147, 148: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(35)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 147: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
+						continue
+					}
+					v1 = v1x
+				}
+				// 148: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:147")
+						continue
+					}
+					v1 = v1x
+				}
+				// 148: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// warpAllreduceMaxBlock2 runs block 2 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 152-166; the lanes wait here for those shfl.sync.bfly.b32 at line 167 names
+func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x20)
+	k2 := uint64(0x8)
+	k3 := uint64(0x1f)
+	// PTX lines 152, 153: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(36)
+		v2aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: ld.f32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 153: ld.u32
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.f32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:152")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+				// 153: ld.u32
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:153")
+						continue
+					}
+					v2 = v2x
+				}
+				r21[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 154: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:155")
+				}
+			}
+		}
+	}
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: st.f32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r20[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: st.f32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r20[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:156")
+				}
+			}
+		}
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.u32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r21[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.u32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r21[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX line 158: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(41)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.u32
+				s8 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.u32
+				s8 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:159")
+				}
+			}
+		}
+	}
+	// PTX lines 160, 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(42)
+		v10aw := w.Window(43)
+		v11aw := w.Window(44)
+		v12aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
+						continue
+					}
+					v9 = v9x
+				}
+				r24[l] = v9
+				// 161: ld.f32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
+						continue
+					}
+					v10 = v10x
+				}
+				r25[l] = v10
+				// 162: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
+						continue
+					}
+					v11 = v11x
+				}
+				r26[l] = v11
+				// 163: ld.u32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
+						continue
+					}
+					v12 = v12x
+				}
+				// 164: sub.s32
+				v13 := uint64(uint32(u7) - uint32(v12))
+				// 165: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k2))
+				// 166: or.b32
+				v15 := uint64(uint32(v14) | uint32(k3))
+				r30[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:160")
+						continue
+					}
+					v9 = v9x
+				}
+				r24[l] = v9
+				// 161: ld.f32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:161")
+						continue
+					}
+					v10 = v10x
+				}
+				r25[l] = v10
+				// 162: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:162")
+						continue
+					}
+					v11 = v11x
+				}
+				r26[l] = v11
+				// 163: ld.u32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:163")
+						continue
+					}
+					v12 = v12x
+				}
+				// 164: sub.s32
+				v13 := uint64(uint32(u7) - uint32(v12))
+				// 165: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k2))
+				// 166: or.b32
+				v15 := uint64(uint32(v14) | uint32(k3))
+				r30[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// warpAllreduceMaxBlock3 runs block 3 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 167-173
+func warpAllreduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r31 := w.Reg(31)
+	r34 := w.Reg(34)
+	// PTX line 167: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 31, -1, 25, 26, 30, 24, m, m, "testdata/ptx/O0/warp_ops.ptx:167")
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.f32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.f32
+				s1 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:168")
+				}
+			}
+		}
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.f32
+				s2 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r31[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.f32
+				s2 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r31[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_ops.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(48)
+		v4aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.f32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
+						continue
+					}
+					v3 = v3x
+				}
+				// 171: ld.f32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
+						continue
+					}
+					v4 = v4x
+				}
+				// 172: max.f32
+				v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
+				r34[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.f32
+				v3a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:170")
+						continue
+					}
+					v3 = v3x
+				}
+				// 171: ld.f32
+				v4a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_ops.ptx:171")
+						continue
+					}
+					v4 = v4x
+				}
+				// 172: max.f32
+				v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
+				r34[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: st.f32
+				s6 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: st.f32
+				s6 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:173")
+				}
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock4 runs block 4 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 176-178
+func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r36 := w.Reg(36)
+	k0 := uint64(0x1)
+	// PTX lines 176, 177: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: shr.s32
+				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+				r36[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: shr.s32
+				v2 := uint64(uint32(int32(v1) >> uint32(k0)))
+				r36[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r36[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.u32
+				s3 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r36[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:178")
+				}
+			}
+		}
+	}
+}
+
+// warpAllreduceMaxBlock5 runs block 5 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 181-186; ret
+func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r37 := w.Reg(37)
+	r41 := w.Reg(41)
+	k0 := uint64(0x2)
+	// PTX lines 181, 182, 183, 184, 185: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(53)
+		v2aw := w.Window(54)
+		v3aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.f32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				r37[l] = v1
+				// 182: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				// 183: ld.s32
+				v3a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 184: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 185: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r41[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.f32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				r37[l] = v1
+				// 182: ld.u64
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				// 183: ld.s32
+				v3a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:183")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 184: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 185: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r41[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(56)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: st.f32
+				s6 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r37[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: st.f32
+				s6 := uint64(r41[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r37[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:186")
+				}
+			}
+		}
+	}
+}
+
 // warpScanRun runs blocks of kernel warp_scan for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4762,486 +4814,14 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 204-229
-			{
-				r0 := w.Reg(0)
-				r13 := w.Reg(13)
-				r18 := w.Reg(18)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x1f)
-				k3 := uint64(0x2)
-				k4 := uint64(0x1)
-				// PTX line 204: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 205: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 206: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:206")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 207: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:207")
-				}
-				// PTX line 208: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 209: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 210: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 211: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 212: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 212: st.u64
-							s9 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 212: st.u64
-							s9 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
-							}
-						}
-					}
-				}
-				// PTX lines 213: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
-							}
-						}
-					}
-				}
-				// PTX line 214: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 215: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 216: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 217, 218, 219, 220: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 217: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 218: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 219: st.u32
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
-							}
-							// 220: and.b32
-							v17 := uint64(uint32(v14) & uint32(k2))
-							r13[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 217: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 218: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 219: st.u32
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
-							}
-							// 220: and.b32
-							v17 := uint64(uint32(v14) & uint32(k2))
-							r13[l] = v17
-						}
-					}
-				}
-				// PTX lines 221: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 221: st.u32
-							s18 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 221: st.u32
-							s18 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(r13[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
-							}
-						}
-					}
-				}
-				// PTX lines 222, 223, 224, 225, 226: lane-local, one loop over the lanes
-				{
-					v19aw := w.Window(61)
-					v20aw := w.Window(62)
-					v23aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 222: ld.u64
-							v19a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
-									continue
-								}
-								v19 = v19x
-							}
-							// 223: ld.s32
-							v20a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
-									continue
-								}
-								v20 = v20x
-							}
-							v20 = uint64(uint64(int64(int32(v20))))
-							// 224: shl.b64
-							v21 := uint64(uint64(v20) << uint32(k3))
-							// 225: add.s64
-							v22 := uint64(uint64(v19) + uint64(v21))
-							// 226: ld.u32
-							v23a := uint64(v22) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
-									continue
-								}
-								v23 = v23x
-							}
-							r18[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 222: ld.u64
-							v19a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
-								v19 = runtime.Load64(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
-									continue
-								}
-								v19 = v19x
-							}
-							// 223: ld.s32
-							v20a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
-									continue
-								}
-								v20 = v20x
-							}
-							v20 = uint64(uint64(int64(int32(v20))))
-							// 224: shl.b64
-							v21 := uint64(uint64(v20) << uint32(k3))
-							// 225: add.s64
-							v22 := uint64(uint64(v19) + uint64(v21))
-							// 226: ld.u32
-							v23a := uint64(v22) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
-									continue
-								}
-								v23 = v23x
-							}
-							r18[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 227: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 227: st.u32
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r18[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 227: st.u32
-							s24 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r18[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
-							}
-						}
-					}
-				}
-				// PTX line 228: mov.b32, warp-uniform
-				u25 := uint64(k4)
-				// PTX lines 229: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(65)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 229: st.u32
-							s26 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(u25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 229: st.u32
-							s26 := uint64(u2) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(u25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
-							}
-						}
-					}
-				}
-			}
+			warpScanBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1f)
-				// PTX lines 232, 233: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v1aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 232: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
-									continue
-								}
-								v1 = v1x
-							}
-							// 233: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 232: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
-									continue
-								}
-								v1 = v1x
-							}
-							// 233: setp.gt.s32
-							c2t := int32(v1) > int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			warpScanBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5255,545 +4835,14 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 2:
 			// b2 ($L__BB2_2), PTX lines 237-250; the lanes wait here for those shfl.sync.up.b32 at line 251 names
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r30 := w.Reg(30)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x20)
-				k2 := uint64(0x8)
-				// PTX lines 237, 238: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(67)
-					v2aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
-									continue
-								}
-								v1 = v1x
-							}
-							r21[l] = v1
-							// 238: ld.u32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
-									continue
-								}
-								v2 = v2x
-							}
-							r22[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
-									continue
-								}
-								v1 = v1x
-							}
-							r21[l] = v1
-							// 238: ld.u32
-							v2a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
-									continue
-								}
-								v2 = v2x
-							}
-							r22[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 239: mov.b32, warp-uniform
-				u3 := uint64(k0)
-				// PTX lines 240: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 240: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 240: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(u3)
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
-							}
-						}
-					}
-				}
-				// PTX lines 241: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(70)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r21[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r21[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
-							}
-						}
-					}
-				}
-				// PTX lines 242: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 242: st.u32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r22[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 242: st.u32
-							s6 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r22[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
-							}
-						}
-					}
-				}
-				// PTX line 243: mov.b32, warp-uniform
-				u7 := uint64(k1)
-				// PTX lines 244: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(72)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 244: st.u32
-							s8 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 244: st.u32
-							s8 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(u7)
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
-							}
-						}
-					}
-				}
-				// PTX lines 245, 246, 247, 248, 249, 250: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(73)
-					v10aw := w.Window(74)
-					v11aw := w.Window(75)
-					v12aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 245: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
-									continue
-								}
-								v9 = v9x
-							}
-							r25[l] = v9
-							// 246: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
-									continue
-								}
-								v10 = v10x
-							}
-							r26[l] = v10
-							// 247: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
-									continue
-								}
-								v11 = v11x
-							}
-							r27[l] = v11
-							// 248: ld.u32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
-									continue
-								}
-								v12 = v12x
-							}
-							// 249: sub.s32
-							v13 := uint64(uint32(u7) - uint32(v12))
-							// 250: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k2))
-							r30[l] = v14
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 245: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
-									continue
-								}
-								v9 = v9x
-							}
-							r25[l] = v9
-							// 246: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
-									continue
-								}
-								v10 = v10x
-							}
-							r26[l] = v10
-							// 247: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
-									continue
-								}
-								v11 = v11x
-							}
-							r27[l] = v11
-							// 248: ld.u32
-							v12a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
-									continue
-								}
-								v12 = v12x
-							}
-							// 249: sub.s32
-							v13 := uint64(uint32(u7) - uint32(v12))
-							// 250: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k2))
-							r30[l] = v14
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			warpScanBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b2 ($L__BB2_2), PTX lines 251-255; divergent, reconverges at block 5 (b4 ($L__BB2_4))
-			{
-				r0 := w.Reg(0)
-				r31 := w.Reg(31)
-				// PTX line 251: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 31, -1, 26, 27, 30, 25, m, m, "testdata/ptx/O0/warp_ops.ptx:251")
-				// PTX lines 252: lane-local, one loop over the lanes
-				{
-					s1w := w.Window(77)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 252: st.u32
-							s1 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 252: st.u32
-							s1 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
-							}
-						}
-					}
-				}
-				// PTX lines 253, 254, 255: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v2aw := w.Window(78)
-					v3aw := w.Window(79)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
-									continue
-								}
-								v2 = v2x
-							}
-							// 254: ld.u32
-							v3a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
-									continue
-								}
-								v3 = v3x
-							}
-							// 255: setp.lt.s32
-							c4t := int32(v2) < int32(v3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: ld.u32
-							v2a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
-									continue
-								}
-								v2 = v2x
-							}
-							// 254: ld.u32
-							v3a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
-									continue
-								}
-								v3 = v3x
-							}
-							// 255: setp.lt.s32
-							c4t := int32(v2) < int32(v3)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			warpScanBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5807,129 +4856,7 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			}
 		case 4:
 			// b3 ($L__BB2_3), PTX lines 259-262
-			{
-				r0 := w.Reg(0)
-				r36 := w.Reg(36)
-				// PTX lines 259, 260, 261: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(80)
-					v2aw := w.Window(81)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 259: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
-									continue
-								}
-								v1 = v1x
-							}
-							// 260: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
-									continue
-								}
-								v2 = v2x
-							}
-							// 261: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r36[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 259: ld.u32
-							v1a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
-									continue
-								}
-								v1 = v1x
-							}
-							// 260: ld.u32
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
-									continue
-								}
-								v2 = v2x
-							}
-							// 261: add.s32
-							v3 := uint64(uint32(v2) + uint32(v1))
-							r36[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 262: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(82)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 262: st.u32
-							s4 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r36[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 262: st.u32
-							s4 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r36[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
-							}
-						}
-					}
-				}
-			}
+			warpScanBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5939,269 +4866,14 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 6
 		case 6:
 			// b5 ($L__BB2_5), PTX lines 267-269
-			{
-				r0 := w.Reg(0)
-				r38 := w.Reg(38)
-				k0 := uint64(0x1)
-				// PTX lines 267, 268: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(83)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 267: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
-									continue
-								}
-								v1 = v1x
-							}
-							// 268: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							r38[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 267: ld.u32
-							v1a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
-									continue
-								}
-								v1 = v1x
-							}
-							// 268: shl.b32
-							v2 := uint64(uint32(v1) << uint32(k0))
-							r38[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 269: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(84)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 269: st.u32
-							s3 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r38[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 269: st.u32
-							s3 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(r38[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
-							}
-						}
-					}
-				}
-			}
+			warpScanBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 7:
 			// b6 ($L__BB2_6), PTX lines 272-277; ret
-			{
-				r0 := w.Reg(0)
-				r39 := w.Reg(39)
-				r43 := w.Reg(43)
-				k0 := uint64(0x2)
-				// PTX lines 272, 273, 274, 275, 276: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(85)
-					v2aw := w.Window(86)
-					v3aw := w.Window(87)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 272: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
-									continue
-								}
-								v1 = v1x
-							}
-							r39[l] = v1
-							// 273: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
-									continue
-								}
-								v2 = v2x
-							}
-							// 274: ld.s32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 275: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 276: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r43[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 272: ld.u32
-							v1a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
-									continue
-								}
-								v1 = v1x
-							}
-							r39[l] = v1
-							// 273: ld.u64
-							v2a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
-									continue
-								}
-								v2 = v2x
-							}
-							// 274: ld.s32
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 275: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 276: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r43[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 277: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 277: st.u32
-							s6 := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r39[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 277: st.u32
-							s6 := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r39[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
-							}
-						}
-					}
-				}
-			}
+			warpScanBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -6222,6 +4894,1414 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// warpScanBlock0 runs block 0 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 204-229
+func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r13 := w.Reg(13)
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x1f)
+	k3 := uint64(0x2)
+	k4 := uint64(0x1)
+	// PTX line 204: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 205: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 206: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:206")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 207: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:207")
+	}
+	// PTX line 208: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 209: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 210: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 211: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 212: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 212: st.u64
+				s9 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 212: st.u64
+				s9 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:212")
+				}
+			}
+		}
+	}
+	// PTX lines 213: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
+				}
+			}
+		}
+	}
+	// PTX line 214: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 215: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 216: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 217, 218, 219, 220: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 217: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 218: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 219: st.u32
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
+				}
+				// 220: and.b32
+				v17 := uint64(uint32(v14) & uint32(k2))
+				r13[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 217: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 218: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 219: st.u32
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:219")
+				}
+				// 220: and.b32
+				v17 := uint64(uint32(v14) & uint32(k2))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 221: st.u32
+				s18 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 221: st.u32
+				s18 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_ops.ptx:221")
+				}
+			}
+		}
+	}
+	// PTX lines 222, 223, 224, 225, 226: lane-local, one loop over the lanes
+	{
+		v19aw := w.Window(61)
+		v20aw := w.Window(62)
+		v23aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 222: ld.u64
+				v19a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
+						continue
+					}
+					v19 = v19x
+				}
+				// 223: ld.s32
+				v20a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
+						continue
+					}
+					v20 = v20x
+				}
+				v20 = uint64(uint64(int64(int32(v20))))
+				// 224: shl.b64
+				v21 := uint64(uint64(v20) << uint32(k3))
+				// 225: add.s64
+				v22 := uint64(uint64(v19) + uint64(v21))
+				// 226: ld.u32
+				v23a := uint64(v22) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
+						continue
+					}
+					v23 = v23x
+				}
+				r18[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 222: ld.u64
+				v19a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+					v19 = runtime.Load64(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/warp_ops.ptx:222")
+						continue
+					}
+					v19 = v19x
+				}
+				// 223: ld.s32
+				v20a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_ops.ptx:223")
+						continue
+					}
+					v20 = v20x
+				}
+				v20 = uint64(uint64(int64(int32(v20))))
+				// 224: shl.b64
+				v21 := uint64(uint64(v20) << uint32(k3))
+				// 225: add.s64
+				v22 := uint64(uint64(v19) + uint64(v21))
+				// 226: ld.u32
+				v23a := uint64(v22) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:226")
+						continue
+					}
+					v23 = v23x
+				}
+				r18[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 227: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 227: st.u32
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r18[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 227: st.u32
+				s24 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r18[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_ops.ptx:227")
+				}
+			}
+		}
+	}
+	// PTX line 228: mov.b32, warp-uniform
+	u25 := uint64(k4)
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(65)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: st.u32
+				s26 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: st.u32
+				s26 := uint64(u2) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:229")
+				}
+			}
+		}
+	}
+}
+
+// warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1f)
+	// PTX lines 232, 233: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v1aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 232: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
+						continue
+					}
+					v1 = v1x
+				}
+				// 233: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 232: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:232")
+						continue
+					}
+					v1 = v1x
+				}
+				// 233: setp.gt.s32
+				c2t := int32(v1) > int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// warpScanBlock2 runs block 2 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 237-250; the lanes wait here for those shfl.sync.up.b32 at line 251 names
+func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x20)
+	k2 := uint64(0x8)
+	// PTX lines 237, 238: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(67)
+		v2aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
+				// 238: ld.u32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
+						continue
+					}
+					v2 = v2x
+				}
+				r22[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:237")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
+				// 238: ld.u32
+				v2a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:238")
+						continue
+					}
+					v2 = v2x
+				}
+				r22[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 239: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX lines 240: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 240: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 240: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(u3)
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:240")
+				}
+			}
+		}
+	}
+	// PTX lines 241: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(70)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r21[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r21[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:241")
+				}
+			}
+		}
+	}
+	// PTX lines 242: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: st.u32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r22[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: st.u32
+				s6 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r22[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:242")
+				}
+			}
+		}
+	}
+	// PTX line 243: mov.b32, warp-uniform
+	u7 := uint64(k1)
+	// PTX lines 244: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(72)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 244: st.u32
+				s8 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 244: st.u32
+				s8 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(u7)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:244")
+				}
+			}
+		}
+	}
+	// PTX lines 245, 246, 247, 248, 249, 250: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(73)
+		v10aw := w.Window(74)
+		v11aw := w.Window(75)
+		v12aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 245: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
+						continue
+					}
+					v9 = v9x
+				}
+				r25[l] = v9
+				// 246: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
+						continue
+					}
+					v10 = v10x
+				}
+				r26[l] = v10
+				// 247: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
+						continue
+					}
+					v11 = v11x
+				}
+				r27[l] = v11
+				// 248: ld.u32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
+						continue
+					}
+					v12 = v12x
+				}
+				// 249: sub.s32
+				v13 := uint64(uint32(u7) - uint32(v12))
+				// 250: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k2))
+				r30[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 245: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_ops.ptx:245")
+						continue
+					}
+					v9 = v9x
+				}
+				r25[l] = v9
+				// 246: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:246")
+						continue
+					}
+					v10 = v10x
+				}
+				r26[l] = v10
+				// 247: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:247")
+						continue
+					}
+					v11 = v11x
+				}
+				r27[l] = v11
+				// 248: ld.u32
+				v12a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_ops.ptx:248")
+						continue
+					}
+					v12 = v12x
+				}
+				// 249: sub.s32
+				v13 := uint64(uint32(u7) - uint32(v12))
+				// 250: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k2))
+				r30[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// warpScanBlock3 runs block 3 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_2), PTX lines 251-255; divergent, reconverges at block 5 (b4 ($L__BB2_4))
+func warpScanBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r31 := w.Reg(31)
+	// PTX line 251: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 31, -1, 26, 27, 30, 25, m, m, "testdata/ptx/O0/warp_ops.ptx:251")
+	// PTX lines 252: lane-local, one loop over the lanes
+	{
+		s1w := w.Window(77)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 252: st.u32
+				s1 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 252: st.u32
+				s1 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:252")
+				}
+			}
+		}
+	}
+	// PTX lines 253, 254, 255: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v2aw := w.Window(78)
+		v3aw := w.Window(79)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
+						continue
+					}
+					v2 = v2x
+				}
+				// 254: ld.u32
+				v3a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
+						continue
+					}
+					v3 = v3x
+				}
+				// 255: setp.lt.s32
+				c4t := int32(v2) < int32(v3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: ld.u32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:253")
+						continue
+					}
+					v2 = v2x
+				}
+				// 254: ld.u32
+				v3a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:254")
+						continue
+					}
+					v3 = v3x
+				}
+				// 255: setp.lt.s32
+				c4t := int32(v2) < int32(v3)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// warpScanBlock4 runs block 4 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB2_3), PTX lines 259-262
+func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r36 := w.Reg(36)
+	// PTX lines 259, 260, 261: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(80)
+		v2aw := w.Window(81)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 259: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
+						continue
+					}
+					v1 = v1x
+				}
+				// 260: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
+						continue
+					}
+					v2 = v2x
+				}
+				// 261: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r36[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 259: ld.u32
+				v1a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:259")
+						continue
+					}
+					v1 = v1x
+				}
+				// 260: ld.u32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:260")
+						continue
+					}
+					v2 = v2x
+				}
+				// 261: add.s32
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r36[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 262: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(82)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 262: st.u32
+				s4 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r36[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 262: st.u32
+				s4 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r36[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:262")
+				}
+			}
+		}
+	}
+}
+
+// warpScanBlock6 runs block 6 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB2_5), PTX lines 267-269
+func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r38 := w.Reg(38)
+	k0 := uint64(0x1)
+	// PTX lines 267, 268: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(83)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 267: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
+						continue
+					}
+					v1 = v1x
+				}
+				// 268: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r38[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 267: ld.u32
+				v1a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:267")
+						continue
+					}
+					v1 = v1x
+				}
+				// 268: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r38[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 269: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(84)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 269: st.u32
+				s3 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r38[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 269: st.u32
+				s3 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(r38[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:269")
+				}
+			}
+		}
+	}
+}
+
+// warpScanBlock7 runs block 7 of kernel warp_scan for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB2_6), PTX lines 272-277; ret
+func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r39 := w.Reg(39)
+	r43 := w.Reg(43)
+	k0 := uint64(0x2)
+	// PTX lines 272, 273, 274, 275, 276: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(85)
+		v2aw := w.Window(86)
+		v3aw := w.Window(87)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 272: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
+						continue
+					}
+					v1 = v1x
+				}
+				r39[l] = v1
+				// 273: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
+						continue
+					}
+					v2 = v2x
+				}
+				// 274: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 275: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 276: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r43[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 272: ld.u32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:272")
+						continue
+					}
+					v1 = v1x
+				}
+				r39[l] = v1
+				// 273: ld.u64
+				v2a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:273")
+						continue
+					}
+					v2 = v2x
+				}
+				// 274: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:274")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 275: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 276: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r43[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 277: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 277: st.u32
+				s6 := uint64(r43[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r39[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 277: st.u32
+				s6 := uint64(r43[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r39[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:277")
+				}
+			}
+		}
+	}
+}
+
 // warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -6230,841 +6310,14 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 294-330; the lanes wait here for those shfl.sync.idx.b32 at line 331 names
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r28 := w.Reg(28)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0x1f)
-				k4 := uint64(0xffffffff)
-				k5 := uint64(0x20)
-				k6 := uint64(0x8)
-				// PTX line 294: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 295: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 296: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:296")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 297: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:297")
-				}
-				// PTX line 298: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 299: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 300: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 301: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 302: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(89)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 302: st.u64
-							s9 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 302: st.u64
-							s9 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
-							}
-						}
-					}
-				}
-				// PTX lines 303: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(90)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 303: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 303: st.u64
-							s10 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
-							}
-						}
-					}
-				}
-				// PTX line 304: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 305: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 306: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 307, 308, 309: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(91)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 307: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 308: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 309: st.u32
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 307: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 308: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 309: st.u32
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
-							}
-						}
-					}
-				}
-				// PTX lines 310, 311, 312, 313, 314: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(92)
-					v18aw := w.Window(93)
-					v21aw := w.Window(94)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 310: ld.u64
-							v17a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
-									continue
-								}
-								v17 = v17x
-							}
-							// 311: ld.s32
-							v18a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 312: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 313: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 314: ld.u32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 310: ld.u64
-							v17a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
-									continue
-								}
-								v17 = v17x
-							}
-							// 311: ld.s32
-							v18a := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 312: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 313: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 314: ld.u32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 315: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(95)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 315: st.u32
-							s22 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 315: st.u32
-							s22 := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
-							}
-						}
-					}
-				}
-				// PTX lines 316, 317: lane-local, one loop over the lanes
-				{
-					v23aw := w.Window(96)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 316: ld.u32
-							v23a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
-									continue
-								}
-								v23 = v23x
-							}
-							r18[l] = v23
-							// 317: and.b32
-							v24 := uint64(uint32(v23) & uint32(k3))
-							r19[l] = v24
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 316: ld.u32
-							v23a := uint64(u2) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
-									continue
-								}
-								v23 = v23x
-							}
-							r18[l] = v23
-							// 317: and.b32
-							v24 := uint64(uint32(v23) & uint32(k3))
-							r19[l] = v24
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 318: mov.b32, warp-uniform
-				u25 := uint64(k4)
-				// PTX lines 319: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(97)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 319: st.u32
-							s26 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(u25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 319: st.u32
-							s26 := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(u25)
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
-							}
-						}
-					}
-				}
-				// PTX lines 320: lane-local, one loop over the lanes
-				{
-					s27w := w.Window(98)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 320: st.u32
-							s27 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r18[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 320: st.u32
-							s27 := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
-							}
-							s27v := uint64(r18[l])
-							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-								runtime.Store32(s27w.Mem, s27o, s27v)
-							} else {
-								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
-							}
-						}
-					}
-				}
-				// PTX lines 321: lane-local, one loop over the lanes
-				{
-					s28w := w.Window(99)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 321: st.u32
-							s28 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r19[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 321: st.u32
-							s28 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(r19[l])
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
-							}
-						}
-					}
-				}
-				// PTX line 322: mov.b32, warp-uniform
-				u29 := uint64(k5)
-				// PTX lines 323: lane-local, one loop over the lanes
-				{
-					s30w := w.Window(100)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 323: st.u32
-							s30 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
-							}
-							s30v := uint64(u29)
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 323: st.u32
-							s30 := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
-							}
-							s30v := uint64(u29)
-							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
-								runtime.Store32(s30w.Mem, s30o, s30v)
-							} else {
-								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
-							}
-						}
-					}
-				}
-				// PTX lines 324, 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
-				{
-					v31aw := w.Window(101)
-					v32aw := w.Window(102)
-					v33aw := w.Window(103)
-					v34aw := w.Window(104)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 324: ld.u32
-							v31a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
-									continue
-								}
-								v31 = v31x
-							}
-							r22[l] = v31
-							// 325: ld.u32
-							v32a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
-									continue
-								}
-								v32 = v32x
-							}
-							r23[l] = v32
-							// 326: ld.u32
-							v33a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
-									continue
-								}
-								v33 = v33x
-							}
-							r24[l] = v33
-							// 327: ld.u32
-							v34a := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
-									continue
-								}
-								v34 = v34x
-							}
-							// 328: sub.s32
-							v35 := uint64(uint32(u29) - uint32(v34))
-							// 329: shl.b32
-							v36 := uint64(uint32(v35) << uint32(k6))
-							// 330: or.b32
-							v37 := uint64(uint32(v36) | uint32(k3))
-							r28[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 324: ld.u32
-							v31a := uint64(u2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
-							}
-							var v31 uint64
-							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
-								v31 = runtime.Load32(v31aw.Mem, v31ao)
-							} else {
-								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
-								if !v31ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
-									continue
-								}
-								v31 = v31x
-							}
-							r22[l] = v31
-							// 325: ld.u32
-							v32a := uint64(u2) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
-									continue
-								}
-								v32 = v32x
-							}
-							r23[l] = v32
-							// 326: ld.u32
-							v33a := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
-									continue
-								}
-								v33 = v33x
-							}
-							r24[l] = v33
-							// 327: ld.u32
-							v34a := uint64(u2) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
-									continue
-								}
-								v34 = v34x
-							}
-							// 328: sub.s32
-							v35 := uint64(uint32(u29) - uint32(v34))
-							// 329: shl.b32
-							v36 := uint64(uint32(v35) << uint32(k6))
-							// 330: or.b32
-							v37 := uint64(uint32(v36) | uint32(k3))
-							r28[l] = v37
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			warpBroadcastBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 331-336; ret
-			{
-				r0 := w.Reg(0)
-				r29 := w.Reg(29)
-				r33 := w.Reg(33)
-				k0 := uint64(0x2)
-				// PTX line 331: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 29, -1, 23, 24, 28, 22, m, m, "testdata/ptx/O0/warp_ops.ptx:331")
-				// PTX lines 332, 333, 334, 335: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(105)
-					v2aw := w.Window(106)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 332: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
-									continue
-								}
-								v1 = v1x
-							}
-							// 333: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 334: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 335: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r33[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 332: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
-									continue
-								}
-								v1 = v1x
-							}
-							// 333: ld.s32
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 334: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 335: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r33[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 336: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(107)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 336: st.u32
-							s5 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r29[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 336: st.u32
-							s5 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r29[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
-							}
-						}
-					}
-				}
-			}
+			warpBroadcastBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7079,6 +6332,841 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// warpBroadcastBlock0 runs block 0 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 294-330; the lanes wait here for those shfl.sync.idx.b32 at line 331 names
+func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0x1f)
+	k4 := uint64(0xffffffff)
+	k5 := uint64(0x20)
+	k6 := uint64(0x8)
+	// PTX line 294: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 295: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 296: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:296")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 297: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:297")
+	}
+	// PTX line 298: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 299: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 300: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 301: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 302: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(89)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 302: st.u64
+				s9 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 302: st.u64
+				s9 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_ops.ptx:302")
+				}
+			}
+		}
+	}
+	// PTX lines 303: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(90)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 303: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 303: st.u64
+				s10 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
+				}
+			}
+		}
+	}
+	// PTX line 304: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 305: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 306: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 307, 308, 309: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 307: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 308: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 309: st.u32
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 307: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 308: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 309: st.u32
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_ops.ptx:309")
+				}
+			}
+		}
+	}
+	// PTX lines 310, 311, 312, 313, 314: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(92)
+		v18aw := w.Window(93)
+		v21aw := w.Window(94)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 310: ld.u64
+				v17a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
+						continue
+					}
+					v17 = v17x
+				}
+				// 311: ld.s32
+				v18a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 312: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 313: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 314: ld.u32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 310: ld.u64
+				v17a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_ops.ptx:310")
+						continue
+					}
+					v17 = v17x
+				}
+				// 311: ld.s32
+				v18a := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_ops.ptx:311")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 312: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 313: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 314: ld.u32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_ops.ptx:314")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 315: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(95)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 315: st.u32
+				s22 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 315: st.u32
+				s22 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_ops.ptx:315")
+				}
+			}
+		}
+	}
+	// PTX lines 316, 317: lane-local, one loop over the lanes
+	{
+		v23aw := w.Window(96)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 316: ld.u32
+				v23a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
+						continue
+					}
+					v23 = v23x
+				}
+				r18[l] = v23
+				// 317: and.b32
+				v24 := uint64(uint32(v23) & uint32(k3))
+				r19[l] = v24
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 316: ld.u32
+				v23a := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_ops.ptx:316")
+						continue
+					}
+					v23 = v23x
+				}
+				r18[l] = v23
+				// 317: and.b32
+				v24 := uint64(uint32(v23) & uint32(k3))
+				r19[l] = v24
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 318: mov.b32, warp-uniform
+	u25 := uint64(k4)
+	// PTX lines 319: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(97)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 319: st.u32
+				s26 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 319: st.u32
+				s26 := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_ops.ptx:319")
+				}
+			}
+		}
+	}
+	// PTX lines 320: lane-local, one loop over the lanes
+	{
+		s27w := w.Window(98)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 320: st.u32
+				s27 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r18[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 320: st.u32
+				s27 := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+				}
+				s27v := uint64(r18[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/warp_ops.ptx:320")
+				}
+			}
+		}
+	}
+	// PTX lines 321: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(99)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 321: st.u32
+				s28 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r19[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 321: st.u32
+				s28 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(r19[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:321")
+				}
+			}
+		}
+	}
+	// PTX line 322: mov.b32, warp-uniform
+	u29 := uint64(k5)
+	// PTX lines 323: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(100)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 323: st.u32
+				s30 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+				}
+				s30v := uint64(u29)
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 323: st.u32
+				s30 := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+				}
+				s30v := uint64(u29)
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
+				} else {
+					w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/warp_ops.ptx:323")
+				}
+			}
+		}
+	}
+	// PTX lines 324, 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
+	{
+		v31aw := w.Window(101)
+		v32aw := w.Window(102)
+		v33aw := w.Window(103)
+		v34aw := w.Window(104)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 324: ld.u32
+				v31a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
+						continue
+					}
+					v31 = v31x
+				}
+				r22[l] = v31
+				// 325: ld.u32
+				v32a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
+						continue
+					}
+					v32 = v32x
+				}
+				r23[l] = v32
+				// 326: ld.u32
+				v33a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
+						continue
+					}
+					v33 = v33x
+				}
+				r24[l] = v33
+				// 327: ld.u32
+				v34a := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
+						continue
+					}
+					v34 = v34x
+				}
+				// 328: sub.s32
+				v35 := uint64(uint32(u29) - uint32(v34))
+				// 329: shl.b32
+				v36 := uint64(uint32(v35) << uint32(k6))
+				// 330: or.b32
+				v37 := uint64(uint32(v36) | uint32(k3))
+				r28[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 324: ld.u32
+				v31a := uint64(u2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+				}
+				var v31 uint64
+				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+					v31 = runtime.Load32(v31aw.Ptr, v31ao)
+				} else {
+					v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+					if !v31ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/warp_ops.ptx:324")
+						continue
+					}
+					v31 = v31x
+				}
+				r22[l] = v31
+				// 325: ld.u32
+				v32a := uint64(u2) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_ops.ptx:325")
+						continue
+					}
+					v32 = v32x
+				}
+				r23[l] = v32
+				// 326: ld.u32
+				v33a := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:326")
+						continue
+					}
+					v33 = v33x
+				}
+				r24[l] = v33
+				// 327: ld.u32
+				v34a := uint64(u2) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_ops.ptx:327")
+						continue
+					}
+					v34 = v34x
+				}
+				// 328: sub.s32
+				v35 := uint64(uint32(u29) - uint32(v34))
+				// 329: shl.b32
+				v36 := uint64(uint32(v35) << uint32(k6))
+				// 330: or.b32
+				v37 := uint64(uint32(v36) | uint32(k3))
+				r28[l] = v37
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// warpBroadcastBlock1 runs block 1 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 331-336; ret
+func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r29 := w.Reg(29)
+	r33 := w.Reg(33)
+	k0 := uint64(0x2)
+	// PTX line 331: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 29, -1, 23, 24, 28, 22, m, m, "testdata/ptx/O0/warp_ops.ptx:331")
+	// PTX lines 332, 333, 334, 335: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(105)
+		v2aw := w.Window(106)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 332: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
+						continue
+					}
+					v1 = v1x
+				}
+				// 333: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 334: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 335: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r33[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 332: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_ops.ptx:332")
+						continue
+					}
+					v1 = v1x
+				}
+				// 333: ld.s32
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_ops.ptx:333")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 334: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 335: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r33[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 336: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(107)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 336: st.u32
+				s5 := uint64(r33[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r29[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 336: st.u32
+				s5 := uint64(r33[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r29[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_ops.ptx:336")
+				}
+			}
+		}
+	}
+}
+
 // warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -7087,818 +7175,14 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 357-399; the lanes wait here for those vote.sync.ballot.b32 at line 400 names
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0x1)
-				k4 := uint64(0xffffffff)
-				// PTX line 357: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 358: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 359: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/warp_ops.ptx:359")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 360: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/warp_ops.ptx:360")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 361: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/warp_ops.ptx:361")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 362: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:362")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 363: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:363")
-				}
-				// PTX line 364: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u3)
-				// PTX line 365: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 366: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u4)
-				// PTX line 367: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX line 368: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u5)
-				// PTX line 369: cvta.global.u64, warp-uniform
-				u13 := uint64(u12)
-				// PTX line 370: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u6)
-				// PTX line 371: cvta.global.u64, warp-uniform
-				u15 := uint64(u14)
-				// PTX line 372: cvta.to.global.u64, warp-uniform
-				u16 := uint64(u7)
-				// PTX line 373: cvta.global.u64, warp-uniform
-				u17 := uint64(u16)
-				// PTX lines 374: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(108)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 374: st.u64
-							s18 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 374: st.u64
-							s18 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
-							}
-						}
-					}
-				}
-				// PTX lines 375: lane-local, one loop over the lanes
-				{
-					s19w := w.Window(109)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 375: st.u64
-							s19 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u15)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 375: st.u64
-							s19 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
-							}
-							s19v := uint64(u15)
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
-								runtime.Store64(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
-							}
-						}
-					}
-				}
-				// PTX lines 376: lane-local, one loop over the lanes
-				{
-					s20w := w.Window(110)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 376: st.u64
-							s20 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(u13)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 376: st.u64
-							s20 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
-							}
-							s20v := uint64(u13)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
-								runtime.Store64(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
-							}
-						}
-					}
-				}
-				// PTX lines 377: lane-local, one loop over the lanes
-				{
-					s21w := w.Window(111)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 377: st.u64
-							s21 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(u11)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 377: st.u64
-							s21 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
-							}
-							s21v := uint64(u11)
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
-							}
-						}
-					}
-				}
-				// PTX lines 378: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(112)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 378: st.u64
-							s22 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u9)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 378: st.u64
-							s22 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
-							}
-							s22v := uint64(u9)
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
-								runtime.Store64(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
-							}
-						}
-					}
-				}
-				// PTX line 379: mov.u32, warp-uniform
-				u23 := uint64(uint64(w.CTAID().X))
-				// PTX line 380: mov.u32, warp-uniform
-				u24 := uint64(uint64(w.NTID().X))
-				// PTX line 381: mul.lo.s32, warp-uniform
-				u25 := uint64(uint32(u23) * uint32(u24))
-				// PTX lines 382, 383, 384: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s28w := w.Window(113)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 382: mov.u32
-							v26 := uint64(uint64(tid0[l]))
-							r20[l] = v26
-							// 383: add.s32
-							v27 := uint64(uint32(u25) + uint32(v26))
-							// 384: st.u32
-							s28 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(v27)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 382: mov.u32
-							v26 := uint64(uint64(tid0[l]))
-							r20[l] = v26
-							// 383: add.s32
-							v27 := uint64(uint32(u25) + uint32(v26))
-							// 384: st.u32
-							s28 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
-							}
-							s28v := uint64(v27)
-							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-								runtime.Store32(s28w.Mem, s28o, s28v)
-							} else {
-								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
-							}
-						}
-					}
-				}
-				// PTX lines 385, 386, 387, 388, 389, 390, 391: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v29aw := w.Window(114)
-					v30aw := w.Window(115)
-					v33aw := w.Window(116)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 385: ld.u64
-							v29a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
-								v29 = runtime.Load64(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
-									continue
-								}
-								v29 = v29x
-							}
-							// 386: ld.s32
-							v30a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
-									continue
-								}
-								v30 = v30x
-							}
-							v30 = uint64(uint64(int64(int32(v30))))
-							// 387: shl.b64
-							v31 := uint64(uint64(v30) << uint32(k2))
-							// 388: add.s64
-							v32 := uint64(uint64(v29) + uint64(v31))
-							// 389: ld.u32
-							v33a := uint64(v32) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
-									continue
-								}
-								v33 = v33x
-							}
-							// 390: setp.gt.s32
-							c34t := int32(v33) > int32(k0)
-							c34 := c34t
-							c34b0 := uint32(0)
-							if c34 {
-								c34b0 = 1
-							}
-							p0 = p0&^(1<<l) | c34b0<<l
-							// 391: selp.u32
-							v35 := uint64(k0)
-							if c34 {
-								v35 = uint64(k3)
-							}
-							r27[l] = v35
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 385: ld.u64
-							v29a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
-								v29 = runtime.Load64(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
-								if !v29ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
-									continue
-								}
-								v29 = v29x
-							}
-							// 386: ld.s32
-							v30a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
-							}
-							var v30 uint64
-							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
-								v30 = runtime.Load32(v30aw.Mem, v30ao)
-							} else {
-								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
-								if !v30ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
-									continue
-								}
-								v30 = v30x
-							}
-							v30 = uint64(uint64(int64(int32(v30))))
-							// 387: shl.b64
-							v31 := uint64(uint64(v30) << uint32(k2))
-							// 388: add.s64
-							v32 := uint64(uint64(v29) + uint64(v31))
-							// 389: ld.u32
-							v33a := uint64(v32) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
-									continue
-								}
-								v33 = v33x
-							}
-							// 390: setp.gt.s32
-							c34t := int32(v33) > int32(k0)
-							c34 := c34t
-							c34b0 := uint32(0)
-							if c34 {
-								c34b0 = 1
-							}
-							p0 = p0&^(1<<l) | c34b0<<l
-							// 391: selp.u32
-							v35 := uint64(k0)
-							if c34 {
-								v35 = uint64(k3)
-							}
-							r27[l] = v35
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX lines 392: lane-local, one loop over the lanes
-				{
-					s36w := w.Window(117)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 392: st.u32
-							s36 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r27[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 392: st.u32
-							s36 := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
-							}
-							s36v := uint64(r27[l])
-							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-								runtime.Store32(s36w.Mem, s36o, s36v)
-							} else {
-								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
-							}
-						}
-					}
-				}
-				// PTX lines 393: lane-local, one loop over the lanes
-				{
-					v37aw := w.Window(118)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 393: ld.u32
-							v37a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
-									continue
-								}
-								v37 = v37x
-							}
-							r28[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 393: ld.u32
-							v37a := uint64(u2) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
-									continue
-								}
-								v37 = v37x
-							}
-							r28[l] = v37
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 394: mov.b32, warp-uniform
-				u38 := uint64(k4)
-				// PTX lines 395: lane-local, one loop over the lanes
-				{
-					s39w := w.Window(119)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 395: st.u32
-							s39 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
-							}
-							s39v := uint64(u38)
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 395: st.u32
-							s39 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
-							}
-							s39v := uint64(u38)
-							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-								runtime.Store32(s39w.Mem, s39o, s39v)
-							} else {
-								w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
-							}
-						}
-					}
-				}
-				// PTX lines 396: lane-local, one loop over the lanes
-				{
-					s40w := w.Window(120)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 396: st.u32
-							s40 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r28[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 396: st.u32
-							s40 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
-							}
-							s40v := uint64(r28[l])
-							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-								runtime.Store32(s40w.Mem, s40o, s40v)
-							} else {
-								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
-							}
-						}
-					}
-				}
-				// PTX lines 397, 398, 399: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v41aw := w.Window(121)
-					v42aw := w.Window(122)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 397: ld.u32
-							v41a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
-									continue
-								}
-								v41 = v41x
-							}
-							r30[l] = v41
-							// 398: ld.u32
-							v42a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
-								v42 = runtime.Load32(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
-									continue
-								}
-								v42 = v42x
-							}
-							// 399: setp.ne.s32
-							c43t := uint32(v42) != uint32(k0)
-							c43 := c43t
-							c43b0 := uint32(0)
-							if c43 {
-								c43b0 = 1
-							}
-							p1 = p1&^(1<<l) | c43b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 397: ld.u32
-							v41a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
-							}
-							var v41 uint64
-							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-								v41 = runtime.Load32(v41aw.Mem, v41ao)
-							} else {
-								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-								if !v41ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
-									continue
-								}
-								v41 = v41x
-							}
-							r30[l] = v41
-							// 398: ld.u32
-							v42a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
-							}
-							var v42 uint64
-							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
-								v42 = runtime.Load32(v42aw.Mem, v42ao)
-							} else {
-								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
-								if !v42ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
-									continue
-								}
-								v42 = v42x
-							}
-							// 399: setp.ne.s32
-							c43t := uint32(v42) != uint32(k0)
-							c43 := c43t
-							c43b0 := uint32(0)
-							if c43 {
-								c43b0 = 1
-							}
-							p1 = p1&^(1<<l) | c43b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			warpVotesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 400-403; divergent, reconverges at block 3 (b2 ($L__BB4_2))
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r32 := w.Reg(32)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x0)
-				// PTX line 400: vote.sync.ballot.b32
-				w.Vote(runtime.VoteBallot, 32, w.P[1], 30, m, m, "testdata/ptx/O0/warp_ops.ptx:400")
-				// PTX lines 401, 402, 403: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					s1w := w.Window(123)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 401: st.u32
-							s1 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r32[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
-							}
-							// 402: and.b32
-							v2 := uint64(uint32(r20[l]) & uint32(k0))
-							// 403: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 401: st.u32
-							s1 := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
-							}
-							s1v := uint64(r32[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
-							}
-							// 402: and.b32
-							v2 := uint64(uint32(r20[l]) & uint32(k0))
-							// 403: setp.ne.s32
-							c3t := uint32(v2) != uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			warpVotesBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -7912,1208 +7196,28 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 2:
 			// b1 ($L__BB4_1), PTX lines 407-417
-			{
-				r0 := w.Reg(0)
-				r34 := w.Reg(34)
-				r43 := w.Reg(43)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x1b)
-				k2 := uint64(0x5)
-				k3 := uint64(0x2)
-				// PTX lines 407, 408, 409, 410, 411, 412, 413, 414, 415, 416: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(124)
-					v2aw := w.Window(125)
-					v3aw := w.Window(126)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 407: ld.u32
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
-									continue
-								}
-								v1 = v1x
-							}
-							r34[l] = v1
-							// 408: ld.u64
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
-									continue
-								}
-								v2 = v2x
-							}
-							// 409: ld.u32
-							v3a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
-									continue
-								}
-								v3 = v3x
-							}
-							// 410: shr.s32
-							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-							// 411: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 412: add.s32
-							v6 := uint64(uint32(v3) + uint32(v5))
-							// 413: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 414: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 415: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k3))
-							// 416: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r43[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 407: ld.u32
-							v1a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
-									continue
-								}
-								v1 = v1x
-							}
-							r34[l] = v1
-							// 408: ld.u64
-							v2a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
-									continue
-								}
-								v2 = v2x
-							}
-							// 409: ld.u32
-							v3a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
-									continue
-								}
-								v3 = v3x
-							}
-							// 410: shr.s32
-							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-							// 411: shr.u32
-							v5 := uint64(uint32(v4) >> uint32(k1))
-							// 412: add.s32
-							v6 := uint64(uint32(v3) + uint32(v5))
-							// 413: shr.s32
-							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-							// 414: cvt.s64.s32
-							v8 := uint64(uint64(int32(v7)))
-							// 415: shl.b64
-							v9 := uint64(uint64(v8) << uint32(k3))
-							// 416: add.s64
-							v10 := uint64(uint64(v2) + uint64(v9))
-							r43[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 417: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(127)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 417: st.u32
-							s11 := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r34[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 417: st.u32
-							s11 := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r34[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 3:
 			// b2 ($L__BB4_2), PTX lines 420-426; the lanes wait here for those vote.sync.any.pred at line 427 names
-			{
-				r0 := w.Reg(0)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x0)
-				// PTX lines 420: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(128)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 420: ld.u32
-							v1a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 420: ld.u32
-							v1a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-								v1 = runtime.Load32(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 421: mov.b32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r45, m, u2)
-				// PTX lines 422: lane-local, one loop over the lanes
-				{
-					s3w := w.Window(129)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 422: st.u32
-							s3 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(u2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 422: st.u32
-							s3 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
-							}
-							s3v := uint64(u2)
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
-							}
-						}
-					}
-				}
-				// PTX lines 423: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(130)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 423: st.u32
-							s4 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r44[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 423: st.u32
-							s4 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r44[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
-							}
-						}
-					}
-				}
-				// PTX lines 424, 425, 426: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					v5aw := w.Window(131)
-					v6aw := w.Window(132)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 424: ld.u32
-							v5a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
-									continue
-								}
-								v5 = v5x
-							}
-							r46[l] = v5
-							// 425: ld.u32
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
-									continue
-								}
-								v6 = v6x
-							}
-							// 426: setp.ne.s32
-							c7t := uint32(v6) != uint32(k1)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p3 = p3&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 424: ld.u32
-							v5a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
-									continue
-								}
-								v5 = v5x
-							}
-							r46[l] = v5
-							// 425: ld.u32
-							v6a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
-									continue
-								}
-								v6 = v6x
-							}
-							// 426: setp.ne.s32
-							c7t := uint32(v6) != uint32(k1)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p3 = p3&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[3] = p3
-				}
-			}
+			warpVotesBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b2 ($L__BB4_2), PTX lines 427-439; the lanes wait here for those vote.sync.all.pred at line 440 names
-			{
-				r0 := w.Reg(0)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				r54 := w.Reg(54)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				// PTX line 427: vote.sync.any.pred
-				w.Vote(runtime.VoteAny, 4, w.P[3], 46, m, m, "testdata/ptx/O0/warp_ops.ptx:427")
-				// PTX lines 428, 429, 430, 431, 432: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					v2aw := w.Window(133)
-					v3aw := w.Window(134)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 428: selp.u32
-							v1 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r48[l] = v1
-							// 429: ld.u64
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
-									continue
-								}
-								v2 = v2x
-							}
-							// 430: ld.s32
-							v3a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 431: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k2))
-							// 432: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r52[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 428: selp.u32
-							v1 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r48[l] = v1
-							// 429: ld.u64
-							v2a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
-									continue
-								}
-								v2 = v2x
-							}
-							// 430: ld.s32
-							v3a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 431: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k2))
-							// 432: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r52[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 433: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(135)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 433: st.u32
-							s6 := uint64(r52[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r48[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 433: st.u32
-							s6 := uint64(r52[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r48[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
-							}
-						}
-					}
-				}
-				// PTX lines 434: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(136)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 434: ld.u32
-							v7a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
-									continue
-								}
-								v7 = v7x
-							}
-							r53[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 434: ld.u32
-							v7a := uint64(r0[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
-									continue
-								}
-								v7 = v7x
-							}
-							r53[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 435: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(137)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 435: st.u32
-							s8 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r45[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 435: st.u32
-							s8 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r45[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
-							}
-						}
-					}
-				}
-				// PTX lines 436: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(138)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 436: st.u32
-							s9 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r53[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 436: st.u32
-							s9 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(r53[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
-							}
-						}
-					}
-				}
-				// PTX lines 437, 438, 439: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					v10aw := w.Window(139)
-					v11aw := w.Window(140)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 437: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
-									continue
-								}
-								v10 = v10x
-							}
-							r54[l] = v10
-							// 438: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
-									continue
-								}
-								v11 = v11x
-							}
-							// 439: setp.ne.s32
-							c12t := uint32(v11) != uint32(k0)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p5 = p5&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 437: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
-									continue
-								}
-								v10 = v10x
-							}
-							r54[l] = v10
-							// 438: ld.u32
-							v11a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
-									continue
-								}
-								v11 = v11x
-							}
-							// 439: setp.ne.s32
-							c12t := uint32(v11) != uint32(k0)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p5 = p5&^(1<<l) | c12b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[5] = p5
-				}
-			}
+			warpVotesBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b2 ($L__BB4_2), PTX lines 440-457; ret
-			{
-				r0 := w.Reg(0)
-				r56 := w.Reg(56)
-				r60 := w.Reg(60)
-				r63 := w.Reg(63)
-				r65 := w.Reg(65)
-				r69 := w.Reg(69)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				// PTX line 440: vote.sync.all.pred
-				w.Vote(runtime.VoteAll, 6, w.P[5], 54, m, m, "testdata/ptx/O0/warp_ops.ptx:440")
-				// PTX lines 441, 442, 443, 444, 445: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					v2aw := w.Window(141)
-					v3aw := w.Window(142)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 441: selp.u32
-							v1 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r56[l] = v1
-							// 442: ld.u64
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
-									continue
-								}
-								v2 = v2x
-							}
-							// 443: ld.s32
-							v3a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 444: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k2))
-							// 445: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r60[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 441: selp.u32
-							v1 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							r56[l] = v1
-							// 442: ld.u64
-							v2a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-								v2 = runtime.Load64(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
-									continue
-								}
-								v2 = v2x
-							}
-							// 443: ld.s32
-							v3a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
-									continue
-								}
-								v3 = v3x
-							}
-							v3 = uint64(uint64(int64(int32(v3))))
-							// 444: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k2))
-							// 445: add.s64
-							v5 := uint64(uint64(v2) + uint64(v4))
-							r60[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 446: lane-local, one loop over the lanes
-				{
-					s6w := w.Window(143)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 446: st.u32
-							s6 := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r56[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 446: st.u32
-							s6 := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
-							}
-							s6v := uint64(r56[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
-							}
-						}
-					}
-				}
-				// PTX lines 447, 448, 449: lane-local, one loop over the lanes
-				{
-					v7aw := w.Window(144)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 447: ld.u32
-							v7a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
-									continue
-								}
-								v7 = v7x
-							}
-							// 448: mov.u32
-							v8 := uint64(runtime.LanemaskLt(l))
-							// 449: and.b32
-							v9 := uint64(uint32(v7) & uint32(v8))
-							r63[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 447: ld.u32
-							v7a := uint64(r0[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
-									continue
-								}
-								v7 = v7x
-							}
-							// 448: mov.u32
-							v8 := uint64(runtime.LanemaskLt(l))
-							// 449: and.b32
-							v9 := uint64(uint32(v7) & uint32(v8))
-							r63[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 450: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(145)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 450: st.u32
-							s10 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r63[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 450: st.u32
-							s10 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
-							}
-							s10v := uint64(r63[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
-							}
-						}
-					}
-				}
-				// PTX lines 451, 452, 453, 454, 455, 456: lane-local, one loop over the lanes
-				{
-					v11aw := w.Window(146)
-					v13aw := w.Window(147)
-					v14aw := w.Window(148)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 451: ld.u32
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
-									continue
-								}
-								v11 = v11x
-							}
-							// 452: popc.b32
-							v12 := uint64(bits.OnesCount64(uint64(uint32(v11))))
-							r65[l] = v12
-							// 453: ld.u64
-							v13a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
-									continue
-								}
-								v13 = v13x
-							}
-							// 454: ld.s32
-							v14a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 455: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k2))
-							// 456: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							r69[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 451: ld.u32
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
-									continue
-								}
-								v11 = v11x
-							}
-							// 452: popc.b32
-							v12 := uint64(bits.OnesCount64(uint64(uint32(v11))))
-							r65[l] = v12
-							// 453: ld.u64
-							v13a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
-								v13 = runtime.Load64(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
-								if !v13ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
-									continue
-								}
-								v13 = v13x
-							}
-							// 454: ld.s32
-							v14a := uint64(r0[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
-							}
-							var v14 uint64
-							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-								v14 = runtime.Load32(v14aw.Mem, v14ao)
-							} else {
-								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
-								if !v14ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
-									continue
-								}
-								v14 = v14x
-							}
-							v14 = uint64(uint64(int64(int32(v14))))
-							// 455: shl.b64
-							v15 := uint64(uint64(v14) << uint32(k2))
-							// 456: add.s64
-							v16 := uint64(uint64(v13) + uint64(v15))
-							r69[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 457: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(149)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 457: st.u32
-							s17 := uint64(r69[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r65[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 457: st.u32
-							s17 := uint64(r69[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
-							}
-							s17v := uint64(r65[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
-							}
-						}
-					}
-				}
-			}
+			warpVotesBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9128,5 +7232,2013 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// warpVotesBlock0 runs block 0 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 357-399; the lanes wait here for those vote.sync.ballot.b32 at line 400 names
+func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0x1)
+	k4 := uint64(0xffffffff)
+	// PTX line 357: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 358: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 359: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/warp_ops.ptx:359")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 360: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/warp_ops.ptx:360")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 361: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/warp_ops.ptx:361")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 362: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_ops.ptx:362")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 363: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_ops.ptx:363")
+	}
+	// PTX line 364: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u3)
+	// PTX line 365: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 366: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 367: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 368: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u5)
+	// PTX line 369: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 370: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 371: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 372: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u7)
+	// PTX line 373: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX lines 374: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(108)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 374: st.u64
+				s18 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 374: st.u64
+				s18 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_ops.ptx:374")
+				}
+			}
+		}
+	}
+	// PTX lines 375: lane-local, one loop over the lanes
+	{
+		s19w := w.Window(109)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 375: st.u64
+				s19 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u15)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 375: st.u64
+				s19 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+				}
+				s19v := uint64(u15)
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+					runtime.Store64(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/warp_ops.ptx:375")
+				}
+			}
+		}
+	}
+	// PTX lines 376: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(110)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 376: st.u64
+				s20 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(u13)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 376: st.u64
+				s20 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+				}
+				s20v := uint64(u13)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+					runtime.Store64(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/warp_ops.ptx:376")
+				}
+			}
+		}
+	}
+	// PTX lines 377: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(111)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 377: st.u64
+				s21 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(u11)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 377: st.u64
+				s21 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+				}
+				s21v := uint64(u11)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/warp_ops.ptx:377")
+				}
+			}
+		}
+	}
+	// PTX lines 378: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(112)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 378: st.u64
+				s22 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u9)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 378: st.u64
+				s22 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+				}
+				s22v := uint64(u9)
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+					runtime.Store64(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
+				}
+			}
+		}
+	}
+	// PTX line 379: mov.u32, warp-uniform
+	u23 := uint64(uint64(w.CTAID().X))
+	// PTX line 380: mov.u32, warp-uniform
+	u24 := uint64(uint64(w.NTID().X))
+	// PTX line 381: mul.lo.s32, warp-uniform
+	u25 := uint64(uint32(u23) * uint32(u24))
+	// PTX lines 382, 383, 384: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s28w := w.Window(113)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 382: mov.u32
+				v26 := uint64(uint64(tid0[l]))
+				r20[l] = v26
+				// 383: add.s32
+				v27 := uint64(uint32(u25) + uint32(v26))
+				// 384: st.u32
+				s28 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(v27)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 382: mov.u32
+				v26 := uint64(uint64(tid0[l]))
+				r20[l] = v26
+				// 383: add.s32
+				v27 := uint64(uint32(u25) + uint32(v26))
+				// 384: st.u32
+				s28 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+				}
+				s28v := uint64(v27)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/warp_ops.ptx:384")
+				}
+			}
+		}
+	}
+	// PTX lines 385, 386, 387, 388, 389, 390, 391: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v29aw := w.Window(114)
+		v30aw := w.Window(115)
+		v33aw := w.Window(116)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 385: ld.u64
+				v29a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+					v29 = runtime.Load64(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
+						continue
+					}
+					v29 = v29x
+				}
+				// 386: ld.s32
+				v30a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
+						continue
+					}
+					v30 = v30x
+				}
+				v30 = uint64(uint64(int64(int32(v30))))
+				// 387: shl.b64
+				v31 := uint64(uint64(v30) << uint32(k2))
+				// 388: add.s64
+				v32 := uint64(uint64(v29) + uint64(v31))
+				// 389: ld.u32
+				v33a := uint64(v32) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
+						continue
+					}
+					v33 = v33x
+				}
+				// 390: setp.gt.s32
+				c34t := int32(v33) > int32(k0)
+				c34 := c34t
+				c34b0 := uint32(0)
+				if c34 {
+					c34b0 = 1
+				}
+				p0 = p0&^(1<<l) | c34b0<<l
+				// 391: selp.u32
+				v35 := uint64(k0)
+				if c34 {
+					v35 = uint64(k3)
+				}
+				r27[l] = v35
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 385: ld.u64
+				v29a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+					v29 = runtime.Load64(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+					if !v29ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/warp_ops.ptx:385")
+						continue
+					}
+					v29 = v29x
+				}
+				// 386: ld.s32
+				v30a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+				}
+				var v30 uint64
+				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+					v30 = runtime.Load32(v30aw.Ptr, v30ao)
+				} else {
+					v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+					if !v30ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/warp_ops.ptx:386")
+						continue
+					}
+					v30 = v30x
+				}
+				v30 = uint64(uint64(int64(int32(v30))))
+				// 387: shl.b64
+				v31 := uint64(uint64(v30) << uint32(k2))
+				// 388: add.s64
+				v32 := uint64(uint64(v29) + uint64(v31))
+				// 389: ld.u32
+				v33a := uint64(v32) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_ops.ptx:389")
+						continue
+					}
+					v33 = v33x
+				}
+				// 390: setp.gt.s32
+				c34t := int32(v33) > int32(k0)
+				c34 := c34t
+				c34b0 := uint32(0)
+				if c34 {
+					c34b0 = 1
+				}
+				p0 = p0&^(1<<l) | c34b0<<l
+				// 391: selp.u32
+				v35 := uint64(k0)
+				if c34 {
+					v35 = uint64(k3)
+				}
+				r27[l] = v35
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX lines 392: lane-local, one loop over the lanes
+	{
+		s36w := w.Window(117)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 392: st.u32
+				s36 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r27[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 392: st.u32
+				s36 := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+				}
+				s36v := uint64(r27[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
+				} else {
+					w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/warp_ops.ptx:392")
+				}
+			}
+		}
+	}
+	// PTX lines 393: lane-local, one loop over the lanes
+	{
+		v37aw := w.Window(118)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 393: ld.u32
+				v37a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
+						continue
+					}
+					v37 = v37x
+				}
+				r28[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 393: ld.u32
+				v37a := uint64(u2) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_ops.ptx:393")
+						continue
+					}
+					v37 = v37x
+				}
+				r28[l] = v37
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 394: mov.b32, warp-uniform
+	u38 := uint64(k4)
+	// PTX lines 395: lane-local, one loop over the lanes
+	{
+		s39w := w.Window(119)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 395: st.u32
+				s39 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
+				}
+				s39v := uint64(u38)
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 395: st.u32
+				s39 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s39, 4)
+				}
+				s39v := uint64(u38)
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
+				} else {
+					w.StoreLane(s39w, runtime.SpaceGeneric, s39, 4, s39v, l, "testdata/ptx/O0/warp_ops.ptx:395")
+				}
+			}
+		}
+	}
+	// PTX lines 396: lane-local, one loop over the lanes
+	{
+		s40w := w.Window(120)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 396: st.u32
+				s40 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r28[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 396: st.u32
+				s40 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+				}
+				s40v := uint64(r28[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
+				} else {
+					w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/warp_ops.ptx:396")
+				}
+			}
+		}
+	}
+	// PTX lines 397, 398, 399: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v41aw := w.Window(121)
+		v42aw := w.Window(122)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 397: ld.u32
+				v41a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
+						continue
+					}
+					v41 = v41x
+				}
+				r30[l] = v41
+				// 398: ld.u32
+				v42a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
+					v42 = runtime.Load32(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
+						continue
+					}
+					v42 = v42x
+				}
+				// 399: setp.ne.s32
+				c43t := uint32(v42) != uint32(k0)
+				c43 := c43t
+				c43b0 := uint32(0)
+				if c43 {
+					c43b0 = 1
+				}
+				p1 = p1&^(1<<l) | c43b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 397: ld.u32
+				v41a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+				}
+				var v41 uint64
+				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				} else {
+					v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+					if !v41ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/warp_ops.ptx:397")
+						continue
+					}
+					v41 = v41x
+				}
+				r30[l] = v41
+				// 398: ld.u32
+				v42a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
+				}
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
+					v42 = runtime.Load32(v42aw.Ptr, v42ao)
+				} else {
+					v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+					if !v42ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/O0/warp_ops.ptx:398")
+						continue
+					}
+					v42 = v42x
+				}
+				// 399: setp.ne.s32
+				c43t := uint32(v42) != uint32(k0)
+				c43 := c43t
+				c43b0 := uint32(0)
+				if c43 {
+					c43b0 = 1
+				}
+				p1 = p1&^(1<<l) | c43b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// warpVotesBlock1 runs block 1 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 400-403; divergent, reconverges at block 3 (b2 ($L__BB4_2))
+func warpVotesBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r32 := w.Reg(32)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x0)
+	// PTX line 400: vote.sync.ballot.b32
+	w.Vote(runtime.VoteBallot, 32, w.P[1], 30, m, m, "testdata/ptx/O0/warp_ops.ptx:400")
+	// PTX lines 401, 402, 403: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		s1w := w.Window(123)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 401: st.u32
+				s1 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r32[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
+				}
+				// 402: and.b32
+				v2 := uint64(uint32(r20[l]) & uint32(k0))
+				// 403: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 401: st.u32
+				s1 := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+				}
+				s1v := uint64(r32[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/O0/warp_ops.ptx:401")
+				}
+				// 402: and.b32
+				v2 := uint64(uint32(r20[l]) & uint32(k0))
+				// 403: setp.ne.s32
+				c3t := uint32(v2) != uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// warpVotesBlock2 runs block 2 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB4_1), PTX lines 407-417
+func warpVotesBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r34 := w.Reg(34)
+	r43 := w.Reg(43)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1b)
+	k2 := uint64(0x5)
+	k3 := uint64(0x2)
+	// PTX lines 407, 408, 409, 410, 411, 412, 413, 414, 415, 416: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(124)
+		v2aw := w.Window(125)
+		v3aw := w.Window(126)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 407: ld.u32
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+				// 408: ld.u64
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
+						continue
+					}
+					v2 = v2x
+				}
+				// 409: ld.u32
+				v3a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
+						continue
+					}
+					v3 = v3x
+				}
+				// 410: shr.s32
+				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+				// 411: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 412: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				// 413: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 414: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 415: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k3))
+				// 416: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r43[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 407: ld.u32
+				v1a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:407")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+				// 408: ld.u64
+				v2a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:408")
+						continue
+					}
+					v2 = v2x
+				}
+				// 409: ld.u32
+				v3a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:409")
+						continue
+					}
+					v3 = v3x
+				}
+				// 410: shr.s32
+				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+				// 411: shr.u32
+				v5 := uint64(uint32(v4) >> uint32(k1))
+				// 412: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				// 413: shr.s32
+				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+				// 414: cvt.s64.s32
+				v8 := uint64(uint64(int32(v7)))
+				// 415: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k3))
+				// 416: add.s64
+				v10 := uint64(uint64(v2) + uint64(v9))
+				r43[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 417: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(127)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 417: st.u32
+				s11 := uint64(r43[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r34[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 417: st.u32
+				s11 := uint64(r43[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r34[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_ops.ptx:417")
+				}
+			}
+		}
+	}
+}
+
+// warpVotesBlock3 runs block 3 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_2), PTX lines 420-426; the lanes wait here for those vote.sync.any.pred at line 427 names
+func warpVotesBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x0)
+	// PTX lines 420: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(128)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 420: ld.u32
+				v1a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 420: ld.u32
+				v1a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/warp_ops.ptx:420")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 421: mov.b32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r45, m, u2)
+	// PTX lines 422: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(129)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 422: st.u32
+				s3 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(u2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 422: st.u32
+				s3 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+				}
+				s3v := uint64(u2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/warp_ops.ptx:422")
+				}
+			}
+		}
+	}
+	// PTX lines 423: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(130)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 423: st.u32
+				s4 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r44[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 423: st.u32
+				s4 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r44[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_ops.ptx:423")
+				}
+			}
+		}
+	}
+	// PTX lines 424, 425, 426: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v5aw := w.Window(131)
+		v6aw := w.Window(132)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 424: ld.u32
+				v5a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
+						continue
+					}
+					v5 = v5x
+				}
+				r46[l] = v5
+				// 425: ld.u32
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
+						continue
+					}
+					v6 = v6x
+				}
+				// 426: setp.ne.s32
+				c7t := uint32(v6) != uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p3 = p3&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 424: ld.u32
+				v5a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_ops.ptx:424")
+						continue
+					}
+					v5 = v5x
+				}
+				r46[l] = v5
+				// 425: ld.u32
+				v6a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_ops.ptx:425")
+						continue
+					}
+					v6 = v6x
+				}
+				// 426: setp.ne.s32
+				c7t := uint32(v6) != uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p3 = p3&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[3] = p3
+	}
+}
+
+// warpVotesBlock4 runs block 4 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_2), PTX lines 427-439; the lanes wait here for those vote.sync.all.pred at line 440 names
+func warpVotesBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	// PTX line 427: vote.sync.any.pred
+	w.Vote(runtime.VoteAny, 4, w.P[3], 46, m, m, "testdata/ptx/O0/warp_ops.ptx:427")
+	// PTX lines 428, 429, 430, 431, 432: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		v2aw := w.Window(133)
+		v3aw := w.Window(134)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 428: selp.u32
+				v1 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r48[l] = v1
+				// 429: ld.u64
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
+						continue
+					}
+					v2 = v2x
+				}
+				// 430: ld.s32
+				v3a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 431: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k2))
+				// 432: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r52[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 428: selp.u32
+				v1 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r48[l] = v1
+				// 429: ld.u64
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:429")
+						continue
+					}
+					v2 = v2x
+				}
+				// 430: ld.s32
+				v3a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:430")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 431: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k2))
+				// 432: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r52[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 433: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(135)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 433: st.u32
+				s6 := uint64(r52[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r48[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 433: st.u32
+				s6 := uint64(r52[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r48[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:433")
+				}
+			}
+		}
+	}
+	// PTX lines 434: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(136)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 434: ld.u32
+				v7a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
+						continue
+					}
+					v7 = v7x
+				}
+				r53[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 434: ld.u32
+				v7a := uint64(r0[l]) + 0x4c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:434")
+						continue
+					}
+					v7 = v7x
+				}
+				r53[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 435: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(137)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 435: st.u32
+				s8 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r45[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 435: st.u32
+				s8 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r45[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_ops.ptx:435")
+				}
+			}
+		}
+	}
+	// PTX lines 436: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(138)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 436: st.u32
+				s9 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r53[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 436: st.u32
+				s9 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(r53[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_ops.ptx:436")
+				}
+			}
+		}
+	}
+	// PTX lines 437, 438, 439: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		v10aw := w.Window(139)
+		v11aw := w.Window(140)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 437: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
+						continue
+					}
+					v10 = v10x
+				}
+				r54[l] = v10
+				// 438: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
+						continue
+					}
+					v11 = v11x
+				}
+				// 439: setp.ne.s32
+				c12t := uint32(v11) != uint32(k0)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p5 = p5&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 437: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_ops.ptx:437")
+						continue
+					}
+					v10 = v10x
+				}
+				r54[l] = v10
+				// 438: ld.u32
+				v11a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:438")
+						continue
+					}
+					v11 = v11x
+				}
+				// 439: setp.ne.s32
+				c12t := uint32(v11) != uint32(k0)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p5 = p5&^(1<<l) | c12b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[5] = p5
+	}
+}
+
+// warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_2), PTX lines 440-457; ret
+func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r56 := w.Reg(56)
+	r60 := w.Reg(60)
+	r63 := w.Reg(63)
+	r65 := w.Reg(65)
+	r69 := w.Reg(69)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	// PTX line 440: vote.sync.all.pred
+	w.Vote(runtime.VoteAll, 6, w.P[5], 54, m, m, "testdata/ptx/O0/warp_ops.ptx:440")
+	// PTX lines 441, 442, 443, 444, 445: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		v2aw := w.Window(141)
+		v3aw := w.Window(142)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 441: selp.u32
+				v1 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r56[l] = v1
+				// 442: ld.u64
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
+						continue
+					}
+					v2 = v2x
+				}
+				// 443: ld.s32
+				v3a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 444: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k2))
+				// 445: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r60[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 441: selp.u32
+				v1 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				r56[l] = v1
+				// 442: ld.u64
+				v2a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/warp_ops.ptx:442")
+						continue
+					}
+					v2 = v2x
+				}
+				// 443: ld.s32
+				v3a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_ops.ptx:443")
+						continue
+					}
+					v3 = v3x
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 444: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k2))
+				// 445: add.s64
+				v5 := uint64(uint64(v2) + uint64(v4))
+				r60[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 446: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(143)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 446: st.u32
+				s6 := uint64(r60[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r56[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 446: st.u32
+				s6 := uint64(r60[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+				}
+				s6v := uint64(r56[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/warp_ops.ptx:446")
+				}
+			}
+		}
+	}
+	// PTX lines 447, 448, 449: lane-local, one loop over the lanes
+	{
+		v7aw := w.Window(144)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 447: ld.u32
+				v7a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
+						continue
+					}
+					v7 = v7x
+				}
+				// 448: mov.u32
+				v8 := uint64(runtime.LanemaskLt(l))
+				// 449: and.b32
+				v9 := uint64(uint32(v7) & uint32(v8))
+				r63[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 447: ld.u32
+				v7a := uint64(r0[l]) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_ops.ptx:447")
+						continue
+					}
+					v7 = v7x
+				}
+				// 448: mov.u32
+				v8 := uint64(runtime.LanemaskLt(l))
+				// 449: and.b32
+				v9 := uint64(uint32(v7) & uint32(v8))
+				r63[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 450: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(145)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 450: st.u32
+				s10 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r63[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 450: st.u32
+				s10 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+				}
+				s10v := uint64(r63[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/warp_ops.ptx:450")
+				}
+			}
+		}
+	}
+	// PTX lines 451, 452, 453, 454, 455, 456: lane-local, one loop over the lanes
+	{
+		v11aw := w.Window(146)
+		v13aw := w.Window(147)
+		v14aw := w.Window(148)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 451: ld.u32
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
+						continue
+					}
+					v11 = v11x
+				}
+				// 452: popc.b32
+				v12 := uint64(bits.OnesCount64(uint64(uint32(v11))))
+				r65[l] = v12
+				// 453: ld.u64
+				v13a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
+						continue
+					}
+					v13 = v13x
+				}
+				// 454: ld.s32
+				v14a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 455: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k2))
+				// 456: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				r69[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 451: ld.u32
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_ops.ptx:451")
+						continue
+					}
+					v11 = v11x
+				}
+				// 452: popc.b32
+				v12 := uint64(bits.OnesCount64(uint64(uint32(v11))))
+				r65[l] = v12
+				// 453: ld.u64
+				v13a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+					v13 = runtime.Load64(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+					if !v13ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/warp_ops.ptx:453")
+						continue
+					}
+					v13 = v13x
+				}
+				// 454: ld.s32
+				v14a := uint64(r0[l]) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+				}
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				} else {
+					v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+					if !v14ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/warp_ops.ptx:454")
+						continue
+					}
+					v14 = v14x
+				}
+				v14 = uint64(uint64(int64(int32(v14))))
+				// 455: shl.b64
+				v15 := uint64(uint64(v14) << uint32(k2))
+				// 456: add.s64
+				v16 := uint64(uint64(v13) + uint64(v15))
+				r69[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 457: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(149)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 457: st.u32
+				s17 := uint64(r69[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r65[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 457: st.u32
+				s17 := uint64(r69[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+				}
+				s17v := uint64(r65[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/warp_ops.ptx:457")
+				}
+			}
+		}
 	}
 }

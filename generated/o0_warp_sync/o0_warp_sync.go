@@ -923,1410 +923,21 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-62; the lanes wait here for those match.any.sync.b32 at line 63 names
-			{
-				r0 := w.Reg(0)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0xffffffff)
-				// PTX line 29: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 30: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/warp_sync.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/warp_sync.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_sync.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_sync.ptx:34")
-				}
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u3)
-				// PTX line 36: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u4)
-				// PTX line 38: cvta.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u11 := uint64(u5)
-				// PTX line 40: cvta.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX line 41: cvta.to.global.u64, warp-uniform
-				u13 := uint64(u6)
-				// PTX line 42: cvta.global.u64, warp-uniform
-				u14 := uint64(u13)
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					s15w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.u64
-							s15 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.u64
-							s15 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
-							}
-							s15v := uint64(u14)
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
-								runtime.Store64(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
-							}
-						}
-					}
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					s16w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.u64
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u12)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.u64
-							s16 := uint64(u2) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
-							}
-							s16v := uint64(u12)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
-								runtime.Store64(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
-							}
-						}
-					}
-				}
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					s17w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.u64
-							s17 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u10)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.u64
-							s17 := uint64(u2) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
-							}
-							s17v := uint64(u10)
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
-							}
-						}
-					}
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					s18w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.u64
-							s18 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u8)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.u64
-							s18 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
-							}
-							s18v := uint64(u8)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-								runtime.Store64(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX line 47: mov.u32, warp-uniform
-				u19 := uint64(uint64(w.CTAID().X))
-				// PTX line 48: mov.u32, warp-uniform
-				u20 := uint64(uint64(w.NTID().X))
-				// PTX line 49: mul.lo.s32, warp-uniform
-				u21 := uint64(uint32(u19) * uint32(u20))
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s24w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: mov.u32
-							v22 := uint64(uint64(tid0[l]))
-							// 51: add.s32
-							v23 := uint64(uint32(u21) + uint32(v22))
-							// 52: st.u32
-							s24 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(v23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: mov.u32
-							v22 := uint64(uint64(tid0[l]))
-							// 51: add.s32
-							v23 := uint64(uint32(u21) + uint32(v22))
-							// 52: st.u32
-							s24 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(v23)
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-				{
-					v25aw := w.Window(5)
-					v26aw := w.Window(6)
-					v29aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.u64
-							v25a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
-									continue
-								}
-								v25 = v25x
-							}
-							// 54: ld.s32
-							v26a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
-									continue
-								}
-								v26 = v26x
-							}
-							v26 = uint64(uint64(int64(int32(v26))))
-							// 55: shl.b64
-							v27 := uint64(uint64(v26) << uint32(k2))
-							// 56: add.s64
-							v28 := uint64(uint64(v25) + uint64(v27))
-							// 57: ld.u32
-							v29a := uint64(v28) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
-									continue
-								}
-								v29 = v29x
-							}
-							r23[l] = v29
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.u64
-							v25a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
-									continue
-								}
-								v25 = v25x
-							}
-							// 54: ld.s32
-							v26a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
-									continue
-								}
-								v26 = v26x
-							}
-							v26 = uint64(uint64(int64(int32(v26))))
-							// 55: shl.b64
-							v27 := uint64(uint64(v26) << uint32(k2))
-							// 56: add.s64
-							v28 := uint64(uint64(v25) + uint64(v27))
-							// 57: ld.u32
-							v29a := uint64(v28) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
-							}
-							var v29 uint64
-							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
-								v29 = runtime.Load32(v29aw.Mem, v29ao)
-							} else {
-								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
-								if !v29ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
-									continue
-								}
-								v29 = v29x
-							}
-							r23[l] = v29
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 58: mov.b32, warp-uniform
-				u30 := uint64(k3)
-				runtime.Broadcast(r24, m, u30)
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.u32
-							s31 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(u30)
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.u32
-							s31 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
-							}
-							s31v := uint64(u30)
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-								runtime.Store32(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					s32w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.u32
-							s32 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r23[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.u32
-							s32 := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
-							}
-							s32v := uint64(r23[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61, 62: lane-local, one loop over the lanes
-				{
-					v33aw := w.Window(10)
-					v34aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.u32
-							v33a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
-									continue
-								}
-								v33 = v33x
-							}
-							r25[l] = v33
-							// 62: ld.u32
-							v34a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
-									continue
-								}
-								v34 = v34x
-							}
-							r26[l] = v34
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.u32
-							v33a := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
-							}
-							var v33 uint64
-							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
-								v33 = runtime.Load32(v33aw.Mem, v33ao)
-							} else {
-								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
-								if !v33ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
-									continue
-								}
-								v33 = v33x
-							}
-							r25[l] = v33
-							// 62: ld.u32
-							v34a := uint64(u2) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
-									continue
-								}
-								v34 = v34x
-							}
-							r26[l] = v34
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matchOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 63-80; the lanes wait here for those match.all.sync.b32 at line 81 names
-			{
-				r0 := w.Reg(0)
-				r24 := w.Reg(24)
-				r27 := w.Reg(27)
-				r31 := w.Reg(31)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				k0 := uint64(0x2)
-				k1 := uint64(0x3c)
-				// PTX line 63: match.any.sync.b32
-				w.Match(false, 32, 27, -1, 26, 25, m, m, "testdata/ptx/O0/warp_sync.ptx:63")
-				// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(12)
-					v2aw := w.Window(13)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 64: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: ld.s32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 66: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 67: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r31[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 64: ld.u64
-							v1a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
-									continue
-								}
-								v1 = v1x
-							}
-							// 65: ld.s32
-							v2a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 66: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 67: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r31[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.u32
-							s5 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r27[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.u32
-							s5 := uint64(r31[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r27[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
-							}
-						}
-					}
-				}
-				// PTX lines 69, 70, 71, 72, 73: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(15)
-					v7aw := w.Window(16)
-					v10aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: ld.u64
-							v6a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
-									continue
-								}
-								v6 = v6x
-							}
-							// 70: ld.s32
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 71: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k0))
-							// 72: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							// 73: ld.u32
-							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
-									continue
-								}
-								v10 = v10x
-							}
-							r36[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: ld.u64
-							v6a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
-								v6 = runtime.Load64(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
-									continue
-								}
-								v6 = v6x
-							}
-							// 70: ld.s32
-							v7a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
-									continue
-								}
-								v7 = v7x
-							}
-							v7 = uint64(uint64(int64(int32(v7))))
-							// 71: shl.b64
-							v8 := uint64(uint64(v7) << uint32(k0))
-							// 72: add.s64
-							v9 := uint64(uint64(v6) + uint64(v8))
-							// 73: ld.u32
-							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
-									continue
-								}
-								v10 = v10x
-							}
-							r36[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.u32
-							s11 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r24[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.u32
-							s11 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
-							}
-							s11v := uint64(r24[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
-							}
-						}
-					}
-				}
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.u32
-							s12 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r36[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
-							}
-							// 76: add.u64
-							v13 := uint64(uint64(r0[l]) + uint64(k1))
-							r37[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.u32
-							s12 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r36[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
-							}
-							// 76: add.u64
-							v13 := uint64(uint64(r0[l]) + uint64(k1))
-							r37[l] = v13
-						}
-					}
-				}
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.u64
-							s14 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r37[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.u64
-							s14 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(r37[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
-							}
-						}
-					}
-				}
-				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-				{
-					v15aw := w.Window(21)
-					v16aw := w.Window(22)
-					v17aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: ld.u32
-							v15a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
-									continue
-								}
-								v15 = v15x
-							}
-							r38[l] = v15
-							// 79: ld.u32
-							v16a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
-									continue
-								}
-								v16 = v16x
-							}
-							r39[l] = v16
-							// 80: ld.u64
-							v17a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
-									continue
-								}
-								v17 = v17x
-							}
-							r40[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: ld.u32
-							v15a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
-							}
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
-									continue
-								}
-								v15 = v15x
-							}
-							r38[l] = v15
-							// 79: ld.u32
-							v16a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
-									continue
-								}
-								v16 = v16x
-							}
-							r39[l] = v16
-							// 80: ld.u64
-							v17a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
-									continue
-								}
-								v17 = v17x
-							}
-							r40[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			matchOpsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 81-94; ret
-			{
-				r0 := w.Reg(0)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				r51 := w.Reg(51)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				// PTX line 81: match.all.sync.b32
-				w.Match(true, 32, 41, 0, 39, 38, m, m, "testdata/ptx/O0/warp_sync.ptx:81")
-				// PTX lines 82, 83: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					s2w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: selp.u32
-							v1 := uint64(k0)
-							if p0>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 83: st.u32
-							s2 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: selp.u32
-							v1 := uint64(k0)
-							if p0>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 83: st.u32
-							s2 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
-							}
-						}
-					}
-				}
-				// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(25)
-					v4aw := w.Window(26)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
-									continue
-								}
-								v3 = v3x
-							}
-							// 85: ld.s32
-							v4a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
-									continue
-								}
-								v4 = v4x
-							}
-							v4 = uint64(uint64(int64(int32(v4))))
-							// 86: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k2))
-							// 87: add.s64
-							v6 := uint64(uint64(v3) + uint64(v5))
-							r46[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.u64
-							v3a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
-								v3 = runtime.Load64(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
-									continue
-								}
-								v3 = v3x
-							}
-							// 85: ld.s32
-							v4a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
-							}
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
-									continue
-								}
-								v4 = v4x
-							}
-							v4 = uint64(uint64(int64(int32(v4))))
-							// 86: shl.b64
-							v5 := uint64(uint64(v4) << uint32(k2))
-							// 87: add.s64
-							v6 := uint64(uint64(v3) + uint64(v5))
-							r46[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: st.u32
-							s7 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r41[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: st.u32
-							s7 := uint64(r46[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r41[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
-							}
-						}
-					}
-				}
-				// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
-				{
-					v8aw := w.Window(28)
-					v9aw := w.Window(29)
-					v10aw := w.Window(30)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: ld.u32
-							v8a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
-									continue
-								}
-								v8 = v8x
-							}
-							r47[l] = v8
-							// 90: ld.u64
-							v9a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
-									continue
-								}
-								v9 = v9x
-							}
-							// 91: ld.s32
-							v10a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
-									continue
-								}
-								v10 = v10x
-							}
-							v10 = uint64(uint64(int64(int32(v10))))
-							// 92: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 93: add.s64
-							v12 := uint64(uint64(v9) + uint64(v11))
-							r51[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: ld.u32
-							v8a := uint64(r0[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
-									continue
-								}
-								v8 = v8x
-							}
-							r47[l] = v8
-							// 90: ld.u64
-							v9a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-								v9 = runtime.Load64(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
-									continue
-								}
-								v9 = v9x
-							}
-							// 91: ld.s32
-							v10a := uint64(r0[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
-									continue
-								}
-								v10 = v10x
-							}
-							v10 = uint64(uint64(int64(int32(v10))))
-							// 92: shl.b64
-							v11 := uint64(uint64(v10) << uint32(k2))
-							// 93: add.s64
-							v12 := uint64(uint64(v9) + uint64(v11))
-							r51[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(31)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: st.u32
-							s13 := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r47[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: st.u32
-							s13 := uint64(r51[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
-							}
-							s13v := uint64(r47[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
-							}
-						}
-					}
-				}
-			}
+			matchOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2341,6 +952,1407 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// matchOpsBlock0 runs block 0 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-62; the lanes wait here for those match.any.sync.b32 at line 63 names
+func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0xffffffff)
+	// PTX line 29: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 30: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/warp_sync.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/warp_sync.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_sync.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_sync.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u3)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u6)
+	// PTX line 42: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		s15w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.u64
+				s15 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.u64
+				s15 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+				}
+				s15v := uint64(u14)
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+					runtime.Store64(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/warp_sync.ptx:43")
+				}
+			}
+		}
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.u64
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u12)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.u64
+				s16 := uint64(u2) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+				}
+				s16v := uint64(u12)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+					runtime.Store64(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/warp_sync.ptx:44")
+				}
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.u64
+				s17 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u10)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.u64
+				s17 := uint64(u2) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+				}
+				s17v := uint64(u10)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/warp_sync.ptx:45")
+				}
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.u64
+				s18 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u8)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.u64
+				s18 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+				}
+				s18v := uint64(u8)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u20 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u21 := uint64(uint32(u19) * uint32(u20))
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s24w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: mov.u32
+				v22 := uint64(uint64(tid0[l]))
+				// 51: add.s32
+				v23 := uint64(uint32(u21) + uint32(v22))
+				// 52: st.u32
+				s24 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(v23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: mov.u32
+				v22 := uint64(uint64(tid0[l]))
+				// 51: add.s32
+				v23 := uint64(uint32(u21) + uint32(v22))
+				// 52: st.u32
+				s24 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(v23)
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+	{
+		v25aw := w.Window(5)
+		v26aw := w.Window(6)
+		v29aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.u64
+				v25a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
+						continue
+					}
+					v25 = v25x
+				}
+				// 54: ld.s32
+				v26a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
+						continue
+					}
+					v26 = v26x
+				}
+				v26 = uint64(uint64(int64(int32(v26))))
+				// 55: shl.b64
+				v27 := uint64(uint64(v26) << uint32(k2))
+				// 56: add.s64
+				v28 := uint64(uint64(v25) + uint64(v27))
+				// 57: ld.u32
+				v29a := uint64(v28) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
+						continue
+					}
+					v29 = v29x
+				}
+				r23[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.u64
+				v25a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:53")
+						continue
+					}
+					v25 = v25x
+				}
+				// 54: ld.s32
+				v26a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:54")
+						continue
+					}
+					v26 = v26x
+				}
+				v26 = uint64(uint64(int64(int32(v26))))
+				// 55: shl.b64
+				v27 := uint64(uint64(v26) << uint32(k2))
+				// 56: add.s64
+				v28 := uint64(uint64(v25) + uint64(v27))
+				// 57: ld.u32
+				v29a := uint64(v28) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+				}
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+					v29 = runtime.Load32(v29aw.Ptr, v29ao)
+				} else {
+					v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+					if !v29ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/warp_sync.ptx:57")
+						continue
+					}
+					v29 = v29x
+				}
+				r23[l] = v29
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 58: mov.b32, warp-uniform
+	u30 := uint64(k3)
+	runtime.Broadcast(r24, m, u30)
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.u32
+				s31 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(u30)
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.u32
+				s31 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+				}
+				s31v := uint64(u30)
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+					runtime.Store32(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/warp_sync.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		s32w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.u32
+				s32 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r23[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.u32
+				s32 := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+				}
+				s32v := uint64(r23[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/warp_sync.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61, 62: lane-local, one loop over the lanes
+	{
+		v33aw := w.Window(10)
+		v34aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.u32
+				v33a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
+						continue
+					}
+					v33 = v33x
+				}
+				r25[l] = v33
+				// 62: ld.u32
+				v34a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
+						continue
+					}
+					v34 = v34x
+				}
+				r26[l] = v34
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.u32
+				v33a := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+				}
+				var v33 uint64
+				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+					v33 = runtime.Load32(v33aw.Ptr, v33ao)
+				} else {
+					v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+					if !v33ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/warp_sync.ptx:61")
+						continue
+					}
+					v33 = v33x
+				}
+				r25[l] = v33
+				// 62: ld.u32
+				v34a := uint64(u2) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_sync.ptx:62")
+						continue
+					}
+					v34 = v34x
+				}
+				r26[l] = v34
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matchOpsBlock1 runs block 1 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 63-80; the lanes wait here for those match.all.sync.b32 at line 81 names
+func matchOpsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r27 := w.Reg(27)
+	r31 := w.Reg(31)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3c)
+	// PTX line 63: match.any.sync.b32
+	w.Match(false, 32, 27, -1, 26, 25, m, m, "testdata/ptx/O0/warp_sync.ptx:63")
+	// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(12)
+		v2aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 64: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: ld.s32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 66: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 67: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r31[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 64: ld.u64
+				v1a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:64")
+						continue
+					}
+					v1 = v1x
+				}
+				// 65: ld.s32
+				v2a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_sync.ptx:65")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 66: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 67: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r31[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.u32
+				s5 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r27[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.u32
+				s5 := uint64(r31[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r27[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:68")
+				}
+			}
+		}
+	}
+	// PTX lines 69, 70, 71, 72, 73: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(15)
+		v7aw := w.Window(16)
+		v10aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: ld.u64
+				v6a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
+						continue
+					}
+					v6 = v6x
+				}
+				// 70: ld.s32
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 71: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k0))
+				// 72: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				// 73: ld.u32
+				v10a := uint64(v9) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
+						continue
+					}
+					v10 = v10x
+				}
+				r36[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: ld.u64
+				v6a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+					v6 = runtime.Load64(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/warp_sync.ptx:69")
+						continue
+					}
+					v6 = v6x
+				}
+				// 70: ld.s32
+				v7a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:70")
+						continue
+					}
+					v7 = v7x
+				}
+				v7 = uint64(uint64(int64(int32(v7))))
+				// 71: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k0))
+				// 72: add.s64
+				v9 := uint64(uint64(v6) + uint64(v8))
+				// 73: ld.u32
+				v10a := uint64(v9) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:73")
+						continue
+					}
+					v10 = v10x
+				}
+				r36[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.u32
+				s11 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r24[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.u32
+				s11 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+				}
+				s11v := uint64(r24[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/warp_sync.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.u32
+				s12 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r36[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
+				}
+				// 76: add.u64
+				v13 := uint64(uint64(r0[l]) + uint64(k1))
+				r37[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.u32
+				s12 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r36[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_sync.ptx:75")
+				}
+				// 76: add.u64
+				v13 := uint64(uint64(r0[l]) + uint64(k1))
+				r37[l] = v13
+			}
+		}
+	}
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.u64
+				s14 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r37[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.u64
+				s14 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(r37[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_sync.ptx:77")
+				}
+			}
+		}
+	}
+	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	{
+		v15aw := w.Window(21)
+		v16aw := w.Window(22)
+		v17aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: ld.u32
+				v15a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
+						continue
+					}
+					v15 = v15x
+				}
+				r38[l] = v15
+				// 79: ld.u32
+				v16a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
+						continue
+					}
+					v16 = v16x
+				}
+				r39[l] = v16
+				// 80: ld.u64
+				v17a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
+						continue
+					}
+					v17 = v17x
+				}
+				r40[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: ld.u32
+				v15a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+				}
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/warp_sync.ptx:78")
+						continue
+					}
+					v15 = v15x
+				}
+				r38[l] = v15
+				// 79: ld.u32
+				v16a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/warp_sync.ptx:79")
+						continue
+					}
+					v16 = v16x
+				}
+				r39[l] = v16
+				// 80: ld.u64
+				v17a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:80")
+						continue
+					}
+					v17 = v17x
+				}
+				r40[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// matchOpsBlock2 runs block 2 of kernel match_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 81-94; ret
+func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	r51 := w.Reg(51)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	// PTX line 81: match.all.sync.b32
+	w.Match(true, 32, 41, 0, 39, 38, m, m, "testdata/ptx/O0/warp_sync.ptx:81")
+	// PTX lines 82, 83: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		s2w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 83: st.u32
+				s2 := uint64(r40[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 83: st.u32
+				s2 := uint64(r40[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:83")
+				}
+			}
+		}
+	}
+	// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(25)
+		v4aw := w.Window(26)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
+						continue
+					}
+					v3 = v3x
+				}
+				// 85: ld.s32
+				v4a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
+						continue
+					}
+					v4 = v4x
+				}
+				v4 = uint64(uint64(int64(int32(v4))))
+				// 86: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k2))
+				// 87: add.s64
+				v6 := uint64(uint64(v3) + uint64(v5))
+				r46[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.u64
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+					v3 = runtime.Load64(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/warp_sync.ptx:84")
+						continue
+					}
+					v3 = v3x
+				}
+				// 85: ld.s32
+				v4a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+				}
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/warp_sync.ptx:85")
+						continue
+					}
+					v4 = v4x
+				}
+				v4 = uint64(uint64(int64(int32(v4))))
+				// 86: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k2))
+				// 87: add.s64
+				v6 := uint64(uint64(v3) + uint64(v5))
+				r46[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: st.u32
+				s7 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r41[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: st.u32
+				s7 := uint64(r46[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r41[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_sync.ptx:88")
+				}
+			}
+		}
+	}
+	// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
+	{
+		v8aw := w.Window(28)
+		v9aw := w.Window(29)
+		v10aw := w.Window(30)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: ld.u32
+				v8a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
+						continue
+					}
+					v8 = v8x
+				}
+				r47[l] = v8
+				// 90: ld.u64
+				v9a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
+						continue
+					}
+					v9 = v9x
+				}
+				// 91: ld.s32
+				v10a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
+						continue
+					}
+					v10 = v10x
+				}
+				v10 = uint64(uint64(int64(int32(v10))))
+				// 92: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 93: add.s64
+				v12 := uint64(uint64(v9) + uint64(v11))
+				r51[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: ld.u32
+				v8a := uint64(r0[l]) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/warp_sync.ptx:89")
+						continue
+					}
+					v8 = v8x
+				}
+				r47[l] = v8
+				// 90: ld.u64
+				v9a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/warp_sync.ptx:90")
+						continue
+					}
+					v9 = v9x
+				}
+				// 91: ld.s32
+				v10a := uint64(r0[l]) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_sync.ptx:91")
+						continue
+					}
+					v10 = v10x
+				}
+				v10 = uint64(uint64(int64(int32(v10))))
+				// 92: shl.b64
+				v11 := uint64(uint64(v10) << uint32(k2))
+				// 93: add.s64
+				v12 := uint64(uint64(v9) + uint64(v11))
+				r51[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: st.u32
+				s13 := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r47[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: st.u32
+				s13 := uint64(r51[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+				}
+				s13v := uint64(r47[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/warp_sync.ptx:94")
+				}
+			}
+		}
+	}
+}
+
 // reduxOpsRun runs blocks of kernel redux_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2349,2937 +2361,63 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 111-147; the lanes wait here for those redux.sync.add.s32 at line 148 names
-			{
-				r0 := w.Reg(0)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0x3)
-				k4 := uint64(0xffffffff)
-				// PTX line 111: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 112: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 113: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_sync.ptx:113")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 114: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_sync.ptx:114")
-				}
-				// PTX line 115: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				// PTX line 116: cvta.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 117: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u4)
-				// PTX line 118: cvta.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(32)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.u64
-							s9 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.u64
-							s9 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-								runtime.Store64(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX lines 120: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(33)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: st.u64
-							s10 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: st.u64
-							s10 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u6)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
-							}
-						}
-					}
-				}
-				// PTX line 121: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 122: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX line 123: mul.lo.s32, warp-uniform
-				u13 := uint64(uint32(u11) * uint32(u12))
-				// PTX lines 124, 125, 126: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s16w := w.Window(34)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 125: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 126: st.u32
-							s16 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: mov.u32
-							v14 := uint64(uint64(tid0[l]))
-							// 125: add.s32
-							v15 := uint64(uint32(u13) + uint32(v14))
-							// 126: st.u32
-							s16 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
-							}
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
-							}
-						}
-					}
-				}
-				// PTX lines 127, 128, 129, 130, 131: lane-local, one loop over the lanes
-				{
-					v17aw := w.Window(35)
-					v18aw := w.Window(36)
-					v21aw := w.Window(37)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: ld.u64
-							v17a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
-									continue
-								}
-								v17 = v17x
-							}
-							// 128: ld.s32
-							v18a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 129: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 130: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 131: ld.u32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: ld.u64
-							v17a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
-							}
-							var v17 uint64
-							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
-								v17 = runtime.Load64(v17aw.Mem, v17ao)
-							} else {
-								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
-								if !v17ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
-									continue
-								}
-								v17 = v17x
-							}
-							// 128: ld.s32
-							v18a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
-							}
-							var v18 uint64
-							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-								v18 = runtime.Load32(v18aw.Mem, v18ao)
-							} else {
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
-								if !v18ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
-									continue
-								}
-								v18 = v18x
-							}
-							v18 = uint64(uint64(int64(int32(v18))))
-							// 129: shl.b64
-							v19 := uint64(uint64(v18) << uint32(k2))
-							// 130: add.s64
-							v20 := uint64(uint64(v17) + uint64(v19))
-							// 131: ld.u32
-							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-								v21 = runtime.Load32(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
-								if !v21ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
-									continue
-								}
-								v21 = v21x
-							}
-							r17[l] = v21
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 132: lane-local, one loop over the lanes
-				{
-					s22w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: st.u32
-							s22 := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: st.u32
-							s22 := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
-							}
-							s22v := uint64(r17[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
-							}
-						}
-					}
-				}
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					v23aw := w.Window(39)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: ld.u32
-							v23a := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
-									continue
-								}
-								v23 = v23x
-							}
-							r18[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: ld.u32
-							v23a := uint64(u2) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
-							}
-							var v23 uint64
-							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
-								v23 = runtime.Load32(v23aw.Mem, v23ao)
-							} else {
-								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
-								if !v23ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
-									continue
-								}
-								v23 = v23x
-							}
-							r18[l] = v23
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 134: lane-local, one loop over the lanes
-				{
-					s24w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 134: st.u32
-							s24 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r18[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 134: st.u32
-							s24 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
-							}
-							s24v := uint64(r18[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
-							}
-						}
-					}
-				}
-				// PTX lines 135, 136, 137, 138, 139, 140: lane-local, one loop over the lanes
-				{
-					v25aw := w.Window(41)
-					v26aw := w.Window(42)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: ld.u64
-							v25a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
-									continue
-								}
-								v25 = v25x
-							}
-							// 136: ld.u32
-							v26a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
-									continue
-								}
-								v26 = v26x
-							}
-							// 137: shl.b32
-							v27 := uint64(uint32(v26) << uint32(k3))
-							// 138: cvt.s64.s32
-							v28 := uint64(uint64(int32(v27)))
-							// 139: shl.b64
-							v29 := uint64(uint64(v28) << uint32(k2))
-							// 140: add.s64
-							v30 := uint64(uint64(v25) + uint64(v29))
-							r24[l] = v30
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: ld.u64
-							v25a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
-								v25 = runtime.Load64(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
-								if !v25ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
-									continue
-								}
-								v25 = v25x
-							}
-							// 136: ld.u32
-							v26a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
-							}
-							var v26 uint64
-							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
-								v26 = runtime.Load32(v26aw.Mem, v26ao)
-							} else {
-								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
-								if !v26ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
-									continue
-								}
-								v26 = v26x
-							}
-							// 137: shl.b32
-							v27 := uint64(uint32(v26) << uint32(k3))
-							// 138: cvt.s64.s32
-							v28 := uint64(uint64(int32(v27)))
-							// 139: shl.b64
-							v29 := uint64(uint64(v28) << uint32(k2))
-							// 140: add.s64
-							v30 := uint64(uint64(v25) + uint64(v29))
-							r24[l] = v30
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 141: lane-local, one loop over the lanes
-				{
-					s31w := w.Window(43)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: st.u64
-							s31 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 8)
-							}
-							s31v := uint64(r24[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&7 == 0 {
-								runtime.Store64(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: st.u64
-							s31 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 8)
-							}
-							s31v := uint64(r24[l])
-							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&7 == 0 {
-								runtime.Store64(s31w.Mem, s31o, s31v)
-							} else {
-								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
-							}
-						}
-					}
-				}
-				// PTX lines 142: lane-local, one loop over the lanes
-				{
-					v32aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: ld.u32
-							v32a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
-									continue
-								}
-								v32 = v32x
-							}
-							r25[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: ld.u32
-							v32a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
-							}
-							var v32 uint64
-							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
-								v32 = runtime.Load32(v32aw.Mem, v32ao)
-							} else {
-								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
-								if !v32ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
-									continue
-								}
-								v32 = v32x
-							}
-							r25[l] = v32
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 143: mov.b32, warp-uniform
-				u33 := uint64(k4)
-				runtime.Broadcast(r26, m, u33)
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					s34w := w.Window(45)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.u32
-							s34 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(u33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.u32
-							s34 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
-							}
-							s34v := uint64(u33)
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
-							}
-						}
-					}
-				}
-				// PTX lines 145: lane-local, one loop over the lanes
-				{
-					s35w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.u32
-							s35 := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r25[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.u32
-							s35 := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
-							}
-							s35v := uint64(r25[l])
-							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-								runtime.Store32(s35w.Mem, s35o, s35v)
-							} else {
-								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
-							}
-						}
-					}
-				}
-				// PTX lines 146, 147: lane-local, one loop over the lanes
-				{
-					v36aw := w.Window(47)
-					v37aw := w.Window(48)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: ld.u32
-							v36a := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
-									continue
-								}
-								v36 = v36x
-							}
-							r27[l] = v36
-							// 147: ld.u32
-							v37a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
-									continue
-								}
-								v37 = v37x
-							}
-							r28[l] = v37
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: ld.u32
-							v36a := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
-									continue
-								}
-								v36 = v36x
-							}
-							r27[l] = v36
-							// 147: ld.u32
-							v37a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
-							}
-							var v37 uint64
-							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
-								v37 = runtime.Load32(v37aw.Mem, v37ao)
-							} else {
-								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
-								if !v37ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
-									continue
-								}
-								v37 = v37x
-							}
-							r28[l] = v37
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 148-155; the lanes wait here for those redux.sync.min.s32 at line 156 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				// PTX line 148: redux.sync.add.s32
-				w.Redux(runtime.ReduxAdd, 29, 27, 28, m, m, "testdata/ptx/O0/warp_sync.ptx:148")
-				// PTX lines 149: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(49)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
-									continue
-								}
-								v1 = v1x
-							}
-							r30[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
-									continue
-								}
-								v1 = v1x
-							}
-							r30[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: st.u32
-							s2 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r29[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: st.u32
-							s2 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r29[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
-							}
-						}
-					}
-				}
-				// PTX lines 151: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(51)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: ld.u32
-							v3a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
-									continue
-								}
-								v3 = v3x
-							}
-							r31[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: ld.u32
-							v3a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
-									continue
-								}
-								v3 = v3x
-							}
-							r31[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 152: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(52)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 152: st.u32
-							s4 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 152: st.u32
-							s4 := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
-							}
-						}
-					}
-				}
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(53)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.u32
-							s5 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r31[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.u32
-							s5 := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r31[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
-							}
-						}
-					}
-				}
-				// PTX lines 154, 155: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(54)
-					v7aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: ld.u32
-							v6a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
-									continue
-								}
-								v6 = v6x
-							}
-							r32[l] = v6
-							// 155: ld.u32
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
-									continue
-								}
-								v7 = v7x
-							}
-							r33[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: ld.u32
-							v6a := uint64(r0[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
-									continue
-								}
-								v6 = v6x
-							}
-							r32[l] = v6
-							// 155: ld.u32
-							v7a := uint64(r0[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
-									continue
-								}
-								v7 = v7x
-							}
-							r33[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 156-163; the lanes wait here for those redux.sync.max.s32 at line 164 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				// PTX line 156: redux.sync.min.s32
-				w.Redux(runtime.ReduxMinS, 34, 32, 33, m, m, "testdata/ptx/O0/warp_sync.ptx:156")
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
-									continue
-								}
-								v1 = v1x
-							}
-							r35[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.u32
-							s2 := uint64(r35[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r34[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.u32
-							s2 := uint64(r35[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r34[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(58)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: ld.u32
-							v3a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
-									continue
-								}
-								v3 = v3x
-							}
-							r36[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: ld.u32
-							v3a := uint64(r0[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
-									continue
-								}
-								v3 = v3x
-							}
-							r36[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.u32
-							s4 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.u32
-							s4 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.u32
-							s5 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r36[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.u32
-							s5 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r36[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX lines 162, 163: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(61)
-					v7aw := w.Window(62)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.u32
-							v6a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
-									continue
-								}
-								v6 = v6x
-							}
-							r37[l] = v6
-							// 163: ld.u32
-							v7a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
-									continue
-								}
-								v7 = v7x
-							}
-							r38[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.u32
-							v6a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
-									continue
-								}
-								v6 = v6x
-							}
-							r37[l] = v6
-							// 163: ld.u32
-							v7a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
-									continue
-								}
-								v7 = v7x
-							}
-							r38[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 164-171; the lanes wait here for those redux.sync.min.u32 at line 172 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r39 := w.Reg(39)
-				r40 := w.Reg(40)
-				r41 := w.Reg(41)
-				r42 := w.Reg(42)
-				r43 := w.Reg(43)
-				// PTX line 164: redux.sync.max.s32
-				w.Redux(runtime.ReduxMaxS, 39, 37, 38, m, m, "testdata/ptx/O0/warp_sync.ptx:164")
-				// PTX lines 165: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
-									continue
-								}
-								v1 = v1x
-							}
-							r40[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
-									continue
-								}
-								v1 = v1x
-							}
-							r40[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(64)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.u32
-							s2 := uint64(r40[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r39[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.u32
-							s2 := uint64(r40[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r39[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
-							}
-						}
-					}
-				}
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(65)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
-									continue
-								}
-								v3 = v3x
-							}
-							r41[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
-									continue
-								}
-								v3 = v3x
-							}
-							r41[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 168: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(66)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: st.u32
-							s4 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: st.u32
-							s4 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
-							}
-						}
-					}
-				}
-				// PTX lines 169: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(67)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 169: st.u32
-							s5 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r41[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 169: st.u32
-							s5 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r41[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
-							}
-						}
-					}
-				}
-				// PTX lines 170, 171: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(68)
-					v7aw := w.Window(69)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.u32
-							v6a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
-									continue
-								}
-								v6 = v6x
-							}
-							r42[l] = v6
-							// 171: ld.u32
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
-									continue
-								}
-								v7 = v7x
-							}
-							r43[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.u32
-							v6a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
-									continue
-								}
-								v6 = v6x
-							}
-							r42[l] = v6
-							// 171: ld.u32
-							v7a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
-									continue
-								}
-								v7 = v7x
-							}
-							r43[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 172-179; the lanes wait here for those redux.sync.max.u32 at line 180 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r46 := w.Reg(46)
-				r47 := w.Reg(47)
-				r48 := w.Reg(48)
-				// PTX line 172: redux.sync.min.u32
-				w.Redux(runtime.ReduxMinU, 44, 42, 43, m, m, "testdata/ptx/O0/warp_sync.ptx:172")
-				// PTX lines 173: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(70)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 173: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
-									continue
-								}
-								v1 = v1x
-							}
-							r45[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 173: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
-									continue
-								}
-								v1 = v1x
-							}
-							r45[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(71)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.u32
-							s2 := uint64(r45[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r44[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.u32
-							s2 := uint64(r45[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r44[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
-							}
-						}
-					}
-				}
-				// PTX lines 175: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(72)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
-									continue
-								}
-								v3 = v3x
-							}
-							r46[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
-									continue
-								}
-								v3 = v3x
-							}
-							r46[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 176: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: st.u32
-							s4 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: st.u32
-							s4 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
-							}
-						}
-					}
-				}
-				// PTX lines 177: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 177: st.u32
-							s5 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r46[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 177: st.u32
-							s5 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r46[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
-							}
-						}
-					}
-				}
-				// PTX lines 178, 179: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(75)
-					v7aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: ld.u32
-							v6a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
-									continue
-								}
-								v6 = v6x
-							}
-							r47[l] = v6
-							// 179: ld.u32
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
-									continue
-								}
-								v7 = v7x
-							}
-							r48[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: ld.u32
-							v6a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
-									continue
-								}
-								v6 = v6x
-							}
-							r47[l] = v6
-							// 179: ld.u32
-							v7a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
-									continue
-								}
-								v7 = v7x
-							}
-							r48[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b0, PTX lines 180-187; the lanes wait here for those redux.sync.and.b32 at line 188 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r51 := w.Reg(51)
-				r52 := w.Reg(52)
-				r53 := w.Reg(53)
-				// PTX line 180: redux.sync.max.u32
-				w.Redux(runtime.ReduxMaxU, 49, 47, 48, m, m, "testdata/ptx/O0/warp_sync.ptx:180")
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(77)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							r50[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							r50[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(78)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.u32
-							s2 := uint64(r50[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r49[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.u32
-							s2 := uint64(r50[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r49[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
-							}
-						}
-					}
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(79)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
-									continue
-								}
-								v3 = v3x
-							}
-							r51[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
-									continue
-								}
-								v3 = v3x
-							}
-							r51[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(80)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.u32
-							s4 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.u32
-							s4 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
-							}
-						}
-					}
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(81)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.u32
-							s5 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r51[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.u32
-							s5 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r51[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
-							}
-						}
-					}
-				}
-				// PTX lines 186, 187: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(82)
-					v7aw := w.Window(83)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: ld.u32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
-									continue
-								}
-								v6 = v6x
-							}
-							r52[l] = v6
-							// 187: ld.u32
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
-									continue
-								}
-								v7 = v7x
-							}
-							r53[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: ld.u32
-							v6a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
-									continue
-								}
-								v6 = v6x
-							}
-							r52[l] = v6
-							// 187: ld.u32
-							v7a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
-									continue
-								}
-								v7 = v7x
-							}
-							r53[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 6:
 			// b0, PTX lines 188-195; the lanes wait here for those redux.sync.or.b32 at line 196 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r57 := w.Reg(57)
-				r58 := w.Reg(58)
-				// PTX line 188: redux.sync.and.b32
-				w.Redux(runtime.ReduxAnd, 54, 52, 53, m, m, "testdata/ptx/O0/warp_sync.ptx:188")
-				// PTX lines 189: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(84)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
-									continue
-								}
-								v1 = v1x
-							}
-							r55[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
-									continue
-								}
-								v1 = v1x
-							}
-							r55[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(85)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: st.u32
-							s2 := uint64(r55[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r54[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: st.u32
-							s2 := uint64(r55[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r54[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
-							}
-						}
-					}
-				}
-				// PTX lines 191: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(86)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
-									continue
-								}
-								v3 = v3x
-							}
-							r56[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
-									continue
-								}
-								v3 = v3x
-							}
-							r56[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 192: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(87)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 192: st.u32
-							s4 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 192: st.u32
-							s4 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
-							}
-						}
-					}
-				}
-				// PTX lines 193: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(88)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 193: st.u32
-							s5 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r56[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 193: st.u32
-							s5 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r56[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
-							}
-						}
-					}
-				}
-				// PTX lines 194, 195: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(89)
-					v7aw := w.Window(90)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: ld.u32
-							v6a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
-									continue
-								}
-								v6 = v6x
-							}
-							r57[l] = v6
-							// 195: ld.u32
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
-									continue
-								}
-								v7 = v7x
-							}
-							r58[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: ld.u32
-							v6a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
-									continue
-								}
-								v6 = v6x
-							}
-							r57[l] = v6
-							// 195: ld.u32
-							v7a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
-									continue
-								}
-								v7 = v7x
-							}
-							r58[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 7:
 			// b0, PTX lines 196-203; the lanes wait here for those redux.sync.xor.b32 at line 204 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r61 := w.Reg(61)
-				r62 := w.Reg(62)
-				r63 := w.Reg(63)
-				// PTX line 196: redux.sync.or.b32
-				w.Redux(runtime.ReduxOr, 59, 57, 58, m, m, "testdata/ptx/O0/warp_sync.ptx:196")
-				// PTX lines 197: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(91)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
-									continue
-								}
-								v1 = v1x
-							}
-							r60[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
-									continue
-								}
-								v1 = v1x
-							}
-							r60[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 198: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(92)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: st.u32
-							s2 := uint64(r60[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r59[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: st.u32
-							s2 := uint64(r60[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r59[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
-							}
-						}
-					}
-				}
-				// PTX lines 199: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(93)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
-									continue
-								}
-								v3 = v3x
-							}
-							r61[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: ld.u32
-							v3a := uint64(r0[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
-									continue
-								}
-								v3 = v3x
-							}
-							r61[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 200: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(94)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 200: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 200: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r26[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
-							}
-						}
-					}
-				}
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(95)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r61[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r61[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
-							}
-						}
-					}
-				}
-				// PTX lines 202, 203: lane-local, one loop over the lanes
-				{
-					v6aw := w.Window(96)
-					v7aw := w.Window(97)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: ld.u32
-							v6a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
-									continue
-								}
-								v6 = v6x
-							}
-							r62[l] = v6
-							// 203: ld.u32
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
-									continue
-								}
-								v7 = v7x
-							}
-							r63[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: ld.u32
-							v6a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
-									continue
-								}
-								v6 = v6x
-							}
-							r62[l] = v6
-							// 203: ld.u32
-							v7a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
-									continue
-								}
-								v7 = v7x
-							}
-							r63[l] = v7
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			reduxOpsBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 8:
 			// b0, PTX lines 204-206; ret
-			{
-				r0 := w.Reg(0)
-				r64 := w.Reg(64)
-				r65 := w.Reg(65)
-				// PTX line 204: redux.sync.xor.b32
-				w.Redux(runtime.ReduxXor, 64, 62, 63, m, m, "testdata/ptx/O0/warp_sync.ptx:204")
-				// PTX lines 205: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(98)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 205: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
-									continue
-								}
-								v1 = v1x
-							}
-							r65[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 205: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
-									continue
-								}
-								v1 = v1x
-							}
-							r65[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 206: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(99)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 206: st.u32
-							s2 := uint64(r65[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r64[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 206: st.u32
-							s2 := uint64(r65[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r64[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
-							}
-						}
-					}
-				}
-			}
+			reduxOpsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -5291,5 +2429,2915 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// reduxOpsBlock0 runs block 0 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 111-147; the lanes wait here for those redux.sync.add.s32 at line 148 names
+func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0x3)
+	k4 := uint64(0xffffffff)
+	// PTX line 111: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 112: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_sync.ptx:113")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_sync.ptx:114")
+	}
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 116: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(32)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.u64
+				s9 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.u64
+				s9 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/warp_sync.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX lines 120: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(33)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: st.u64
+				s10 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: st.u64
+				s10 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u6)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
+				}
+			}
+		}
+	}
+	// PTX line 121: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 122: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 123: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 124, 125, 126: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s16w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 125: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 126: st.u32
+				s16 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 125: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				// 126: st.u32
+				s16 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+				}
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/warp_sync.ptx:126")
+				}
+			}
+		}
+	}
+	// PTX lines 127, 128, 129, 130, 131: lane-local, one loop over the lanes
+	{
+		v17aw := w.Window(35)
+		v18aw := w.Window(36)
+		v21aw := w.Window(37)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: ld.u64
+				v17a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
+						continue
+					}
+					v17 = v17x
+				}
+				// 128: ld.s32
+				v18a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 129: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 130: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 131: ld.u32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.u64
+				v17a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+				}
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+					v17 = runtime.Load64(v17aw.Ptr, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+					if !v17ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/warp_sync.ptx:127")
+						continue
+					}
+					v17 = v17x
+				}
+				// 128: ld.s32
+				v18a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+				}
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+					if !v18ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/warp_sync.ptx:128")
+						continue
+					}
+					v18 = v18x
+				}
+				v18 = uint64(uint64(int64(int32(v18))))
+				// 129: shl.b64
+				v19 := uint64(uint64(v18) << uint32(k2))
+				// 130: add.s64
+				v20 := uint64(uint64(v17) + uint64(v19))
+				// 131: ld.u32
+				v21a := uint64(v20) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+					v21 = runtime.Load32(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+					if !v21ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/warp_sync.ptx:131")
+						continue
+					}
+					v21 = v21x
+				}
+				r17[l] = v21
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 132: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: st.u32
+				s22 := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: st.u32
+				s22 := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+				}
+				s22v := uint64(r17[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/warp_sync.ptx:132")
+				}
+			}
+		}
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		v23aw := w.Window(39)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: ld.u32
+				v23a := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
+						continue
+					}
+					v23 = v23x
+				}
+				r18[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: ld.u32
+				v23a := uint64(u2) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+				}
+				var v23 uint64
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
+				} else {
+					v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+					if !v23ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/warp_sync.ptx:133")
+						continue
+					}
+					v23 = v23x
+				}
+				r18[l] = v23
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 134: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 134: st.u32
+				s24 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r18[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 134: st.u32
+				s24 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+				}
+				s24v := uint64(r18[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/warp_sync.ptx:134")
+				}
+			}
+		}
+	}
+	// PTX lines 135, 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+	{
+		v25aw := w.Window(41)
+		v26aw := w.Window(42)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: ld.u64
+				v25a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
+						continue
+					}
+					v25 = v25x
+				}
+				// 136: ld.u32
+				v26a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
+						continue
+					}
+					v26 = v26x
+				}
+				// 137: shl.b32
+				v27 := uint64(uint32(v26) << uint32(k3))
+				// 138: cvt.s64.s32
+				v28 := uint64(uint64(int32(v27)))
+				// 139: shl.b64
+				v29 := uint64(uint64(v28) << uint32(k2))
+				// 140: add.s64
+				v30 := uint64(uint64(v25) + uint64(v29))
+				r24[l] = v30
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: ld.u64
+				v25a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 8)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&7 == 0 {
+					v25 = runtime.Load64(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 8, l)
+					if !v25ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v25a, 8, "testdata/ptx/O0/warp_sync.ptx:135")
+						continue
+					}
+					v25 = v25x
+				}
+				// 136: ld.u32
+				v26a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+				}
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+					v26 = runtime.Load32(v26aw.Ptr, v26ao)
+				} else {
+					v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+					if !v26ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/warp_sync.ptx:136")
+						continue
+					}
+					v26 = v26x
+				}
+				// 137: shl.b32
+				v27 := uint64(uint32(v26) << uint32(k3))
+				// 138: cvt.s64.s32
+				v28 := uint64(uint64(int32(v27)))
+				// 139: shl.b64
+				v29 := uint64(uint64(v28) << uint32(k2))
+				// 140: add.s64
+				v30 := uint64(uint64(v25) + uint64(v29))
+				r24[l] = v30
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 141: lane-local, one loop over the lanes
+	{
+		s31w := w.Window(43)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: st.u64
+				s31 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 8)
+				}
+				s31v := uint64(r24[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&7 == 0 {
+					runtime.Store64(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: st.u64
+				s31 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 8)
+				}
+				s31v := uint64(r24[l])
+				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&7 == 0 {
+					runtime.Store64(s31w.Ptr, s31o, s31v)
+				} else {
+					w.StoreLane(s31w, runtime.SpaceGeneric, s31, 8, s31v, l, "testdata/ptx/O0/warp_sync.ptx:141")
+				}
+			}
+		}
+	}
+	// PTX lines 142: lane-local, one loop over the lanes
+	{
+		v32aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: ld.u32
+				v32a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
+						continue
+					}
+					v32 = v32x
+				}
+				r25[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: ld.u32
+				v32a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+				}
+				var v32 uint64
+				if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+					v32 = runtime.Load32(v32aw.Ptr, v32ao)
+				} else {
+					v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+					if !v32ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/warp_sync.ptx:142")
+						continue
+					}
+					v32 = v32x
+				}
+				r25[l] = v32
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 143: mov.b32, warp-uniform
+	u33 := uint64(k4)
+	runtime.Broadcast(r26, m, u33)
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.u32
+				s34 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(u33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.u32
+				s34 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+				}
+				s34v := uint64(u33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/warp_sync.ptx:144")
+				}
+			}
+		}
+	}
+	// PTX lines 145: lane-local, one loop over the lanes
+	{
+		s35w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.u32
+				s35 := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r25[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.u32
+				s35 := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 4)
+				}
+				s35v := uint64(r25[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
+				} else {
+					w.StoreLane(s35w, runtime.SpaceGeneric, s35, 4, s35v, l, "testdata/ptx/O0/warp_sync.ptx:145")
+				}
+			}
+		}
+	}
+	// PTX lines 146, 147: lane-local, one loop over the lanes
+	{
+		v36aw := w.Window(47)
+		v37aw := w.Window(48)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: ld.u32
+				v36a := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
+						continue
+					}
+					v36 = v36x
+				}
+				r27[l] = v36
+				// 147: ld.u32
+				v37a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
+						continue
+					}
+					v37 = v37x
+				}
+				r28[l] = v37
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: ld.u32
+				v36a := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_sync.ptx:146")
+						continue
+					}
+					v36 = v36x
+				}
+				r27[l] = v36
+				// 147: ld.u32
+				v37a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+				}
+				var v37 uint64
+				if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+					v37 = runtime.Load32(v37aw.Ptr, v37ao)
+				} else {
+					v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+					if !v37ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/warp_sync.ptx:147")
+						continue
+					}
+					v37 = v37x
+				}
+				r28[l] = v37
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock1 runs block 1 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 148-155; the lanes wait here for those redux.sync.min.s32 at line 156 names
+func reduxOpsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	// PTX line 148: redux.sync.add.s32
+	w.Redux(runtime.ReduxAdd, 29, 27, 28, m, m, "testdata/ptx/O0/warp_sync.ptx:148")
+	// PTX lines 149: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(49)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
+						continue
+					}
+					v1 = v1x
+				}
+				r30[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:149")
+						continue
+					}
+					v1 = v1x
+				}
+				r30[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.u32
+				s2 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r29[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.u32
+				s2 := uint64(r30[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r29[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:150")
+				}
+			}
+		}
+	}
+	// PTX lines 151: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(51)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: ld.u32
+				v3a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
+						continue
+					}
+					v3 = v3x
+				}
+				r31[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: ld.u32
+				v3a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:151")
+						continue
+					}
+					v3 = v3x
+				}
+				r31[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 152: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(52)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 152: st.u32
+				s4 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 152: st.u32
+				s4 := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:152")
+				}
+			}
+		}
+	}
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(53)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.u32
+				s5 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r31[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.u32
+				s5 := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r31[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:153")
+				}
+			}
+		}
+	}
+	// PTX lines 154, 155: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(54)
+		v7aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: ld.u32
+				v6a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
+						continue
+					}
+					v6 = v6x
+				}
+				r32[l] = v6
+				// 155: ld.u32
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
+						continue
+					}
+					v7 = v7x
+				}
+				r33[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: ld.u32
+				v6a := uint64(r0[l]) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:154")
+						continue
+					}
+					v6 = v6x
+				}
+				r32[l] = v6
+				// 155: ld.u32
+				v7a := uint64(r0[l]) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:155")
+						continue
+					}
+					v7 = v7x
+				}
+				r33[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock2 runs block 2 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 156-163; the lanes wait here for those redux.sync.max.s32 at line 164 names
+func reduxOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	// PTX line 156: redux.sync.min.s32
+	w.Redux(runtime.ReduxMinS, 34, 32, 33, m, m, "testdata/ptx/O0/warp_sync.ptx:156")
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:157")
+						continue
+					}
+					v1 = v1x
+				}
+				r35[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.u32
+				s2 := uint64(r35[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r34[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.u32
+				s2 := uint64(r35[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r34[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(58)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: ld.u32
+				v3a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
+						continue
+					}
+					v3 = v3x
+				}
+				r36[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: ld.u32
+				v3a := uint64(r0[l]) + 0x54
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:159")
+						continue
+					}
+					v3 = v3x
+				}
+				r36[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.u32
+				s4 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.u32
+				s4 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.u32
+				s5 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r36[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.u32
+				s5 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r36[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX lines 162, 163: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(61)
+		v7aw := w.Window(62)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.u32
+				v6a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
+						continue
+					}
+					v6 = v6x
+				}
+				r37[l] = v6
+				// 163: ld.u32
+				v7a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
+						continue
+					}
+					v7 = v7x
+				}
+				r38[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.u32
+				v6a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:162")
+						continue
+					}
+					v6 = v6x
+				}
+				r37[l] = v6
+				// 163: ld.u32
+				v7a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:163")
+						continue
+					}
+					v7 = v7x
+				}
+				r38[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock3 runs block 3 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 164-171; the lanes wait here for those redux.sync.min.u32 at line 172 names
+func reduxOpsBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	// PTX line 164: redux.sync.max.s32
+	w.Redux(runtime.ReduxMaxS, 39, 37, 38, m, m, "testdata/ptx/O0/warp_sync.ptx:164")
+	// PTX lines 165: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
+						continue
+					}
+					v1 = v1x
+				}
+				r40[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:165")
+						continue
+					}
+					v1 = v1x
+				}
+				r40[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(64)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.u32
+				s2 := uint64(r40[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r39[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.u32
+				s2 := uint64(r40[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r39[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:166")
+				}
+			}
+		}
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(65)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
+						continue
+					}
+					v3 = v3x
+				}
+				r41[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:167")
+						continue
+					}
+					v3 = v3x
+				}
+				r41[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 168: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(66)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: st.u32
+				s4 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: st.u32
+				s4 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:168")
+				}
+			}
+		}
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(67)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.u32
+				s5 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r41[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.u32
+				s5 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r41[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:169")
+				}
+			}
+		}
+	}
+	// PTX lines 170, 171: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(68)
+		v7aw := w.Window(69)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.u32
+				v6a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
+						continue
+					}
+					v6 = v6x
+				}
+				r42[l] = v6
+				// 171: ld.u32
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
+						continue
+					}
+					v7 = v7x
+				}
+				r43[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.u32
+				v6a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:170")
+						continue
+					}
+					v6 = v6x
+				}
+				r42[l] = v6
+				// 171: ld.u32
+				v7a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:171")
+						continue
+					}
+					v7 = v7x
+				}
+				r43[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock4 runs block 4 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 172-179; the lanes wait here for those redux.sync.max.u32 at line 180 names
+func reduxOpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r46 := w.Reg(46)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	// PTX line 172: redux.sync.min.u32
+	w.Redux(runtime.ReduxMinU, 44, 42, 43, m, m, "testdata/ptx/O0/warp_sync.ptx:172")
+	// PTX lines 173: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(70)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 173: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
+						continue
+					}
+					v1 = v1x
+				}
+				r45[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 173: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:173")
+						continue
+					}
+					v1 = v1x
+				}
+				r45[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.u32
+				s2 := uint64(r45[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r44[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.u32
+				s2 := uint64(r45[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r44[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:174")
+				}
+			}
+		}
+	}
+	// PTX lines 175: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(72)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
+						continue
+					}
+					v3 = v3x
+				}
+				r46[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:175")
+						continue
+					}
+					v3 = v3x
+				}
+				r46[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 176: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: st.u32
+				s4 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: st.u32
+				s4 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:176")
+				}
+			}
+		}
+	}
+	// PTX lines 177: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 177: st.u32
+				s5 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r46[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 177: st.u32
+				s5 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r46[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:177")
+				}
+			}
+		}
+	}
+	// PTX lines 178, 179: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(75)
+		v7aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: ld.u32
+				v6a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
+						continue
+					}
+					v6 = v6x
+				}
+				r47[l] = v6
+				// 179: ld.u32
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
+						continue
+					}
+					v7 = v7x
+				}
+				r48[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.u32
+				v6a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:178")
+						continue
+					}
+					v6 = v6x
+				}
+				r47[l] = v6
+				// 179: ld.u32
+				v7a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:179")
+						continue
+					}
+					v7 = v7x
+				}
+				r48[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock5 runs block 5 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 180-187; the lanes wait here for those redux.sync.and.b32 at line 188 names
+func reduxOpsBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	// PTX line 180: redux.sync.max.u32
+	w.Redux(runtime.ReduxMaxU, 49, 47, 48, m, m, "testdata/ptx/O0/warp_sync.ptx:180")
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(77)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				r50[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				r50[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(78)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.u32
+				s2 := uint64(r50[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r49[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.u32
+				s2 := uint64(r50[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r49[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:182")
+				}
+			}
+		}
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(79)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
+						continue
+					}
+					v3 = v3x
+				}
+				r51[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:183")
+						continue
+					}
+					v3 = v3x
+				}
+				r51[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(80)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.u32
+				s4 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.u32
+				s4 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:184")
+				}
+			}
+		}
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(81)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.u32
+				s5 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r51[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.u32
+				s5 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r51[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:185")
+				}
+			}
+		}
+	}
+	// PTX lines 186, 187: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(82)
+		v7aw := w.Window(83)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: ld.u32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
+						continue
+					}
+					v6 = v6x
+				}
+				r52[l] = v6
+				// 187: ld.u32
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
+						continue
+					}
+					v7 = v7x
+				}
+				r53[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: ld.u32
+				v6a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:186")
+						continue
+					}
+					v6 = v6x
+				}
+				r52[l] = v6
+				// 187: ld.u32
+				v7a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:187")
+						continue
+					}
+					v7 = v7x
+				}
+				r53[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock6 runs block 6 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 188-195; the lanes wait here for those redux.sync.or.b32 at line 196 names
+func reduxOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	// PTX line 188: redux.sync.and.b32
+	w.Redux(runtime.ReduxAnd, 54, 52, 53, m, m, "testdata/ptx/O0/warp_sync.ptx:188")
+	// PTX lines 189: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(84)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
+						continue
+					}
+					v1 = v1x
+				}
+				r55[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:189")
+						continue
+					}
+					v1 = v1x
+				}
+				r55[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.u32
+				s2 := uint64(r55[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r54[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.u32
+				s2 := uint64(r55[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r54[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:190")
+				}
+			}
+		}
+	}
+	// PTX lines 191: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(86)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
+						continue
+					}
+					v3 = v3x
+				}
+				r56[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:191")
+						continue
+					}
+					v3 = v3x
+				}
+				r56[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 192: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 192: st.u32
+				s4 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 192: st.u32
+				s4 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:192")
+				}
+			}
+		}
+	}
+	// PTX lines 193: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(88)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 193: st.u32
+				s5 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r56[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 193: st.u32
+				s5 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r56[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:193")
+				}
+			}
+		}
+	}
+	// PTX lines 194, 195: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(89)
+		v7aw := w.Window(90)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: ld.u32
+				v6a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
+						continue
+					}
+					v6 = v6x
+				}
+				r57[l] = v6
+				// 195: ld.u32
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
+						continue
+					}
+					v7 = v7x
+				}
+				r58[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: ld.u32
+				v6a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:194")
+						continue
+					}
+					v6 = v6x
+				}
+				r57[l] = v6
+				// 195: ld.u32
+				v7a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:195")
+						continue
+					}
+					v7 = v7x
+				}
+				r58[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock7 runs block 7 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 196-203; the lanes wait here for those redux.sync.xor.b32 at line 204 names
+func reduxOpsBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	r63 := w.Reg(63)
+	// PTX line 196: redux.sync.or.b32
+	w.Redux(runtime.ReduxOr, 59, 57, 58, m, m, "testdata/ptx/O0/warp_sync.ptx:196")
+	// PTX lines 197: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(91)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
+						continue
+					}
+					v1 = v1x
+				}
+				r60[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:197")
+						continue
+					}
+					v1 = v1x
+				}
+				r60[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 198: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(92)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: st.u32
+				s2 := uint64(r60[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r59[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: st.u32
+				s2 := uint64(r60[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r59[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:198")
+				}
+			}
+		}
+	}
+	// PTX lines 199: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(93)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
+						continue
+					}
+					v3 = v3x
+				}
+				r61[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: ld.u32
+				v3a := uint64(r0[l]) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_sync.ptx:199")
+						continue
+					}
+					v3 = v3x
+				}
+				r61[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 200: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(94)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 200: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 200: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r26[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_sync.ptx:200")
+				}
+			}
+		}
+	}
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(95)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r61[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r61[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_sync.ptx:201")
+				}
+			}
+		}
+	}
+	// PTX lines 202, 203: lane-local, one loop over the lanes
+	{
+		v6aw := w.Window(96)
+		v7aw := w.Window(97)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: ld.u32
+				v6a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
+						continue
+					}
+					v6 = v6x
+				}
+				r62[l] = v6
+				// 203: ld.u32
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
+						continue
+					}
+					v7 = v7x
+				}
+				r63[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.u32
+				v6a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/warp_sync.ptx:202")
+						continue
+					}
+					v6 = v6x
+				}
+				r62[l] = v6
+				// 203: ld.u32
+				v7a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/warp_sync.ptx:203")
+						continue
+					}
+					v7 = v7x
+				}
+				r63[l] = v7
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// reduxOpsBlock8 runs block 8 of kernel redux_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 204-206; ret
+func reduxOpsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r64 := w.Reg(64)
+	r65 := w.Reg(65)
+	// PTX line 204: redux.sync.xor.b32
+	w.Redux(runtime.ReduxXor, 64, 62, 63, m, m, "testdata/ptx/O0/warp_sync.ptx:204")
+	// PTX lines 205: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(98)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
+						continue
+					}
+					v1 = v1x
+				}
+				r65[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_sync.ptx:205")
+						continue
+					}
+					v1 = v1x
+				}
+				r65[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 206: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(99)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 206: st.u32
+				s2 := uint64(r65[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r64[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 206: st.u32
+				s2 := uint64(r65[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r64[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_sync.ptx:206")
+				}
+			}
+		}
 	}
 }

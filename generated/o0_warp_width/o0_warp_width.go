@@ -943,2480 +943,35 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-79; the lanes wait here for those shfl.sync.idx.b32 at line 80 names
-			{
-				r0 := w.Reg(0)
-				r20 := w.Reg(20)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				r38 := w.Reg(38)
-				r39 := w.Reg(39)
-				r42 := w.Reg(42)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				k2 := uint64(0x2)
-				k3 := uint64(0xffffffff)
-				k4 := uint64(0x8)
-				k5 := uint64(0x20)
-				k6 := uint64(0x1f)
-				// PTX line 27: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 28: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/warp_width.ptx:29")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_width.ptx:30")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_width.ptx:31")
-				}
-				// PTX line 32: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u3)
-				// PTX line 33: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u4)
-				// PTX line 35: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u5)
-				// PTX line 37: cvta.global.u64, warp-uniform
-				u11 := uint64(u10)
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: st.u64
-							s12 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: st.u64
-							s12 := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
-							}
-							s12v := uint64(u11)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
-								runtime.Store64(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
-							}
-						}
-					}
-				}
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					s13w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.u64
-							s13 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u9)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.u64
-							s13 := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
-							}
-							s13v := uint64(u9)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
-								runtime.Store64(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					s14w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.u64
-							s14 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u7)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.u64
-							s14 := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
-							}
-							s14v := uint64(u7)
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
-								runtime.Store64(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
-							}
-						}
-					}
-				}
-				// PTX line 41: mov.u32, warp-uniform
-				u15 := uint64(uint64(w.CTAID().X))
-				// PTX line 42: mov.u32, warp-uniform
-				u16 := uint64(uint64(w.NTID().X))
-				// PTX line 43: mul.lo.s32, warp-uniform
-				u17 := uint64(uint32(u15) * uint32(u16))
-				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s20w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 45: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 46: st.u32
-							s20 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: mov.u32
-							v18 := uint64(uint64(tid0[l]))
-							// 45: add.s32
-							v19 := uint64(uint32(u17) + uint32(v18))
-							// 46: st.u32
-							s20 := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
-							}
-							s20v := uint64(v19)
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
-							}
-						}
-					}
-				}
-				// PTX lines 47, 48, 49, 50, 51: lane-local, one loop over the lanes
-				{
-					v21aw := w.Window(4)
-					v22aw := w.Window(5)
-					v25aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: ld.u64
-							v21a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
-									continue
-								}
-								v21 = v21x
-							}
-							// 48: ld.s32
-							v22a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
-									continue
-								}
-								v22 = v22x
-							}
-							v22 = uint64(uint64(int64(int32(v22))))
-							// 49: shl.b64
-							v23 := uint64(uint64(v22) << uint32(k2))
-							// 50: add.s64
-							v24 := uint64(uint64(v21) + uint64(v23))
-							// 51: ld.u32
-							v25a := uint64(v24) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
-									continue
-								}
-								v25 = v25x
-							}
-							r20[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: ld.u64
-							v21a := uint64(u2) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
-							}
-							var v21 uint64
-							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-								v21 = runtime.Load64(v21aw.Mem, v21ao)
-							} else {
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
-								if !v21ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
-									continue
-								}
-								v21 = v21x
-							}
-							// 48: ld.s32
-							v22a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
-							}
-							var v22 uint64
-							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
-								v22 = runtime.Load32(v22aw.Mem, v22ao)
-							} else {
-								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
-								if !v22ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
-									continue
-								}
-								v22 = v22x
-							}
-							v22 = uint64(uint64(int64(int32(v22))))
-							// 49: shl.b64
-							v23 := uint64(uint64(v22) << uint32(k2))
-							// 50: add.s64
-							v24 := uint64(uint64(v21) + uint64(v23))
-							// 51: ld.u32
-							v25a := uint64(v24) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
-							}
-							var v25 uint64
-							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
-								v25 = runtime.Load32(v25aw.Mem, v25ao)
-							} else {
-								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
-								if !v25ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
-									continue
-								}
-								v25 = v25x
-							}
-							r20[l] = v25
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					s26w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.u32
-							s26 := uint64(u2) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r20[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.u32
-							s26 := uint64(u2) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-							}
-							s26v := uint64(r20[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
-				{
-					v27aw := w.Window(8)
-					v28aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.u64
-							v27a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
-								v27 = runtime.Load64(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
-									continue
-								}
-								v27 = v27x
-							}
-							// 54: ld.u32
-							v28a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
-									continue
-								}
-								v28 = v28x
-							}
-							// 55: shl.b32
-							v29 := uint64(uint32(v28) << uint32(k2))
-							// 56: cvt.s64.s32
-							v30 := uint64(uint64(int32(v29)))
-							// 57: shl.b64
-							v31 := uint64(uint64(v30) << uint32(k2))
-							// 58: add.s64
-							v32 := uint64(uint64(v27) + uint64(v31))
-							r26[l] = v32
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.u64
-							v27a := uint64(u2) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
-							}
-							var v27 uint64
-							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
-								v27 = runtime.Load64(v27aw.Mem, v27ao)
-							} else {
-								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
-								if !v27ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
-									continue
-								}
-								v27 = v27x
-							}
-							// 54: ld.u32
-							v28a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
-							}
-							var v28 uint64
-							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
-								v28 = runtime.Load32(v28aw.Mem, v28ao)
-							} else {
-								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
-								if !v28ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
-									continue
-								}
-								v28 = v28x
-							}
-							// 55: shl.b32
-							v29 := uint64(uint32(v28) << uint32(k2))
-							// 56: cvt.s64.s32
-							v30 := uint64(uint64(int32(v29)))
-							// 57: shl.b64
-							v31 := uint64(uint64(v30) << uint32(k2))
-							// 58: add.s64
-							v32 := uint64(uint64(v27) + uint64(v31))
-							r26[l] = v32
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					s33w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.u64
-							s33 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
-							}
-							s33v := uint64(r26[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.u64
-							s33 := uint64(u2) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
-							}
-							s33v := uint64(r26[l])
-							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
-								runtime.Store64(s33w.Mem, s33o, s33v)
-							} else {
-								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60, 61, 62, 63, 64, 65: lane-local, one loop over the lanes
-				{
-					v34aw := w.Window(11)
-					v35aw := w.Window(12)
-					v36aw := w.Window(13)
-					v39aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.u32
-							v34a := uint64(u2) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
-									continue
-								}
-								v34 = v34x
-							}
-							r27[l] = v34
-							// 61: ld.u64
-							v35a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
-								v35 = runtime.Load64(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
-									continue
-								}
-								v35 = v35x
-							}
-							// 62: ld.s32
-							v36a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
-									continue
-								}
-								v36 = v36x
-							}
-							v36 = uint64(uint64(int64(int32(v36))))
-							// 63: shl.b64
-							v37 := uint64(uint64(v36) << uint32(k2))
-							// 64: add.s64
-							v38 := uint64(uint64(v35) + uint64(v37))
-							// 65: ld.u32
-							v39a := uint64(v38) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
-									continue
-								}
-								v39 = v39x
-							}
-							r32[l] = v39
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.u32
-							v34a := uint64(u2) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
-							}
-							var v34 uint64
-							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
-								v34 = runtime.Load32(v34aw.Mem, v34ao)
-							} else {
-								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
-								if !v34ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
-									continue
-								}
-								v34 = v34x
-							}
-							r27[l] = v34
-							// 61: ld.u64
-							v35a := uint64(u2) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
-							}
-							var v35 uint64
-							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
-								v35 = runtime.Load64(v35aw.Mem, v35ao)
-							} else {
-								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
-								if !v35ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
-									continue
-								}
-								v35 = v35x
-							}
-							// 62: ld.s32
-							v36a := uint64(u2) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
-							}
-							var v36 uint64
-							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
-								v36 = runtime.Load32(v36aw.Mem, v36ao)
-							} else {
-								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
-								if !v36ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
-									continue
-								}
-								v36 = v36x
-							}
-							v36 = uint64(uint64(int64(int32(v36))))
-							// 63: shl.b64
-							v37 := uint64(uint64(v36) << uint32(k2))
-							// 64: add.s64
-							v38 := uint64(uint64(v35) + uint64(v37))
-							// 65: ld.u32
-							v39a := uint64(v38) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
-							}
-							var v39 uint64
-							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
-								v39 = runtime.Load32(v39aw.Mem, v39ao)
-							} else {
-								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
-								if !v39ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
-									continue
-								}
-								v39 = v39x
-							}
-							r32[l] = v39
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 66: mov.b32, warp-uniform
-				u40 := uint64(k3)
-				runtime.Broadcast(r33, m, u40)
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					s41w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.u32
-							s41 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
-							}
-							s41v := uint64(u40)
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
-								runtime.Store32(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.u32
-							s41 := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
-							}
-							s41v := uint64(u40)
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
-								runtime.Store32(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
-							}
-						}
-					}
-				}
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					s42w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.u32
-							s42 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
-							}
-							s42v := uint64(r27[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.u32
-							s42 := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
-							}
-							s42v := uint64(r27[l])
-							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-								runtime.Store32(s42w.Mem, s42o, s42v)
-							} else {
-								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
-							}
-						}
-					}
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					s43w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.u32
-							s43 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r32[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.u32
-							s43 := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
-							}
-							s43v := uint64(r32[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-								runtime.Store32(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
-							}
-						}
-					}
-				}
-				// PTX line 70: mov.b32, warp-uniform
-				u44 := uint64(k4)
-				runtime.Broadcast(r34, m, u44)
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					s45w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.u32
-							s45 := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
-							}
-							s45v := uint64(u44)
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-								runtime.Store32(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.u32
-							s45 := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
-							}
-							s45v := uint64(u44)
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-								runtime.Store32(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
-				{
-					v46aw := w.Window(19)
-					v47aw := w.Window(20)
-					v48aw := w.Window(21)
-					v49aw := w.Window(22)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.u32
-							v46a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
-									continue
-								}
-								v46 = v46x
-							}
-							r35[l] = v46
-							// 73: ld.u32
-							v47a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
-									continue
-								}
-								v47 = v47x
-							}
-							r36[l] = v47
-							// 74: ld.u32
-							v48a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
-								v48 = runtime.Load32(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-								if !v48ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
-									continue
-								}
-								v48 = v48x
-							}
-							r37[l] = v48
-							// 75: ld.u32
-							v49a := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
-								v49 = runtime.Load32(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-								if !v49ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
-									continue
-								}
-								v49 = v49x
-							}
-							r38[l] = v49
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.u32
-							v46a := uint64(u2) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
-							}
-							var v46 uint64
-							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
-								v46 = runtime.Load32(v46aw.Mem, v46ao)
-							} else {
-								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
-								if !v46ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
-									continue
-								}
-								v46 = v46x
-							}
-							r35[l] = v46
-							// 73: ld.u32
-							v47a := uint64(u2) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
-							}
-							var v47 uint64
-							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-								v47 = runtime.Load32(v47aw.Mem, v47ao)
-							} else {
-								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
-								if !v47ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
-									continue
-								}
-								v47 = v47x
-							}
-							r36[l] = v47
-							// 74: ld.u32
-							v48a := uint64(u2) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
-							}
-							var v48 uint64
-							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
-								v48 = runtime.Load32(v48aw.Mem, v48ao)
-							} else {
-								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
-								if !v48ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
-									continue
-								}
-								v48 = v48x
-							}
-							r37[l] = v48
-							// 75: ld.u32
-							v49a := uint64(u2) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
-							}
-							var v49 uint64
-							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
-								v49 = runtime.Load32(v49aw.Mem, v49ao)
-							} else {
-								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
-								if !v49ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
-									continue
-								}
-								v49 = v49x
-							}
-							r38[l] = v49
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 76: mov.b32, warp-uniform
-				u50 := uint64(k5)
-				runtime.Broadcast(r39, m, u50)
-				// PTX lines 77, 78, 79: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: sub.s32
-							v51 := uint64(uint32(u50) - uint32(r38[l]))
-							// 78: shl.b32
-							v52 := uint64(uint32(v51) << uint32(k4))
-							// 79: or.b32
-							v53 := uint64(uint32(v52) | uint32(k6))
-							r42[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: sub.s32
-							v51 := uint64(uint32(u50) - uint32(r38[l]))
-							// 78: shl.b32
-							v52 := uint64(uint32(v51) << uint32(k4))
-							// 79: or.b32
-							v53 := uint64(uint32(v52) | uint32(k6))
-							r42[l] = v53
-						}
-					}
-				}
-			}
+			shflWidthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 80-95; the lanes wait here for those shfl.sync.up.b32 at line 96 names
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				r43 := w.Reg(43)
-				r44 := w.Reg(44)
-				r45 := w.Reg(45)
-				r48 := w.Reg(48)
-				r49 := w.Reg(49)
-				r50 := w.Reg(50)
-				r53 := w.Reg(53)
-				k0 := uint64(0x3)
-				k1 := uint64(0x10)
-				k2 := uint64(0x8)
-				// PTX line 80: shfl.sync.idx.b32
-				w.Shfl(runtime.ShflIdx, 43, -1, 36, 37, 42, 35, m, m, "testdata/ptx/O0/warp_width.ptx:80")
-				// PTX lines 81: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(23)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 81: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 81: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
-									continue
-								}
-								v1 = v1x
-							}
-							r44[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(24)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.u32
-							s2 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r43[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.u32
-							s2 := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r43[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(25)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: ld.u32
-							v3a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
-									continue
-								}
-								v3 = v3x
-							}
-							r45[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: ld.u32
-							v3a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
-									continue
-								}
-								v3 = v3x
-							}
-							r45[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(26)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: st.u32
-							s4 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: st.u32
-							s4 := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
-							}
-						}
-					}
-				}
-				// PTX lines 85: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(27)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.u32
-							s5 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r45[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.u32
-							s5 := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r45[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
-							}
-						}
-					}
-				}
-				// PTX line 86: mov.b32, warp-uniform
-				u6 := uint64(k0)
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(28)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.u32
-							s7 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.u32
-							s7 := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
-							}
-						}
-					}
-				}
-				// PTX line 88: mov.b32, warp-uniform
-				u8 := uint64(k1)
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(29)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.u32
-							s9 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.u32
-							s9 := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
-							}
-						}
-					}
-				}
-				// PTX lines 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(30)
-					v11aw := w.Window(31)
-					v12aw := w.Window(32)
-					v13aw := w.Window(33)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: ld.u32
-							v10a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
-									continue
-								}
-								v10 = v10x
-							}
-							r48[l] = v10
-							// 91: ld.u32
-							v11a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
-									continue
-								}
-								v11 = v11x
-							}
-							r49[l] = v11
-							// 92: ld.u32
-							v12a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
-									continue
-								}
-								v12 = v12x
-							}
-							r50[l] = v12
-							// 93: ld.u32
-							v13a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
-									continue
-								}
-								v13 = v13x
-							}
-							// 94: sub.s32
-							v14 := uint64(uint32(r39[l]) - uint32(v13))
-							// 95: shl.b32
-							v15 := uint64(uint32(v14) << uint32(k2))
-							r53[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: ld.u32
-							v10a := uint64(r0[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
-									continue
-								}
-								v10 = v10x
-							}
-							r48[l] = v10
-							// 91: ld.u32
-							v11a := uint64(r0[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
-									continue
-								}
-								v11 = v11x
-							}
-							r49[l] = v11
-							// 92: ld.u32
-							v12a := uint64(r0[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
-									continue
-								}
-								v12 = v12x
-							}
-							r50[l] = v12
-							// 93: ld.u32
-							v13a := uint64(r0[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
-									continue
-								}
-								v13 = v13x
-							}
-							// 94: sub.s32
-							v14 := uint64(uint32(r39[l]) - uint32(v13))
-							// 95: shl.b32
-							v15 := uint64(uint32(v14) << uint32(k2))
-							r53[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			shflWidthBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
 			// b0, PTX lines 96-111; the lanes wait here for those shfl.sync.down.b32 at line 112 names
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r39 := w.Reg(39)
-				r54 := w.Reg(54)
-				r55 := w.Reg(55)
-				r56 := w.Reg(56)
-				r58 := w.Reg(58)
-				r59 := w.Reg(59)
-				r60 := w.Reg(60)
-				r64 := w.Reg(64)
-				k0 := uint64(0x5)
-				k1 := uint64(0x8)
-				k2 := uint64(0x1f)
-				// PTX line 96: shfl.sync.up.b32
-				w.Shfl(runtime.ShflUp, 54, -1, 49, 50, 53, 48, m, m, "testdata/ptx/O0/warp_width.ptx:96")
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(34)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
-									continue
-								}
-								v1 = v1x
-							}
-							r55[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
-									continue
-								}
-								v1 = v1x
-							}
-							r55[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(35)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.u32
-							s2 := uint64(r55[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r54[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.u32
-							s2 := uint64(r55[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r54[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
-							}
-						}
-					}
-				}
-				// PTX lines 99: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(36)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: ld.u32
-							v3a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
-									continue
-								}
-								v3 = v3x
-							}
-							r56[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: ld.u32
-							v3a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
-									continue
-								}
-								v3 = v3x
-							}
-							r56[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(37)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.u32
-							s4 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.u32
-							s4 := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
-							}
-						}
-					}
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(38)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.u32
-							s5 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r56[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.u32
-							s5 := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r56[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX line 102: mov.b32, warp-uniform
-				u6 := uint64(k0)
-				// PTX lines 103: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(39)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.u32
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.u32
-							s7 := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
-							}
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(40)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.u32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r34[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.u32
-							s8 := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r34[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105, 106, 107, 108, 109, 110, 111: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(41)
-					v10aw := w.Window(42)
-					v11aw := w.Window(43)
-					v12aw := w.Window(44)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.u32
-							v9a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
-									continue
-								}
-								v9 = v9x
-							}
-							r58[l] = v9
-							// 106: ld.u32
-							v10a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
-									continue
-								}
-								v10 = v10x
-							}
-							r59[l] = v10
-							// 107: ld.u32
-							v11a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
-									continue
-								}
-								v11 = v11x
-							}
-							r60[l] = v11
-							// 108: ld.u32
-							v12a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
-									continue
-								}
-								v12 = v12x
-							}
-							// 109: sub.s32
-							v13 := uint64(uint32(r39[l]) - uint32(v12))
-							// 110: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k1))
-							// 111: or.b32
-							v15 := uint64(uint32(v14) | uint32(k2))
-							r64[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.u32
-							v9a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
-									continue
-								}
-								v9 = v9x
-							}
-							r58[l] = v9
-							// 106: ld.u32
-							v10a := uint64(r0[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
-									continue
-								}
-								v10 = v10x
-							}
-							r59[l] = v10
-							// 107: ld.u32
-							v11a := uint64(r0[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
-									continue
-								}
-								v11 = v11x
-							}
-							r60[l] = v11
-							// 108: ld.u32
-							v12a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
-									continue
-								}
-								v12 = v12x
-							}
-							// 109: sub.s32
-							v13 := uint64(uint32(r39[l]) - uint32(v12))
-							// 110: shl.b32
-							v14 := uint64(uint32(v13) << uint32(k1))
-							// 111: or.b32
-							v15 := uint64(uint32(v14) | uint32(k2))
-							r64[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			shflWidthBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
 			// b0, PTX lines 112-128; the lanes wait here for those shfl.sync.bfly.b32 at line 129 names
-			{
-				r0 := w.Reg(0)
-				r33 := w.Reg(33)
-				r39 := w.Reg(39)
-				r65 := w.Reg(65)
-				r66 := w.Reg(66)
-				r67 := w.Reg(67)
-				r70 := w.Reg(70)
-				r71 := w.Reg(71)
-				r72 := w.Reg(72)
-				r76 := w.Reg(76)
-				k0 := uint64(0x6)
-				k1 := uint64(0x4)
-				k2 := uint64(0x8)
-				k3 := uint64(0x1f)
-				// PTX line 112: shfl.sync.down.b32
-				w.Shfl(runtime.ShflDown, 65, -1, 59, 60, 64, 58, m, m, "testdata/ptx/O0/warp_width.ptx:112")
-				// PTX lines 113: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(45)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
-									continue
-								}
-								v1 = v1x
-							}
-							r66[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
-									continue
-								}
-								v1 = v1x
-							}
-							r66[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 114: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(46)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 114: st.u32
-							s2 := uint64(r66[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r65[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 114: st.u32
-							s2 := uint64(r66[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r65[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
-							}
-						}
-					}
-				}
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					v3aw := w.Window(47)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: ld.u32
-							v3a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
-									continue
-								}
-								v3 = v3x
-							}
-							r67[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: ld.u32
-							v3a := uint64(r0[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-							}
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
-									continue
-								}
-								v3 = v3x
-							}
-							r67[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					s4w := w.Window(48)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.u32
-							s4 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
-							}
-							s4v := uint64(r33[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(49)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r67[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.u32
-							s5 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r67[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
-							}
-						}
-					}
-				}
-				// PTX line 118: mov.b32, warp-uniform
-				u6 := uint64(k0)
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(50)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.u32
-							s7 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.u32
-							s7 := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(u6)
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX line 120: mov.b32, warp-uniform
-				u8 := uint64(k1)
-				// PTX lines 121: lane-local, one loop over the lanes
-				{
-					s9w := w.Window(51)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 121: st.u32
-							s9 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 121: st.u32
-							s9 := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
-							}
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
-							}
-						}
-					}
-				}
-				// PTX lines 122, 123, 124, 125, 126, 127, 128: lane-local, one loop over the lanes
-				{
-					v10aw := w.Window(52)
-					v11aw := w.Window(53)
-					v12aw := w.Window(54)
-					v13aw := w.Window(55)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: ld.u32
-							v10a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
-									continue
-								}
-								v10 = v10x
-							}
-							r70[l] = v10
-							// 123: ld.u32
-							v11a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
-									continue
-								}
-								v11 = v11x
-							}
-							r71[l] = v11
-							// 124: ld.u32
-							v12a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
-									continue
-								}
-								v12 = v12x
-							}
-							r72[l] = v12
-							// 125: ld.u32
-							v13a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
-									continue
-								}
-								v13 = v13x
-							}
-							// 126: sub.s32
-							v14 := uint64(uint32(r39[l]) - uint32(v13))
-							// 127: shl.b32
-							v15 := uint64(uint32(v14) << uint32(k2))
-							// 128: or.b32
-							v16 := uint64(uint32(v15) | uint32(k3))
-							r76[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: ld.u32
-							v10a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
-									continue
-								}
-								v10 = v10x
-							}
-							r70[l] = v10
-							// 123: ld.u32
-							v11a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
-									continue
-								}
-								v11 = v11x
-							}
-							r71[l] = v11
-							// 124: ld.u32
-							v12a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
-									continue
-								}
-								v12 = v12x
-							}
-							r72[l] = v12
-							// 125: ld.u32
-							v13a := uint64(r0[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
-									continue
-								}
-								v13 = v13x
-							}
-							// 126: sub.s32
-							v14 := uint64(uint32(r39[l]) - uint32(v13))
-							// 127: shl.b32
-							v15 := uint64(uint32(v14) << uint32(k2))
-							// 128: or.b32
-							v16 := uint64(uint32(v15) | uint32(k3))
-							r76[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			shflWidthBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 4:
 			// b0, PTX lines 129-131; ret
-			{
-				r0 := w.Reg(0)
-				r77 := w.Reg(77)
-				r78 := w.Reg(78)
-				// PTX line 129: shfl.sync.bfly.b32
-				w.Shfl(runtime.ShflBfly, 77, -1, 71, 72, 76, 70, m, m, "testdata/ptx/O0/warp_width.ptx:129")
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(56)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							r78[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: ld.u64
-							v1a := uint64(r0[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
-									continue
-								}
-								v1 = v1x
-							}
-							r78[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					s2w := w.Window(57)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.u32
-							s2 := uint64(r78[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r77[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.u32
-							s2 := uint64(r78[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
-							}
-							s2v := uint64(r77[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
-							}
-						}
-					}
-				}
-			}
+			shflWidthBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3431,6 +986,2471 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// shflWidthBlock0 runs block 0 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-79; the lanes wait here for those shfl.sync.idx.b32 at line 80 names
+func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r42 := w.Reg(42)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x2)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x8)
+	k5 := uint64(0x20)
+	k6 := uint64(0x1f)
+	// PTX line 27: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 28: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/warp_width.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_width.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_width.ptx:31")
+	}
+	// PTX line 32: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u3)
+	// PTX line 33: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 35: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: st.u64
+				s12 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: st.u64
+				s12 := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+				}
+				s12v := uint64(u11)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+					runtime.Store64(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/warp_width.ptx:38")
+				}
+			}
+		}
+	}
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		s13w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.u64
+				s13 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u9)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.u64
+				s13 := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+				}
+				s13v := uint64(u9)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+					runtime.Store64(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/warp_width.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.u64
+				s14 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u7)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.u64
+				s14 := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+				}
+				s14v := uint64(u7)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+					runtime.Store64(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
+				}
+			}
+		}
+	}
+	// PTX line 41: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 42: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 43: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 45: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 46: st.u32
+				s20 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 45: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				// 46: st.u32
+				s20 := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+				}
+				s20v := uint64(v19)
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/warp_width.ptx:46")
+				}
+			}
+		}
+	}
+	// PTX lines 47, 48, 49, 50, 51: lane-local, one loop over the lanes
+	{
+		v21aw := w.Window(4)
+		v22aw := w.Window(5)
+		v25aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: ld.u64
+				v21a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
+						continue
+					}
+					v21 = v21x
+				}
+				// 48: ld.s32
+				v22a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
+						continue
+					}
+					v22 = v22x
+				}
+				v22 = uint64(uint64(int64(int32(v22))))
+				// 49: shl.b64
+				v23 := uint64(uint64(v22) << uint32(k2))
+				// 50: add.s64
+				v24 := uint64(uint64(v21) + uint64(v23))
+				// 51: ld.u32
+				v25a := uint64(v24) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
+						continue
+					}
+					v25 = v25x
+				}
+				r20[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: ld.u64
+				v21a := uint64(u2) + 0x48
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+				}
+				var v21 uint64
+				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+					v21 = runtime.Load64(v21aw.Ptr, v21ao)
+				} else {
+					v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+					if !v21ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/warp_width.ptx:47")
+						continue
+					}
+					v21 = v21x
+				}
+				// 48: ld.s32
+				v22a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+				}
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+					v22 = runtime.Load32(v22aw.Ptr, v22ao)
+				} else {
+					v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+					if !v22ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/warp_width.ptx:48")
+						continue
+					}
+					v22 = v22x
+				}
+				v22 = uint64(uint64(int64(int32(v22))))
+				// 49: shl.b64
+				v23 := uint64(uint64(v22) << uint32(k2))
+				// 50: add.s64
+				v24 := uint64(uint64(v21) + uint64(v23))
+				// 51: ld.u32
+				v25a := uint64(v24) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+				}
+				var v25 uint64
+				if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+					v25 = runtime.Load32(v25aw.Ptr, v25ao)
+				} else {
+					v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+					if !v25ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/warp_width.ptx:51")
+						continue
+					}
+					v25 = v25x
+				}
+				r20[l] = v25
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.u32
+				s26 := uint64(u2) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r20[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.u32
+				s26 := uint64(u2) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r20[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/warp_width.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
+	{
+		v27aw := w.Window(8)
+		v28aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.u64
+				v27a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+					v27 = runtime.Load64(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
+						continue
+					}
+					v27 = v27x
+				}
+				// 54: ld.u32
+				v28a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
+						continue
+					}
+					v28 = v28x
+				}
+				// 55: shl.b32
+				v29 := uint64(uint32(v28) << uint32(k2))
+				// 56: cvt.s64.s32
+				v30 := uint64(uint64(int32(v29)))
+				// 57: shl.b64
+				v31 := uint64(uint64(v30) << uint32(k2))
+				// 58: add.s64
+				v32 := uint64(uint64(v27) + uint64(v31))
+				r26[l] = v32
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.u64
+				v27a := uint64(u2) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+				}
+				var v27 uint64
+				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+					v27 = runtime.Load64(v27aw.Ptr, v27ao)
+				} else {
+					v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+					if !v27ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/warp_width.ptx:53")
+						continue
+					}
+					v27 = v27x
+				}
+				// 54: ld.u32
+				v28a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+				}
+				var v28 uint64
+				if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+					v28 = runtime.Load32(v28aw.Ptr, v28ao)
+				} else {
+					v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+					if !v28ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/warp_width.ptx:54")
+						continue
+					}
+					v28 = v28x
+				}
+				// 55: shl.b32
+				v29 := uint64(uint32(v28) << uint32(k2))
+				// 56: cvt.s64.s32
+				v30 := uint64(uint64(int32(v29)))
+				// 57: shl.b64
+				v31 := uint64(uint64(v30) << uint32(k2))
+				// 58: add.s64
+				v32 := uint64(uint64(v27) + uint64(v31))
+				r26[l] = v32
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		s33w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.u64
+				s33 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
+				}
+				s33v := uint64(r26[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.u64
+				s33 := uint64(u2) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 8)
+				}
+				s33v := uint64(r26[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
+					runtime.Store64(s33w.Ptr, s33o, s33v)
+				} else {
+					w.StoreLane(s33w, runtime.SpaceGeneric, s33, 8, s33v, l, "testdata/ptx/O0/warp_width.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60, 61, 62, 63, 64, 65: lane-local, one loop over the lanes
+	{
+		v34aw := w.Window(11)
+		v35aw := w.Window(12)
+		v36aw := w.Window(13)
+		v39aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.u32
+				v34a := uint64(u2) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
+						continue
+					}
+					v34 = v34x
+				}
+				r27[l] = v34
+				// 61: ld.u64
+				v35a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+					v35 = runtime.Load64(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
+						continue
+					}
+					v35 = v35x
+				}
+				// 62: ld.s32
+				v36a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
+						continue
+					}
+					v36 = v36x
+				}
+				v36 = uint64(uint64(int64(int32(v36))))
+				// 63: shl.b64
+				v37 := uint64(uint64(v36) << uint32(k2))
+				// 64: add.s64
+				v38 := uint64(uint64(v35) + uint64(v37))
+				// 65: ld.u32
+				v39a := uint64(v38) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
+						continue
+					}
+					v39 = v39x
+				}
+				r32[l] = v39
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.u32
+				v34a := uint64(u2) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+				}
+				var v34 uint64
+				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+					v34 = runtime.Load32(v34aw.Ptr, v34ao)
+				} else {
+					v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+					if !v34ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/warp_width.ptx:60")
+						continue
+					}
+					v34 = v34x
+				}
+				r27[l] = v34
+				// 61: ld.u64
+				v35a := uint64(u2) + 0x50
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+				}
+				var v35 uint64
+				if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+					v35 = runtime.Load64(v35aw.Ptr, v35ao)
+				} else {
+					v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+					if !v35ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/warp_width.ptx:61")
+						continue
+					}
+					v35 = v35x
+				}
+				// 62: ld.s32
+				v36a := uint64(u2) + 0x58
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+				}
+				var v36 uint64
+				if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+					v36 = runtime.Load32(v36aw.Ptr, v36ao)
+				} else {
+					v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+					if !v36ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/warp_width.ptx:62")
+						continue
+					}
+					v36 = v36x
+				}
+				v36 = uint64(uint64(int64(int32(v36))))
+				// 63: shl.b64
+				v37 := uint64(uint64(v36) << uint32(k2))
+				// 64: add.s64
+				v38 := uint64(uint64(v35) + uint64(v37))
+				// 65: ld.u32
+				v39a := uint64(v38) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+				}
+				var v39 uint64
+				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+					v39 = runtime.Load32(v39aw.Ptr, v39ao)
+				} else {
+					v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+					if !v39ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/warp_width.ptx:65")
+						continue
+					}
+					v39 = v39x
+				}
+				r32[l] = v39
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 66: mov.b32, warp-uniform
+	u40 := uint64(k3)
+	runtime.Broadcast(r33, m, u40)
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		s41w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.u32
+				s41 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
+				}
+				s41v := uint64(u40)
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.u32
+				s41 := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s41, 4)
+				}
+				s41v := uint64(u40)
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGeneric, s41, 4, s41v, l, "testdata/ptx/O0/warp_width.ptx:67")
+				}
+			}
+		}
+	}
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		s42w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.u32
+				s42 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+				}
+				s42v := uint64(r27[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.u32
+				s42 := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+				}
+				s42v := uint64(r27[l])
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+					runtime.Store32(s42w.Ptr, s42o, s42v)
+				} else {
+					w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/warp_width.ptx:68")
+				}
+			}
+		}
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		s43w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.u32
+				s43 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r32[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.u32
+				s43 := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+				}
+				s43v := uint64(r32[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/warp_width.ptx:69")
+				}
+			}
+		}
+	}
+	// PTX line 70: mov.b32, warp-uniform
+	u44 := uint64(k4)
+	runtime.Broadcast(r34, m, u44)
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		s45w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.u32
+				s45 := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
+				}
+				s45v := uint64(u44)
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.u32
+				s45 := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s45, 4)
+				}
+				s45v := uint64(u44)
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGeneric, s45, 4, s45v, l, "testdata/ptx/O0/warp_width.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+	{
+		v46aw := w.Window(19)
+		v47aw := w.Window(20)
+		v48aw := w.Window(21)
+		v49aw := w.Window(22)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.u32
+				v46a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
+						continue
+					}
+					v46 = v46x
+				}
+				r35[l] = v46
+				// 73: ld.u32
+				v47a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
+						continue
+					}
+					v47 = v47x
+				}
+				r36[l] = v47
+				// 74: ld.u32
+				v48a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+					if !v48ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
+						continue
+					}
+					v48 = v48x
+				}
+				r37[l] = v48
+				// 75: ld.u32
+				v49a := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+					v49 = runtime.Load32(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+					if !v49ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
+						continue
+					}
+					v49 = v49x
+				}
+				r38[l] = v49
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.u32
+				v46a := uint64(u2) + 0x30
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+				}
+				var v46 uint64
+				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+					v46 = runtime.Load32(v46aw.Ptr, v46ao)
+				} else {
+					v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+					if !v46ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/warp_width.ptx:72")
+						continue
+					}
+					v46 = v46x
+				}
+				r35[l] = v46
+				// 73: ld.u32
+				v47a := uint64(u2) + 0x34
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+				}
+				var v47 uint64
+				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				} else {
+					v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+					if !v47ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/warp_width.ptx:73")
+						continue
+					}
+					v47 = v47x
+				}
+				r36[l] = v47
+				// 74: ld.u32
+				v48a := uint64(u2) + 0x38
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+				}
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
+				} else {
+					v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+					if !v48ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/warp_width.ptx:74")
+						continue
+					}
+					v48 = v48x
+				}
+				r37[l] = v48
+				// 75: ld.u32
+				v49a := uint64(u2) + 0x3c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+				}
+				var v49 uint64
+				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+					v49 = runtime.Load32(v49aw.Ptr, v49ao)
+				} else {
+					v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+					if !v49ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/warp_width.ptx:75")
+						continue
+					}
+					v49 = v49x
+				}
+				r38[l] = v49
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 76: mov.b32, warp-uniform
+	u50 := uint64(k5)
+	runtime.Broadcast(r39, m, u50)
+	// PTX lines 77, 78, 79: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: sub.s32
+				v51 := uint64(uint32(u50) - uint32(r38[l]))
+				// 78: shl.b32
+				v52 := uint64(uint32(v51) << uint32(k4))
+				// 79: or.b32
+				v53 := uint64(uint32(v52) | uint32(k6))
+				r42[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: sub.s32
+				v51 := uint64(uint32(u50) - uint32(r38[l]))
+				// 78: shl.b32
+				v52 := uint64(uint32(v51) << uint32(k4))
+				// 79: or.b32
+				v53 := uint64(uint32(v52) | uint32(k6))
+				r42[l] = v53
+			}
+		}
+	}
+}
+
+// shflWidthBlock1 runs block 1 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 80-95; the lanes wait here for those shfl.sync.up.b32 at line 96 names
+func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r53 := w.Reg(53)
+	k0 := uint64(0x3)
+	k1 := uint64(0x10)
+	k2 := uint64(0x8)
+	// PTX line 80: shfl.sync.idx.b32
+	w.Shfl(runtime.ShflIdx, 43, -1, 36, 37, 42, 35, m, m, "testdata/ptx/O0/warp_width.ptx:80")
+	// PTX lines 81: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(23)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 81: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 81: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:81")
+						continue
+					}
+					v1 = v1x
+				}
+				r44[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(24)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.u32
+				s2 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r43[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.u32
+				s2 := uint64(r44[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r43[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(25)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: ld.u32
+				v3a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
+						continue
+					}
+					v3 = v3x
+				}
+				r45[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: ld.u32
+				v3a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:83")
+						continue
+					}
+					v3 = v3x
+				}
+				r45[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(26)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: st.u32
+				s4 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: st.u32
+				s4 := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:84")
+				}
+			}
+		}
+	}
+	// PTX lines 85: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(27)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.u32
+				s5 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r45[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.u32
+				s5 := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r45[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:85")
+				}
+			}
+		}
+	}
+	// PTX line 86: mov.b32, warp-uniform
+	u6 := uint64(k0)
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.u32
+				s7 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.u32
+				s7 := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:87")
+				}
+			}
+		}
+	}
+	// PTX line 88: mov.b32, warp-uniform
+	u8 := uint64(k1)
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.u32
+				s9 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.u32
+				s9 := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:89")
+				}
+			}
+		}
+	}
+	// PTX lines 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(30)
+		v11aw := w.Window(31)
+		v12aw := w.Window(32)
+		v13aw := w.Window(33)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: ld.u32
+				v10a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
+						continue
+					}
+					v10 = v10x
+				}
+				r48[l] = v10
+				// 91: ld.u32
+				v11a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
+						continue
+					}
+					v11 = v11x
+				}
+				r49[l] = v11
+				// 92: ld.u32
+				v12a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
+						continue
+					}
+					v12 = v12x
+				}
+				r50[l] = v12
+				// 93: ld.u32
+				v13a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
+						continue
+					}
+					v13 = v13x
+				}
+				// 94: sub.s32
+				v14 := uint64(uint32(r39[l]) - uint32(v13))
+				// 95: shl.b32
+				v15 := uint64(uint32(v14) << uint32(k2))
+				r53[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.u32
+				v10a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:90")
+						continue
+					}
+					v10 = v10x
+				}
+				r48[l] = v10
+				// 91: ld.u32
+				v11a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:91")
+						continue
+					}
+					v11 = v11x
+				}
+				r49[l] = v11
+				// 92: ld.u32
+				v12a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:92")
+						continue
+					}
+					v12 = v12x
+				}
+				r50[l] = v12
+				// 93: ld.u32
+				v13a := uint64(r0[l]) + 0x2c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:93")
+						continue
+					}
+					v13 = v13x
+				}
+				// 94: sub.s32
+				v14 := uint64(uint32(r39[l]) - uint32(v13))
+				// 95: shl.b32
+				v15 := uint64(uint32(v14) << uint32(k2))
+				r53[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// shflWidthBlock2 runs block 2 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 96-111; the lanes wait here for those shfl.sync.down.b32 at line 112 names
+func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r39 := w.Reg(39)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	r58 := w.Reg(58)
+	r59 := w.Reg(59)
+	r60 := w.Reg(60)
+	r64 := w.Reg(64)
+	k0 := uint64(0x5)
+	k1 := uint64(0x8)
+	k2 := uint64(0x1f)
+	// PTX line 96: shfl.sync.up.b32
+	w.Shfl(runtime.ShflUp, 54, -1, 49, 50, 53, 48, m, m, "testdata/ptx/O0/warp_width.ptx:96")
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(34)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
+						continue
+					}
+					v1 = v1x
+				}
+				r55[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:97")
+						continue
+					}
+					v1 = v1x
+				}
+				r55[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(35)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.u32
+				s2 := uint64(r55[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r54[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.u32
+				s2 := uint64(r55[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r54[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:98")
+				}
+			}
+		}
+	}
+	// PTX lines 99: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(36)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: ld.u32
+				v3a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
+						continue
+					}
+					v3 = v3x
+				}
+				r56[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: ld.u32
+				v3a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:99")
+						continue
+					}
+					v3 = v3x
+				}
+				r56[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(37)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.u32
+				s4 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.u32
+				s4 := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:100")
+				}
+			}
+		}
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(38)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.u32
+				s5 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r56[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.u32
+				s5 := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r56[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX line 102: mov.b32, warp-uniform
+	u6 := uint64(k0)
+	// PTX lines 103: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(39)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.u32
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.u32
+				s7 := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:103")
+				}
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(40)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.u32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r34[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.u32
+				s8 := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r34[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105, 106, 107, 108, 109, 110, 111: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(41)
+		v10aw := w.Window(42)
+		v11aw := w.Window(43)
+		v12aw := w.Window(44)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.u32
+				v9a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
+						continue
+					}
+					v9 = v9x
+				}
+				r58[l] = v9
+				// 106: ld.u32
+				v10a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
+						continue
+					}
+					v10 = v10x
+				}
+				r59[l] = v10
+				// 107: ld.u32
+				v11a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
+						continue
+					}
+					v11 = v11x
+				}
+				r60[l] = v11
+				// 108: ld.u32
+				v12a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
+						continue
+					}
+					v12 = v12x
+				}
+				// 109: sub.s32
+				v13 := uint64(uint32(r39[l]) - uint32(v12))
+				// 110: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k1))
+				// 111: or.b32
+				v15 := uint64(uint32(v14) | uint32(k2))
+				r64[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.u32
+				v9a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:105")
+						continue
+					}
+					v9 = v9x
+				}
+				r58[l] = v9
+				// 106: ld.u32
+				v10a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:106")
+						continue
+					}
+					v10 = v10x
+				}
+				r59[l] = v10
+				// 107: ld.u32
+				v11a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:107")
+						continue
+					}
+					v11 = v11x
+				}
+				r60[l] = v11
+				// 108: ld.u32
+				v12a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:108")
+						continue
+					}
+					v12 = v12x
+				}
+				// 109: sub.s32
+				v13 := uint64(uint32(r39[l]) - uint32(v12))
+				// 110: shl.b32
+				v14 := uint64(uint32(v13) << uint32(k1))
+				// 111: or.b32
+				v15 := uint64(uint32(v14) | uint32(k2))
+				r64[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// shflWidthBlock3 runs block 3 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 112-128; the lanes wait here for those shfl.sync.bfly.b32 at line 129 names
+func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r33 := w.Reg(33)
+	r39 := w.Reg(39)
+	r65 := w.Reg(65)
+	r66 := w.Reg(66)
+	r67 := w.Reg(67)
+	r70 := w.Reg(70)
+	r71 := w.Reg(71)
+	r72 := w.Reg(72)
+	r76 := w.Reg(76)
+	k0 := uint64(0x6)
+	k1 := uint64(0x4)
+	k2 := uint64(0x8)
+	k3 := uint64(0x1f)
+	// PTX line 112: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 65, -1, 59, 60, 64, 58, m, m, "testdata/ptx/O0/warp_width.ptx:112")
+	// PTX lines 113: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(45)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
+						continue
+					}
+					v1 = v1x
+				}
+				r66[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:113")
+						continue
+					}
+					v1 = v1x
+				}
+				r66[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(46)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.u32
+				s2 := uint64(r66[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r65[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.u32
+				s2 := uint64(r66[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r65[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:114")
+				}
+			}
+		}
+	}
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		v3aw := w.Window(47)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: ld.u32
+				v3a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
+						continue
+					}
+					v3 = v3x
+				}
+				r67[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: ld.u32
+				v3a := uint64(r0[l]) + 0x5c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/warp_width.ptx:115")
+						continue
+					}
+					v3 = v3x
+				}
+				r67[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.u32
+				s4 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+				}
+				s4v := uint64(r33[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/warp_width.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(49)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r67[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.u32
+				s5 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r67[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:117")
+				}
+			}
+		}
+	}
+	// PTX line 118: mov.b32, warp-uniform
+	u6 := uint64(k0)
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(50)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.u32
+				s7 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.u32
+				s7 := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(u6)
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX line 120: mov.b32, warp-uniform
+	u8 := uint64(k1)
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		s9w := w.Window(51)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 121: st.u32
+				s9 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 121: st.u32
+				s9 := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+				}
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/warp_width.ptx:121")
+				}
+			}
+		}
+	}
+	// PTX lines 122, 123, 124, 125, 126, 127, 128: lane-local, one loop over the lanes
+	{
+		v10aw := w.Window(52)
+		v11aw := w.Window(53)
+		v12aw := w.Window(54)
+		v13aw := w.Window(55)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: ld.u32
+				v10a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
+						continue
+					}
+					v10 = v10x
+				}
+				r70[l] = v10
+				// 123: ld.u32
+				v11a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
+						continue
+					}
+					v11 = v11x
+				}
+				r71[l] = v11
+				// 124: ld.u32
+				v12a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
+						continue
+					}
+					v12 = v12x
+				}
+				r72[l] = v12
+				// 125: ld.u32
+				v13a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
+						continue
+					}
+					v13 = v13x
+				}
+				// 126: sub.s32
+				v14 := uint64(uint32(r39[l]) - uint32(v13))
+				// 127: shl.b32
+				v15 := uint64(uint32(v14) << uint32(k2))
+				// 128: or.b32
+				v16 := uint64(uint32(v15) | uint32(k3))
+				r76[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: ld.u32
+				v10a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:122")
+						continue
+					}
+					v10 = v10x
+				}
+				r70[l] = v10
+				// 123: ld.u32
+				v11a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/warp_width.ptx:123")
+						continue
+					}
+					v11 = v11x
+				}
+				r71[l] = v11
+				// 124: ld.u32
+				v12a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/warp_width.ptx:124")
+						continue
+					}
+					v12 = v12x
+				}
+				r72[l] = v12
+				// 125: ld.u32
+				v13a := uint64(r0[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/warp_width.ptx:125")
+						continue
+					}
+					v13 = v13x
+				}
+				// 126: sub.s32
+				v14 := uint64(uint32(r39[l]) - uint32(v13))
+				// 127: shl.b32
+				v15 := uint64(uint32(v14) << uint32(k2))
+				// 128: or.b32
+				v16 := uint64(uint32(v15) | uint32(k3))
+				r76[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
+// shflWidthBlock4 runs block 4 of kernel shfl_width for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 129-131; ret
+func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	// PTX line 129: shfl.sync.bfly.b32
+	w.Shfl(runtime.ShflBfly, 77, -1, 71, 72, 76, 70, m, m, "testdata/ptx/O0/warp_width.ptx:129")
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(56)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				r78[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.u64
+				v1a := uint64(r0[l]) + 0x60
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				r78[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(57)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.u32
+				s2 := uint64(r78[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r77[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.u32
+				s2 := uint64(r78[l]) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+				}
+				s2v := uint64(r77[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/warp_width.ptx:131")
+				}
+			}
+		}
+	}
+}
+
 // divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3439,320 +3459,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 150-170; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 150: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 151: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 152: ld.param.u32
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/warp_width.ptx:152")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 153: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_width.ptx:153")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 154: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_width.ptx:154")
-				}
-				// PTX line 155: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u4)
-				// PTX line 156: cvta.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX line 157: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u5)
-				// PTX line 158: cvta.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 159: lane-local, one loop over the lanes
-				{
-					s10w := w.Window(58)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: st.u64
-							s10 := uint64(u2) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
-							}
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
-								runtime.Store64(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
-							}
-						}
-					}
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					s11w := w.Window(59)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.u64
-							s11 := uint64(u2) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
-							}
-							s11v := uint64(u7)
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
-								runtime.Store64(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(60)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.u32
-							s12 := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(u3)
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX line 162: mov.u32, warp-uniform
-				u13 := uint64(uint64(w.CTAID().X))
-				// PTX line 163: mov.u32, warp-uniform
-				u14 := uint64(uint64(w.NTID().X))
-				// PTX line 164: mul.lo.s32, warp-uniform
-				u15 := uint64(uint32(u13) * uint32(u14))
-				// PTX lines 165, 166, 167: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					s18w := w.Window(61)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 165: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 166: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 167: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 165: mov.u32
-							v16 := uint64(uint64(tid0[l]))
-							// 166: add.s32
-							v17 := uint64(uint32(u15) + uint32(v16))
-							// 167: st.u32
-							s18 := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
-							}
-							s18v := uint64(v17)
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
-							}
-						}
-					}
-				}
-				// PTX lines 168, 169, 170: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v19aw := w.Window(62)
-					v20aw := w.Window(63)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.u32
-							v19a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
-									continue
-								}
-								v19 = v19x
-							}
-							// 169: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
-									continue
-								}
-								v20 = v20x
-							}
-							// 170: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.u32
-							v19a := uint64(u2) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
-							}
-							var v19 uint64
-							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
-								v19 = runtime.Load32(v19aw.Mem, v19ao)
-							} else {
-								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
-								if !v19ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
-									continue
-								}
-								v19 = v19x
-							}
-							// 169: ld.u32
-							v20a := uint64(u2) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
-							}
-							var v20 uint64
-							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-								v20 = runtime.Load32(v20aw.Mem, v20ao)
-							} else {
-								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
-								if !v20ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
-									continue
-								}
-								v20 = v20x
-							}
-							// 170: setp.lt.s32
-							c21t := int32(v19) < int32(v20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p0 = p0&^(1<<l) | c21b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			divergentMaskBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3769,151 +3476,7 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 6
 		case 2:
 			// b2 ($L__BB1_2), PTX lines 176-181; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX lines 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					v1aw := w.Window(64)
-					v2aw := w.Window(65)
-					v5aw := w.Window(66)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 176: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 178: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 179: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 180: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
-									continue
-								}
-								v5 = v5x
-							}
-							// 181: setp.lt.s32
-							c6t := int32(v5) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 176: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
-									continue
-								}
-								v1 = v1x
-							}
-							// 177: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 178: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 179: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 180: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
-									continue
-								}
-								v5 = v5x
-							}
-							// 181: setp.lt.s32
-							c6t := int32(v5) < int32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			divergentMaskBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3927,590 +3490,21 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 185-190
-			{
-				r0 := w.Reg(0)
-				r21 := w.Reg(21)
-				r25 := w.Reg(25)
-				k0 := uint64(0x2)
-				// PTX line 185: activemask.b32
-				w.Activemask(21, m)
-				// PTX lines 186, 187, 188, 189: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(67)
-					v2aw := w.Window(68)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
-									continue
-								}
-								v1 = v1x
-							}
-							// 187: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 188: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 189: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r25[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
-									continue
-								}
-								v1 = v1x
-							}
-							// 187: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 188: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 189: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r25[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 190: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(69)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 190: st.u32
-							s5 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r21[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 190: st.u32
-							s5 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r21[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
-							}
-						}
-					}
-				}
-			}
+			divergentMaskBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 193-204; the lanes wait here for those vote.sync.ballot.b32 at line 205 names
-			{
-				r0 := w.Reg(0)
-				r26 := w.Reg(26)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				// PTX line 193: activemask.b32
-				w.Activemask(26, m)
-				// PTX lines 194, 195, 196, 197, 198, 199: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(70)
-					v2aw := w.Window(71)
-					v5aw := w.Window(72)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
-									continue
-								}
-								v1 = v1x
-							}
-							// 195: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 196: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 197: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 198: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
-									continue
-								}
-								v5 = v5x
-							}
-							// 199: and.b32
-							v6 := uint64(uint32(v5) & uint32(k1))
-							r32[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: ld.u64
-							v1a := uint64(r0[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
-									continue
-								}
-								v1 = v1x
-							}
-							// 195: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 196: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 197: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							// 198: ld.u32
-							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
-									continue
-								}
-								v5 = v5x
-							}
-							// 199: and.b32
-							v6 := uint64(uint32(v5) & uint32(k1))
-							r32[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 200: lane-local, one loop over the lanes
-				{
-					s7w := w.Window(73)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 200: st.u32
-							s7 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r26[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 200: st.u32
-							s7 := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
-							}
-							s7v := uint64(r26[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
-							}
-						}
-					}
-				}
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					s8w := w.Window(74)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: st.u32
-							s8 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r32[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: st.u32
-							s8 := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
-							}
-							s8v := uint64(r32[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
-							}
-						}
-					}
-				}
-				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					v9aw := w.Window(75)
-					v10aw := w.Window(76)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
-									continue
-								}
-								v9 = v9x
-							}
-							r33[l] = v9
-							// 203: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
-									continue
-								}
-								v10 = v10x
-							}
-							// 204: setp.ne.s32
-							c11t := uint32(v10) != uint32(k2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p2 = p2&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: ld.u32
-							v9a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
-									continue
-								}
-								v9 = v9x
-							}
-							r33[l] = v9
-							// 203: ld.u32
-							v10a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
-									continue
-								}
-								v10 = v10x
-							}
-							// 204: setp.ne.s32
-							c11t := uint32(v10) != uint32(k2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p2 = p2&^(1<<l) | c11b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			divergentMaskBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b4 ($L__BB1_4), PTX lines 205-210
-			{
-				r0 := w.Reg(0)
-				r35 := w.Reg(35)
-				r39 := w.Reg(39)
-				k0 := uint64(0x2)
-				// PTX line 205: vote.sync.ballot.b32
-				w.Vote(runtime.VoteBallot, 35, w.P[2], 33, m, m, "testdata/ptx/O0/warp_width.ptx:205")
-				// PTX lines 206, 207, 208, 209: lane-local, one loop over the lanes
-				{
-					v1aw := w.Window(77)
-					v2aw := w.Window(78)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 206: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
-									continue
-								}
-								v1 = v1x
-							}
-							// 207: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 208: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 209: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r39[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 206: ld.u64
-							v1a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-							}
-							var v1 uint64
-							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-								v1 = runtime.Load64(v1aw.Mem, v1ao)
-							} else {
-								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
-									continue
-								}
-								v1 = v1x
-							}
-							// 207: ld.s32
-							v2a := uint64(r0[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-							}
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
-									continue
-								}
-								v2 = v2x
-							}
-							v2 = uint64(uint64(int64(int32(v2))))
-							// 208: shl.b64
-							v3 := uint64(uint64(v2) << uint32(k0))
-							// 209: add.s64
-							v4 := uint64(uint64(v1) + uint64(v3))
-							r39[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					s5w := w.Window(79)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: st.u32
-							s5 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r35[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: st.u32
-							s5 := uint64(r39[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
-							}
-							s5v := uint64(r35[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
-							}
-						}
-					}
-				}
-			}
+			divergentMaskBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4531,5 +3525,1051 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// divergentMaskBlock0 runs block 0 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 150-170; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 150: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 151: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/warp_width.ptx:152")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_width.ptx:153")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 154: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_width.ptx:154")
+	}
+	// PTX line 155: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 156: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 157: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 158: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 159: lane-local, one loop over the lanes
+	{
+		s10w := w.Window(58)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: st.u64
+				s10 := uint64(u2) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+				}
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+					runtime.Store64(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_width.ptx:159")
+				}
+			}
+		}
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		s11w := w.Window(59)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.u64
+				s11 := uint64(u2) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+				}
+				s11v := uint64(u7)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+					runtime.Store64(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/warp_width.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(60)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.u32
+				s12 := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(u3)
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX line 162: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 163: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 164: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 165, 166, 167: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		s18w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 165: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 166: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 167: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 165: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 166: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				// 167: st.u32
+				s18 := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+				}
+				s18v := uint64(v17)
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/warp_width.ptx:167")
+				}
+			}
+		}
+	}
+	// PTX lines 168, 169, 170: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v19aw := w.Window(62)
+		v20aw := w.Window(63)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.u32
+				v19a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
+						continue
+					}
+					v19 = v19x
+				}
+				// 169: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
+						continue
+					}
+					v20 = v20x
+				}
+				// 170: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.u32
+				v19a := uint64(u2) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+				}
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+					if !v19ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/warp_width.ptx:168")
+						continue
+					}
+					v19 = v19x
+				}
+				// 169: ld.u32
+				v20a := uint64(u2) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+				}
+				var v20 uint64
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
+				} else {
+					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+					if !v20ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/warp_width.ptx:169")
+						continue
+					}
+					v20 = v20x
+				}
+				// 170: setp.lt.s32
+				c21t := int32(v19) < int32(v20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p0 = p0&^(1<<l) | c21b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// divergentMaskBlock2 runs block 2 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 176-181; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+func divergentMaskBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX lines 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(64)
+		v2aw := w.Window(65)
+		v5aw := w.Window(66)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 176: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 178: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 179: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 180: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
+						continue
+					}
+					v5 = v5x
+				}
+				// 181: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 176: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:176")
+						continue
+					}
+					v1 = v1x
+				}
+				// 177: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:177")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 178: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 179: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 180: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:180")
+						continue
+					}
+					v5 = v5x
+				}
+				// 181: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// divergentMaskBlock3 runs block 3 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_3), PTX lines 185-190
+func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r21 := w.Reg(21)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	// PTX line 185: activemask.b32
+	w.Activemask(21, m)
+	// PTX lines 186, 187, 188, 189: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(67)
+		v2aw := w.Window(68)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
+						continue
+					}
+					v1 = v1x
+				}
+				// 187: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 188: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 189: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r25[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:186")
+						continue
+					}
+					v1 = v1x
+				}
+				// 187: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:187")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 188: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 189: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r25[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(69)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.u32
+				s5 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r21[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.u32
+				s5 := uint64(r25[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r21[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:190")
+				}
+			}
+		}
+	}
+}
+
+// divergentMaskBlock4 runs block 4 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 193-204; the lanes wait here for those vote.sync.ballot.b32 at line 205 names
+func divergentMaskBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r26 := w.Reg(26)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	// PTX line 193: activemask.b32
+	w.Activemask(26, m)
+	// PTX lines 194, 195, 196, 197, 198, 199: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(70)
+		v2aw := w.Window(71)
+		v5aw := w.Window(72)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
+						continue
+					}
+					v1 = v1x
+				}
+				// 195: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 196: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 197: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 198: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
+						continue
+					}
+					v5 = v5x
+				}
+				// 199: and.b32
+				v6 := uint64(uint32(v5) & uint32(k1))
+				r32[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: ld.u64
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:194")
+						continue
+					}
+					v1 = v1x
+				}
+				// 195: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:195")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 196: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 197: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 198: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/warp_width.ptx:198")
+						continue
+					}
+					v5 = v5x
+				}
+				// 199: and.b32
+				v6 := uint64(uint32(v5) & uint32(k1))
+				r32[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 200: lane-local, one loop over the lanes
+	{
+		s7w := w.Window(73)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 200: st.u32
+				s7 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r26[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 200: st.u32
+				s7 := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+				}
+				s7v := uint64(r26[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/warp_width.ptx:200")
+				}
+			}
+		}
+	}
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(74)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.u32
+				s8 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r32[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.u32
+				s8 := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+				}
+				s8v := uint64(r32[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/warp_width.ptx:201")
+				}
+			}
+		}
+	}
+	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v9aw := w.Window(75)
+		v10aw := w.Window(76)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
+						continue
+					}
+					v9 = v9x
+				}
+				r33[l] = v9
+				// 203: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
+						continue
+					}
+					v10 = v10x
+				}
+				// 204: setp.ne.s32
+				c11t := uint32(v10) != uint32(k2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p2 = p2&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.u32
+				v9a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/warp_width.ptx:202")
+						continue
+					}
+					v9 = v9x
+				}
+				r33[l] = v9
+				// 203: ld.u32
+				v10a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/warp_width.ptx:203")
+						continue
+					}
+					v10 = v10x
+				}
+				// 204: setp.ne.s32
+				c11t := uint32(v10) != uint32(k2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p2 = p2&^(1<<l) | c11b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_4), PTX lines 205-210
+func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r35 := w.Reg(35)
+	r39 := w.Reg(39)
+	k0 := uint64(0x2)
+	// PTX line 205: vote.sync.ballot.b32
+	w.Vote(runtime.VoteBallot, 35, w.P[2], 33, m, m, "testdata/ptx/O0/warp_width.ptx:205")
+	// PTX lines 206, 207, 208, 209: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(77)
+		v2aw := w.Window(78)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 206: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
+						continue
+					}
+					v1 = v1x
+				}
+				// 207: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 208: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 209: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r39[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 206: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/warp_width.ptx:206")
+						continue
+					}
+					v1 = v1x
+				}
+				// 207: ld.s32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/warp_width.ptx:207")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 208: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 209: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				r39[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(79)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.u32
+				s5 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r35[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.u32
+				s5 := uint64(r39[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+				}
+				s5v := uint64(r35[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/warp_width.ptx:210")
+				}
+			}
+		}
 	}
 }

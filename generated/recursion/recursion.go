@@ -1479,87 +1479,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x2)
-				k1 := uint64(0x0)
-				// PTX lines 19, 20: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 19: ld.param.u32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 20: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 19: ld.param.u32
-							v1a := uint64(0x28)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 20: setp.lt.s32
-							c2t := int32(v1) < int32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX line 21: mov.b32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r1, m, u3)
-				_ = u3
-			}
+			fibBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1573,53 +1493,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 36-39; code before the call
-			{
-				r7 := w.Reg(7)
-				k0 := uint64(0xffffffff)
-				// PTX lines 36, 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: add.s32
-							v1 := uint64(uint32(r7[l]) + uint32(k0))
-							// 39: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: add.s32
-							v1 := uint64(uint32(r7[l]) + uint32(k0))
-							// 39: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
-							}
-						}
-					}
-				}
-			}
+			fibBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1629,39 +1503,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 3:
 			// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
-			{
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				// PTX lines 94: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: setp.eq.s32
-							c1t := uint32(r5[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: setp.eq.s32
-							c1t := uint32(r5[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			fibBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1675,61 +1517,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 4:
 			// b3 ($L__BB0_6), PTX lines 100-104; code before the call
-			{
-				r0 := w.Reg(0)
-				r19 := w.Reg(19)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0xffffffff)
-				// PTX lines 100, 101, 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: add.s32
-							v1 := uint64(uint32(r19[l]) + uint32(k0))
-							r0[l] = v1
-							// 101: add.s32
-							v2 := uint64(uint32(r19[l]) + uint32(k1))
-							// 104: st.param.b32
-							s3 := uint64(0x20)
-							s3v := uint64(v2)
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: add.s32
-							v1 := uint64(uint32(r19[l]) + uint32(k0))
-							r0[l] = v1
-							// 101: add.s32
-							v2 := uint64(uint32(r19[l]) + uint32(k1))
-							// 104: st.param.b32
-							s3 := uint64(0x20)
-							s3v := uint64(v2)
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
-							}
-						}
-					}
-				}
-			}
+			fibBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1739,123 +1527,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 6:
 			// b4 ($L__BB0_7), PTX lines 119-120; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				// PTX lines 119, 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							// 120: st.param.b32
-							s2 := uint64(0x2c)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							// 120: st.param.b32
-							s2 := uint64(0x2c)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
-							}
-						}
-					}
-				}
-			}
+			fibBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 20
 		case 7:
 			// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0xfffffffe)
-				k1 := uint64(0x1)
-				k2 := uint64(0x3)
-				k3 := uint64(0x6)
-				k4 := uint64(0x0)
-				// PTX lines 24, 25, 26, 27, 28: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 24: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 25: shr.u32
-							v2 := uint64(uint32(v1) >> uint32(k1))
-							// 26: add.s32
-							v3 := uint64(uint32(v2) + uint32(k1))
-							r4[l] = v3
-							// 27: and.b32
-							v4 := uint64(uint32(v3) & uint32(k2))
-							r5[l] = v4
-							// 28: setp.lt.u32
-							c5t := uint32(v1) < uint32(k3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 24: add.s32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 25: shr.u32
-							v2 := uint64(uint32(v1) >> uint32(k1))
-							// 26: add.s32
-							v3 := uint64(uint32(v2) + uint32(k1))
-							r4[l] = v3
-							// 27: and.b32
-							v4 := uint64(uint32(v3) & uint32(k2))
-							r5[l] = v4
-							// 28: setp.lt.u32
-							c5t := uint32(v1) < uint32(k3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p1 = p1&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 29: mov.b32, warp-uniform
-				u6 := uint64(k4)
-				runtime.Broadcast(r1, m, u6)
-				_ = u6
-			}
+			fibBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1869,168 +1548,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 8:
 			// b6, PTX lines 32-34
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0xfffffffc)
-				k1 := uint64(0x0)
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: and.b32
-							v1 := uint64(uint32(r4[l]) & uint32(k0))
-							r6[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: and.b32
-							v1 := uint64(uint32(r4[l]) & uint32(k0))
-							r6[l] = v1
-						}
-					}
-				}
-				// PTX line 33: mov.b32, warp-uniform
-				u2 := uint64(k1)
-				runtime.Broadcast(r1, m, u2)
-				// PTX lines 34: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v3 := uint64(r0[l])
-							r7[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v3 := uint64(r0[l])
-							r7[l] = v3
-						}
-					}
-				}
-				_ = u2
-			}
+			fibBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 9:
 			// b7, PTX lines 46-52; code before the call
-			{
-				r1 := w.Reg(1)
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0xfffffffd)
-				// PTX lines 46, 48, 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
-									continue
-								}
-								v1 = v1x
-							}
-							// 48: add.s32
-							v2 := uint64(uint32(v1) + uint32(r1[l]))
-							r10[l] = v2
-							// 49: add.s32
-							v3 := uint64(uint32(r7[l]) + uint32(k0))
-							r11[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
-									continue
-								}
-								v1 = v1x
-							}
-							// 48: add.s32
-							v2 := uint64(uint32(v1) + uint32(r1[l]))
-							r10[l] = v2
-							// 49: add.s32
-							v3 := uint64(uint32(r7[l]) + uint32(k0))
-							r11[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.param.b32
-							s4 := uint64(0x8)
-							s4v := uint64(r11[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.param.b32
-							s4 := uint64(0x8)
-							s4v := uint64(r11[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
-							}
-						}
-					}
-				}
-			}
+			fibBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2040,115 +1565,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 11:
 			// b8, PTX lines 59-65; code before the call
-			{
-				r7 := w.Reg(7)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0xfffffffb)
-				// PTX lines 59, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: add.s32
-							v2 := uint64(uint32(v1) + uint32(r10[l]))
-							r13[l] = v2
-							// 62: add.s32
-							v3 := uint64(uint32(r7[l]) + uint32(k0))
-							r14[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
-									continue
-								}
-								v1 = v1x
-							}
-							// 61: add.s32
-							v2 := uint64(uint32(v1) + uint32(r10[l]))
-							r13[l] = v2
-							// 62: add.s32
-							v3 := uint64(uint32(r7[l]) + uint32(k0))
-							r14[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.param.b32
-							s4 := uint64(0x10)
-							s4v := uint64(r14[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.param.b32
-							s4 := uint64(0x10)
-							s4v := uint64(r14[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
-							}
-						}
-					}
-				}
-			}
+			fibBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2158,123 +1575,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 13:
 			// b9, PTX lines 72-79; code before the call
-			{
-				r0 := w.Reg(0)
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0xfffffff8)
-				k1 := uint64(0xfffffff9)
-				// PTX lines 72, 74, 75, 76: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: ld.param.b32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							// 74: add.s32
-							v2 := uint64(uint32(v1) + uint32(r13[l]))
-							r16[l] = v2
-							// 75: add.s32
-							v3 := uint64(uint32(r7[l]) + uint32(k0))
-							r0[l] = v3
-							// 76: add.s32
-							v4 := uint64(uint32(r7[l]) + uint32(k1))
-							r17[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: ld.param.b32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
-									continue
-								}
-								v1 = v1x
-							}
-							// 74: add.s32
-							v2 := uint64(uint32(v1) + uint32(r13[l]))
-							r16[l] = v2
-							// 75: add.s32
-							v3 := uint64(uint32(r7[l]) + uint32(k0))
-							r0[l] = v3
-							// 76: add.s32
-							v4 := uint64(uint32(r7[l]) + uint32(k1))
-							r17[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 79: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: st.param.b32
-							s5 := uint64(0x18)
-							s5v := uint64(r17[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: st.param.b32
-							s5 := uint64(0x18)
-							s5v := uint64(r17[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
-							}
-						}
-					}
-				}
-			}
+			fibBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2284,102 +1585,7 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 15:
 			// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r16 := w.Reg(16)
-				k0 := uint64(0xfffffffc)
-				k1 := uint64(0x0)
-				// PTX lines 86, 88, 89, 90, 91: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: ld.param.b32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
-									continue
-								}
-								v1 = v1x
-							}
-							// 88: add.s32
-							v2 := uint64(uint32(v1) + uint32(r16[l]))
-							r1[l] = v2
-							// 89: add.s32
-							v3 := uint64(uint32(r6[l]) + uint32(k0))
-							r6[l] = v3
-							// 90: setp.ne.s32
-							c4t := uint32(v3) != uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-							// 91: mov.u32
-							v5 := uint64(r0[l])
-							r7[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: ld.param.b32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
-									continue
-								}
-								v1 = v1x
-							}
-							// 88: add.s32
-							v2 := uint64(uint32(v1) + uint32(r16[l]))
-							r1[l] = v2
-							// 89: add.s32
-							v3 := uint64(uint32(r6[l]) + uint32(k0))
-							r6[l] = v3
-							// 90: setp.ne.s32
-							c4t := uint32(v3) != uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p2 = p2&^(1<<l) | c4b0<<l
-							// 91: mov.u32
-							v5 := uint64(r0[l])
-							r7[l] = v5
-						}
-					}
-					flt.Raise(w)
-					w.P[2] = p2
-				}
-			}
+			fibBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2396,128 +1602,14 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			next = 3
 		case 17:
 			// b12, PTX lines 97-97
-			{
-				r0 := w.Reg(0)
-				r19 := w.Reg(19)
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: mov.u32
-							v1 := uint64(r0[l])
-							r19[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: mov.u32
-							v1 := uint64(r0[l])
-							r19[l] = v1
-						}
-					}
-				}
-			}
+			fibBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 18:
 			// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r19 := w.Reg(19)
-				k0 := uint64(0xffffffff)
-				k1 := uint64(0x0)
-				// PTX lines 111, 113, 114, 115, 116: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: ld.param.b32
-							v1a := uint64(0x24)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
-									continue
-								}
-								v1 = v1x
-							}
-							// 113: add.s32
-							v2 := uint64(uint32(v1) + uint32(r1[l]))
-							r1[l] = v2
-							// 114: add.s32
-							v3 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v3
-							// 115: setp.ne.s32
-							c4t := uint32(v3) != uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-							// 116: mov.u32
-							v5 := uint64(r0[l])
-							r19[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: ld.param.b32
-							v1a := uint64(0x24)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
-									continue
-								}
-								v1 = v1x
-							}
-							// 113: add.s32
-							v2 := uint64(uint32(v1) + uint32(r1[l]))
-							r1[l] = v2
-							// 114: add.s32
-							v3 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v3
-							// 115: setp.ne.s32
-							c4t := uint32(v3) != uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p4 = p4&^(1<<l) | c4b0<<l
-							// 116: mov.u32
-							v5 := uint64(r0[l])
-							r19[l] = v5
-						}
-					}
-					flt.Raise(w)
-					w.P[4] = p4
-				}
-			}
+			fibBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2542,6 +1634,966 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// fibBlock0 runs block 0 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
+func fibBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// PTX lines 19, 20: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 19: ld.param.u32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 19: ld.param.u32
+				v1a := uint64(0x28)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX line 21: mov.b32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
+	_ = u3
+}
+
+// fibBlock1 runs block 1 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_3), PTX lines 36-39; code before the call
+func fibBlock1(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	k0 := uint64(0xffffffff)
+	// PTX lines 36, 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: add.s32
+				v1 := uint64(uint32(r7[l]) + uint32(k0))
+				// 39: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: add.s32
+				v1 := uint64(uint32(r7[l]) + uint32(k0))
+				// 39: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock3 runs block 3 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
+func fibBlock3(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	// PTX lines 94: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: setp.eq.s32
+				c1t := uint32(r5[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: setp.eq.s32
+				c1t := uint32(r5[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// fibBlock4 runs block 4 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_6), PTX lines 100-104; code before the call
+func fibBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r19 := w.Reg(19)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0xffffffff)
+	// PTX lines 100, 101, 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: add.s32
+				v1 := uint64(uint32(r19[l]) + uint32(k0))
+				r0[l] = v1
+				// 101: add.s32
+				v2 := uint64(uint32(r19[l]) + uint32(k1))
+				// 104: st.param.b32
+				s3 := uint64(0x20)
+				s3v := uint64(v2)
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: add.s32
+				v1 := uint64(uint32(r19[l]) + uint32(k0))
+				r0[l] = v1
+				// 101: add.s32
+				v2 := uint64(uint32(r19[l]) + uint32(k1))
+				// 104: st.param.b32
+				s3 := uint64(0x20)
+				s3v := uint64(v2)
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock6 runs block 6 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_7), PTX lines 119-120; ret
+func fibBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	// PTX lines 119, 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				// 120: st.param.b32
+				s2 := uint64(0x2c)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				// 120: st.param.b32
+				s2 := uint64(0x2c)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock7 runs block 7 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+func fibBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0xfffffffe)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3)
+	k3 := uint64(0x6)
+	k4 := uint64(0x0)
+	// PTX lines 24, 25, 26, 27, 28: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 24: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 25: shr.u32
+				v2 := uint64(uint32(v1) >> uint32(k1))
+				// 26: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r4[l] = v3
+				// 27: and.b32
+				v4 := uint64(uint32(v3) & uint32(k2))
+				r5[l] = v4
+				// 28: setp.lt.u32
+				c5t := uint32(v1) < uint32(k3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 24: add.s32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 25: shr.u32
+				v2 := uint64(uint32(v1) >> uint32(k1))
+				// 26: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r4[l] = v3
+				// 27: and.b32
+				v4 := uint64(uint32(v3) & uint32(k2))
+				r5[l] = v4
+				// 28: setp.lt.u32
+				c5t := uint32(v1) < uint32(k3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 29: mov.b32, warp-uniform
+	u6 := uint64(k4)
+	runtime.Broadcast(r1, m, u6)
+	_ = u6
+}
+
+// fibBlock8 runs block 8 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 32-34
+func fibBlock8(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0xfffffffc)
+	k1 := uint64(0x0)
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: and.b32
+				v1 := uint64(uint32(r4[l]) & uint32(k0))
+				r6[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: and.b32
+				v1 := uint64(uint32(r4[l]) & uint32(k0))
+				r6[l] = v1
+			}
+		}
+	}
+	// PTX line 33: mov.b32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r1, m, u2)
+	// PTX lines 34: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v3 := uint64(r0[l])
+				r7[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v3 := uint64(r0[l])
+				r7[l] = v3
+			}
+		}
+	}
+	_ = u2
+}
+
+// fibBlock9 runs block 9 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 46-52; code before the call
+func fibBlock9(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0xfffffffd)
+	// PTX lines 46, 48, 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
+						continue
+					}
+					v1 = v1x
+				}
+				// 48: add.s32
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r10[l] = v2
+				// 49: add.s32
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r11[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
+						continue
+					}
+					v1 = v1x
+				}
+				// 48: add.s32
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r10[l] = v2
+				// 49: add.s32
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r11[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r11[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r11[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock11 runs block 11 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 59-65; code before the call
+func fibBlock11(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0xfffffffb)
+	// PTX lines 59, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: add.s32
+				v2 := uint64(uint32(v1) + uint32(r10[l]))
+				r13[l] = v2
+				// 62: add.s32
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r14[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
+				// 61: add.s32
+				v2 := uint64(uint32(v1) + uint32(r10[l]))
+				r13[l] = v2
+				// 62: add.s32
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r14[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.param.b32
+				s4 := uint64(0x10)
+				s4v := uint64(r14[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.param.b32
+				s4 := uint64(0x10)
+				s4v := uint64(r14[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock13 runs block 13 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 72-79; code before the call
+func fibBlock13(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0xfffffff8)
+	k1 := uint64(0xfffffff9)
+	// PTX lines 72, 74, 75, 76: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: ld.param.b32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				// 74: add.s32
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r16[l] = v2
+				// 75: add.s32
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r0[l] = v3
+				// 76: add.s32
+				v4 := uint64(uint32(r7[l]) + uint32(k1))
+				r17[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.param.b32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
+				// 74: add.s32
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r16[l] = v2
+				// 75: add.s32
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r0[l] = v3
+				// 76: add.s32
+				v4 := uint64(uint32(r7[l]) + uint32(k1))
+				r17[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.param.b32
+				s5 := uint64(0x18)
+				s5v := uint64(r17[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.param.b32
+				s5 := uint64(0x18)
+				s5v := uint64(r17[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
+				}
+			}
+		}
+	}
+}
+
+// fibBlock15 runs block 15 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
+func fibBlock15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r16 := w.Reg(16)
+	k0 := uint64(0xfffffffc)
+	k1 := uint64(0x0)
+	// PTX lines 86, 88, 89, 90, 91: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: ld.param.b32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
+						continue
+					}
+					v1 = v1x
+				}
+				// 88: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				r1[l] = v2
+				// 89: add.s32
+				v3 := uint64(uint32(r6[l]) + uint32(k0))
+				r6[l] = v3
+				// 90: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 91: mov.u32
+				v5 := uint64(r0[l])
+				r7[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: ld.param.b32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
+						continue
+					}
+					v1 = v1x
+				}
+				// 88: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				r1[l] = v2
+				// 89: add.s32
+				v3 := uint64(uint32(r6[l]) + uint32(k0))
+				r6[l] = v3
+				// 90: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 91: mov.u32
+				v5 := uint64(r0[l])
+				r7[l] = v5
+			}
+		}
+		flt.Raise(w)
+		w.P[2] = p2
+	}
+}
+
+// fibBlock17 runs block 17 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 97-97
+func fibBlock17(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r19 := w.Reg(19)
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: mov.u32
+				v1 := uint64(r0[l])
+				r19[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: mov.u32
+				v1 := uint64(r0[l])
+				r19[l] = v1
+			}
+		}
+	}
+}
+
+// fibBlock18 runs block 18 of function _Z3fibi for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
+func fibBlock18(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r19 := w.Reg(19)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x0)
+	// PTX lines 111, 113, 114, 115, 116: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: ld.param.b32
+				v1a := uint64(0x24)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
+						continue
+					}
+					v1 = v1x
+				}
+				// 113: add.s32
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r1[l] = v2
+				// 114: add.s32
+				v3 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v3
+				// 115: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+				// 116: mov.u32
+				v5 := uint64(r0[l])
+				r19[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: ld.param.b32
+				v1a := uint64(0x24)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
+						continue
+					}
+					v1 = v1x
+				}
+				// 113: add.s32
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r1[l] = v2
+				// 114: add.s32
+				v3 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v3
+				// 115: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
+				// 116: mov.u32
+				v5 := uint64(r0[l])
+				r19[l] = v5
+			}
+		}
+		flt.Raise(w)
+		w.P[4] = p4
+	}
+}
+
 // treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2550,87 +2602,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX lines 133, 134: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: ld.param.u32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 134: setp.gt.u32
-							c2t := uint32(v1) > uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: ld.param.u32
-							v1a := uint64(0x10)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 134: setp.gt.u32
-							c2t := uint32(v1) > uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX line 135: mov.b32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r1, m, u3)
-				_ = u3
-			}
+			treeDepthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2644,53 +2616,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 139-142; code before the call
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 139, 142: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: shr.u32
-							v1 := uint64(uint32(r0[l]) >> uint32(k0))
-							// 142: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: shr.u32
-							v1 := uint64(uint32(r0[l]) >> uint32(k0))
-							// 142: st.param.b32
-							s2 := uint64(0x0)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2700,48 +2626,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 3:
 			// b2 ($L__BB1_1), PTX lines 167-167; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: st.param.b32
-							s1 := uint64(0x14)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: st.param.b32
-							s1 := uint64(0x14)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2751,115 +2636,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 3
 		case 5:
 			// b4, PTX lines 149-155; code before the call
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				k0 := uint64(0xaaaaaaab)
-				k1 := uint64(0x1)
-				// PTX lines 149, 151, 152: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 149: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
-									continue
-								}
-								v1 = v1x
-							}
-							r3[l] = v1
-							// 151: mul.hi.u32
-							v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
-							// 152: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							r5[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 149: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
-									continue
-								}
-								v1 = v1x
-							}
-							r3[l] = v1
-							// 151: mul.hi.u32
-							v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
-							// 152: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k1))
-							r5[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.param.b32
-							s4 := uint64(0x8)
-							s4v := uint64(r5[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.param.b32
-							s4 := uint64(0x8)
-							s4v := uint64(r5[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
-							}
-						}
-					}
-				}
-			}
+			treeDepthBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2869,72 +2646,7 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 7:
 			// b5, PTX lines 162-165
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 162, 164, 165: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
-									continue
-								}
-								v1 = v1x
-							}
-							// 164: max.s32
-							v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
-							// 165: add.s32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r1[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
-									continue
-								}
-								v1 = v1x
-							}
-							// 164: max.s32
-							v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
-							// 165: add.s32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r1[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			treeDepthBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2949,6 +2661,366 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// treeDepthBlock0 runs block 0 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
+func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX lines 133, 134: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 134: setp.gt.u32
+				c2t := uint32(v1) > uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 134: setp.gt.u32
+				c2t := uint32(v1) > uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX line 135: mov.b32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
+	_ = u3
+}
+
+// treeDepthBlock1 runs block 1 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 139-142; code before the call
+func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 139, 142: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: shr.u32
+				v1 := uint64(uint32(r0[l]) >> uint32(k0))
+				// 142: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: shr.u32
+				v1 := uint64(uint32(r0[l]) >> uint32(k0))
+				// 142: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
+				}
+			}
+		}
+	}
+}
+
+// treeDepthBlock3 runs block 3 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_1), PTX lines 167-167; ret
+func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.param.b32
+				s1 := uint64(0x14)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.param.b32
+				s1 := uint64(0x14)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
+				}
+			}
+		}
+	}
+}
+
+// treeDepthBlock5 runs block 5 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 149-155; code before the call
+func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0xaaaaaaab)
+	k1 := uint64(0x1)
+	// PTX lines 149, 151, 152: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 149: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
+						continue
+					}
+					v1 = v1x
+				}
+				r3[l] = v1
+				// 151: mul.hi.u32
+				v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
+				// 152: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				r5[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 149: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
+						continue
+					}
+					v1 = v1x
+				}
+				r3[l] = v1
+				// 151: mul.hi.u32
+				v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
+				// 152: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				r5[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r5[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r5[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
+				}
+			}
+		}
+	}
+}
+
+// treeDepthBlock7 runs block 7 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 162-165
+func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 162, 164, 165: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
+						continue
+					}
+					v1 = v1x
+				}
+				// 164: max.s32
+				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
+				// 165: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r1[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
+						continue
+					}
+					v1 = v1x
+				}
+				// 164: max.s32
+				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
+				// 165: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r1[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2957,119 +3029,7 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 181, 182, 183: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 182: ld.param.u32
-							v2a := uint64(0x0)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 183: setp.eq.s32
-							c3t := uint32(v1) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 182: ld.param.u32
-							v2a := uint64(0x0)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 183: setp.eq.s32
-							c3t := uint32(v1) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-			}
+			gcdBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3088,59 +3048,7 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				// PTX lines 188, 189, 190, 191: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: mov.u32
-							v1 := uint64(r0[l])
-							r1[l] = v1
-							// 189: rem.u32
-							v2 := isa.Rem(r2[l], v1, 32, false)
-							r0[l] = v2
-							// 190: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 191: mov.u32
-							v4 := uint64(v1)
-							r2[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: mov.u32
-							v1 := uint64(r0[l])
-							r1[l] = v1
-							// 189: rem.u32
-							v2 := isa.Rem(r2[l], v1, 32, false)
-							r0[l] = v2
-							// 190: setp.ne.s32
-							c3t := uint32(v2) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p1 = p1&^(1<<l) | c3b0<<l
-							// 191: mov.u32
-							v4 := uint64(v1)
-							r2[l] = v4
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			gcdBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3164,75 +3072,14 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 2:
 			// b2 ($L__BB2_3), PTX lines 194-194; ret
-			{
-				r1 := w.Reg(1)
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: st.param.b32
-							s1 := uint64(0x8)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: st.param.b32
-							s1 := uint64(0x8)
-							s1v := uint64(r1[l])
-							if s1 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
-							}
-						}
-					}
-				}
-			}
+			gcdBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3, PTX lines 186-186
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 186: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 186: mov.u32
-							v1 := uint64(r1[l])
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 186: mov.u32
-							v1 := uint64(r1[l])
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			gcdBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3250,6 +3097,247 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// gcdBlock0 runs block 0 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
+func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 181, 182, 183: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 182: ld.param.u32
+				v2a := uint64(0x0)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 183: setp.eq.s32
+				c3t := uint32(v1) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 182: ld.param.u32
+				v2a := uint64(0x0)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 183: setp.eq.s32
+				c3t := uint32(v1) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+}
+
+// gcdBlock1 runs block 1 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
+func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX lines 188, 189, 190, 191: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: mov.u32
+				v1 := uint64(r0[l])
+				r1[l] = v1
+				// 189: rem.u32
+				v2 := isa.Rem(r2[l], v1, 32, false)
+				r0[l] = v2
+				// 190: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 191: mov.u32
+				v4 := uint64(v1)
+				r2[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: mov.u32
+				v1 := uint64(r0[l])
+				r1[l] = v1
+				// 189: rem.u32
+				v2 := isa.Rem(r2[l], v1, 32, false)
+				r0[l] = v2
+				// 190: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 191: mov.u32
+				v4 := uint64(v1)
+				r2[l] = v4
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// gcdBlock2 runs block 2 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB2_3), PTX lines 194-194; ret
+func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.param.b32
+				s1 := uint64(0x8)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.param.b32
+				s1 := uint64(0x8)
+				s1v := uint64(r1[l])
+				if s1 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
+				}
+			}
+		}
+	}
+}
+
+// gcdBlock3 runs block 3 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 186-186
+func gcdBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 186: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 186: mov.u32
+				v1 := uint64(r1[l])
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 186: mov.u32
+				v1 := uint64(r1[l])
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3258,69 +3346,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 213: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 44 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/recursion.ptx:213")
-				}
-				// PTX line 214: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 215: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 216, 217, 218: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 216: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 217: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 218: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 216: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 217: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 218: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			recursionBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3337,217 +3363,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 9
 		case 2:
 			// b2, PTX lines 221-236; code before the call
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 221: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/recursion.ptx:221")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 222: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/recursion.ptx:222")
-				}
-				// PTX line 223: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				runtime.Broadcast(r7, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 224: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/recursion.ptx:224")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 225: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/recursion.ptx:225")
-				}
-				// PTX line 226: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 227: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/recursion.ptx:227")
-				}
-				// PTX line 228: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u7)
-				runtime.Broadcast(r12, m, u8)
-				// PTX line 229: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u4)
-				runtime.Broadcast(r13, m, u9)
-				// PTX line 230: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u1)
-				runtime.Broadcast(r14, m, u10)
-				// PTX lines 231, 232, 233: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r15[l] = v11
-							// 232: add.s64
-							v12 := uint64(uint64(u6) + uint64(v11))
-							r16[l] = v12
-							// 233: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/recursion.ptx:233")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: mul.wide.s32
-							v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r15[l] = v11
-							// 232: add.s64
-							v12 := uint64(uint64(u6) + uint64(v11))
-							r16[l] = v12
-							// 233: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/recursion.ptx:233")
-									continue
-								}
-								v13 = v13x
-							}
-							r17[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 236: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 236: st.param.b32
-							s14 := uint64(0x0)
-							s14v := uint64(r17[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 236: st.param.b32
-							s14 := uint64(0x0)
-							s14v := uint64(r17[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
-							}
-						}
-					}
-				}
-				_ = u3
-				_ = u8
-				_ = u9
-				_ = u10
-			}
+			recursionBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3557,200 +3373,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b3, PTX lines 243-250; code before the call
-			{
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				// PTX lines 243, 245: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
-									continue
-								}
-								v1 = v1x
-							}
-							r18[l] = v1
-							// 245: add.s64
-							v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
-							r19[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: ld.param.b32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
-									continue
-								}
-								v1 = v1x
-							}
-							r18[l] = v1
-							// 245: add.s64
-							v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
-							r19[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 246: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 246: st.global.u32
-							s3 := uint64(r19[l]) + 0x0
-							s3v := uint64(r18[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:246")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 246: st.global.u32
-							s3 := uint64(r19[l]) + 0x0
-							s3v := uint64(r18[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:246")
-							}
-						}
-					}
-				}
-				// PTX lines 247: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 247: ld.global.u32
-							v4a := uint64(r16[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:247")
-									continue
-								}
-								v4 = v4x
-							}
-							r20[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 247: ld.global.u32
-							v4a := uint64(r16[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:247")
-									continue
-								}
-								v4 = v4x
-							}
-							r20[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 250: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 250: st.param.b32
-							s5 := uint64(0x8)
-							s5v := uint64(r20[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 250: st.param.b32
-							s5 := uint64(0x8)
-							s5v := uint64(r20[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3760,283 +3383,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b4, PTX lines 257-268; code before the call
-			{
-				r7 := w.Reg(7)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r25 := w.Reg(25)
-				// PTX lines 257, 259: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 257: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
-									continue
-								}
-								v1 = v1x
-							}
-							r21[l] = v1
-							// 259: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
-							r22[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 257: ld.param.b32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
-									continue
-								}
-								v1 = v1x
-							}
-							r21[l] = v1
-							// 259: add.s64
-							v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
-							r22[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 260: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 260: st.global.u32
-							s3 := uint64(r22[l]) + 0x0
-							s3v := uint64(r21[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:260")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 260: st.global.u32
-							s3 := uint64(r22[l]) + 0x0
-							s3v := uint64(r21[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:260")
-							}
-						}
-					}
-				}
-				// PTX lines 261, 262, 263: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(4)
-					v6aw := w.Window(5)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 261: ld.global.u32
-							v4a := uint64(r16[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:261")
-									continue
-								}
-								v4 = v4x
-							}
-							r23[l] = v4
-							// 262: add.s64
-							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
-							// 263: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/recursion.ptx:263")
-									continue
-								}
-								v6 = v6x
-							}
-							r25[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 261: ld.global.u32
-							v4a := uint64(r16[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:261")
-									continue
-								}
-								v4 = v4x
-							}
-							r23[l] = v4
-							// 262: add.s64
-							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
-							// 263: ld.global.u32
-							v6a := uint64(v5) + 0x0
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/recursion.ptx:263")
-									continue
-								}
-								v6 = v6x
-							}
-							r25[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 266: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: st.param.b32
-							s7 := uint64(0x10)
-							s7v := uint64(r23[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: st.param.b32
-							s7 := uint64(0x10)
-							s7v := uint64(r23[l])
-							if s7 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
-							}
-						}
-					}
-				}
-				// PTX lines 268: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 268: st.param.b32
-							s8 := uint64(0x14)
-							s8v := uint64(r25[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 268: st.param.b32
-							s8 := uint64(0x14)
-							s8v := uint64(r25[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4046,108 +3393,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b5, PTX lines 276-279
-			{
-				r12 := w.Reg(12)
-				r15 := w.Reg(15)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				// PTX lines 276, 278: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 276: ld.param.b32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
-									continue
-								}
-								v1 = v1x
-							}
-							r26[l] = v1
-							// 278: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
-							r27[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 276: ld.param.b32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
-									continue
-								}
-								v1 = v1x
-							}
-							r26[l] = v1
-							// 278: add.s64
-							v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
-							r27[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 279: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 279: st.global.u32
-							s3 := uint64(r27[l]) + 0x0
-							s3v := uint64(r26[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:279")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 279: st.global.u32
-							s3 := uint64(r27[l]) + 0x0
-							s3v := uint64(r26[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:279")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4159,6 +3405,868 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// recursionBlock0 runs block 0 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 213: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/recursion.ptx:213")
+	}
+	// PTX line 214: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 215: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 216, 217, 218: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 216: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 217: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 218: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 216: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 217: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 218: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// recursionBlock2 runs block 2 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 221-236; code before the call
+func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 221: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/recursion.ptx:221")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 222: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/recursion.ptx:222")
+	}
+	// PTX line 223: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r7, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/recursion.ptx:224")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 225: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/recursion.ptx:225")
+	}
+	// PTX line 226: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 227: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/recursion.ptx:227")
+	}
+	// PTX line 228: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	runtime.Broadcast(r12, m, u8)
+	// PTX line 229: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	runtime.Broadcast(r13, m, u9)
+	// PTX line 230: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u1)
+	runtime.Broadcast(r14, m, u10)
+	// PTX lines 231, 232, 233: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r15[l] = v11
+				// 232: add.s64
+				v12 := uint64(uint64(u6) + uint64(v11))
+				r16[l] = v12
+				// 233: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/recursion.ptx:233")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r15[l] = v11
+				// 232: add.s64
+				v12 := uint64(uint64(u6) + uint64(v11))
+				r16[l] = v12
+				// 233: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/recursion.ptx:233")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 236: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: st.param.b32
+				s14 := uint64(0x0)
+				s14v := uint64(r17[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: st.param.b32
+				s14 := uint64(0x0)
+				s14v := uint64(r17[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
+				}
+			}
+		}
+	}
+	_ = u3
+	_ = u8
+	_ = u9
+	_ = u10
+}
+
+// recursionBlock4 runs block 4 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 243-250; code before the call
+func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	// PTX lines 243, 245: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				r18[l] = v1
+				// 245: add.s64
+				v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
+				r19[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				r18[l] = v1
+				// 245: add.s64
+				v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
+				r19[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 246: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: st.global.u32
+				s3 := uint64(r19[l]) + 0x0
+				s3v := uint64(r18[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:246")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: st.global.u32
+				s3 := uint64(r19[l]) + 0x0
+				s3v := uint64(r18[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:246")
+				}
+			}
+		}
+	}
+	// PTX lines 247: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:247")
+						continue
+					}
+					v4 = v4x
+				}
+				r20[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:247")
+						continue
+					}
+					v4 = v4x
+				}
+				r20[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.param.b32
+				s5 := uint64(0x8)
+				s5v := uint64(r20[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.param.b32
+				s5 := uint64(0x8)
+				s5v := uint64(r20[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
+				}
+			}
+		}
+	}
+}
+
+// recursionBlock6 runs block 6 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 257-268; code before the call
+func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
+	// PTX lines 257, 259: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 257: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
+				// 259: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
+				r22[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 257: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
+				// 259: add.s64
+				v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
+				r22[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 260: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 260: st.global.u32
+				s3 := uint64(r22[l]) + 0x0
+				s3v := uint64(r21[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:260")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 260: st.global.u32
+				s3 := uint64(r22[l]) + 0x0
+				s3v := uint64(r21[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:260")
+				}
+			}
+		}
+	}
+	// PTX lines 261, 262, 263: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(4)
+		v6aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:261")
+						continue
+					}
+					v4 = v4x
+				}
+				r23[l] = v4
+				// 262: add.s64
+				v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
+				// 263: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/recursion.ptx:263")
+						continue
+					}
+					v6 = v6x
+				}
+				r25[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:261")
+						continue
+					}
+					v4 = v4x
+				}
+				r23[l] = v4
+				// 262: add.s64
+				v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
+				// 263: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/recursion.ptx:263")
+						continue
+					}
+					v6 = v6x
+				}
+				r25[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 266: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: st.param.b32
+				s7 := uint64(0x10)
+				s7v := uint64(r23[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: st.param.b32
+				s7 := uint64(0x10)
+				s7v := uint64(r23[l])
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
+				}
+			}
+		}
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.param.b32
+				s8 := uint64(0x14)
+				s8v := uint64(r25[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.param.b32
+				s8 := uint64(0x14)
+				s8v := uint64(r25[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
+				}
+			}
+		}
+	}
+}
+
+// recursionBlock8 runs block 8 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 276-279
+func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	// PTX lines 276, 278: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 276: ld.param.b32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
+				// 278: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
+				r27[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 276: ld.param.b32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
+				// 278: add.s64
+				v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
+				r27[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 279: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: st.global.u32
+				s3 := uint64(r27[l]) + 0x0
+				s3v := uint64(r26[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:279")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: st.global.u32
+				s3 := uint64(r27[l]) + 0x0
+				s3v := uint64(r26[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:279")
+				}
+			}
+		}
 	}
 }
 

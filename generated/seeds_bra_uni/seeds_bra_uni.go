@@ -223,71 +223,7 @@ func braUniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 (L23))
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x7)
-				k1 := uint64(0x5)
-				// PTX line 23: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 24: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 25, 26: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				// PTX line 27: mov.u32, warp-uniform
-				u5 := uint64(k0)
-				runtime.Broadcast(r3, m, u5)
-				// PTX lines 28: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: setp.lt.u32
-							c6t := uint32(r0[l]) < uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: setp.lt.u32
-							c6t := uint32(r0[l]) < uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u5
-			}
+			braUniBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -306,142 +242,28 @@ func braUniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 (L23), PTX lines 32-32
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: shl.b32
-							v1 := uint64(uint32(r3[l]) << uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: shl.b32
-							v1 := uint64(uint32(r3[l]) << uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			braUniBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (L_exit), PTX lines 36-40; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 36: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/bra_uni.ptx:36")
-				}
-				// PTX line 37: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 39: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 40: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/bra_uni.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 39: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 40: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/bra_uni.ptx:40")
-							}
-						}
-					}
-				}
-			}
+			braUniBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3, PTX lines 30-30
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x64)
-				// PTX lines 30: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: add.u32
-							v1 := uint64(uint32(r3[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			braUniBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 4:
 			// b4, PTX lines 34-34
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				// PTX line 34: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r3, m, u1)
-				_ = u1
-			}
+			braUniBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -454,6 +276,204 @@ func braUniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// braUniBlock0 runs block 0 of kernel bra_uni for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 (L23))
+func braUniBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x7)
+	k1 := uint64(0x5)
+	// PTX line 23: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 25, 26: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 25: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	// PTX line 27: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r3, m, u5)
+	// PTX lines 28: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: setp.lt.u32
+				c6t := uint32(r0[l]) < uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: setp.lt.u32
+				c6t := uint32(r0[l]) < uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u5
+}
+
+// braUniBlock1 runs block 1 of kernel bra_uni for the lanes m (budget 0: counting statistics).
+// b1 (L23), PTX lines 32-32
+func braUniBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: shl.b32
+				v1 := uint64(uint32(r3[l]) << uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: shl.b32
+				v1 := uint64(uint32(r3[l]) << uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// braUniBlock2 runs block 2 of kernel bra_uni for the lanes m (budget 0: counting statistics).
+// b2 (L_exit), PTX lines 36-40; ret
+func braUniBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/bra_uni.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 39: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 40: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/bra_uni.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 39: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 40: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/bra_uni.ptx:40")
+				}
+			}
+		}
+	}
+}
+
+// braUniBlock3 runs block 3 of kernel bra_uni for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 30-30
+func braUniBlock3(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x64)
+	// PTX lines 30: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: add.u32
+				v1 := uint64(uint32(r3[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// braUniBlock4 runs block 4 of kernel bra_uni for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 34-34
+func braUniBlock4(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	// PTX line 34: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r3, m, u1)
+	_ = u1
 }
 
 // braUniRegion0 runs blocks 3 of kernel bra_uni for each lane of m on its own, from the branch ending block from (one of 0) to block 1,

@@ -387,148 +387,35 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-29
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				k0 := uint64(0x3)
-				// PTX lines 29: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: rem.u32
-							v1 := isa.Rem(r0[l], k0, 32, false)
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: rem.u32
-							v1 := isa.Rem(r0[l], k0, 32, false)
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 1:
 			// b1 (L1), PTX lines 32-32
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0xa)
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 2:
 			// b2 (L2), PTX lines 35-35
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x14)
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3 (L3), PTX lines 38-38
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1e)
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 (Ldispatch), PTX lines 41-41; divergent, reconverges at block 5 (b5 (Ldone))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x18)
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: setp.lt.u32
-							c1t := uint32(r0[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: setp.lt.u32
-							c1t := uint32(r0[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			fooBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -548,27 +435,7 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 7:
 			// b7, PTX lines 44-44
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x63)
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: mov.u32
-							v1 := uint64(k0)
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -583,6 +450,163 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// fooBlock0 runs block 0 of function foo for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-29
+func fooBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x3)
+	// PTX lines 29: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: rem.u32
+				v1 := isa.Rem(r0[l], k0, 32, false)
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: rem.u32
+				v1 := isa.Rem(r0[l], k0, 32, false)
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// fooBlock1 runs block 1 of function foo for the lanes m (budget 0: counting statistics).
+// b1 (L1), PTX lines 32-32
+func fooBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0xa)
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		}
+	}
+}
+
+// fooBlock2 runs block 2 of function foo for the lanes m (budget 0: counting statistics).
+// b2 (L2), PTX lines 35-35
+func fooBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x14)
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		}
+	}
+}
+
+// fooBlock3 runs block 3 of function foo for the lanes m (budget 0: counting statistics).
+// b3 (L3), PTX lines 38-38
+func fooBlock3(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1e)
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		}
+	}
+}
+
+// fooBlock4 runs block 4 of function foo for the lanes m (budget 0: counting statistics).
+// b4 (Ldispatch), PTX lines 41-41; divergent, reconverges at block 5 (b5 (Ldone))
+func fooBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x18)
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: setp.lt.u32
+				c1t := uint32(r0[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: setp.lt.u32
+				c1t := uint32(r0[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// fooBlock7 runs block 7 of function foo for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 44-44
+func fooBlock7(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x63)
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v1 := uint64(k0)
+				r1[l] = v1
+			}
+		}
+	}
+}
+
 // brxIdxRun runs blocks of kernel brx_idx for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -591,35 +615,7 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 56-59; code before the call
-			{
-				r0 := w.Reg(0)
-				// PTX line 56: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 57: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 59: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 59: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-			}
+			brxIdxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -629,74 +625,7 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 2:
 			// b1, PTX lines 61-65; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/brx_idx.ptx:61")
-				}
-				// PTX line 62: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 64: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 65: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/brx_idx.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 64: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 65: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/brx_idx.ptx:65")
-							}
-						}
-					}
-				}
-			}
+			brxIdxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -708,5 +637,108 @@ func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// brxIdxBlock0 runs block 0 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 56-59; code before the call
+func brxIdxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX line 56: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 57: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 59: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 59: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+}
+
+// brxIdxBlock2 runs block 2 of kernel brx_idx for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 61-65; ret
+func brxIdxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/brx_idx.ptx:61")
+	}
+	// PTX line 62: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 64: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 65: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/brx_idx.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 64: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 65: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/brx_idx.ptx:65")
+				}
+			}
+		}
 	}
 }

@@ -567,85 +567,7 @@ func storeResultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-39; ret
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				// PTX line 32: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 33: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 34, 35: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 35: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-						}
-					}
-				}
-				// PTX line 36: mov.u64, warp-uniform
-				u5 := uint64((w.GlobalVar(0) + k0))
-				// PTX lines 37, 38, 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
-							// 38: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 39: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r0[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
-							// 38: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 39: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r0[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
-							}
-						}
-					}
-				}
-			}
+			storeResultBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -660,6 +582,88 @@ func storeResultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// storeResultBlock0 runs block 0 of function store_result for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-39; ret
+func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	// PTX line 32: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 34, 35: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+			}
+		}
+	}
+	// PTX line 36: mov.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
+				// 38: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 39: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r0[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
+				// 38: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 39: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r0[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+				}
+			}
+		}
+	}
+}
+
 // fsumRun runs blocks of function fsum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fsumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -668,101 +672,7 @@ func fsumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 47-49; code before the call
-			{
-				r2 := w.Reg(2)
-				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
-									continue
-								}
-								v1 = v1x
-							}
-							// 48: ld.param.u32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
-									continue
-								}
-								v2 = v2x
-							}
-							// 49: add.u32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
-									continue
-								}
-								v1 = v1x
-							}
-							// 48: ld.param.u32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
-									continue
-								}
-								v2 = v2x
-							}
-							// 49: add.u32
-							v3 := uint64(uint32(v1) + uint32(v2))
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			fsumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -783,6 +693,104 @@ func fsumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// fsumBlock0 runs block 0 of function fsum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-49; code before the call
+func fsumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
+						continue
+					}
+					v1 = v1x
+				}
+				// 48: ld.param.u32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
+						continue
+					}
+					v2 = v2x
+				}
+				// 49: add.u32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:47")
+						continue
+					}
+					v1 = v1x
+				}
+				// 48: ld.param.u32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:48")
+						continue
+					}
+					v2 = v2x
+				}
+				// 49: add.u32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // fxorRun runs blocks of function fxor for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fxorRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -791,101 +799,7 @@ func fxorRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 58-60; code before the call
-			{
-				r2 := w.Reg(2)
-				// PTX lines 58, 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							// 59: ld.param.u32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
-									continue
-								}
-								v2 = v2x
-							}
-							// 60: xor.b32
-							v3 := uint64(uint32(v1) ^ uint32(v2))
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
-									continue
-								}
-								v1 = v1x
-							}
-							// 59: ld.param.u32
-							v2a := uint64(0x4)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
-									continue
-								}
-								v2 = v2x
-							}
-							// 60: xor.b32
-							v3 := uint64(uint32(v1) ^ uint32(v2))
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			fxorBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -906,6 +820,104 @@ func fxorRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// fxorBlock0 runs block 0 of function fxor for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 58-60; code before the call
+func fxorBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 58, 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				// 59: ld.param.u32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
+						continue
+					}
+					v2 = v2x
+				}
+				// 60: xor.b32
+				v3 := uint64(uint32(v1) ^ uint32(v2))
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/call_callprototype.ptx:58")
+						continue
+					}
+					v1 = v1x
+				}
+				// 59: ld.param.u32
+				v2a := uint64(0x4)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/seeds/call_callprototype.ptx:59")
+						continue
+					}
+					v2 = v2x
+				}
+				// 60: xor.b32
+				v3 := uint64(uint32(v1) ^ uint32(v2))
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // dispatchRun runs blocks of function dispatch for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dispatchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -914,94 +926,7 @@ func dispatchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 69-74; code before the call
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 69, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: mul.lo.u32
-							v1 := uint64(uint32(r1[l]) * uint32(r1[l]))
-							r2[l] = v1
-							// 73: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r1[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: mul.lo.u32
-							v1 := uint64(uint32(r1[l]) * uint32(r1[l]))
-							r2[l] = v1
-							// 73: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r1[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
-							}
-						}
-					}
-				}
-				// PTX lines 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r2[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r2[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
-							}
-						}
-					}
-				}
-			}
+			dispatchBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1022,6 +947,97 @@ func dispatchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// dispatchBlock0 runs block 0 of function dispatch for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 69-74; code before the call
+func dispatchBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 69, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: mul.lo.u32
+				v1 := uint64(uint32(r1[l]) * uint32(r1[l]))
+				r2[l] = v1
+				// 73: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r1[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: mul.lo.u32
+				v1 := uint64(uint32(r1[l]) * uint32(r1[l]))
+				r2[l] = v1
+				// 73: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r1[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/call_callprototype.ptx:73")
+				}
+			}
+		}
+	}
+	// PTX lines 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r2[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r2[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/call_callprototype.ptx:74")
+				}
+			}
+		}
+	}
+}
+
 // callCallprototypeRun runs blocks of kernel call_callprototype for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callCallprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1030,90 +1046,7 @@ func callCallprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 		switch pc {
 		case 0:
 			// b0, PTX lines 89-97; code before the call
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				k2 := uint64(0xd0000010)
-				k3 := uint64(0xd0000020)
-				// PTX line 89: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 90: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 91, 92, 93, 94: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 92: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 93: and.b32
-							v5 := uint64(uint32(v4) & uint32(k0))
-							// 94: setp.eq.u32
-							c6t := uint32(v5) == uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 92: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 93: and.b32
-							v5 := uint64(uint32(v4) & uint32(k0))
-							// 94: setp.eq.u32
-							c6t := uint32(v5) == uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 95: mov.u64, warp-uniform
-				u7 := uint64(k2)
-				// PTX line 96: mov.u64, warp-uniform
-				u8 := uint64(k3)
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: selp.b64
-							v9 := uint64(u8)
-							if p0>>l&1 != 0 {
-								v9 = uint64(u7)
-							}
-							r6[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: selp.b64
-							v9 := uint64(u8)
-							if p0>>l&1 != 0 {
-								v9 = uint64(u7)
-							}
-							r6[l] = v9
-						}
-					}
-				}
-			}
+			callCallprototypeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1123,135 +1056,7 @@ func callCallprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		case 2:
 			// b1, PTX lines 99-106; ret
-			{
-				r0 := w.Reg(0)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				// PTX line 99: mov.u64, warp-uniform
-				u1 := uint64((w.GlobalVar(0) + k0))
-				// PTX lines 100, 101, 102: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							r8[l] = v2
-							// 101: add.u64
-							v3 := uint64(uint64(u1) + uint64(v2))
-							// 102: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
-									continue
-								}
-								v4 = v4x
-							}
-							r10[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							r8[l] = v2
-							// 101: add.u64
-							v3 := uint64(uint64(u1) + uint64(v2))
-							// 102: ld.global.u32
-							v4a := uint64(v3) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
-									continue
-								}
-								v4 = v4x
-							}
-							r10[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 103: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_callprototype.ptx:103")
-				}
-				// PTX line 104: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s8w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: add.u64
-							v7 := uint64(uint64(u6) + uint64(r8[l]))
-							// 106: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r10[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: add.u64
-							v7 := uint64(uint64(u6) + uint64(r8[l]))
-							// 106: st.global.u32
-							s8 := uint64(v7) + 0x0
-							s8v := uint64(r10[l])
-							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-								runtime.Store32(s8w.Mem, s8o, s8v)
-							} else {
-								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
-							}
-						}
-					}
-				}
-			}
+			callCallprototypeBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1263,5 +1068,224 @@ func callCallprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// callCallprototypeBlock0 runs block 0 of kernel call_callprototype for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 89-97; code before the call
+func callCallprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	k2 := uint64(0xd0000010)
+	k3 := uint64(0xd0000020)
+	// PTX line 89: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 90: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 91, 92, 93, 94: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 92: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 93: and.b32
+				v5 := uint64(uint32(v4) & uint32(k0))
+				// 94: setp.eq.u32
+				c6t := uint32(v5) == uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 92: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 93: and.b32
+				v5 := uint64(uint32(v4) & uint32(k0))
+				// 94: setp.eq.u32
+				c6t := uint32(v5) == uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 95: mov.u64, warp-uniform
+	u7 := uint64(k2)
+	// PTX line 96: mov.u64, warp-uniform
+	u8 := uint64(k3)
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: selp.b64
+				v9 := uint64(u8)
+				if p0>>l&1 != 0 {
+					v9 = uint64(u7)
+				}
+				r6[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: selp.b64
+				v9 := uint64(u8)
+				if p0>>l&1 != 0 {
+					v9 = uint64(u7)
+				}
+				r6[l] = v9
+			}
+		}
+	}
+}
+
+// callCallprototypeBlock2 runs block 2 of kernel call_callprototype for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 99-106; ret
+func callCallprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	// PTX line 99: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 100, 101, 102: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				r8[l] = v2
+				// 101: add.u64
+				v3 := uint64(uint64(u1) + uint64(v2))
+				// 102: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
+						continue
+					}
+					v4 = v4x
+				}
+				r10[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				r8[l] = v2
+				// 101: add.u64
+				v3 := uint64(uint64(u1) + uint64(v2))
+				// 102: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/seeds/call_callprototype.ptx:102")
+						continue
+					}
+					v4 = v4x
+				}
+				r10[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 103: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_callprototype.ptx:103")
+	}
+	// PTX line 104: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: add.u64
+				v7 := uint64(uint64(u6) + uint64(r8[l]))
+				// 106: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r10[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: add.u64
+				v7 := uint64(uint64(u6) + uint64(r8[l]))
+				// 106: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r10[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:106")
+				}
+			}
+		}
 	}
 }

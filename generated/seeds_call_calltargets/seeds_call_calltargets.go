@@ -358,28 +358,7 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-26; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 26: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -391,6 +370,31 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fooBlock0 runs block 0 of function foo for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-26; ret
+func fooBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 26: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
 	}
 }
 
@@ -402,28 +406,7 @@ func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-32; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: sub.u32
-							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: sub.u32
-							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			barBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -435,6 +418,31 @@ func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// barBlock0 runs block 0 of function bar for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-32; ret
+func barBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: sub.u32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: sub.u32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
 	}
 }
 
@@ -446,28 +454,7 @@ func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 38-38; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: mul.lo.u32
-							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: mul.lo.u32
-							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			bazBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -482,6 +469,31 @@ func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// bazBlock0 runs block 0 of function baz for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 38-38; ret
+func bazBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: mul.lo.u32
+				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: mul.lo.u32
+				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // callCalltargetsRun runs blocks of kernel call_calltargets for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callCalltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -490,143 +502,7 @@ func callCalltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 52-63; code before the call
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0xa)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				k3 := uint64(0x2)
-				k4 := uint64(0xd0000010)
-				k5 := uint64(0xd0000000)
-				k6 := uint64(0xd0000020)
-				// PTX line 52: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 53: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 55: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 56: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r2[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 55: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 56: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r2[l] = v5
-						}
-					}
-				}
-				// PTX line 57: mov.u32, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r3, m, u6)
-				// PTX lines 58, 59, 60: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: rem.u32
-							v7 := isa.Rem(r4[l], k1, 32, false)
-							// 59: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 60: setp.eq.u32
-							c9t := uint32(v7) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: rem.u32
-							v7 := isa.Rem(r4[l], k1, 32, false)
-							// 59: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 60: setp.eq.u32
-							c9t := uint32(v7) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-				// PTX line 61: mov.u64, warp-uniform
-				u10 := uint64(k4)
-				runtime.Broadcast(r0, m, u10)
-				// PTX lines 62, 63: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: mov.u64
-							if p0>>l&1 != 0 {
-								v11 := uint64(k5)
-								r0[l] = v11
-							}
-							// 63: mov.u64
-							if p1>>l&1 != 0 {
-								v12 := uint64(k6)
-								r0[l] = v12
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: mov.u64
-							if p0>>l&1 != 0 {
-								v11 := uint64(k5)
-								r0[l] = v11
-							}
-							// 63: mov.u64
-							if p1>>l&1 != 0 {
-								v12 := uint64(k6)
-								r0[l] = v12
-							}
-						}
-					}
-				}
-				_ = u6
-				_ = u10
-			}
+			callCalltargetsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -636,74 +512,7 @@ func callCalltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 66-70; ret
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 66: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_calltargets.ptx:66")
-				}
-				// PTX line 67: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 69: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 70: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_calltargets.ptx:70")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 69: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 70: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_calltargets.ptx:70")
-							}
-						}
-					}
-				}
-			}
+			callCalltargetsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -715,5 +524,216 @@ func callCalltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// callCalltargetsBlock0 runs block 0 of kernel call_calltargets for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 52-63; code before the call
+func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0xa)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	k3 := uint64(0x2)
+	k4 := uint64(0xd0000010)
+	k5 := uint64(0xd0000000)
+	k6 := uint64(0xd0000020)
+	// PTX line 52: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 53: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 55: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 56: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 55: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 56: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v5
+			}
+		}
+	}
+	// PTX line 57: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r3, m, u6)
+	// PTX lines 58, 59, 60: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: rem.u32
+				v7 := isa.Rem(r4[l], k1, 32, false)
+				// 59: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 60: setp.eq.u32
+				c9t := uint32(v7) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: rem.u32
+				v7 := isa.Rem(r4[l], k1, 32, false)
+				// 59: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 60: setp.eq.u32
+				c9t := uint32(v7) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+	// PTX line 61: mov.u64, warp-uniform
+	u10 := uint64(k4)
+	runtime.Broadcast(r0, m, u10)
+	// PTX lines 62, 63: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: mov.u64
+				if p0>>l&1 != 0 {
+					v11 := uint64(k5)
+					r0[l] = v11
+				}
+				// 63: mov.u64
+				if p1>>l&1 != 0 {
+					v12 := uint64(k6)
+					r0[l] = v12
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: mov.u64
+				if p0>>l&1 != 0 {
+					v11 := uint64(k5)
+					r0[l] = v11
+				}
+				// 63: mov.u64
+				if p1>>l&1 != 0 {
+					v12 := uint64(k6)
+					r0[l] = v12
+				}
+			}
+		}
+	}
+	_ = u6
+	_ = u10
+}
+
+// callCalltargetsBlock2 runs block 2 of kernel call_calltargets for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 66-70; ret
+func callCalltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 66: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_calltargets.ptx:66")
+	}
+	// PTX line 67: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 69: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 70: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_calltargets.ptx:70")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 69: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 70: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_calltargets.ptx:70")
+				}
+			}
+		}
 	}
 }

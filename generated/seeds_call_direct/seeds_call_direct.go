@@ -423,93 +423,7 @@ func initRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 26-31; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				k2 := uint64(0x5)
-				// PTX lines 26: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				// PTX line 27: mov.u64, warp-uniform
-				u2 := uint64((w.GlobalVar(0) + k0))
-				// PTX lines 28, 29: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 29: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 29: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX line 30: mov.u32, warp-uniform
-				u5 := uint64(k2)
-				// PTX lines 31: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: st.global.u32
-							s6 := uint64(r3[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: st.global.u32
-							s6 := uint64(r3[l]) + 0x0
-							s6v := uint64(u5)
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
-							}
-						}
-					}
-				}
-			}
+			initBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -521,6 +435,96 @@ func initRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// initBlock0 runs block 0 of function init for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-31; ret
+func initBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x5)
+	// PTX lines 26: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	// PTX line 27: mov.u64, warp-uniform
+	u2 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 28, 29: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 29: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 29: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX line 30: mov.u32, warp-uniform
+	u5 := uint64(k2)
+	// PTX lines 31: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: st.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: st.global.u32
+				s6 := uint64(r3[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+				}
+			}
+		}
 	}
 }
 
@@ -532,136 +536,7 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 40-46; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r1[l] = v1
-						}
-					}
-				}
-				// PTX line 41: mov.u64, warp-uniform
-				u2 := uint64((w.GlobalVar(0) + k0))
-				// PTX lines 42, 43, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
-							// 43: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r4[l] = v4
-							// 44: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
-									continue
-								}
-								v5 = v5x
-							}
-							// 45: add.u32
-							v6 := uint64(uint32(v5) + uint32(r0[l]))
-							r5[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
-							// 43: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r4[l] = v4
-							// 44: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
-									continue
-								}
-								v5 = v5x
-							}
-							// 45: add.u32
-							v6 := uint64(uint32(v5) + uint32(r0[l]))
-							r5[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.u32
-							s7 := uint64(r4[l]) + 0x0
-							s7v := uint64(r5[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.u32
-							s7 := uint64(r4[l]) + 0x0
-							s7v := uint64(r5[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
-							}
-						}
-					}
-				}
-			}
+			gBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -673,6 +548,139 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// gBlock0 runs block 0 of function g for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 40-46; ret
+func gBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r1[l] = v1
+			}
+		}
+	}
+	// PTX line 41: mov.u64, warp-uniform
+	u2 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 42, 43, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
+				// 43: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r4[l] = v4
+				// 44: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
+						continue
+					}
+					v5 = v5x
+				}
+				// 45: add.u32
+				v6 := uint64(uint32(v5) + uint32(r0[l]))
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
+				// 43: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r4[l] = v4
+				// 44: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
+						continue
+					}
+					v5 = v5x
+				}
+				// 45: add.u32
+				v6 := uint64(uint32(v5) + uint32(r0[l]))
+				r5[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.u32
+				s7 := uint64(r4[l]) + 0x0
+				s7v := uint64(r5[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.u32
+				s7 := uint64(r4[l]) + 0x0
+				s7v := uint64(r5[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+				}
+			}
+		}
 	}
 }
 
@@ -684,97 +692,7 @@ func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 55-60; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r3[l] = v1
-						}
-					}
-				}
-				// PTX line 56: mov.u64, warp-uniform
-				u2 := uint64((w.GlobalVar(0) + k0))
-				// PTX lines 57, 58, 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-							// 58: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 59: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
-									continue
-								}
-								v5 = v5x
-							}
-							// 60: mad.lo.u32
-							v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
-							r2[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-							// 58: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 59: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
-									continue
-								}
-								v5 = v5x
-							}
-							// 60: mad.lo.u32
-							v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
-							r2[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-			}
+			hBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -789,6 +707,100 @@ func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
+// hBlock0 runs block 0 of function h for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 55-60; ret
+func hBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r3[l] = v1
+			}
+		}
+	}
+	// PTX line 56: mov.u64, warp-uniform
+	u2 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 57, 58, 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				// 58: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 59: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
+						continue
+					}
+					v5 = v5x
+				}
+				// 60: mad.lo.u32
+				v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
+				r2[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				// 58: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 59: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
+						continue
+					}
+					v5 = v5x
+				}
+				// 60: mad.lo.u32
+				v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
+				r2[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+}
+
 // callDirectRun runs blocks of kernel call_direct for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -797,73 +809,7 @@ func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 73-77; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x3)
-				k1 := uint64(0xffffffff)
-				k2 := uint64(0x1)
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				// PTX line 74: mov.u32, warp-uniform
-				u2 := uint64(k0)
-				runtime.Broadcast(r1, m, u2)
-				// PTX line 75: mov.u32, warp-uniform
-				u3 := uint64(k1)
-				runtime.Broadcast(r2, m, u3)
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: and.b32
-							v4 := uint64(uint32(r0[l]) & uint32(k2))
-							// 77: setp.eq.u32
-							c5t := uint32(v4) == uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: and.b32
-							v4 := uint64(uint32(r0[l]) & uint32(k2))
-							// 77: setp.eq.u32
-							c5t := uint32(v4) == uint32(k2)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-				_ = u3
-			}
+			callDirectBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -879,74 +825,7 @@ func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 4:
 			// b3, PTX lines 81-85; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 81: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_direct.ptx:81")
-				}
-				// PTX line 82: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 84: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 85: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 84: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 85: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
-							}
-						}
-					}
-				}
-			}
+			callDirectBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -958,5 +837,146 @@ func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// callDirectBlock0 runs block 0 of kernel call_direct for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 73-77; code before the call
+func callDirectBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x3)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x1)
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	// PTX line 74: mov.u32, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 75: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: and.b32
+				v4 := uint64(uint32(r0[l]) & uint32(k2))
+				// 77: setp.eq.u32
+				c5t := uint32(v4) == uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: and.b32
+				v4 := uint64(uint32(r0[l]) & uint32(k2))
+				// 77: setp.eq.u32
+				c5t := uint32(v4) == uint32(k2)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+	_ = u3
+}
+
+// callDirectBlock4 runs block 4 of kernel call_direct for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 81-85; ret
+func callDirectBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_direct.ptx:81")
+	}
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 84: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 85: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 84: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 85: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+				}
+			}
+		}
 	}
 }

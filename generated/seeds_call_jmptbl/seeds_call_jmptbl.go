@@ -377,28 +377,7 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-29; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 29: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -410,6 +389,31 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fooBlock0 runs block 0 of function foo for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-29; ret
+func fooBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 29: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
 	}
 }
 
@@ -421,28 +425,7 @@ func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 35-35; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: sub.u32
-							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: sub.u32
-							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			barBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -454,6 +437,31 @@ func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// barBlock0 runs block 0 of function bar for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 35-35; ret
+func barBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: sub.u32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: sub.u32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
 	}
 }
 
@@ -465,28 +473,7 @@ func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 41-41; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: mul.lo.u32
-							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: mul.lo.u32
-							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			bazBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -501,6 +488,31 @@ func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// bazBlock0 runs block 0 of function baz for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 41-41; ret
+func bazBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: mul.lo.u32
+				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: mul.lo.u32
+				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // callJmptblRun runs blocks of kernel call_jmptbl for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callJmptblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -509,146 +521,7 @@ func callJmptblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 57-68; code before the call
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0xa)
-				k1 := uint64(0x3)
-				k2 := uint64(0x1)
-				k3 := uint64(0x2)
-				// PTX line 57: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 58: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 60: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 61: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r2[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 60: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 61: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r2[l] = v5
-						}
-					}
-				}
-				// PTX line 62: mov.u32, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r3, m, u6)
-				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: rem.u32
-							v7 := isa.Rem(r4[l], k1, 32, false)
-							// 64: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 65: setp.eq.u32
-							c9t := uint32(v7) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: rem.u32
-							v7 := isa.Rem(r4[l], k1, 32, false)
-							// 64: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 65: setp.eq.u32
-							c9t := uint32(v7) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 66: ld.global.u64
-				u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 8, m, "testdata/ptx/seeds/call_jmptbl.ptx:66")
-				runtime.Broadcast(r0, m, u10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: 0,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 67: ld.global.u64
-				m12 := m & w.P[0]
-				if m12 != 0 {
-					u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 8, m12, "testdata/ptx/seeds/call_jmptbl.ptx:67")
-					runtime.Broadcast(r0, m12, u11)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: 1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 68: ld.global.u64
-				m14 := m & w.P[1]
-				if m14 != 0 {
-					u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 8, m14, "testdata/ptx/seeds/call_jmptbl.ptx:68")
-					runtime.Broadcast(r0, m14, u13)
-				}
-				_ = u6
-				_ = u10
-			}
+			callJmptblBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -658,74 +531,7 @@ func callJmptblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 70-74; ret
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 70: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_jmptbl.ptx:70")
-				}
-				// PTX line 71: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 73: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 74: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl.ptx:74")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 73: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 74: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl.ptx:74")
-							}
-						}
-					}
-				}
-			}
+			callJmptblBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -737,5 +543,219 @@ func callJmptblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// callJmptblBlock0 runs block 0 of kernel call_jmptbl for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 57-68; code before the call
+func callJmptblBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0xa)
+	k1 := uint64(0x3)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	// PTX line 57: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 58: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 60: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 61: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 60: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 61: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v5
+			}
+		}
+	}
+	// PTX line 62: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r3, m, u6)
+	// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: rem.u32
+				v7 := isa.Rem(r4[l], k1, 32, false)
+				// 64: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 65: setp.eq.u32
+				c9t := uint32(v7) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: rem.u32
+				v7 := isa.Rem(r4[l], k1, 32, false)
+				// 64: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 65: setp.eq.u32
+				c9t := uint32(v7) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 66: ld.global.u64
+	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 8, m, "testdata/ptx/seeds/call_jmptbl.ptx:66")
+	runtime.Broadcast(r0, m, u10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: 0,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 67: ld.global.u64
+	m12 := m & w.P[0]
+	if m12 != 0 {
+		u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 8, m12, "testdata/ptx/seeds/call_jmptbl.ptx:67")
+		runtime.Broadcast(r0, m12, u11)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: 1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 68: ld.global.u64
+	m14 := m & w.P[1]
+	if m14 != 0 {
+		u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 8, m14, "testdata/ptx/seeds/call_jmptbl.ptx:68")
+		runtime.Broadcast(r0, m14, u13)
+	}
+	_ = u6
+	_ = u10
+}
+
+// callJmptblBlock2 runs block 2 of kernel call_jmptbl for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 70-74; ret
+func callJmptblBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_jmptbl.ptx:70")
+	}
+	// PTX line 71: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 73: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 74: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 73: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 74: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl.ptx:74")
+				}
+			}
+		}
 	}
 }

@@ -377,28 +377,7 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 21-21; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 21: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 21: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 21: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			fooBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -410,6 +389,31 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fooBlock0 runs block 0 of function foo for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 21-21; ret
+func fooBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 21: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 21: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 21: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
 	}
 }
 
@@ -421,28 +425,7 @@ func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-27; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 27: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: sub.u32
-							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: sub.u32
-							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			barBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -454,6 +437,31 @@ func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// barBlock0 runs block 0 of function bar for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-27; ret
+func barBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 27: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: sub.u32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: sub.u32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
 	}
 }
 
@@ -465,28 +473,7 @@ func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 33-33; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mul.lo.u32
-							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mul.lo.u32
-							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			bazBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -501,6 +488,31 @@ func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// bazBlock0 runs block 0 of function baz for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 33-33; ret
+func bazBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mul.lo.u32
+				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mul.lo.u32
+				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // callJmptblAddr32Run runs blocks of kernel call_jmptbl_addr32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callJmptblAddr32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -509,146 +521,7 @@ func callJmptblAddr32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 		switch pc {
 		case 0:
 			// b0, PTX lines 48-59; code before the call
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0xa)
-				k1 := uint64(0x3)
-				k2 := uint64(0x1)
-				k3 := uint64(0x2)
-				// PTX line 48: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 49: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 51: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 52: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r2[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 51: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 52: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r2[l] = v5
-						}
-					}
-				}
-				// PTX line 53: mov.u32, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r3, m, u6)
-				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: rem.u32
-							v7 := isa.Rem(r4[l], k1, 32, false)
-							// 55: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 56: setp.eq.u32
-							c9t := uint32(v7) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: rem.u32
-							v7 := isa.Rem(r4[l], k1, 32, false)
-							// 55: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 56: setp.eq.u32
-							c9t := uint32(v7) == uint32(k3)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 57: ld.global.u32
-				u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:57")
-				runtime.Broadcast(r0, m, u10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 0,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 58: ld.global.u32
-				m12 := m & w.P[0]
-				if m12 != 0 {
-					u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m12, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:58")
-					runtime.Broadcast(r0, m12, u11)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 59: ld.global.u32
-				m14 := m & w.P[1]
-				if m14 != 0 {
-					u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m14, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:59")
-					runtime.Broadcast(r0, m14, u13)
-				}
-				_ = u6
-				_ = u10
-			}
+			callJmptblAddr32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -658,74 +531,7 @@ func callJmptblAddr32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 			return pc, budget
 		case 2:
 			// b1, PTX lines 61-65; ret
-			{
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				k0 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 61: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 4 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:61")
-				}
-				// PTX line 62: cvta.to.global.u32, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: shl.b32
-							v3 := uint64(uint32(r4[l]) << uint32(k0))
-							// 64: add.u32
-							v4 := uint64(uint32(u2) + uint32(v3))
-							// 65: st.global.u32
-							s5 := uint64(uint64(uint32(v4))) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:65")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: shl.b32
-							v3 := uint64(uint32(r4[l]) << uint32(k0))
-							// 64: add.u32
-							v4 := uint64(uint32(u2) + uint32(v3))
-							// 65: st.global.u32
-							s5 := uint64(uint64(uint32(v4))) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:65")
-							}
-						}
-					}
-				}
-			}
+			callJmptblAddr32Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -737,5 +543,219 @@ func callJmptblAddr32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// callJmptblAddr32Block0 runs block 0 of kernel call_jmptbl_addr32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 48-59; code before the call
+func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0xa)
+	k1 := uint64(0x3)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	// PTX line 48: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 49: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 51: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 52: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 51: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 52: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v5
+			}
+		}
+	}
+	// PTX line 53: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r3, m, u6)
+	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: rem.u32
+				v7 := isa.Rem(r4[l], k1, 32, false)
+				// 55: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 56: setp.eq.u32
+				c9t := uint32(v7) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: rem.u32
+				v7 := isa.Rem(r4[l], k1, 32, false)
+				// 55: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 56: setp.eq.u32
+				c9t := uint32(v7) == uint32(k3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 57: ld.global.u32
+	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:57")
+	runtime.Broadcast(r0, m, u10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 0,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 58: ld.global.u32
+	m12 := m & w.P[0]
+	if m12 != 0 {
+		u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m12, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:58")
+		runtime.Broadcast(r0, m12, u11)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 59: ld.global.u32
+	m14 := m & w.P[1]
+	if m14 != 0 {
+		u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m14, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:59")
+		runtime.Broadcast(r0, m14, u13)
+	}
+	_ = u6
+	_ = u10
+}
+
+// callJmptblAddr32Block2 runs block 2 of kernel call_jmptbl_addr32 for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 61-65; ret
+func callJmptblAddr32Block2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	k0 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 61: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 4 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:61")
+	}
+	// PTX line 62: cvta.to.global.u32, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: shl.b32
+				v3 := uint64(uint32(r4[l]) << uint32(k0))
+				// 64: add.u32
+				v4 := uint64(uint32(u2) + uint32(v3))
+				// 65: st.global.u32
+				s5 := uint64(uint64(uint32(v4))) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: shl.b32
+				v3 := uint64(uint32(r4[l]) << uint32(k0))
+				// 64: add.u32
+				v4 := uint64(uint32(u2) + uint32(v3))
+				// 65: st.global.u32
+				s5 := uint64(uint64(uint32(v4))) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:65")
+				}
+			}
+		}
 	}
 }

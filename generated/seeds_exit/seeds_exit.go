@@ -167,138 +167,7 @@ func exitKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-33; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r6 := w.Reg(6)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX line 22: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 23: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 24, 25: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 24: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 25: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 24: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 25: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit.ptx:26")
-				}
-				// PTX line 27: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 28, 29: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 29: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r6[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 29: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r6[l] = v8
-						}
-					}
-				}
-				// PTX line 30: mov.u32, warp-uniform
-				u9 := uint64(k1)
-				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: st.global.u32
-							s10 := uint64(r6[l]) + 0x0
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
-							}
-							// 32: and.b32
-							v11 := uint64(uint32(r0[l]) & uint32(k1))
-							// 33: setp.eq.u32
-							c12t := uint32(v11) == uint32(k1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: st.global.u32
-							s10 := uint64(r6[l]) + 0x0
-							s10v := uint64(u9)
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
-							}
-							// 32: and.b32
-							v11 := uint64(uint32(r0[l]) & uint32(k1))
-							// 33: setp.eq.u32
-							c12t := uint32(v11) == uint32(k1)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			exitKernelBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -315,49 +184,7 @@ func exitKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b2, PTX lines 35-36
-			{
-				r6 := w.Reg(6)
-				k0 := uint64(0x2)
-				// PTX line 35: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 36: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: st.global.u32
-							s2 := uint64(r6[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: st.global.u32
-							s2 := uint64(r6[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
-							}
-						}
-					}
-				}
-			}
+			exitKernelBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -369,5 +196,186 @@ func exitKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// exitKernelBlock0 runs block 0 of kernel exit_kernel for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-33; divergent, reconverges at the exit
+func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX line 22: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 23: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 24, 25: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 24: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 25: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 24: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 25: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit.ptx:26")
+	}
+	// PTX line 27: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 28, 29: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 29: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r6[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 29: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r6[l] = v8
+			}
+		}
+	}
+	// PTX line 30: mov.u32, warp-uniform
+	u9 := uint64(k1)
+	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: st.global.u32
+				s10 := uint64(r6[l]) + 0x0
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+				}
+				// 32: and.b32
+				v11 := uint64(uint32(r0[l]) & uint32(k1))
+				// 33: setp.eq.u32
+				c12t := uint32(v11) == uint32(k1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: st.global.u32
+				s10 := uint64(r6[l]) + 0x0
+				s10v := uint64(u9)
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+				}
+				// 32: and.b32
+				v11 := uint64(uint32(r0[l]) & uint32(k1))
+				// 33: setp.eq.u32
+				c12t := uint32(v11) == uint32(k1)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// exitKernelBlock2 runs block 2 of kernel exit_kernel for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 35-36
+func exitKernelBlock2(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	k0 := uint64(0x2)
+	// PTX line 35: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 36: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: st.global.u32
+				s2 := uint64(r6[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: st.global.u32
+				s2 := uint64(r6[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+				}
+			}
+		}
 	}
 }

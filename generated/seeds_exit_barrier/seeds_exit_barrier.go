@@ -244,46 +244,7 @@ func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-31; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x30)
-				// PTX lines 30, 31: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 31: setp.ge.u32
-							c2t := uint32(v1) >= uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 31: setp.ge.u32
-							c2t := uint32(v1) >= uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			exitBarrierBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -300,39 +261,7 @@ func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 6
 		case 2:
 			// b2, PTX lines 33-33; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x28)
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: setp.ge.u32
-							c1t := uint32(r0[l]) >= uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: setp.ge.u32
-							c1t := uint32(r0[l]) >= uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			exitBarrierBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -349,216 +278,14 @@ func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 4:
 			// b4, PTX lines 35-39; bar.sync at line 40
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				k1 := uint64(0x4)
-				k2 := uint64(0x3)
-				// PTX line 35: mov.u64, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r1, m, u1)
-				// PTX lines 36, 37, 38, 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							r2[l] = v2
-							// 37: add.u64
-							v3 := uint64(uint64(u1) + uint64(v2))
-							// 38: mul.lo.u32
-							v4 := uint64(uint32(r0[l]) * uint32(k2))
-							// 39: st.shared.u32
-							s5 := uint64(v3) + 0x0
-							s5v := uint64(v4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mul.wide.u32
-							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							r2[l] = v2
-							// 37: add.u64
-							v3 := uint64(uint64(u1) + uint64(v2))
-							// 38: mul.lo.u32
-							v4 := uint64(uint32(r0[l]) * uint32(k2))
-							// 39: st.shared.u32
-							s5 := uint64(v3) + 0x0
-							s5v := uint64(v4)
-							if s5 < shEnd4 && s5&3 == 0 {
-								runtime.Store32(sh, s5, s5v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
-							}
-						}
-					}
-				}
-			}
+			exitBarrierBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 5:
 			// b4, PTX lines 41-50; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				k1 := uint64(0x28)
-				k2 := uint64(0x4)
-				k3 := uint64(0x3e8)
-				// PTX lines 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 42: rem.u32
-							v2 := isa.Rem(v1, k1, 32, false)
-							// 43: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
-							// 44: add.u64
-							v4 := uint64(uint64(r1[l]) + uint64(v3))
-							// 45: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
-									continue
-								}
-								v5 = v5x
-							}
-							// 46: add.u32
-							v6 := uint64(uint32(v5) + uint32(k3))
-							r10[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 42: rem.u32
-							v2 := isa.Rem(v1, k1, 32, false)
-							// 43: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
-							// 44: add.u64
-							v4 := uint64(uint64(r1[l]) + uint64(v3))
-							// 45: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
-									continue
-								}
-								v5 = v5x
-							}
-							// 46: add.u32
-							v6 := uint64(uint32(v5) + uint32(k3))
-							r10[l] = v6
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 47: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit_barrier.ptx:47")
-				}
-				// PTX line 48: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: add.u64
-							v9 := uint64(uint64(u8) + uint64(r2[l]))
-							// 50: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r10[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: add.u64
-							v9 := uint64(uint64(u8) + uint64(r2[l]))
-							// 50: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r10[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
-							}
-						}
-					}
-				}
-			}
+			exitBarrierBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -570,5 +297,296 @@ func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// exitBarrierBlock0 runs block 0 of kernel exit_barrier for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-31; divergent, reconverges at the exit
+func exitBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x30)
+	// PTX lines 30, 31: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 31: setp.ge.u32
+				c2t := uint32(v1) >= uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 31: setp.ge.u32
+				c2t := uint32(v1) >= uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// exitBarrierBlock2 runs block 2 of kernel exit_barrier for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 33-33; divergent, reconverges at the exit
+func exitBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x28)
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: setp.ge.u32
+				c1t := uint32(r0[l]) >= uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: setp.ge.u32
+				c1t := uint32(r0[l]) >= uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// exitBarrierBlock4 runs block 4 of kernel exit_barrier for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 35-39; bar.sync at line 40
+func exitBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x3)
+	// PTX line 35: mov.u64, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r1, m, u1)
+	// PTX lines 36, 37, 38, 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				r2[l] = v2
+				// 37: add.u64
+				v3 := uint64(uint64(u1) + uint64(v2))
+				// 38: mul.lo.u32
+				v4 := uint64(uint32(r0[l]) * uint32(k2))
+				// 39: st.shared.u32
+				s5 := uint64(v3) + 0x0
+				s5v := uint64(v4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				r2[l] = v2
+				// 37: add.u64
+				v3 := uint64(uint64(u1) + uint64(v2))
+				// 38: mul.lo.u32
+				v4 := uint64(uint32(r0[l]) * uint32(k2))
+				// 39: st.shared.u32
+				s5 := uint64(v3) + 0x0
+				s5v := uint64(v4)
+				if s5 < shEnd4 && s5&3 == 0 {
+					runtime.Store32(shp, s5, s5v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+				}
+			}
+		}
+	}
+}
+
+// exitBarrierBlock5 runs block 5 of kernel exit_barrier for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 41-50; ret
+func exitBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	k1 := uint64(0x28)
+	k2 := uint64(0x4)
+	k3 := uint64(0x3e8)
+	// PTX lines 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 42: rem.u32
+				v2 := isa.Rem(v1, k1, 32, false)
+				// 43: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
+				// 44: add.u64
+				v4 := uint64(uint64(r1[l]) + uint64(v3))
+				// 45: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
+						continue
+					}
+					v5 = v5x
+				}
+				// 46: add.u32
+				v6 := uint64(uint32(v5) + uint32(k3))
+				r10[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 42: rem.u32
+				v2 := isa.Rem(v1, k1, 32, false)
+				// 43: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
+				// 44: add.u64
+				v4 := uint64(uint64(r1[l]) + uint64(v3))
+				// 45: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
+						continue
+					}
+					v5 = v5x
+				}
+				// 46: add.u32
+				v6 := uint64(uint32(v5) + uint32(k3))
+				r10[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 47: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit_barrier.ptx:47")
+	}
+	// PTX line 48: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: add.u64
+				v9 := uint64(uint64(u8) + uint64(r2[l]))
+				// 50: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r10[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: add.u64
+				v9 := uint64(uint64(u8) + uint64(r2[l]))
+				// 50: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r10[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+				}
+			}
+		}
 	}
 }

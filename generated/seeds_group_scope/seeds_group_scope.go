@@ -135,141 +135,7 @@ func groupScopeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-39; ret
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				k0 := uint64(0x64)
-				k1 := uint64(0x2)
-				k2 := uint64(0x1)
-				k3 := uint64(0x4)
-				// PTX line 23: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 24: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 25, 26, 27: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 27: mov.s32
-							v5 := uint64(v4)
-							r1[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r4[l] = v4
-							// 27: mov.s32
-							v5 := uint64(v4)
-							r1[l] = v5
-						}
-					}
-				}
-				// PTX line 28: mov.s32, warp-uniform
-				u6 := uint64(k0)
-				// PTX lines 29, 32, 33: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: add.s32
-							v7 := uint64(uint32(r1[l]) + uint32(u6))
-							// 29: mov.s32
-							v8 := uint64(v7)
-							// 32: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k1))
-							// 33: add.s32
-							v10 := uint64(uint32(v9) + uint32(k2))
-							r3[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: add.s32
-							v7 := uint64(uint32(r1[l]) + uint32(u6))
-							// 29: mov.s32
-							v8 := uint64(v7)
-							// 32: mul.lo.s32
-							v9 := uint64(uint32(v8) * uint32(k1))
-							// 33: add.s32
-							v10 := uint64(uint32(v9) + uint32(k2))
-							r3[l] = v10
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u11 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u11 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/group_scope.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u12 := uint64(u11)
-				// PTX lines 37, 38, 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s15w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mul.wide.u32
-							v13 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
-							// 38: add.u64
-							v14 := uint64(uint64(u12) + uint64(v13))
-							// 39: st.global.s32
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(r3[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mul.wide.u32
-							v13 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
-							// 38: add.u64
-							v14 := uint64(uint64(u12) + uint64(v13))
-							// 39: st.global.s32
-							s15 := uint64(v14) + 0x0
-							s15v := uint64(r3[l])
-							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-								runtime.Store32(s15w.Mem, s15o, s15v)
-							} else {
-								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
-							}
-						}
-					}
-				}
-			}
+			groupScopeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -281,5 +147,143 @@ func groupScopeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// groupScopeBlock0 runs block 0 of kernel group_scope for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-39; ret
+func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x64)
+	k1 := uint64(0x2)
+	k2 := uint64(0x1)
+	k3 := uint64(0x4)
+	// PTX line 23: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 25: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 27: mov.s32
+				v5 := uint64(v4)
+				r1[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r4[l] = v4
+				// 27: mov.s32
+				v5 := uint64(v4)
+				r1[l] = v5
+			}
+		}
+	}
+	// PTX line 28: mov.s32, warp-uniform
+	u6 := uint64(k0)
+	// PTX lines 29, 32, 33: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: add.s32
+				v7 := uint64(uint32(r1[l]) + uint32(u6))
+				// 29: mov.s32
+				v8 := uint64(v7)
+				// 32: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k1))
+				// 33: add.s32
+				v10 := uint64(uint32(v9) + uint32(k2))
+				r3[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: add.s32
+				v7 := uint64(uint32(r1[l]) + uint32(u6))
+				// 29: mov.s32
+				v8 := uint64(v7)
+				// 32: mul.lo.s32
+				v9 := uint64(uint32(v8) * uint32(k1))
+				// 33: add.s32
+				v10 := uint64(uint32(v9) + uint32(k2))
+				r3[l] = v10
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u11 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u11 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/group_scope.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				// 38: add.u64
+				v14 := uint64(uint64(u12) + uint64(v13))
+				// 39: st.global.s32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r3[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				// 38: add.u64
+				v14 := uint64(uint64(u12) + uint64(v13))
+				// 39: st.global.s32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r3[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+				}
+			}
+		}
 	}
 }

@@ -197,510 +197,7 @@ func minMaxAbsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 34-68; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r20 := w.Reg(20)
-				k0 := uint64(0x20)
-				k1 := uint64(0x10)
-				k2 := uint64(0x3f000000)
-				k3 := uint64(0x7)
-				k4 := uint64(0x7fc00000)
-				k5 := uint64(0xfffffffd)
-				k6 := uint64(0x3f800000)
-				k7 := uint64(0x0)
-				k8 := uint64(0x1)
-				// PTX line 34: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 35: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 36, 37: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r2[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 37: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r2[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/min_max_abs.ptx:38")
-				}
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 49, 50, 51: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s16w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 41: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r8[l] = v8
-							// 42: sub.s32
-							v9 := uint64(uint32(r2[l]) - uint32(k1))
-							r0[l] = v9
-							// 43: cvt.rn.f32.s32
-							v10 := uint64(math.Float32bits(float32(int32(v9))))
-							// 44: mul.f32
-							v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
-							r1[l] = v11
-							// 45: and.b32
-							v12 := uint64(uint32(r2[l]) & uint32(k3))
-							// 46: setp.eq.u32
-							c13t := uint32(v12) == uint32(k3)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p0 = p0&^(1<<l) | c13b0<<l
-							// 47: mov.f32
-							if c13 {
-								v14 := uint64(k4)
-								r1[l] = v14
-							}
-							// 49: min.s32
-							v15 := uint64(uint32(min(int32(v9), int32(k5))))
-							// 50: st.global.u32
-							s16 := uint64(v8) + 0x0
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
-							}
-							// 51: max.s32
-							v17 := uint64(uint32(max(int32(v9), int32(k5))))
-							r11[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 41: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r8[l] = v8
-							// 42: sub.s32
-							v9 := uint64(uint32(r2[l]) - uint32(k1))
-							r0[l] = v9
-							// 43: cvt.rn.f32.s32
-							v10 := uint64(math.Float32bits(float32(int32(v9))))
-							// 44: mul.f32
-							v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
-							r1[l] = v11
-							// 45: and.b32
-							v12 := uint64(uint32(r2[l]) & uint32(k3))
-							// 46: setp.eq.u32
-							c13t := uint32(v12) == uint32(k3)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p0 = p0&^(1<<l) | c13b0<<l
-							// 47: mov.f32
-							if c13 {
-								v14 := uint64(k4)
-								r1[l] = v14
-							}
-							// 49: min.s32
-							v15 := uint64(uint32(min(int32(v9), int32(k5))))
-							// 50: st.global.u32
-							s16 := uint64(v8) + 0x0
-							s16v := uint64(v15)
-							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-								runtime.Store32(s16w.Mem, s16o, s16v)
-							} else {
-								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
-							}
-							// 51: max.s32
-							v17 := uint64(uint32(max(int32(v9), int32(k5))))
-							r11[l] = v17
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX lines 52, 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.u32
-							s18 := uint64(r8[l]) + 0x4
-							s18v := uint64(r11[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
-							}
-							// 53: min.u32
-							v19 := uint64(min(uint32(r0[l]), uint32(k3)))
-							r12[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.u32
-							s18 := uint64(r8[l]) + 0x4
-							s18v := uint64(r11[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
-							}
-							// 53: min.u32
-							v19 := uint64(min(uint32(r0[l]), uint32(k3)))
-							r12[l] = v19
-						}
-					}
-				}
-				// PTX lines 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s20w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u32
-							s20 := uint64(r8[l]) + 0x8
-							s20v := uint64(r12[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
-							}
-							// 55: max.u32
-							v21 := uint64(max(uint32(r0[l]), uint32(k3)))
-							r13[l] = v21
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u32
-							s20 := uint64(r8[l]) + 0x8
-							s20v := uint64(r12[l])
-							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-								runtime.Store32(s20w.Mem, s20o, s20v)
-							} else {
-								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
-							}
-							// 55: max.u32
-							v21 := uint64(max(uint32(r0[l]), uint32(k3)))
-							r13[l] = v21
-						}
-					}
-				}
-				// PTX lines 56, 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s22w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.u32
-							s22 := uint64(r8[l]) + 0xc
-							s22v := uint64(r13[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
-							}
-							// 57: abs.s32
-							v23s := int32(r0[l])
-							v23 := uint64(uint32(max(v23s, -v23s)))
-							r14[l] = v23
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.u32
-							s22 := uint64(r8[l]) + 0xc
-							s22v := uint64(r13[l])
-							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-								runtime.Store32(s22w.Mem, s22o, s22v)
-							} else {
-								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
-							}
-							// 57: abs.s32
-							v23s := int32(r0[l])
-							v23 := uint64(uint32(max(v23s, -v23s)))
-							r14[l] = v23
-						}
-					}
-				}
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s24w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.u32
-							s24 := uint64(r8[l]) + 0x10
-							s24v := uint64(r14[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
-							}
-							// 59: min.f32
-							v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
-							r15[l] = v25
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.u32
-							s24 := uint64(r8[l]) + 0x10
-							s24v := uint64(r14[l])
-							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-								runtime.Store32(s24w.Mem, s24o, s24v)
-							} else {
-								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
-							}
-							// 59: min.f32
-							v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
-							r15[l] = v25
-						}
-					}
-				}
-				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s26w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.global.f32
-							s26 := uint64(r8[l]) + 0x14
-							s26v := uint64(r15[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
-							}
-							// 61: neg.f32
-							v27 := uint64(isa.NegF32(uint32(r1[l])))
-							// 62: abs.f32
-							v28 := uint64(isa.AbsF32(uint32(v27)))
-							r17[l] = v28
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.global.f32
-							s26 := uint64(r8[l]) + 0x14
-							s26v := uint64(r15[l])
-							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-								runtime.Store32(s26w.Mem, s26o, s26v)
-							} else {
-								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
-							}
-							// 61: neg.f32
-							v27 := uint64(isa.NegF32(uint32(r1[l])))
-							// 62: abs.f32
-							v28 := uint64(isa.AbsF32(uint32(v27)))
-							r17[l] = v28
-						}
-					}
-				}
-				// PTX lines 63, 64, 65, 66, 67: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s29w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.f32
-							s29 := uint64(r8[l]) + 0x18
-							s29v := uint64(r17[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
-							}
-							// 64: setp.lt.s32
-							c30t := int32(r0[l]) < int32(k7)
-							c30 := c30t
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p1 = p1&^(1<<l) | c30b0<<l
-							// 65: neg.s32
-							v31 := uint64(-uint32(r0[l]))
-							// 66: shl.b32
-							v32 := uint64(uint32(r0[l]) << uint32(k8))
-							// 67: selp.s32
-							v33 := uint64(v32)
-							if c30 {
-								v33 = uint64(v31)
-							}
-							r20[l] = v33
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.f32
-							s29 := uint64(r8[l]) + 0x18
-							s29v := uint64(r17[l])
-							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-								runtime.Store32(s29w.Mem, s29o, s29v)
-							} else {
-								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
-							}
-							// 64: setp.lt.s32
-							c30t := int32(r0[l]) < int32(k7)
-							c30 := c30t
-							c30b0 := uint32(0)
-							if c30 {
-								c30b0 = 1
-							}
-							p1 = p1&^(1<<l) | c30b0<<l
-							// 65: neg.s32
-							v31 := uint64(-uint32(r0[l]))
-							// 66: shl.b32
-							v32 := uint64(uint32(r0[l]) << uint32(k8))
-							// 67: selp.s32
-							v33 := uint64(v32)
-							if c30 {
-								v33 = uint64(v31)
-							}
-							r20[l] = v33
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s34w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.global.u32
-							s34 := uint64(r8[l]) + 0x1c
-							s34v := uint64(r20[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.global.u32
-							s34 := uint64(r8[l]) + 0x1c
-							s34v := uint64(r20[l])
-							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-								runtime.Store32(s34w.Mem, s34o, s34v)
-							} else {
-								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
-							}
-						}
-					}
-				}
-			}
+			minMaxAbsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -712,5 +209,512 @@ func minMaxAbsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// minMaxAbsBlock0 runs block 0 of kernel min_max_abs for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 34-68; ret
+func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r20 := w.Reg(20)
+	k0 := uint64(0x20)
+	k1 := uint64(0x10)
+	k2 := uint64(0x3f000000)
+	k3 := uint64(0x7)
+	k4 := uint64(0x7fc00000)
+	k5 := uint64(0xfffffffd)
+	k6 := uint64(0x3f800000)
+	k7 := uint64(0x0)
+	k8 := uint64(0x1)
+	// PTX line 34: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 35: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 36, 37: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r2[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r2[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/min_max_abs.ptx:38")
+	}
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 49, 50, 51: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s16w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 41: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r8[l] = v8
+				// 42: sub.s32
+				v9 := uint64(uint32(r2[l]) - uint32(k1))
+				r0[l] = v9
+				// 43: cvt.rn.f32.s32
+				v10 := uint64(math.Float32bits(float32(int32(v9))))
+				// 44: mul.f32
+				v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
+				r1[l] = v11
+				// 45: and.b32
+				v12 := uint64(uint32(r2[l]) & uint32(k3))
+				// 46: setp.eq.u32
+				c13t := uint32(v12) == uint32(k3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0 = p0&^(1<<l) | c13b0<<l
+				// 47: mov.f32
+				if c13 {
+					v14 := uint64(k4)
+					r1[l] = v14
+				}
+				// 49: min.s32
+				v15 := uint64(uint32(min(int32(v9), int32(k5))))
+				// 50: st.global.u32
+				s16 := uint64(v8) + 0x0
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+				}
+				// 51: max.s32
+				v17 := uint64(uint32(max(int32(v9), int32(k5))))
+				r11[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 41: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r8[l] = v8
+				// 42: sub.s32
+				v9 := uint64(uint32(r2[l]) - uint32(k1))
+				r0[l] = v9
+				// 43: cvt.rn.f32.s32
+				v10 := uint64(math.Float32bits(float32(int32(v9))))
+				// 44: mul.f32
+				v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
+				r1[l] = v11
+				// 45: and.b32
+				v12 := uint64(uint32(r2[l]) & uint32(k3))
+				// 46: setp.eq.u32
+				c13t := uint32(v12) == uint32(k3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0 = p0&^(1<<l) | c13b0<<l
+				// 47: mov.f32
+				if c13 {
+					v14 := uint64(k4)
+					r1[l] = v14
+				}
+				// 49: min.s32
+				v15 := uint64(uint32(min(int32(v9), int32(k5))))
+				// 50: st.global.u32
+				s16 := uint64(v8) + 0x0
+				s16v := uint64(v15)
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
+				} else {
+					w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+				}
+				// 51: max.s32
+				v17 := uint64(uint32(max(int32(v9), int32(k5))))
+				r11[l] = v17
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX lines 52, 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.u32
+				s18 := uint64(r8[l]) + 0x4
+				s18v := uint64(r11[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+				}
+				// 53: min.u32
+				v19 := uint64(min(uint32(r0[l]), uint32(k3)))
+				r12[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.u32
+				s18 := uint64(r8[l]) + 0x4
+				s18v := uint64(r11[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+				}
+				// 53: min.u32
+				v19 := uint64(min(uint32(r0[l]), uint32(k3)))
+				r12[l] = v19
+			}
+		}
+	}
+	// PTX lines 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s20w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u32
+				s20 := uint64(r8[l]) + 0x8
+				s20v := uint64(r12[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+				}
+				// 55: max.u32
+				v21 := uint64(max(uint32(r0[l]), uint32(k3)))
+				r13[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u32
+				s20 := uint64(r8[l]) + 0x8
+				s20v := uint64(r12[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+				}
+				// 55: max.u32
+				v21 := uint64(max(uint32(r0[l]), uint32(k3)))
+				r13[l] = v21
+			}
+		}
+	}
+	// PTX lines 56, 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s22w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.u32
+				s22 := uint64(r8[l]) + 0xc
+				s22v := uint64(r13[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+				}
+				// 57: abs.s32
+				v23s := int32(r0[l])
+				v23 := uint64(uint32(max(v23s, -v23s)))
+				r14[l] = v23
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.u32
+				s22 := uint64(r8[l]) + 0xc
+				s22v := uint64(r13[l])
+				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+					runtime.Store32(s22w.Ptr, s22o, s22v)
+				} else {
+					w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+				}
+				// 57: abs.s32
+				v23s := int32(r0[l])
+				v23 := uint64(uint32(max(v23s, -v23s)))
+				r14[l] = v23
+			}
+		}
+	}
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s24w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.u32
+				s24 := uint64(r8[l]) + 0x10
+				s24v := uint64(r14[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+				}
+				// 59: min.f32
+				v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
+				r15[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.u32
+				s24 := uint64(r8[l]) + 0x10
+				s24v := uint64(r14[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
+				} else {
+					w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+				}
+				// 59: min.f32
+				v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
+				r15[l] = v25
+			}
+		}
+	}
+	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.global.f32
+				s26 := uint64(r8[l]) + 0x14
+				s26v := uint64(r15[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+				}
+				// 61: neg.f32
+				v27 := uint64(isa.NegF32(uint32(r1[l])))
+				// 62: abs.f32
+				v28 := uint64(isa.AbsF32(uint32(v27)))
+				r17[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.global.f32
+				s26 := uint64(r8[l]) + 0x14
+				s26v := uint64(r15[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+				}
+				// 61: neg.f32
+				v27 := uint64(isa.NegF32(uint32(r1[l])))
+				// 62: abs.f32
+				v28 := uint64(isa.AbsF32(uint32(v27)))
+				r17[l] = v28
+			}
+		}
+	}
+	// PTX lines 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s29w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.f32
+				s29 := uint64(r8[l]) + 0x18
+				s29v := uint64(r17[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+				}
+				// 64: setp.lt.s32
+				c30t := int32(r0[l]) < int32(k7)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p1 = p1&^(1<<l) | c30b0<<l
+				// 65: neg.s32
+				v31 := uint64(-uint32(r0[l]))
+				// 66: shl.b32
+				v32 := uint64(uint32(r0[l]) << uint32(k8))
+				// 67: selp.s32
+				v33 := uint64(v32)
+				if c30 {
+					v33 = uint64(v31)
+				}
+				r20[l] = v33
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.f32
+				s29 := uint64(r8[l]) + 0x18
+				s29v := uint64(r17[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
+				} else {
+					w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+				}
+				// 64: setp.lt.s32
+				c30t := int32(r0[l]) < int32(k7)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
+				}
+				p1 = p1&^(1<<l) | c30b0<<l
+				// 65: neg.s32
+				v31 := uint64(-uint32(r0[l]))
+				// 66: shl.b32
+				v32 := uint64(uint32(r0[l]) << uint32(k8))
+				// 67: selp.s32
+				v33 := uint64(v32)
+				if c30 {
+					v33 = uint64(v31)
+				}
+				r20[l] = v33
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s34w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.global.u32
+				s34 := uint64(r8[l]) + 0x1c
+				s34v := uint64(r20[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.global.u32
+				s34 := uint64(r8[l]) + 0x1c
+				s34v := uint64(r20[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
+				} else {
+					w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+				}
+			}
+		}
 	}
 }

@@ -189,367 +189,7 @@ func predManipRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-62; ret
-			{
-				r0 := w.Reg(0)
-				r10 := w.Reg(10)
-				k0 := uint64(0x10)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				k3 := uint64(0x2)
-				k4 := uint64(0x4)
-				k5 := uint64(0x8)
-				k6 := uint64(0x20)
-				k7 := uint64(0x40)
-				// PTX line 29: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 30: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 31, 32, 33, 34, 35, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 33: setp.lt.u32
-							c5t := uint32(v4) < uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-							// 34: and.b32
-							v6 := uint64(uint32(v4) & uint32(k1))
-							// 35: setp.ne.u32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-							// 37: and.pred
-							c8 := (c5) && (c7)
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p3 = p3&^(1<<l) | c8b0<<l
-							// 38: selp.u32
-							v9 := uint64(k2)
-							if c8 {
-								v9 = uint64(k1)
-							}
-							// 39: or.pred
-							c10 := (c5) || (c7)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p4 = p4&^(1<<l) | c10b0<<l
-							// 40: selp.u32
-							v11 := uint64(k2)
-							if c10 {
-								v11 = uint64(k3)
-							}
-							// 41: xor.pred
-							c12 := (c5) != (c7)
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p5 = p5&^(1<<l) | c12b0<<l
-							// 42: selp.u32
-							v13 := uint64(k2)
-							if c12 {
-								v13 = uint64(k4)
-							}
-							// 43: not.pred
-							c14 := !(c5)
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p6 = p6&^(1<<l) | c14b0<<l
-							// 44: selp.u32
-							v15 := uint64(k2)
-							if c14 {
-								v15 = uint64(k5)
-							}
-							// 45: mov.pred
-							c16 := c7
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p2 = p2&^(1<<l) | c16b0<<l
-							// 46: selp.u32
-							v17 := uint64(k2)
-							if c16 {
-								v17 = uint64(k0)
-							}
-							// 47: setp.lt.and.u32
-							c18t := uint32(v4) < uint32(k5)
-							c18c := c7
-							c18 := c18t && c18c
-							c18q := !c18t && c18c
-							_ = c18q
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p2 = p2&^(1<<l) | c18b0<<l
-							// 48: selp.u32
-							v19 := uint64(k2)
-							if p2>>l&1 != 0 {
-								v19 = uint64(k6)
-							}
-							// 49: setp.lt.or.u32
-							c20t := uint32(v4) < uint32(k5)
-							c20c := !c5
-							c20 := c20t || c20c
-							c20q := !c20t || c20c
-							_ = c20q
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p2 = p2&^(1<<l) | c20b0<<l
-							// 50: selp.u32
-							v21 := uint64(k2)
-							if p2>>l&1 != 0 {
-								v21 = uint64(k7)
-							}
-							// 52: or.b32
-							v22 := uint64(uint32(v9) | uint32(v11))
-							// 53: or.b32
-							v23 := uint64(uint32(v22) | uint32(v13))
-							// 54: or.b32
-							v24 := uint64(uint32(v23) | uint32(v15))
-							// 55: or.b32
-							v25 := uint64(uint32(v24) | uint32(v17))
-							// 56: or.b32
-							v26 := uint64(uint32(v25) | uint32(v19))
-							// 57: or.b32
-							v27 := uint64(uint32(v26) | uint32(v21))
-							r10[l] = v27
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 32: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 33: setp.lt.u32
-							c5t := uint32(v4) < uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-							// 34: and.b32
-							v6 := uint64(uint32(v4) & uint32(k1))
-							// 35: setp.ne.u32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-							// 37: and.pred
-							c8 := (c5) && (c7)
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p3 = p3&^(1<<l) | c8b0<<l
-							// 38: selp.u32
-							v9 := uint64(k2)
-							if c8 {
-								v9 = uint64(k1)
-							}
-							// 39: or.pred
-							c10 := (c5) || (c7)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p4 = p4&^(1<<l) | c10b0<<l
-							// 40: selp.u32
-							v11 := uint64(k2)
-							if c10 {
-								v11 = uint64(k3)
-							}
-							// 41: xor.pred
-							c12 := (c5) != (c7)
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p5 = p5&^(1<<l) | c12b0<<l
-							// 42: selp.u32
-							v13 := uint64(k2)
-							if c12 {
-								v13 = uint64(k4)
-							}
-							// 43: not.pred
-							c14 := !(c5)
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p6 = p6&^(1<<l) | c14b0<<l
-							// 44: selp.u32
-							v15 := uint64(k2)
-							if c14 {
-								v15 = uint64(k5)
-							}
-							// 45: mov.pred
-							c16 := c7
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p2 = p2&^(1<<l) | c16b0<<l
-							// 46: selp.u32
-							v17 := uint64(k2)
-							if c16 {
-								v17 = uint64(k0)
-							}
-							// 47: setp.lt.and.u32
-							c18t := uint32(v4) < uint32(k5)
-							c18c := c7
-							c18 := c18t && c18c
-							c18q := !c18t && c18c
-							_ = c18q
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p2 = p2&^(1<<l) | c18b0<<l
-							// 48: selp.u32
-							v19 := uint64(k2)
-							if p2>>l&1 != 0 {
-								v19 = uint64(k6)
-							}
-							// 49: setp.lt.or.u32
-							c20t := uint32(v4) < uint32(k5)
-							c20c := !c5
-							c20 := c20t || c20c
-							c20q := !c20t || c20c
-							_ = c20q
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p2 = p2&^(1<<l) | c20b0<<l
-							// 50: selp.u32
-							v21 := uint64(k2)
-							if p2>>l&1 != 0 {
-								v21 = uint64(k7)
-							}
-							// 52: or.b32
-							v22 := uint64(uint32(v9) | uint32(v11))
-							// 53: or.b32
-							v23 := uint64(uint32(v22) | uint32(v13))
-							// 54: or.b32
-							v24 := uint64(uint32(v23) | uint32(v15))
-							// 55: or.b32
-							v25 := uint64(uint32(v24) | uint32(v17))
-							// 56: or.b32
-							v26 := uint64(uint32(v25) | uint32(v19))
-							// 57: or.b32
-							v27 := uint64(uint32(v26) | uint32(v21))
-							r10[l] = v27
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 58: ld.param.u64
-				var u28 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u28 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u28 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/pred_manip.ptx:58")
-				}
-				// PTX line 59: cvta.to.global.u64, warp-uniform
-				u29 := uint64(u28)
-				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s32w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: mul.wide.u32
-							v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
-							// 61: add.u64
-							v31 := uint64(uint64(u29) + uint64(v30))
-							// 62: st.global.u32
-							s32 := uint64(v31) + 0x0
-							s32v := uint64(r10[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: mul.wide.u32
-							v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
-							// 61: add.u64
-							v31 := uint64(uint64(u29) + uint64(v30))
-							// 62: st.global.u32
-							s32 := uint64(v31) + 0x0
-							s32v := uint64(r10[l])
-							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-								runtime.Store32(s32w.Mem, s32o, s32v)
-							} else {
-								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
-							}
-						}
-					}
-				}
-			}
+			predManipBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -561,5 +201,369 @@ func predManipRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// predManipBlock0 runs block 0 of kernel pred_manip for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-62; ret
+func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	k0 := uint64(0x10)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	k3 := uint64(0x2)
+	k4 := uint64(0x4)
+	k5 := uint64(0x8)
+	k6 := uint64(0x20)
+	k7 := uint64(0x40)
+	// PTX line 29: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 30: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 31, 32, 33, 34, 35, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 33: setp.lt.u32
+				c5t := uint32(v4) < uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+				// 34: and.b32
+				v6 := uint64(uint32(v4) & uint32(k1))
+				// 35: setp.ne.u32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+				// 37: and.pred
+				c8 := (c5) && (c7)
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p3 = p3&^(1<<l) | c8b0<<l
+				// 38: selp.u32
+				v9 := uint64(k2)
+				if c8 {
+					v9 = uint64(k1)
+				}
+				// 39: or.pred
+				c10 := (c5) || (c7)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p4 = p4&^(1<<l) | c10b0<<l
+				// 40: selp.u32
+				v11 := uint64(k2)
+				if c10 {
+					v11 = uint64(k3)
+				}
+				// 41: xor.pred
+				c12 := (c5) != (c7)
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p5 = p5&^(1<<l) | c12b0<<l
+				// 42: selp.u32
+				v13 := uint64(k2)
+				if c12 {
+					v13 = uint64(k4)
+				}
+				// 43: not.pred
+				c14 := !(c5)
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p6 = p6&^(1<<l) | c14b0<<l
+				// 44: selp.u32
+				v15 := uint64(k2)
+				if c14 {
+					v15 = uint64(k5)
+				}
+				// 45: mov.pred
+				c16 := c7
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p2 = p2&^(1<<l) | c16b0<<l
+				// 46: selp.u32
+				v17 := uint64(k2)
+				if c16 {
+					v17 = uint64(k0)
+				}
+				// 47: setp.lt.and.u32
+				c18t := uint32(v4) < uint32(k5)
+				c18c := c7
+				c18 := c18t && c18c
+				c18q := !c18t && c18c
+				_ = c18q
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p2 = p2&^(1<<l) | c18b0<<l
+				// 48: selp.u32
+				v19 := uint64(k2)
+				if p2>>l&1 != 0 {
+					v19 = uint64(k6)
+				}
+				// 49: setp.lt.or.u32
+				c20t := uint32(v4) < uint32(k5)
+				c20c := !c5
+				c20 := c20t || c20c
+				c20q := !c20t || c20c
+				_ = c20q
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p2 = p2&^(1<<l) | c20b0<<l
+				// 50: selp.u32
+				v21 := uint64(k2)
+				if p2>>l&1 != 0 {
+					v21 = uint64(k7)
+				}
+				// 52: or.b32
+				v22 := uint64(uint32(v9) | uint32(v11))
+				// 53: or.b32
+				v23 := uint64(uint32(v22) | uint32(v13))
+				// 54: or.b32
+				v24 := uint64(uint32(v23) | uint32(v15))
+				// 55: or.b32
+				v25 := uint64(uint32(v24) | uint32(v17))
+				// 56: or.b32
+				v26 := uint64(uint32(v25) | uint32(v19))
+				// 57: or.b32
+				v27 := uint64(uint32(v26) | uint32(v21))
+				r10[l] = v27
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 33: setp.lt.u32
+				c5t := uint32(v4) < uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+				// 34: and.b32
+				v6 := uint64(uint32(v4) & uint32(k1))
+				// 35: setp.ne.u32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+				// 37: and.pred
+				c8 := (c5) && (c7)
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p3 = p3&^(1<<l) | c8b0<<l
+				// 38: selp.u32
+				v9 := uint64(k2)
+				if c8 {
+					v9 = uint64(k1)
+				}
+				// 39: or.pred
+				c10 := (c5) || (c7)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p4 = p4&^(1<<l) | c10b0<<l
+				// 40: selp.u32
+				v11 := uint64(k2)
+				if c10 {
+					v11 = uint64(k3)
+				}
+				// 41: xor.pred
+				c12 := (c5) != (c7)
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p5 = p5&^(1<<l) | c12b0<<l
+				// 42: selp.u32
+				v13 := uint64(k2)
+				if c12 {
+					v13 = uint64(k4)
+				}
+				// 43: not.pred
+				c14 := !(c5)
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p6 = p6&^(1<<l) | c14b0<<l
+				// 44: selp.u32
+				v15 := uint64(k2)
+				if c14 {
+					v15 = uint64(k5)
+				}
+				// 45: mov.pred
+				c16 := c7
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p2 = p2&^(1<<l) | c16b0<<l
+				// 46: selp.u32
+				v17 := uint64(k2)
+				if c16 {
+					v17 = uint64(k0)
+				}
+				// 47: setp.lt.and.u32
+				c18t := uint32(v4) < uint32(k5)
+				c18c := c7
+				c18 := c18t && c18c
+				c18q := !c18t && c18c
+				_ = c18q
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p2 = p2&^(1<<l) | c18b0<<l
+				// 48: selp.u32
+				v19 := uint64(k2)
+				if p2>>l&1 != 0 {
+					v19 = uint64(k6)
+				}
+				// 49: setp.lt.or.u32
+				c20t := uint32(v4) < uint32(k5)
+				c20c := !c5
+				c20 := c20t || c20c
+				c20q := !c20t || c20c
+				_ = c20q
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p2 = p2&^(1<<l) | c20b0<<l
+				// 50: selp.u32
+				v21 := uint64(k2)
+				if p2>>l&1 != 0 {
+					v21 = uint64(k7)
+				}
+				// 52: or.b32
+				v22 := uint64(uint32(v9) | uint32(v11))
+				// 53: or.b32
+				v23 := uint64(uint32(v22) | uint32(v13))
+				// 54: or.b32
+				v24 := uint64(uint32(v23) | uint32(v15))
+				// 55: or.b32
+				v25 := uint64(uint32(v24) | uint32(v17))
+				// 56: or.b32
+				v26 := uint64(uint32(v25) | uint32(v19))
+				// 57: or.b32
+				v27 := uint64(uint32(v26) | uint32(v21))
+				r10[l] = v27
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 58: ld.param.u64
+	var u28 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u28 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u28 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/pred_manip.ptx:58")
+	}
+	// PTX line 59: cvta.to.global.u64, warp-uniform
+	u29 := uint64(u28)
+	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s32w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: mul.wide.u32
+				v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
+				// 61: add.u64
+				v31 := uint64(uint64(u29) + uint64(v30))
+				// 62: st.global.u32
+				s32 := uint64(v31) + 0x0
+				s32v := uint64(r10[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: mul.wide.u32
+				v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
+				// 61: add.u64
+				v31 := uint64(uint64(u29) + uint64(v30))
+				// 62: st.global.u32
+				s32 := uint64(v31) + 0x0
+				s32v := uint64(r10[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
+				} else {
+					w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+				}
+			}
+		}
 	}
 }

@@ -213,126 +213,7 @@ func predicatedDivRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-44; divergent, reconverges at block 1 (b1 (L23))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				k0 := uint64(0x3)
-				k1 := uint64(0xbf800000)
-				k2 := uint64(0x0)
-				k3 := uint64(0x10)
-				// PTX line 31: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 32: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-							// 35: cvt.rn.f32.u32
-							v5 := uint64(math.Float32bits(float32(uint32(v4))))
-							r0[l] = v5
-							// 36: and.b32
-							v6 := uint64(uint32(v4) & uint32(k0))
-							// 37: cvt.rn.f32.u32
-							v7 := uint64(math.Float32bits(float32(uint32(v6))))
-							r1[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 34: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-							// 35: cvt.rn.f32.u32
-							v5 := uint64(math.Float32bits(float32(uint32(v4))))
-							r0[l] = v5
-							// 36: and.b32
-							v6 := uint64(uint32(v4) & uint32(k0))
-							// 37: cvt.rn.f32.u32
-							v7 := uint64(math.Float32bits(float32(uint32(v6))))
-							r1[l] = v7
-						}
-					}
-				}
-				// PTX line 38: mov.f32, warp-uniform
-				u8 := uint64(k1)
-				runtime.Broadcast(r2, m, u8)
-				// PTX lines 40, 41, 43: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: setp.eq.f32
-							c9x, c9y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
-							c9t := c9x == c9y
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-							// 41: div.rn.f32
-							if !c9 {
-								v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
-								r2[l] = v10
-							}
-							// 43: setp.ge.u32
-							c11t := uint32(r3[l]) >= uint32(k3)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p1 = p1&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: setp.eq.f32
-							c9x, c9y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
-							c9t := c9x == c9y
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-							// 41: div.rn.f32
-							if !c9 {
-								v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
-								r2[l] = v10
-							}
-							// 43: setp.ge.u32
-							c11t := uint32(r3[l]) >= uint32(k3)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p1 = p1&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-				// PTX line 44: mov.u32, warp-uniform
-				u12 := uint64(k2)
-				runtime.Broadcast(r7, m, u12)
-				_ = u8
-				_ = u12
-			}
+			predicatedDivBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -351,175 +232,14 @@ func predicatedDivRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 (L23), PTX lines 48-56; ret
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x4)
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							r8[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							r8[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 49: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/predicated_div.ptx:49")
-				}
-				// PTX line 50: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: add.u64
-							v4 := uint64(uint64(u3) + uint64(r8[l]))
-							// 52: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/predicated_div.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: add.u64
-							v4 := uint64(uint64(u3) + uint64(r8[l]))
-							// 52: st.global.f32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/predicated_div.ptx:52")
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 53: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/seeds/predicated_div.ptx:53")
-				}
-				// PTX line 54: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: add.u64
-							v8 := uint64(uint64(u7) + uint64(r8[l]))
-							// 56: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(r7[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/seeds/predicated_div.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: add.u64
-							v8 := uint64(uint64(u7) + uint64(r8[l]))
-							// 56: st.global.u32
-							s9 := uint64(v8) + 0x0
-							s9v := uint64(r7[l])
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/seeds/predicated_div.ptx:56")
-							}
-						}
-					}
-				}
-			}
+			predicatedDivBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2, PTX lines 46-46
-			{
-				r7 := w.Reg(7)
-				k0 := uint64(0x1)
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: mov.u32
-							v1 := uint64(k0)
-							r7[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: mov.u32
-							v1 := uint64(k0)
-							r7[l] = v1
-						}
-					}
-				}
-			}
+			predicatedDivBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -531,6 +251,298 @@ func predicatedDivRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// predicatedDivBlock0 runs block 0 of kernel predicated_div for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-44; divergent, reconverges at block 1 (b1 (L23))
+func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3)
+	k1 := uint64(0xbf800000)
+	k2 := uint64(0x0)
+	k3 := uint64(0x10)
+	// PTX line 31: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+				// 35: cvt.rn.f32.u32
+				v5 := uint64(math.Float32bits(float32(uint32(v4))))
+				r0[l] = v5
+				// 36: and.b32
+				v6 := uint64(uint32(v4) & uint32(k0))
+				// 37: cvt.rn.f32.u32
+				v7 := uint64(math.Float32bits(float32(uint32(v6))))
+				r1[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 34: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+				// 35: cvt.rn.f32.u32
+				v5 := uint64(math.Float32bits(float32(uint32(v4))))
+				r0[l] = v5
+				// 36: and.b32
+				v6 := uint64(uint32(v4) & uint32(k0))
+				// 37: cvt.rn.f32.u32
+				v7 := uint64(math.Float32bits(float32(uint32(v6))))
+				r1[l] = v7
+			}
+		}
+	}
+	// PTX line 38: mov.f32, warp-uniform
+	u8 := uint64(k1)
+	runtime.Broadcast(r2, m, u8)
+	// PTX lines 40, 41, 43: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: setp.eq.f32
+				c9x, c9y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
+				c9t := c9x == c9y
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+				// 41: div.rn.f32
+				if !c9 {
+					v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
+					r2[l] = v10
+				}
+				// 43: setp.ge.u32
+				c11t := uint32(r3[l]) >= uint32(k3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1 = p1&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: setp.eq.f32
+				c9x, c9y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
+				c9t := c9x == c9y
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+				// 41: div.rn.f32
+				if !c9 {
+					v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
+					r2[l] = v10
+				}
+				// 43: setp.ge.u32
+				c11t := uint32(r3[l]) >= uint32(k3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1 = p1&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u12 := uint64(k2)
+	runtime.Broadcast(r7, m, u12)
+	_ = u8
+	_ = u12
+}
+
+// predicatedDivBlock1 runs block 1 of kernel predicated_div for the lanes m (budget 0: counting statistics).
+// b1 (L23), PTX lines 48-56; ret
+func predicatedDivBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				r8[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				r8[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/predicated_div.ptx:49")
+	}
+	// PTX line 50: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: add.u64
+				v4 := uint64(uint64(u3) + uint64(r8[l]))
+				// 52: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/predicated_div.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: add.u64
+				v4 := uint64(uint64(u3) + uint64(r8[l]))
+				// 52: st.global.f32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/predicated_div.ptx:52")
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 53: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/seeds/predicated_div.ptx:53")
+	}
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: add.u64
+				v8 := uint64(uint64(u7) + uint64(r8[l]))
+				// 56: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r7[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/seeds/predicated_div.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: add.u64
+				v8 := uint64(uint64(u7) + uint64(r8[l]))
+				// 56: st.global.u32
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r7[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/seeds/predicated_div.ptx:56")
+				}
+			}
+		}
+	}
+}
+
+// predicatedDivBlock2 runs block 2 of kernel predicated_div for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 46-46
+func predicatedDivBlock2(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	k0 := uint64(0x1)
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: mov.u32
+				v1 := uint64(k0)
+				r7[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: mov.u32
+				v1 := uint64(k0)
+				r7[l] = v1
+			}
+		}
 	}
 }
 

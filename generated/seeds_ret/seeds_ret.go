@@ -260,46 +260,7 @@ func halveBigRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-20; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0xa)
-				// PTX lines 19, 20: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 19: mov.u32
-							v1 := uint64(r0[l])
-							r1[l] = v1
-							// 20: setp.lt.u32
-							c2t := uint32(r0[l]) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 19: mov.u32
-							v1 := uint64(r0[l])
-							r1[l] = v1
-							// 20: setp.lt.u32
-							c2t := uint32(r0[l]) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			halveBigBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -316,28 +277,7 @@ func halveBigRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 22-22; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 22: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: shr.u32
-							v1 := uint64(uint32(r0[l]) >> uint32(k0))
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: shr.u32
-							v1 := uint64(uint32(r0[l]) >> uint32(k0))
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			halveBigBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -352,6 +292,74 @@ func halveBigRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// halveBigBlock0 runs block 0 of function halve_big for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-20; divergent, reconverges at the exit
+func halveBigBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0xa)
+	// PTX lines 19, 20: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 19: mov.u32
+				v1 := uint64(r0[l])
+				r1[l] = v1
+				// 20: setp.lt.u32
+				c2t := uint32(r0[l]) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 19: mov.u32
+				v1 := uint64(r0[l])
+				r1[l] = v1
+				// 20: setp.lt.u32
+				c2t := uint32(r0[l]) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// halveBigBlock2 runs block 2 of function halve_big for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 22-22; ret
+func halveBigBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 22: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: shr.u32
+				v1 := uint64(uint32(r0[l]) >> uint32(k0))
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: shr.u32
+				v1 := uint64(uint32(r0[l]) >> uint32(k0))
+				r1[l] = v1
+			}
+		}
+	}
+}
+
 // retKernelRun runs blocks of kernel ret_kernel for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func retKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -360,35 +368,7 @@ func retKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 33-36; code before the call
-			{
-				r0 := w.Reg(0)
-				// PTX line 33: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 34: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 35, 36: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 36: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-						}
-					}
-				}
-			}
+			retKernelBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -398,74 +378,7 @@ func retKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1, PTX lines 38-42; ret
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 38: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/ret.ptx:38")
-				}
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 40, 41, 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 41: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 42: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/ret.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 41: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 42: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/ret.ptx:42")
-							}
-						}
-					}
-				}
-			}
+			retKernelBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -477,5 +390,108 @@ func retKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// retKernelBlock0 runs block 0 of kernel ret_kernel for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 33-36; code before the call
+func retKernelBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX line 33: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 35, 36: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 36: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+			}
+		}
+	}
+}
+
+// retKernelBlock2 runs block 2 of kernel ret_kernel for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 38-42; ret
+func retKernelBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/ret.ptx:38")
+	}
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 40, 41, 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 41: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 42: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/ret.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 41: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 42: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/ret.ptx:42")
+				}
+			}
+		}
 	}
 }

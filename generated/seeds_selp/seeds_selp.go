@@ -130,137 +130,7 @@ func selpKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-30; ret
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				k2 := uint64(0x1)
-				k3 := uint64(0x4)
-				// PTX line 19: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 20: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 21, 22, 23, 24, 25: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 21: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 22: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 23: rem.u32
-							v5 := isa.Rem(v4, k0, 32, false)
-							// 24: setp.eq.u32
-							c6t := uint32(v5) == uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-							// 25: selp.u32
-							v7 := uint64(k1)
-							if c6 {
-								v7 = uint64(k2)
-							}
-							r4[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 21: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 22: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r0[l] = v4
-							// 23: rem.u32
-							v5 := isa.Rem(v4, k0, 32, false)
-							// 24: setp.eq.u32
-							c6t := uint32(v5) == uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-							// 25: selp.u32
-							v7 := uint64(k1)
-							if c6 {
-								v7 = uint64(k2)
-							}
-							r4[l] = v7
-						}
-					}
-					w.P[0] = p0
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 26: ld.param.u64
-				var u8 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/selp.ptx:26")
-				}
-				// PTX line 27: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u8)
-				// PTX lines 28, 29, 30: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
-							// 29: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 30: st.global.u32
-							s12 := uint64(v11) + 0x0
-							s12v := uint64(r4[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
-							// 29: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 30: st.global.u32
-							s12 := uint64(v11) + 0x0
-							s12v := uint64(r4[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
-							}
-						}
-					}
-				}
-			}
+			selpKernelBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -272,5 +142,139 @@ func selpKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// selpKernelBlock0 runs block 0 of kernel selp_kernel for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-30; ret
+func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	k3 := uint64(0x4)
+	// PTX line 19: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 20: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 21, 22, 23, 24, 25: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 21: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 22: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 23: rem.u32
+				v5 := isa.Rem(v4, k0, 32, false)
+				// 24: setp.eq.u32
+				c6t := uint32(v5) == uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+				// 25: selp.u32
+				v7 := uint64(k1)
+				if c6 {
+					v7 = uint64(k2)
+				}
+				r4[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 21: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 22: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r0[l] = v4
+				// 23: rem.u32
+				v5 := isa.Rem(v4, k0, 32, false)
+				// 24: setp.eq.u32
+				c6t := uint32(v5) == uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+				// 25: selp.u32
+				v7 := uint64(k1)
+				if c6 {
+					v7 = uint64(k2)
+				}
+				r4[l] = v7
+			}
+		}
+		w.P[0] = p0
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 26: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/selp.ptx:26")
+	}
+	// PTX line 27: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+				// 29: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 30: st.global.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(r4[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+				// 29: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 30: st.global.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(r4[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+				}
+			}
+		}
 	}
 }

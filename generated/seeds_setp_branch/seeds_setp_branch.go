@@ -187,132 +187,7 @@ func setpBranchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-39; divergent, reconverges at block 1 (b1 (L1))
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r9 := w.Reg(9)
-				k0 := uint64(0x4)
-				k1 := uint64(0x64)
-				// PTX line 27: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 28: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							// 31: mov.s32
-							v5 := uint64(v4)
-							r0[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							// 31: mov.s32
-							v5 := uint64(v4)
-							r0[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.s32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_branch.ptx:32")
-				}
-				u6 = uint64(uint32(int32(int32(u6))))
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_branch.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u7)
-				// PTX lines 35, 36: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
-							// 36: add.u64
-							v10 := uint64(uint64(u8) + uint64(v9))
-							r9[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mul.wide.s32
-							v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
-							// 36: add.u64
-							v10 := uint64(uint64(u8) + uint64(v9))
-							r9[l] = v10
-						}
-					}
-				}
-				// PTX line 37: mov.s32, warp-uniform
-				u11 := uint64(k1)
-				runtime.Broadcast(r2, m, u11)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: setp.lt.s32
-							c12t := int32(r0[l]) < int32(u6)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: setp.lt.s32
-							c12t := int32(r0[l]) < int32(u6)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u11
-			}
+			setpBranchBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -331,74 +206,14 @@ func setpBranchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			}
 		case 1:
 			// b1 (L1), PTX lines 45-45; ret
-			{
-				r2 := w.Reg(2)
-				r9 := w.Reg(9)
-				// PTX lines 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.global.s32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r2[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/seeds/setp_branch.ptx:45")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.global.s32
-							s1 := uint64(r9[l]) + 0x0
-							s1v := uint64(r2[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/seeds/setp_branch.ptx:45")
-							}
-						}
-					}
-				}
-			}
+			setpBranchBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2, PTX lines 43-43
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: add.s32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			setpBranchBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -410,6 +225,203 @@ func setpBranchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// setpBranchBlock0 runs block 0 of kernel setp_branch for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-39; divergent, reconverges at block 1 (b1 (L1))
+func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	k1 := uint64(0x64)
+	// PTX line 27: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				// 31: mov.s32
+				v5 := uint64(v4)
+				r0[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				// 31: mov.s32
+				v5 := uint64(v4)
+				r0[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.s32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_branch.ptx:32")
+	}
+	u6 = uint64(uint32(int32(int32(u6))))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_branch.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX lines 35, 36: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
+				// 36: add.u64
+				v10 := uint64(uint64(u8) + uint64(v9))
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
+				// 36: add.u64
+				v10 := uint64(uint64(u8) + uint64(v9))
+				r9[l] = v10
+			}
+		}
+	}
+	// PTX line 37: mov.s32, warp-uniform
+	u11 := uint64(k1)
+	runtime.Broadcast(r2, m, u11)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: setp.lt.s32
+				c12t := int32(r0[l]) < int32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: setp.lt.s32
+				c12t := int32(r0[l]) < int32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u11
+}
+
+// setpBranchBlock1 runs block 1 of kernel setp_branch for the lanes m (budget 0: counting statistics).
+// b1 (L1), PTX lines 45-45; ret
+func setpBranchBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r9 := w.Reg(9)
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.global.s32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r2[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/seeds/setp_branch.ptx:45")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.global.s32
+				s1 := uint64(r9[l]) + 0x0
+				s1v := uint64(r2[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/seeds/setp_branch.ptx:45")
+				}
+			}
+		}
+	}
+}
+
+// setpBranchBlock2 runs block 2 of kernel setp_branch for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 43-43
+func setpBranchBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+			}
+		}
 	}
 }
 

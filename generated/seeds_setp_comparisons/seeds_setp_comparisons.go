@@ -454,1290 +454,7 @@ func setpComparisonsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 42-160; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				k0 := uint64(0x10)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				k3 := uint64(0x1)
-				k4 := uint64(0x2)
-				k5 := uint64(0x4)
-				k6 := uint64(0x8)
-				k7 := uint64(0x20)
-				k8 := uint64(0x40)
-				k9 := uint64(0x80)
-				k10 := uint64(0x100)
-				k11 := uint64(0x200)
-				k12 := uint64(0x400)
-				k13 := uint64(0x800)
-				k14 := uint64(0x1000)
-				k15 := uint64(0x2000)
-				k16 := uint64(0x3f000000)
-				k17 := uint64(0x7)
-				k18 := uint64(0x7fc00000)
-				k19 := uint64(0x3f800000)
-				k20 := uint64(0x3ff0000000000000)
-				k21 := uint64(0x4000)
-				k22 := uint64(0x8000)
-				// PTX line 42: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 43: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 45: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r10[l] = v4
-							// 46: sub.s32
-							v5 := uint64(uint32(v4) - uint32(k0))
-							r0[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 45: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r10[l] = v4
-							// 46: sub.s32
-							v5 := uint64(uint32(v4) - uint32(k0))
-							r0[l] = v5
-						}
-					}
-				}
-				// PTX line 47: mov.s32, warp-uniform
-				u6 := uint64(k1)
-				// PTX line 49: mov.u32, warp-uniform
-				u7 := uint64(k2)
-				// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					p8 := w.P[8]
-					p9 := w.P[9]
-					p10 := w.P[10]
-					p11 := w.P[11]
-					p12 := w.P[12]
-					p13 := w.P[13]
-					p14 := w.P[14]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: setp.eq.s32
-							c8t := uint32(r0[l]) == uint32(u6)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 51: selp.u32
-							v9 := uint64(k2)
-							if c8 {
-								v9 = uint64(k3)
-							}
-							// 52: or.b32
-							v10 := uint64(uint32(u7) | uint32(v9))
-							// 53: setp.ne.s32
-							c11t := uint32(r0[l]) != uint32(u6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p2 = p2&^(1<<l) | c11b0<<l
-							// 54: selp.u32
-							v12 := uint64(k2)
-							if c11 {
-								v12 = uint64(k4)
-							}
-							// 55: or.b32
-							v13 := uint64(uint32(v10) | uint32(v12))
-							// 56: setp.lt.s32
-							c14t := int32(r0[l]) < int32(u6)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-							// 57: selp.u32
-							v15 := uint64(k2)
-							if c14 {
-								v15 = uint64(k5)
-							}
-							// 58: or.b32
-							v16 := uint64(uint32(v13) | uint32(v15))
-							// 59: setp.le.s32
-							c17t := int32(r0[l]) <= int32(u6)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p4 = p4&^(1<<l) | c17b0<<l
-							// 60: selp.u32
-							v18 := uint64(k2)
-							if c17 {
-								v18 = uint64(k6)
-							}
-							// 61: or.b32
-							v19 := uint64(uint32(v16) | uint32(v18))
-							// 62: setp.gt.s32
-							c20t := int32(r0[l]) > int32(u6)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p5 = p5&^(1<<l) | c20b0<<l
-							// 63: selp.u32
-							v21 := uint64(k2)
-							if c20 {
-								v21 = uint64(k0)
-							}
-							// 64: or.b32
-							v22 := uint64(uint32(v19) | uint32(v21))
-							// 65: setp.ge.s32
-							c23t := int32(r0[l]) >= int32(u6)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p6 = p6&^(1<<l) | c23b0<<l
-							// 66: selp.u32
-							v24 := uint64(k2)
-							if c23 {
-								v24 = uint64(k7)
-							}
-							// 67: or.b32
-							v25 := uint64(uint32(v22) | uint32(v24))
-							// 68: setp.lo.u32
-							c26t := uint32(r0[l]) < uint32(u6)
-							c26 := c26t
-							c26b0 := uint32(0)
-							if c26 {
-								c26b0 = 1
-							}
-							p7 = p7&^(1<<l) | c26b0<<l
-							// 69: selp.u32
-							v27 := uint64(k2)
-							if c26 {
-								v27 = uint64(k8)
-							}
-							// 70: or.b32
-							v28 := uint64(uint32(v25) | uint32(v27))
-							// 71: setp.ls.u32
-							c29t := uint32(r0[l]) <= uint32(u6)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p8 = p8&^(1<<l) | c29b0<<l
-							// 72: selp.u32
-							v30 := uint64(k2)
-							if c29 {
-								v30 = uint64(k9)
-							}
-							// 73: or.b32
-							v31 := uint64(uint32(v28) | uint32(v30))
-							// 74: setp.hi.u32
-							c32t := uint32(r0[l]) > uint32(u6)
-							c32 := c32t
-							c32b0 := uint32(0)
-							if c32 {
-								c32b0 = 1
-							}
-							p9 = p9&^(1<<l) | c32b0<<l
-							// 75: selp.u32
-							v33 := uint64(k2)
-							if c32 {
-								v33 = uint64(k10)
-							}
-							// 76: or.b32
-							v34 := uint64(uint32(v31) | uint32(v33))
-							// 77: setp.hs.u32
-							c35t := uint32(r0[l]) >= uint32(u6)
-							c35 := c35t
-							c35b0 := uint32(0)
-							if c35 {
-								c35b0 = 1
-							}
-							p10 = p10&^(1<<l) | c35b0<<l
-							// 78: selp.u32
-							v36 := uint64(k2)
-							if c35 {
-								v36 = uint64(k11)
-							}
-							// 79: or.b32
-							v37 := uint64(uint32(v34) | uint32(v36))
-							// 80: setp.eq.b32
-							c38t := uint32(r0[l]) == uint32(u6)
-							c38 := c38t
-							c38b0 := uint32(0)
-							if c38 {
-								c38b0 = 1
-							}
-							p11 = p11&^(1<<l) | c38b0<<l
-							// 81: selp.u32
-							v39 := uint64(k2)
-							if c38 {
-								v39 = uint64(k12)
-							}
-							// 82: or.b32
-							v40 := uint64(uint32(v37) | uint32(v39))
-							// 83: setp.ne.b32
-							c41t := uint32(r0[l]) != uint32(u6)
-							c41 := c41t
-							c41b0 := uint32(0)
-							if c41 {
-								c41b0 = 1
-							}
-							p12 = p12&^(1<<l) | c41b0<<l
-							// 84: selp.u32
-							v42 := uint64(k2)
-							if c41 {
-								v42 = uint64(k13)
-							}
-							// 85: or.b32
-							v43 := uint64(uint32(v40) | uint32(v42))
-							// 86: cvt.s64.s32
-							v44 := uint64(uint64(int32(r0[l])))
-							// 87: setp.lt.s64
-							c45t := int64(v44) < int64(k1)
-							c45 := c45t
-							c45b0 := uint32(0)
-							if c45 {
-								c45b0 = 1
-							}
-							p13 = p13&^(1<<l) | c45b0<<l
-							// 88: selp.u32
-							v46 := uint64(k2)
-							if c45 {
-								v46 = uint64(k14)
-							}
-							// 89: or.b32
-							v47 := uint64(uint32(v43) | uint32(v46))
-							// 90: cvt.u64.u32
-							v48 := uint64(uint64(uint32(r0[l])))
-							// 91: setp.lo.u64
-							c49t := uint64(v48) < uint64(k1)
-							c49 := c49t
-							c49b0 := uint32(0)
-							if c49 {
-								c49b0 = 1
-							}
-							p14 = p14&^(1<<l) | c49b0<<l
-							// 92: selp.u32
-							v50 := uint64(k2)
-							if c49 {
-								v50 = uint64(k15)
-							}
-							// 93: or.b32
-							v51 := uint64(uint32(v47) | uint32(v50))
-							r2[l] = v51
-							// 94: mul.wide.u32
-							v52 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
-							r13[l] = v52
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: setp.eq.s32
-							c8t := uint32(r0[l]) == uint32(u6)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-							// 51: selp.u32
-							v9 := uint64(k2)
-							if c8 {
-								v9 = uint64(k3)
-							}
-							// 52: or.b32
-							v10 := uint64(uint32(u7) | uint32(v9))
-							// 53: setp.ne.s32
-							c11t := uint32(r0[l]) != uint32(u6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p2 = p2&^(1<<l) | c11b0<<l
-							// 54: selp.u32
-							v12 := uint64(k2)
-							if c11 {
-								v12 = uint64(k4)
-							}
-							// 55: or.b32
-							v13 := uint64(uint32(v10) | uint32(v12))
-							// 56: setp.lt.s32
-							c14t := int32(r0[l]) < int32(u6)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p3 = p3&^(1<<l) | c14b0<<l
-							// 57: selp.u32
-							v15 := uint64(k2)
-							if c14 {
-								v15 = uint64(k5)
-							}
-							// 58: or.b32
-							v16 := uint64(uint32(v13) | uint32(v15))
-							// 59: setp.le.s32
-							c17t := int32(r0[l]) <= int32(u6)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p4 = p4&^(1<<l) | c17b0<<l
-							// 60: selp.u32
-							v18 := uint64(k2)
-							if c17 {
-								v18 = uint64(k6)
-							}
-							// 61: or.b32
-							v19 := uint64(uint32(v16) | uint32(v18))
-							// 62: setp.gt.s32
-							c20t := int32(r0[l]) > int32(u6)
-							c20 := c20t
-							c20b0 := uint32(0)
-							if c20 {
-								c20b0 = 1
-							}
-							p5 = p5&^(1<<l) | c20b0<<l
-							// 63: selp.u32
-							v21 := uint64(k2)
-							if c20 {
-								v21 = uint64(k0)
-							}
-							// 64: or.b32
-							v22 := uint64(uint32(v19) | uint32(v21))
-							// 65: setp.ge.s32
-							c23t := int32(r0[l]) >= int32(u6)
-							c23 := c23t
-							c23b0 := uint32(0)
-							if c23 {
-								c23b0 = 1
-							}
-							p6 = p6&^(1<<l) | c23b0<<l
-							// 66: selp.u32
-							v24 := uint64(k2)
-							if c23 {
-								v24 = uint64(k7)
-							}
-							// 67: or.b32
-							v25 := uint64(uint32(v22) | uint32(v24))
-							// 68: setp.lo.u32
-							c26t := uint32(r0[l]) < uint32(u6)
-							c26 := c26t
-							c26b0 := uint32(0)
-							if c26 {
-								c26b0 = 1
-							}
-							p7 = p7&^(1<<l) | c26b0<<l
-							// 69: selp.u32
-							v27 := uint64(k2)
-							if c26 {
-								v27 = uint64(k8)
-							}
-							// 70: or.b32
-							v28 := uint64(uint32(v25) | uint32(v27))
-							// 71: setp.ls.u32
-							c29t := uint32(r0[l]) <= uint32(u6)
-							c29 := c29t
-							c29b0 := uint32(0)
-							if c29 {
-								c29b0 = 1
-							}
-							p8 = p8&^(1<<l) | c29b0<<l
-							// 72: selp.u32
-							v30 := uint64(k2)
-							if c29 {
-								v30 = uint64(k9)
-							}
-							// 73: or.b32
-							v31 := uint64(uint32(v28) | uint32(v30))
-							// 74: setp.hi.u32
-							c32t := uint32(r0[l]) > uint32(u6)
-							c32 := c32t
-							c32b0 := uint32(0)
-							if c32 {
-								c32b0 = 1
-							}
-							p9 = p9&^(1<<l) | c32b0<<l
-							// 75: selp.u32
-							v33 := uint64(k2)
-							if c32 {
-								v33 = uint64(k10)
-							}
-							// 76: or.b32
-							v34 := uint64(uint32(v31) | uint32(v33))
-							// 77: setp.hs.u32
-							c35t := uint32(r0[l]) >= uint32(u6)
-							c35 := c35t
-							c35b0 := uint32(0)
-							if c35 {
-								c35b0 = 1
-							}
-							p10 = p10&^(1<<l) | c35b0<<l
-							// 78: selp.u32
-							v36 := uint64(k2)
-							if c35 {
-								v36 = uint64(k11)
-							}
-							// 79: or.b32
-							v37 := uint64(uint32(v34) | uint32(v36))
-							// 80: setp.eq.b32
-							c38t := uint32(r0[l]) == uint32(u6)
-							c38 := c38t
-							c38b0 := uint32(0)
-							if c38 {
-								c38b0 = 1
-							}
-							p11 = p11&^(1<<l) | c38b0<<l
-							// 81: selp.u32
-							v39 := uint64(k2)
-							if c38 {
-								v39 = uint64(k12)
-							}
-							// 82: or.b32
-							v40 := uint64(uint32(v37) | uint32(v39))
-							// 83: setp.ne.b32
-							c41t := uint32(r0[l]) != uint32(u6)
-							c41 := c41t
-							c41b0 := uint32(0)
-							if c41 {
-								c41b0 = 1
-							}
-							p12 = p12&^(1<<l) | c41b0<<l
-							// 84: selp.u32
-							v42 := uint64(k2)
-							if c41 {
-								v42 = uint64(k13)
-							}
-							// 85: or.b32
-							v43 := uint64(uint32(v40) | uint32(v42))
-							// 86: cvt.s64.s32
-							v44 := uint64(uint64(int32(r0[l])))
-							// 87: setp.lt.s64
-							c45t := int64(v44) < int64(k1)
-							c45 := c45t
-							c45b0 := uint32(0)
-							if c45 {
-								c45b0 = 1
-							}
-							p13 = p13&^(1<<l) | c45b0<<l
-							// 88: selp.u32
-							v46 := uint64(k2)
-							if c45 {
-								v46 = uint64(k14)
-							}
-							// 89: or.b32
-							v47 := uint64(uint32(v43) | uint32(v46))
-							// 90: cvt.u64.u32
-							v48 := uint64(uint64(uint32(r0[l])))
-							// 91: setp.lo.u64
-							c49t := uint64(v48) < uint64(k1)
-							c49 := c49t
-							c49b0 := uint32(0)
-							if c49 {
-								c49b0 = 1
-							}
-							p14 = p14&^(1<<l) | c49b0<<l
-							// 92: selp.u32
-							v50 := uint64(k2)
-							if c49 {
-								v50 = uint64(k15)
-							}
-							// 93: or.b32
-							v51 := uint64(uint32(v47) | uint32(v50))
-							r2[l] = v51
-							// 94: mul.wide.u32
-							v52 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
-							r13[l] = v52
-						}
-					}
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-					w.P[7] = p7
-					w.P[8] = p8
-					w.P[9] = p9
-					w.P[10] = p10
-					w.P[11] = p11
-					w.P[12] = p12
-					w.P[13] = p13
-					w.P[14] = p14
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 95: ld.param.u64
-				var u53 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u53 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u53 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:95")
-				}
-				// PTX line 96: cvta.to.global.u64, warp-uniform
-				u54 := uint64(u53)
-				// PTX lines 97, 98, 100, 101, 102, 103, 104: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s56w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: add.u64
-							v55 := uint64(uint64(u54) + uint64(r13[l]))
-							// 98: st.global.u32
-							s56 := uint64(v55) + 0x0
-							s56v := uint64(r2[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
-							}
-							// 100: cvt.rn.f32.s32
-							v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
-							// 101: mul.f32
-							v58 := uint64(isa.MulF32RN(uint32(v57), uint32(k16)))
-							r6[l] = v58
-							// 102: and.b32
-							v59 := uint64(uint32(r10[l]) & uint32(k17))
-							// 103: setp.eq.u32
-							c60t := uint32(v59) == uint32(k17)
-							c60 := c60t
-							c60b0 := uint32(0)
-							if c60 {
-								c60b0 = 1
-							}
-							p0 = p0&^(1<<l) | c60b0<<l
-							// 104: mov.f32
-							if c60 {
-								v61 := uint64(k18)
-								r6[l] = v61
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: add.u64
-							v55 := uint64(uint64(u54) + uint64(r13[l]))
-							// 98: st.global.u32
-							s56 := uint64(v55) + 0x0
-							s56v := uint64(r2[l])
-							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-								runtime.Store32(s56w.Mem, s56o, s56v)
-							} else {
-								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
-							}
-							// 100: cvt.rn.f32.s32
-							v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
-							// 101: mul.f32
-							v58 := uint64(isa.MulF32RN(uint32(v57), uint32(k16)))
-							r6[l] = v58
-							// 102: and.b32
-							v59 := uint64(uint32(r10[l]) & uint32(k17))
-							// 103: setp.eq.u32
-							c60t := uint32(v59) == uint32(k17)
-							c60 := c60t
-							c60b0 := uint32(0)
-							if c60 {
-								c60b0 = 1
-							}
-							p0 = p0&^(1<<l) | c60b0<<l
-							// 104: mov.f32
-							if c60 {
-								v61 := uint64(k18)
-								r6[l] = v61
-							}
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 105: mov.f32, warp-uniform
-				u62 := uint64(k19)
-				// PTX line 106: mov.u32, warp-uniform
-				u63 := uint64(k2)
-				// PTX lines 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					p8 := w.P[8]
-					p9 := w.P[9]
-					p10 := w.P[10]
-					p11 := w.P[11]
-					p12 := w.P[12]
-					p13 := w.P[13]
-					p14 := w.P[14]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: setp.eq.f32
-							c64x, c64y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c64t := c64x == c64y
-							c64 := c64t
-							c64b0 := uint32(0)
-							if c64 {
-								c64b0 = 1
-							}
-							p1 = p1&^(1<<l) | c64b0<<l
-							// 108: selp.u32
-							v65 := uint64(k2)
-							if c64 {
-								v65 = uint64(k3)
-							}
-							// 109: or.b32
-							v66 := uint64(uint32(u63) | uint32(v65))
-							// 110: setp.ne.f32
-							c67x, c67y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c67t := c67x != c67y && !(c67x != c67x || c67y != c67y)
-							c67 := c67t
-							c67b0 := uint32(0)
-							if c67 {
-								c67b0 = 1
-							}
-							p2 = p2&^(1<<l) | c67b0<<l
-							// 111: selp.u32
-							v68 := uint64(k2)
-							if c67 {
-								v68 = uint64(k4)
-							}
-							// 112: or.b32
-							v69 := uint64(uint32(v66) | uint32(v68))
-							// 113: setp.lt.f32
-							c70x, c70y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c70t := c70x < c70y
-							c70 := c70t
-							c70b0 := uint32(0)
-							if c70 {
-								c70b0 = 1
-							}
-							p3 = p3&^(1<<l) | c70b0<<l
-							// 114: selp.u32
-							v71 := uint64(k2)
-							if c70 {
-								v71 = uint64(k5)
-							}
-							// 115: or.b32
-							v72 := uint64(uint32(v69) | uint32(v71))
-							// 116: setp.le.f32
-							c73x, c73y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c73t := c73x <= c73y
-							c73 := c73t
-							c73b0 := uint32(0)
-							if c73 {
-								c73b0 = 1
-							}
-							p4 = p4&^(1<<l) | c73b0<<l
-							// 117: selp.u32
-							v74 := uint64(k2)
-							if c73 {
-								v74 = uint64(k6)
-							}
-							// 118: or.b32
-							v75 := uint64(uint32(v72) | uint32(v74))
-							// 119: setp.gt.f32
-							c76x, c76y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c76t := c76x > c76y
-							c76 := c76t
-							c76b0 := uint32(0)
-							if c76 {
-								c76b0 = 1
-							}
-							p5 = p5&^(1<<l) | c76b0<<l
-							// 120: selp.u32
-							v77 := uint64(k2)
-							if c76 {
-								v77 = uint64(k0)
-							}
-							// 121: or.b32
-							v78 := uint64(uint32(v75) | uint32(v77))
-							// 122: setp.ge.f32
-							c79x, c79y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c79t := c79x >= c79y
-							c79 := c79t
-							c79b0 := uint32(0)
-							if c79 {
-								c79b0 = 1
-							}
-							p6 = p6&^(1<<l) | c79b0<<l
-							// 123: selp.u32
-							v80 := uint64(k2)
-							if c79 {
-								v80 = uint64(k7)
-							}
-							// 124: or.b32
-							v81 := uint64(uint32(v78) | uint32(v80))
-							// 125: setp.equ.f32
-							c82x, c82y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c82t := (c82x != c82x || c82y != c82y) || c82x == c82y
-							c82 := c82t
-							c82b0 := uint32(0)
-							if c82 {
-								c82b0 = 1
-							}
-							p7 = p7&^(1<<l) | c82b0<<l
-							// 126: selp.u32
-							v83 := uint64(k2)
-							if c82 {
-								v83 = uint64(k8)
-							}
-							// 127: or.b32
-							v84 := uint64(uint32(v81) | uint32(v83))
-							// 128: setp.neu.f32
-							c85x, c85y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c85t := (c85x != c85x || c85y != c85y) || c85x != c85y
-							c85 := c85t
-							c85b0 := uint32(0)
-							if c85 {
-								c85b0 = 1
-							}
-							p8 = p8&^(1<<l) | c85b0<<l
-							// 129: selp.u32
-							v86 := uint64(k2)
-							if c85 {
-								v86 = uint64(k9)
-							}
-							// 130: or.b32
-							v87 := uint64(uint32(v84) | uint32(v86))
-							// 131: setp.ltu.f32
-							c88x, c88y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c88t := (c88x != c88x || c88y != c88y) || c88x < c88y
-							c88 := c88t
-							c88b0 := uint32(0)
-							if c88 {
-								c88b0 = 1
-							}
-							p9 = p9&^(1<<l) | c88b0<<l
-							// 132: selp.u32
-							v89 := uint64(k2)
-							if c88 {
-								v89 = uint64(k10)
-							}
-							// 133: or.b32
-							v90 := uint64(uint32(v87) | uint32(v89))
-							// 134: setp.leu.f32
-							c91x, c91y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c91t := (c91x != c91x || c91y != c91y) || c91x <= c91y
-							c91 := c91t
-							c91b0 := uint32(0)
-							if c91 {
-								c91b0 = 1
-							}
-							p10 = p10&^(1<<l) | c91b0<<l
-							// 135: selp.u32
-							v92 := uint64(k2)
-							if c91 {
-								v92 = uint64(k11)
-							}
-							// 136: or.b32
-							v93 := uint64(uint32(v90) | uint32(v92))
-							// 137: setp.gtu.f32
-							c94x, c94y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c94t := (c94x != c94x || c94y != c94y) || c94x > c94y
-							c94 := c94t
-							c94b0 := uint32(0)
-							if c94 {
-								c94b0 = 1
-							}
-							p11 = p11&^(1<<l) | c94b0<<l
-							// 138: selp.u32
-							v95 := uint64(k2)
-							if c94 {
-								v95 = uint64(k12)
-							}
-							// 139: or.b32
-							v96 := uint64(uint32(v93) | uint32(v95))
-							// 140: setp.geu.f32
-							c97x, c97y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c97t := (c97x != c97x || c97y != c97y) || c97x >= c97y
-							c97 := c97t
-							c97b0 := uint32(0)
-							if c97 {
-								c97b0 = 1
-							}
-							p12 = p12&^(1<<l) | c97b0<<l
-							// 141: selp.u32
-							v98 := uint64(k2)
-							if c97 {
-								v98 = uint64(k13)
-							}
-							// 142: or.b32
-							v99 := uint64(uint32(v96) | uint32(v98))
-							// 143: setp.num.f32
-							c100x, c100y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c100t := !(c100x != c100x || c100y != c100y)
-							c100 := c100t
-							c100b0 := uint32(0)
-							if c100 {
-								c100b0 = 1
-							}
-							p13 = p13&^(1<<l) | c100b0<<l
-							// 144: selp.u32
-							v101 := uint64(k2)
-							if c100 {
-								v101 = uint64(k14)
-							}
-							// 145: or.b32
-							v102 := uint64(uint32(v99) | uint32(v101))
-							// 146: setp.nan.f32
-							c103x, c103y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c103t := (c103x != c103x || c103y != c103y)
-							c103 := c103t
-							c103b0 := uint32(0)
-							if c103 {
-								c103b0 = 1
-							}
-							p14 = p14&^(1<<l) | c103b0<<l
-							// 147: selp.u32
-							v104 := uint64(k2)
-							if c103 {
-								v104 = uint64(k15)
-							}
-							// 148: or.b32
-							v105 := uint64(uint32(v102) | uint32(v104))
-							r2[l] = v105
-							// 149: cvt.f64.f32
-							v106 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
-							r8[l] = v106
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: setp.eq.f32
-							c64x, c64y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c64t := c64x == c64y
-							c64 := c64t
-							c64b0 := uint32(0)
-							if c64 {
-								c64b0 = 1
-							}
-							p1 = p1&^(1<<l) | c64b0<<l
-							// 108: selp.u32
-							v65 := uint64(k2)
-							if c64 {
-								v65 = uint64(k3)
-							}
-							// 109: or.b32
-							v66 := uint64(uint32(u63) | uint32(v65))
-							// 110: setp.ne.f32
-							c67x, c67y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c67t := c67x != c67y && !(c67x != c67x || c67y != c67y)
-							c67 := c67t
-							c67b0 := uint32(0)
-							if c67 {
-								c67b0 = 1
-							}
-							p2 = p2&^(1<<l) | c67b0<<l
-							// 111: selp.u32
-							v68 := uint64(k2)
-							if c67 {
-								v68 = uint64(k4)
-							}
-							// 112: or.b32
-							v69 := uint64(uint32(v66) | uint32(v68))
-							// 113: setp.lt.f32
-							c70x, c70y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c70t := c70x < c70y
-							c70 := c70t
-							c70b0 := uint32(0)
-							if c70 {
-								c70b0 = 1
-							}
-							p3 = p3&^(1<<l) | c70b0<<l
-							// 114: selp.u32
-							v71 := uint64(k2)
-							if c70 {
-								v71 = uint64(k5)
-							}
-							// 115: or.b32
-							v72 := uint64(uint32(v69) | uint32(v71))
-							// 116: setp.le.f32
-							c73x, c73y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c73t := c73x <= c73y
-							c73 := c73t
-							c73b0 := uint32(0)
-							if c73 {
-								c73b0 = 1
-							}
-							p4 = p4&^(1<<l) | c73b0<<l
-							// 117: selp.u32
-							v74 := uint64(k2)
-							if c73 {
-								v74 = uint64(k6)
-							}
-							// 118: or.b32
-							v75 := uint64(uint32(v72) | uint32(v74))
-							// 119: setp.gt.f32
-							c76x, c76y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c76t := c76x > c76y
-							c76 := c76t
-							c76b0 := uint32(0)
-							if c76 {
-								c76b0 = 1
-							}
-							p5 = p5&^(1<<l) | c76b0<<l
-							// 120: selp.u32
-							v77 := uint64(k2)
-							if c76 {
-								v77 = uint64(k0)
-							}
-							// 121: or.b32
-							v78 := uint64(uint32(v75) | uint32(v77))
-							// 122: setp.ge.f32
-							c79x, c79y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c79t := c79x >= c79y
-							c79 := c79t
-							c79b0 := uint32(0)
-							if c79 {
-								c79b0 = 1
-							}
-							p6 = p6&^(1<<l) | c79b0<<l
-							// 123: selp.u32
-							v80 := uint64(k2)
-							if c79 {
-								v80 = uint64(k7)
-							}
-							// 124: or.b32
-							v81 := uint64(uint32(v78) | uint32(v80))
-							// 125: setp.equ.f32
-							c82x, c82y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c82t := (c82x != c82x || c82y != c82y) || c82x == c82y
-							c82 := c82t
-							c82b0 := uint32(0)
-							if c82 {
-								c82b0 = 1
-							}
-							p7 = p7&^(1<<l) | c82b0<<l
-							// 126: selp.u32
-							v83 := uint64(k2)
-							if c82 {
-								v83 = uint64(k8)
-							}
-							// 127: or.b32
-							v84 := uint64(uint32(v81) | uint32(v83))
-							// 128: setp.neu.f32
-							c85x, c85y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c85t := (c85x != c85x || c85y != c85y) || c85x != c85y
-							c85 := c85t
-							c85b0 := uint32(0)
-							if c85 {
-								c85b0 = 1
-							}
-							p8 = p8&^(1<<l) | c85b0<<l
-							// 129: selp.u32
-							v86 := uint64(k2)
-							if c85 {
-								v86 = uint64(k9)
-							}
-							// 130: or.b32
-							v87 := uint64(uint32(v84) | uint32(v86))
-							// 131: setp.ltu.f32
-							c88x, c88y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c88t := (c88x != c88x || c88y != c88y) || c88x < c88y
-							c88 := c88t
-							c88b0 := uint32(0)
-							if c88 {
-								c88b0 = 1
-							}
-							p9 = p9&^(1<<l) | c88b0<<l
-							// 132: selp.u32
-							v89 := uint64(k2)
-							if c88 {
-								v89 = uint64(k10)
-							}
-							// 133: or.b32
-							v90 := uint64(uint32(v87) | uint32(v89))
-							// 134: setp.leu.f32
-							c91x, c91y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c91t := (c91x != c91x || c91y != c91y) || c91x <= c91y
-							c91 := c91t
-							c91b0 := uint32(0)
-							if c91 {
-								c91b0 = 1
-							}
-							p10 = p10&^(1<<l) | c91b0<<l
-							// 135: selp.u32
-							v92 := uint64(k2)
-							if c91 {
-								v92 = uint64(k11)
-							}
-							// 136: or.b32
-							v93 := uint64(uint32(v90) | uint32(v92))
-							// 137: setp.gtu.f32
-							c94x, c94y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c94t := (c94x != c94x || c94y != c94y) || c94x > c94y
-							c94 := c94t
-							c94b0 := uint32(0)
-							if c94 {
-								c94b0 = 1
-							}
-							p11 = p11&^(1<<l) | c94b0<<l
-							// 138: selp.u32
-							v95 := uint64(k2)
-							if c94 {
-								v95 = uint64(k12)
-							}
-							// 139: or.b32
-							v96 := uint64(uint32(v93) | uint32(v95))
-							// 140: setp.geu.f32
-							c97x, c97y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c97t := (c97x != c97x || c97y != c97y) || c97x >= c97y
-							c97 := c97t
-							c97b0 := uint32(0)
-							if c97 {
-								c97b0 = 1
-							}
-							p12 = p12&^(1<<l) | c97b0<<l
-							// 141: selp.u32
-							v98 := uint64(k2)
-							if c97 {
-								v98 = uint64(k13)
-							}
-							// 142: or.b32
-							v99 := uint64(uint32(v96) | uint32(v98))
-							// 143: setp.num.f32
-							c100x, c100y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c100t := !(c100x != c100x || c100y != c100y)
-							c100 := c100t
-							c100b0 := uint32(0)
-							if c100 {
-								c100b0 = 1
-							}
-							p13 = p13&^(1<<l) | c100b0<<l
-							// 144: selp.u32
-							v101 := uint64(k2)
-							if c100 {
-								v101 = uint64(k14)
-							}
-							// 145: or.b32
-							v102 := uint64(uint32(v99) | uint32(v101))
-							// 146: setp.nan.f32
-							c103x, c103y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-							c103t := (c103x != c103x || c103y != c103y)
-							c103 := c103t
-							c103b0 := uint32(0)
-							if c103 {
-								c103b0 = 1
-							}
-							p14 = p14&^(1<<l) | c103b0<<l
-							// 147: selp.u32
-							v104 := uint64(k2)
-							if c103 {
-								v104 = uint64(k15)
-							}
-							// 148: or.b32
-							v105 := uint64(uint32(v102) | uint32(v104))
-							r2[l] = v105
-							// 149: cvt.f64.f32
-							v106 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
-							r8[l] = v106
-						}
-					}
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-					w.P[6] = p6
-					w.P[7] = p7
-					w.P[8] = p8
-					w.P[9] = p9
-					w.P[10] = p10
-					w.P[11] = p11
-					w.P[12] = p12
-					w.P[13] = p13
-					w.P[14] = p14
-				}
-				// PTX line 150: mov.f64, warp-uniform
-				u107 := uint64(k20)
-				// PTX lines 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
-				{
-					p15 := w.P[15]
-					p16 := w.P[16]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 151: setp.lt.f64
-							c108x, c108y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-							c108t := c108x < c108y
-							c108 := c108t
-							c108b0 := uint32(0)
-							if c108 {
-								c108b0 = 1
-							}
-							p15 = p15&^(1<<l) | c108b0<<l
-							// 152: selp.u32
-							v109 := uint64(k2)
-							if c108 {
-								v109 = uint64(k21)
-							}
-							// 153: or.b32
-							v110 := uint64(uint32(r2[l]) | uint32(v109))
-							// 154: setp.nan.f64
-							c111x, c111y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-							c111t := (c111x != c111x || c111y != c111y)
-							c111 := c111t
-							c111b0 := uint32(0)
-							if c111 {
-								c111b0 = 1
-							}
-							p16 = p16&^(1<<l) | c111b0<<l
-							// 155: selp.u32
-							v112 := uint64(k2)
-							if c111 {
-								v112 = uint64(k22)
-							}
-							// 156: or.b32
-							v113 := uint64(uint32(v110) | uint32(v112))
-							r2[l] = v113
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 151: setp.lt.f64
-							c108x, c108y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-							c108t := c108x < c108y
-							c108 := c108t
-							c108b0 := uint32(0)
-							if c108 {
-								c108b0 = 1
-							}
-							p15 = p15&^(1<<l) | c108b0<<l
-							// 152: selp.u32
-							v109 := uint64(k2)
-							if c108 {
-								v109 = uint64(k21)
-							}
-							// 153: or.b32
-							v110 := uint64(uint32(r2[l]) | uint32(v109))
-							// 154: setp.nan.f64
-							c111x, c111y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-							c111t := (c111x != c111x || c111y != c111y)
-							c111 := c111t
-							c111b0 := uint32(0)
-							if c111 {
-								c111b0 = 1
-							}
-							p16 = p16&^(1<<l) | c111b0<<l
-							// 155: selp.u32
-							v112 := uint64(k2)
-							if c111 {
-								v112 = uint64(k22)
-							}
-							// 156: or.b32
-							v113 := uint64(uint32(v110) | uint32(v112))
-							r2[l] = v113
-						}
-					}
-					w.P[15] = p15
-					w.P[16] = p16
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 157: ld.param.u64
-				var u114 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u114 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u114 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:157")
-				}
-				// PTX line 158: cvta.to.global.u64, warp-uniform
-				u115 := uint64(u114)
-				// PTX lines 159, 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s117w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 159: add.u64
-							v116 := uint64(uint64(u115) + uint64(r13[l]))
-							// 160: st.global.u32
-							s117 := uint64(v116) + 0x0
-							s117v := uint64(r2[l])
-							if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
-								runtime.Store32(s117w.Mem, s117o, s117v)
-							} else {
-								w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 159: add.u64
-							v116 := uint64(uint64(u115) + uint64(r13[l]))
-							// 160: st.global.u32
-							s117 := uint64(v116) + 0x0
-							s117v := uint64(r2[l])
-							if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
-								runtime.Store32(s117w.Mem, s117o, s117v)
-							} else {
-								w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
-							}
-						}
-					}
-				}
-			}
+			setpComparisonsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1749,5 +466,1292 @@ func setpComparisonsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// setpComparisonsBlock0 runs block 0 of kernel setp_comparisons for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 42-160; ret
+func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	k0 := uint64(0x10)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	k3 := uint64(0x1)
+	k4 := uint64(0x2)
+	k5 := uint64(0x4)
+	k6 := uint64(0x8)
+	k7 := uint64(0x20)
+	k8 := uint64(0x40)
+	k9 := uint64(0x80)
+	k10 := uint64(0x100)
+	k11 := uint64(0x200)
+	k12 := uint64(0x400)
+	k13 := uint64(0x800)
+	k14 := uint64(0x1000)
+	k15 := uint64(0x2000)
+	k16 := uint64(0x3f000000)
+	k17 := uint64(0x7)
+	k18 := uint64(0x7fc00000)
+	k19 := uint64(0x3f800000)
+	k20 := uint64(0x3ff0000000000000)
+	k21 := uint64(0x4000)
+	k22 := uint64(0x8000)
+	// PTX line 42: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 43: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 45: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r10[l] = v4
+				// 46: sub.s32
+				v5 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 45: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r10[l] = v4
+				// 46: sub.s32
+				v5 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v5
+			}
+		}
+	}
+	// PTX line 47: mov.s32, warp-uniform
+	u6 := uint64(k1)
+	// PTX line 49: mov.u32, warp-uniform
+	u7 := uint64(k2)
+	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		p10 := w.P[10]
+		p11 := w.P[11]
+		p12 := w.P[12]
+		p13 := w.P[13]
+		p14 := w.P[14]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: setp.eq.s32
+				c8t := uint32(r0[l]) == uint32(u6)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 51: selp.u32
+				v9 := uint64(k2)
+				if c8 {
+					v9 = uint64(k3)
+				}
+				// 52: or.b32
+				v10 := uint64(uint32(u7) | uint32(v9))
+				// 53: setp.ne.s32
+				c11t := uint32(r0[l]) != uint32(u6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p2 = p2&^(1<<l) | c11b0<<l
+				// 54: selp.u32
+				v12 := uint64(k2)
+				if c11 {
+					v12 = uint64(k4)
+				}
+				// 55: or.b32
+				v13 := uint64(uint32(v10) | uint32(v12))
+				// 56: setp.lt.s32
+				c14t := int32(r0[l]) < int32(u6)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p3 = p3&^(1<<l) | c14b0<<l
+				// 57: selp.u32
+				v15 := uint64(k2)
+				if c14 {
+					v15 = uint64(k5)
+				}
+				// 58: or.b32
+				v16 := uint64(uint32(v13) | uint32(v15))
+				// 59: setp.le.s32
+				c17t := int32(r0[l]) <= int32(u6)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p4 = p4&^(1<<l) | c17b0<<l
+				// 60: selp.u32
+				v18 := uint64(k2)
+				if c17 {
+					v18 = uint64(k6)
+				}
+				// 61: or.b32
+				v19 := uint64(uint32(v16) | uint32(v18))
+				// 62: setp.gt.s32
+				c20t := int32(r0[l]) > int32(u6)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p5 = p5&^(1<<l) | c20b0<<l
+				// 63: selp.u32
+				v21 := uint64(k2)
+				if c20 {
+					v21 = uint64(k0)
+				}
+				// 64: or.b32
+				v22 := uint64(uint32(v19) | uint32(v21))
+				// 65: setp.ge.s32
+				c23t := int32(r0[l]) >= int32(u6)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p6 = p6&^(1<<l) | c23b0<<l
+				// 66: selp.u32
+				v24 := uint64(k2)
+				if c23 {
+					v24 = uint64(k7)
+				}
+				// 67: or.b32
+				v25 := uint64(uint32(v22) | uint32(v24))
+				// 68: setp.lo.u32
+				c26t := uint32(r0[l]) < uint32(u6)
+				c26 := c26t
+				c26b0 := uint32(0)
+				if c26 {
+					c26b0 = 1
+				}
+				p7 = p7&^(1<<l) | c26b0<<l
+				// 69: selp.u32
+				v27 := uint64(k2)
+				if c26 {
+					v27 = uint64(k8)
+				}
+				// 70: or.b32
+				v28 := uint64(uint32(v25) | uint32(v27))
+				// 71: setp.ls.u32
+				c29t := uint32(r0[l]) <= uint32(u6)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p8 = p8&^(1<<l) | c29b0<<l
+				// 72: selp.u32
+				v30 := uint64(k2)
+				if c29 {
+					v30 = uint64(k9)
+				}
+				// 73: or.b32
+				v31 := uint64(uint32(v28) | uint32(v30))
+				// 74: setp.hi.u32
+				c32t := uint32(r0[l]) > uint32(u6)
+				c32 := c32t
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p9 = p9&^(1<<l) | c32b0<<l
+				// 75: selp.u32
+				v33 := uint64(k2)
+				if c32 {
+					v33 = uint64(k10)
+				}
+				// 76: or.b32
+				v34 := uint64(uint32(v31) | uint32(v33))
+				// 77: setp.hs.u32
+				c35t := uint32(r0[l]) >= uint32(u6)
+				c35 := c35t
+				c35b0 := uint32(0)
+				if c35 {
+					c35b0 = 1
+				}
+				p10 = p10&^(1<<l) | c35b0<<l
+				// 78: selp.u32
+				v36 := uint64(k2)
+				if c35 {
+					v36 = uint64(k11)
+				}
+				// 79: or.b32
+				v37 := uint64(uint32(v34) | uint32(v36))
+				// 80: setp.eq.b32
+				c38t := uint32(r0[l]) == uint32(u6)
+				c38 := c38t
+				c38b0 := uint32(0)
+				if c38 {
+					c38b0 = 1
+				}
+				p11 = p11&^(1<<l) | c38b0<<l
+				// 81: selp.u32
+				v39 := uint64(k2)
+				if c38 {
+					v39 = uint64(k12)
+				}
+				// 82: or.b32
+				v40 := uint64(uint32(v37) | uint32(v39))
+				// 83: setp.ne.b32
+				c41t := uint32(r0[l]) != uint32(u6)
+				c41 := c41t
+				c41b0 := uint32(0)
+				if c41 {
+					c41b0 = 1
+				}
+				p12 = p12&^(1<<l) | c41b0<<l
+				// 84: selp.u32
+				v42 := uint64(k2)
+				if c41 {
+					v42 = uint64(k13)
+				}
+				// 85: or.b32
+				v43 := uint64(uint32(v40) | uint32(v42))
+				// 86: cvt.s64.s32
+				v44 := uint64(uint64(int32(r0[l])))
+				// 87: setp.lt.s64
+				c45t := int64(v44) < int64(k1)
+				c45 := c45t
+				c45b0 := uint32(0)
+				if c45 {
+					c45b0 = 1
+				}
+				p13 = p13&^(1<<l) | c45b0<<l
+				// 88: selp.u32
+				v46 := uint64(k2)
+				if c45 {
+					v46 = uint64(k14)
+				}
+				// 89: or.b32
+				v47 := uint64(uint32(v43) | uint32(v46))
+				// 90: cvt.u64.u32
+				v48 := uint64(uint64(uint32(r0[l])))
+				// 91: setp.lo.u64
+				c49t := uint64(v48) < uint64(k1)
+				c49 := c49t
+				c49b0 := uint32(0)
+				if c49 {
+					c49b0 = 1
+				}
+				p14 = p14&^(1<<l) | c49b0<<l
+				// 92: selp.u32
+				v50 := uint64(k2)
+				if c49 {
+					v50 = uint64(k15)
+				}
+				// 93: or.b32
+				v51 := uint64(uint32(v47) | uint32(v50))
+				r2[l] = v51
+				// 94: mul.wide.u32
+				v52 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
+				r13[l] = v52
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: setp.eq.s32
+				c8t := uint32(r0[l]) == uint32(u6)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+				// 51: selp.u32
+				v9 := uint64(k2)
+				if c8 {
+					v9 = uint64(k3)
+				}
+				// 52: or.b32
+				v10 := uint64(uint32(u7) | uint32(v9))
+				// 53: setp.ne.s32
+				c11t := uint32(r0[l]) != uint32(u6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p2 = p2&^(1<<l) | c11b0<<l
+				// 54: selp.u32
+				v12 := uint64(k2)
+				if c11 {
+					v12 = uint64(k4)
+				}
+				// 55: or.b32
+				v13 := uint64(uint32(v10) | uint32(v12))
+				// 56: setp.lt.s32
+				c14t := int32(r0[l]) < int32(u6)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p3 = p3&^(1<<l) | c14b0<<l
+				// 57: selp.u32
+				v15 := uint64(k2)
+				if c14 {
+					v15 = uint64(k5)
+				}
+				// 58: or.b32
+				v16 := uint64(uint32(v13) | uint32(v15))
+				// 59: setp.le.s32
+				c17t := int32(r0[l]) <= int32(u6)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p4 = p4&^(1<<l) | c17b0<<l
+				// 60: selp.u32
+				v18 := uint64(k2)
+				if c17 {
+					v18 = uint64(k6)
+				}
+				// 61: or.b32
+				v19 := uint64(uint32(v16) | uint32(v18))
+				// 62: setp.gt.s32
+				c20t := int32(r0[l]) > int32(u6)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p5 = p5&^(1<<l) | c20b0<<l
+				// 63: selp.u32
+				v21 := uint64(k2)
+				if c20 {
+					v21 = uint64(k0)
+				}
+				// 64: or.b32
+				v22 := uint64(uint32(v19) | uint32(v21))
+				// 65: setp.ge.s32
+				c23t := int32(r0[l]) >= int32(u6)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p6 = p6&^(1<<l) | c23b0<<l
+				// 66: selp.u32
+				v24 := uint64(k2)
+				if c23 {
+					v24 = uint64(k7)
+				}
+				// 67: or.b32
+				v25 := uint64(uint32(v22) | uint32(v24))
+				// 68: setp.lo.u32
+				c26t := uint32(r0[l]) < uint32(u6)
+				c26 := c26t
+				c26b0 := uint32(0)
+				if c26 {
+					c26b0 = 1
+				}
+				p7 = p7&^(1<<l) | c26b0<<l
+				// 69: selp.u32
+				v27 := uint64(k2)
+				if c26 {
+					v27 = uint64(k8)
+				}
+				// 70: or.b32
+				v28 := uint64(uint32(v25) | uint32(v27))
+				// 71: setp.ls.u32
+				c29t := uint32(r0[l]) <= uint32(u6)
+				c29 := c29t
+				c29b0 := uint32(0)
+				if c29 {
+					c29b0 = 1
+				}
+				p8 = p8&^(1<<l) | c29b0<<l
+				// 72: selp.u32
+				v30 := uint64(k2)
+				if c29 {
+					v30 = uint64(k9)
+				}
+				// 73: or.b32
+				v31 := uint64(uint32(v28) | uint32(v30))
+				// 74: setp.hi.u32
+				c32t := uint32(r0[l]) > uint32(u6)
+				c32 := c32t
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p9 = p9&^(1<<l) | c32b0<<l
+				// 75: selp.u32
+				v33 := uint64(k2)
+				if c32 {
+					v33 = uint64(k10)
+				}
+				// 76: or.b32
+				v34 := uint64(uint32(v31) | uint32(v33))
+				// 77: setp.hs.u32
+				c35t := uint32(r0[l]) >= uint32(u6)
+				c35 := c35t
+				c35b0 := uint32(0)
+				if c35 {
+					c35b0 = 1
+				}
+				p10 = p10&^(1<<l) | c35b0<<l
+				// 78: selp.u32
+				v36 := uint64(k2)
+				if c35 {
+					v36 = uint64(k11)
+				}
+				// 79: or.b32
+				v37 := uint64(uint32(v34) | uint32(v36))
+				// 80: setp.eq.b32
+				c38t := uint32(r0[l]) == uint32(u6)
+				c38 := c38t
+				c38b0 := uint32(0)
+				if c38 {
+					c38b0 = 1
+				}
+				p11 = p11&^(1<<l) | c38b0<<l
+				// 81: selp.u32
+				v39 := uint64(k2)
+				if c38 {
+					v39 = uint64(k12)
+				}
+				// 82: or.b32
+				v40 := uint64(uint32(v37) | uint32(v39))
+				// 83: setp.ne.b32
+				c41t := uint32(r0[l]) != uint32(u6)
+				c41 := c41t
+				c41b0 := uint32(0)
+				if c41 {
+					c41b0 = 1
+				}
+				p12 = p12&^(1<<l) | c41b0<<l
+				// 84: selp.u32
+				v42 := uint64(k2)
+				if c41 {
+					v42 = uint64(k13)
+				}
+				// 85: or.b32
+				v43 := uint64(uint32(v40) | uint32(v42))
+				// 86: cvt.s64.s32
+				v44 := uint64(uint64(int32(r0[l])))
+				// 87: setp.lt.s64
+				c45t := int64(v44) < int64(k1)
+				c45 := c45t
+				c45b0 := uint32(0)
+				if c45 {
+					c45b0 = 1
+				}
+				p13 = p13&^(1<<l) | c45b0<<l
+				// 88: selp.u32
+				v46 := uint64(k2)
+				if c45 {
+					v46 = uint64(k14)
+				}
+				// 89: or.b32
+				v47 := uint64(uint32(v43) | uint32(v46))
+				// 90: cvt.u64.u32
+				v48 := uint64(uint64(uint32(r0[l])))
+				// 91: setp.lo.u64
+				c49t := uint64(v48) < uint64(k1)
+				c49 := c49t
+				c49b0 := uint32(0)
+				if c49 {
+					c49b0 = 1
+				}
+				p14 = p14&^(1<<l) | c49b0<<l
+				// 92: selp.u32
+				v50 := uint64(k2)
+				if c49 {
+					v50 = uint64(k15)
+				}
+				// 93: or.b32
+				v51 := uint64(uint32(v47) | uint32(v50))
+				r2[l] = v51
+				// 94: mul.wide.u32
+				v52 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
+				r13[l] = v52
+			}
+		}
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+		w.P[7] = p7
+		w.P[8] = p8
+		w.P[9] = p9
+		w.P[10] = p10
+		w.P[11] = p11
+		w.P[12] = p12
+		w.P[13] = p13
+		w.P[14] = p14
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 95: ld.param.u64
+	var u53 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u53 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u53 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:95")
+	}
+	// PTX line 96: cvta.to.global.u64, warp-uniform
+	u54 := uint64(u53)
+	// PTX lines 97, 98, 100, 101, 102, 103, 104: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s56w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: add.u64
+				v55 := uint64(uint64(u54) + uint64(r13[l]))
+				// 98: st.global.u32
+				s56 := uint64(v55) + 0x0
+				s56v := uint64(r2[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+				}
+				// 100: cvt.rn.f32.s32
+				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
+				// 101: mul.f32
+				v58 := uint64(isa.MulF32RN(uint32(v57), uint32(k16)))
+				r6[l] = v58
+				// 102: and.b32
+				v59 := uint64(uint32(r10[l]) & uint32(k17))
+				// 103: setp.eq.u32
+				c60t := uint32(v59) == uint32(k17)
+				c60 := c60t
+				c60b0 := uint32(0)
+				if c60 {
+					c60b0 = 1
+				}
+				p0 = p0&^(1<<l) | c60b0<<l
+				// 104: mov.f32
+				if c60 {
+					v61 := uint64(k18)
+					r6[l] = v61
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: add.u64
+				v55 := uint64(uint64(u54) + uint64(r13[l]))
+				// 98: st.global.u32
+				s56 := uint64(v55) + 0x0
+				s56v := uint64(r2[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+					runtime.Store32(s56w.Ptr, s56o, s56v)
+				} else {
+					w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+				}
+				// 100: cvt.rn.f32.s32
+				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
+				// 101: mul.f32
+				v58 := uint64(isa.MulF32RN(uint32(v57), uint32(k16)))
+				r6[l] = v58
+				// 102: and.b32
+				v59 := uint64(uint32(r10[l]) & uint32(k17))
+				// 103: setp.eq.u32
+				c60t := uint32(v59) == uint32(k17)
+				c60 := c60t
+				c60b0 := uint32(0)
+				if c60 {
+					c60b0 = 1
+				}
+				p0 = p0&^(1<<l) | c60b0<<l
+				// 104: mov.f32
+				if c60 {
+					v61 := uint64(k18)
+					r6[l] = v61
+				}
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 105: mov.f32, warp-uniform
+	u62 := uint64(k19)
+	// PTX line 106: mov.u32, warp-uniform
+	u63 := uint64(k2)
+	// PTX lines 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		p10 := w.P[10]
+		p11 := w.P[11]
+		p12 := w.P[12]
+		p13 := w.P[13]
+		p14 := w.P[14]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: setp.eq.f32
+				c64x, c64y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c64t := c64x == c64y
+				c64 := c64t
+				c64b0 := uint32(0)
+				if c64 {
+					c64b0 = 1
+				}
+				p1 = p1&^(1<<l) | c64b0<<l
+				// 108: selp.u32
+				v65 := uint64(k2)
+				if c64 {
+					v65 = uint64(k3)
+				}
+				// 109: or.b32
+				v66 := uint64(uint32(u63) | uint32(v65))
+				// 110: setp.ne.f32
+				c67x, c67y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c67t := c67x != c67y && !(c67x != c67x || c67y != c67y)
+				c67 := c67t
+				c67b0 := uint32(0)
+				if c67 {
+					c67b0 = 1
+				}
+				p2 = p2&^(1<<l) | c67b0<<l
+				// 111: selp.u32
+				v68 := uint64(k2)
+				if c67 {
+					v68 = uint64(k4)
+				}
+				// 112: or.b32
+				v69 := uint64(uint32(v66) | uint32(v68))
+				// 113: setp.lt.f32
+				c70x, c70y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c70t := c70x < c70y
+				c70 := c70t
+				c70b0 := uint32(0)
+				if c70 {
+					c70b0 = 1
+				}
+				p3 = p3&^(1<<l) | c70b0<<l
+				// 114: selp.u32
+				v71 := uint64(k2)
+				if c70 {
+					v71 = uint64(k5)
+				}
+				// 115: or.b32
+				v72 := uint64(uint32(v69) | uint32(v71))
+				// 116: setp.le.f32
+				c73x, c73y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c73t := c73x <= c73y
+				c73 := c73t
+				c73b0 := uint32(0)
+				if c73 {
+					c73b0 = 1
+				}
+				p4 = p4&^(1<<l) | c73b0<<l
+				// 117: selp.u32
+				v74 := uint64(k2)
+				if c73 {
+					v74 = uint64(k6)
+				}
+				// 118: or.b32
+				v75 := uint64(uint32(v72) | uint32(v74))
+				// 119: setp.gt.f32
+				c76x, c76y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c76t := c76x > c76y
+				c76 := c76t
+				c76b0 := uint32(0)
+				if c76 {
+					c76b0 = 1
+				}
+				p5 = p5&^(1<<l) | c76b0<<l
+				// 120: selp.u32
+				v77 := uint64(k2)
+				if c76 {
+					v77 = uint64(k0)
+				}
+				// 121: or.b32
+				v78 := uint64(uint32(v75) | uint32(v77))
+				// 122: setp.ge.f32
+				c79x, c79y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c79t := c79x >= c79y
+				c79 := c79t
+				c79b0 := uint32(0)
+				if c79 {
+					c79b0 = 1
+				}
+				p6 = p6&^(1<<l) | c79b0<<l
+				// 123: selp.u32
+				v80 := uint64(k2)
+				if c79 {
+					v80 = uint64(k7)
+				}
+				// 124: or.b32
+				v81 := uint64(uint32(v78) | uint32(v80))
+				// 125: setp.equ.f32
+				c82x, c82y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c82t := (c82x != c82x || c82y != c82y) || c82x == c82y
+				c82 := c82t
+				c82b0 := uint32(0)
+				if c82 {
+					c82b0 = 1
+				}
+				p7 = p7&^(1<<l) | c82b0<<l
+				// 126: selp.u32
+				v83 := uint64(k2)
+				if c82 {
+					v83 = uint64(k8)
+				}
+				// 127: or.b32
+				v84 := uint64(uint32(v81) | uint32(v83))
+				// 128: setp.neu.f32
+				c85x, c85y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c85t := (c85x != c85x || c85y != c85y) || c85x != c85y
+				c85 := c85t
+				c85b0 := uint32(0)
+				if c85 {
+					c85b0 = 1
+				}
+				p8 = p8&^(1<<l) | c85b0<<l
+				// 129: selp.u32
+				v86 := uint64(k2)
+				if c85 {
+					v86 = uint64(k9)
+				}
+				// 130: or.b32
+				v87 := uint64(uint32(v84) | uint32(v86))
+				// 131: setp.ltu.f32
+				c88x, c88y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c88t := (c88x != c88x || c88y != c88y) || c88x < c88y
+				c88 := c88t
+				c88b0 := uint32(0)
+				if c88 {
+					c88b0 = 1
+				}
+				p9 = p9&^(1<<l) | c88b0<<l
+				// 132: selp.u32
+				v89 := uint64(k2)
+				if c88 {
+					v89 = uint64(k10)
+				}
+				// 133: or.b32
+				v90 := uint64(uint32(v87) | uint32(v89))
+				// 134: setp.leu.f32
+				c91x, c91y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c91t := (c91x != c91x || c91y != c91y) || c91x <= c91y
+				c91 := c91t
+				c91b0 := uint32(0)
+				if c91 {
+					c91b0 = 1
+				}
+				p10 = p10&^(1<<l) | c91b0<<l
+				// 135: selp.u32
+				v92 := uint64(k2)
+				if c91 {
+					v92 = uint64(k11)
+				}
+				// 136: or.b32
+				v93 := uint64(uint32(v90) | uint32(v92))
+				// 137: setp.gtu.f32
+				c94x, c94y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c94t := (c94x != c94x || c94y != c94y) || c94x > c94y
+				c94 := c94t
+				c94b0 := uint32(0)
+				if c94 {
+					c94b0 = 1
+				}
+				p11 = p11&^(1<<l) | c94b0<<l
+				// 138: selp.u32
+				v95 := uint64(k2)
+				if c94 {
+					v95 = uint64(k12)
+				}
+				// 139: or.b32
+				v96 := uint64(uint32(v93) | uint32(v95))
+				// 140: setp.geu.f32
+				c97x, c97y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c97t := (c97x != c97x || c97y != c97y) || c97x >= c97y
+				c97 := c97t
+				c97b0 := uint32(0)
+				if c97 {
+					c97b0 = 1
+				}
+				p12 = p12&^(1<<l) | c97b0<<l
+				// 141: selp.u32
+				v98 := uint64(k2)
+				if c97 {
+					v98 = uint64(k13)
+				}
+				// 142: or.b32
+				v99 := uint64(uint32(v96) | uint32(v98))
+				// 143: setp.num.f32
+				c100x, c100y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c100t := !(c100x != c100x || c100y != c100y)
+				c100 := c100t
+				c100b0 := uint32(0)
+				if c100 {
+					c100b0 = 1
+				}
+				p13 = p13&^(1<<l) | c100b0<<l
+				// 144: selp.u32
+				v101 := uint64(k2)
+				if c100 {
+					v101 = uint64(k14)
+				}
+				// 145: or.b32
+				v102 := uint64(uint32(v99) | uint32(v101))
+				// 146: setp.nan.f32
+				c103x, c103y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c103t := (c103x != c103x || c103y != c103y)
+				c103 := c103t
+				c103b0 := uint32(0)
+				if c103 {
+					c103b0 = 1
+				}
+				p14 = p14&^(1<<l) | c103b0<<l
+				// 147: selp.u32
+				v104 := uint64(k2)
+				if c103 {
+					v104 = uint64(k15)
+				}
+				// 148: or.b32
+				v105 := uint64(uint32(v102) | uint32(v104))
+				r2[l] = v105
+				// 149: cvt.f64.f32
+				v106 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
+				r8[l] = v106
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: setp.eq.f32
+				c64x, c64y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c64t := c64x == c64y
+				c64 := c64t
+				c64b0 := uint32(0)
+				if c64 {
+					c64b0 = 1
+				}
+				p1 = p1&^(1<<l) | c64b0<<l
+				// 108: selp.u32
+				v65 := uint64(k2)
+				if c64 {
+					v65 = uint64(k3)
+				}
+				// 109: or.b32
+				v66 := uint64(uint32(u63) | uint32(v65))
+				// 110: setp.ne.f32
+				c67x, c67y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c67t := c67x != c67y && !(c67x != c67x || c67y != c67y)
+				c67 := c67t
+				c67b0 := uint32(0)
+				if c67 {
+					c67b0 = 1
+				}
+				p2 = p2&^(1<<l) | c67b0<<l
+				// 111: selp.u32
+				v68 := uint64(k2)
+				if c67 {
+					v68 = uint64(k4)
+				}
+				// 112: or.b32
+				v69 := uint64(uint32(v66) | uint32(v68))
+				// 113: setp.lt.f32
+				c70x, c70y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c70t := c70x < c70y
+				c70 := c70t
+				c70b0 := uint32(0)
+				if c70 {
+					c70b0 = 1
+				}
+				p3 = p3&^(1<<l) | c70b0<<l
+				// 114: selp.u32
+				v71 := uint64(k2)
+				if c70 {
+					v71 = uint64(k5)
+				}
+				// 115: or.b32
+				v72 := uint64(uint32(v69) | uint32(v71))
+				// 116: setp.le.f32
+				c73x, c73y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c73t := c73x <= c73y
+				c73 := c73t
+				c73b0 := uint32(0)
+				if c73 {
+					c73b0 = 1
+				}
+				p4 = p4&^(1<<l) | c73b0<<l
+				// 117: selp.u32
+				v74 := uint64(k2)
+				if c73 {
+					v74 = uint64(k6)
+				}
+				// 118: or.b32
+				v75 := uint64(uint32(v72) | uint32(v74))
+				// 119: setp.gt.f32
+				c76x, c76y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c76t := c76x > c76y
+				c76 := c76t
+				c76b0 := uint32(0)
+				if c76 {
+					c76b0 = 1
+				}
+				p5 = p5&^(1<<l) | c76b0<<l
+				// 120: selp.u32
+				v77 := uint64(k2)
+				if c76 {
+					v77 = uint64(k0)
+				}
+				// 121: or.b32
+				v78 := uint64(uint32(v75) | uint32(v77))
+				// 122: setp.ge.f32
+				c79x, c79y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c79t := c79x >= c79y
+				c79 := c79t
+				c79b0 := uint32(0)
+				if c79 {
+					c79b0 = 1
+				}
+				p6 = p6&^(1<<l) | c79b0<<l
+				// 123: selp.u32
+				v80 := uint64(k2)
+				if c79 {
+					v80 = uint64(k7)
+				}
+				// 124: or.b32
+				v81 := uint64(uint32(v78) | uint32(v80))
+				// 125: setp.equ.f32
+				c82x, c82y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c82t := (c82x != c82x || c82y != c82y) || c82x == c82y
+				c82 := c82t
+				c82b0 := uint32(0)
+				if c82 {
+					c82b0 = 1
+				}
+				p7 = p7&^(1<<l) | c82b0<<l
+				// 126: selp.u32
+				v83 := uint64(k2)
+				if c82 {
+					v83 = uint64(k8)
+				}
+				// 127: or.b32
+				v84 := uint64(uint32(v81) | uint32(v83))
+				// 128: setp.neu.f32
+				c85x, c85y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c85t := (c85x != c85x || c85y != c85y) || c85x != c85y
+				c85 := c85t
+				c85b0 := uint32(0)
+				if c85 {
+					c85b0 = 1
+				}
+				p8 = p8&^(1<<l) | c85b0<<l
+				// 129: selp.u32
+				v86 := uint64(k2)
+				if c85 {
+					v86 = uint64(k9)
+				}
+				// 130: or.b32
+				v87 := uint64(uint32(v84) | uint32(v86))
+				// 131: setp.ltu.f32
+				c88x, c88y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c88t := (c88x != c88x || c88y != c88y) || c88x < c88y
+				c88 := c88t
+				c88b0 := uint32(0)
+				if c88 {
+					c88b0 = 1
+				}
+				p9 = p9&^(1<<l) | c88b0<<l
+				// 132: selp.u32
+				v89 := uint64(k2)
+				if c88 {
+					v89 = uint64(k10)
+				}
+				// 133: or.b32
+				v90 := uint64(uint32(v87) | uint32(v89))
+				// 134: setp.leu.f32
+				c91x, c91y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c91t := (c91x != c91x || c91y != c91y) || c91x <= c91y
+				c91 := c91t
+				c91b0 := uint32(0)
+				if c91 {
+					c91b0 = 1
+				}
+				p10 = p10&^(1<<l) | c91b0<<l
+				// 135: selp.u32
+				v92 := uint64(k2)
+				if c91 {
+					v92 = uint64(k11)
+				}
+				// 136: or.b32
+				v93 := uint64(uint32(v90) | uint32(v92))
+				// 137: setp.gtu.f32
+				c94x, c94y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c94t := (c94x != c94x || c94y != c94y) || c94x > c94y
+				c94 := c94t
+				c94b0 := uint32(0)
+				if c94 {
+					c94b0 = 1
+				}
+				p11 = p11&^(1<<l) | c94b0<<l
+				// 138: selp.u32
+				v95 := uint64(k2)
+				if c94 {
+					v95 = uint64(k12)
+				}
+				// 139: or.b32
+				v96 := uint64(uint32(v93) | uint32(v95))
+				// 140: setp.geu.f32
+				c97x, c97y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c97t := (c97x != c97x || c97y != c97y) || c97x >= c97y
+				c97 := c97t
+				c97b0 := uint32(0)
+				if c97 {
+					c97b0 = 1
+				}
+				p12 = p12&^(1<<l) | c97b0<<l
+				// 141: selp.u32
+				v98 := uint64(k2)
+				if c97 {
+					v98 = uint64(k13)
+				}
+				// 142: or.b32
+				v99 := uint64(uint32(v96) | uint32(v98))
+				// 143: setp.num.f32
+				c100x, c100y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c100t := !(c100x != c100x || c100y != c100y)
+				c100 := c100t
+				c100b0 := uint32(0)
+				if c100 {
+					c100b0 = 1
+				}
+				p13 = p13&^(1<<l) | c100b0<<l
+				// 144: selp.u32
+				v101 := uint64(k2)
+				if c100 {
+					v101 = uint64(k14)
+				}
+				// 145: or.b32
+				v102 := uint64(uint32(v99) | uint32(v101))
+				// 146: setp.nan.f32
+				c103x, c103y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
+				c103t := (c103x != c103x || c103y != c103y)
+				c103 := c103t
+				c103b0 := uint32(0)
+				if c103 {
+					c103b0 = 1
+				}
+				p14 = p14&^(1<<l) | c103b0<<l
+				// 147: selp.u32
+				v104 := uint64(k2)
+				if c103 {
+					v104 = uint64(k15)
+				}
+				// 148: or.b32
+				v105 := uint64(uint32(v102) | uint32(v104))
+				r2[l] = v105
+				// 149: cvt.f64.f32
+				v106 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
+				r8[l] = v106
+			}
+		}
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+		w.P[6] = p6
+		w.P[7] = p7
+		w.P[8] = p8
+		w.P[9] = p9
+		w.P[10] = p10
+		w.P[11] = p11
+		w.P[12] = p12
+		w.P[13] = p13
+		w.P[14] = p14
+	}
+	// PTX line 150: mov.f64, warp-uniform
+	u107 := uint64(k20)
+	// PTX lines 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+	{
+		p15 := w.P[15]
+		p16 := w.P[16]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 151: setp.lt.f64
+				c108x, c108y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
+				c108t := c108x < c108y
+				c108 := c108t
+				c108b0 := uint32(0)
+				if c108 {
+					c108b0 = 1
+				}
+				p15 = p15&^(1<<l) | c108b0<<l
+				// 152: selp.u32
+				v109 := uint64(k2)
+				if c108 {
+					v109 = uint64(k21)
+				}
+				// 153: or.b32
+				v110 := uint64(uint32(r2[l]) | uint32(v109))
+				// 154: setp.nan.f64
+				c111x, c111y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
+				c111t := (c111x != c111x || c111y != c111y)
+				c111 := c111t
+				c111b0 := uint32(0)
+				if c111 {
+					c111b0 = 1
+				}
+				p16 = p16&^(1<<l) | c111b0<<l
+				// 155: selp.u32
+				v112 := uint64(k2)
+				if c111 {
+					v112 = uint64(k22)
+				}
+				// 156: or.b32
+				v113 := uint64(uint32(v110) | uint32(v112))
+				r2[l] = v113
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 151: setp.lt.f64
+				c108x, c108y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
+				c108t := c108x < c108y
+				c108 := c108t
+				c108b0 := uint32(0)
+				if c108 {
+					c108b0 = 1
+				}
+				p15 = p15&^(1<<l) | c108b0<<l
+				// 152: selp.u32
+				v109 := uint64(k2)
+				if c108 {
+					v109 = uint64(k21)
+				}
+				// 153: or.b32
+				v110 := uint64(uint32(r2[l]) | uint32(v109))
+				// 154: setp.nan.f64
+				c111x, c111y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
+				c111t := (c111x != c111x || c111y != c111y)
+				c111 := c111t
+				c111b0 := uint32(0)
+				if c111 {
+					c111b0 = 1
+				}
+				p16 = p16&^(1<<l) | c111b0<<l
+				// 155: selp.u32
+				v112 := uint64(k2)
+				if c111 {
+					v112 = uint64(k22)
+				}
+				// 156: or.b32
+				v113 := uint64(uint32(v110) | uint32(v112))
+				r2[l] = v113
+			}
+		}
+		w.P[15] = p15
+		w.P[16] = p16
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 157: ld.param.u64
+	var u114 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u114 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u114 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:157")
+	}
+	// PTX line 158: cvta.to.global.u64, warp-uniform
+	u115 := uint64(u114)
+	// PTX lines 159, 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s117w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 159: add.u64
+				v116 := uint64(uint64(u115) + uint64(r13[l]))
+				// 160: st.global.u32
+				s117 := uint64(v116) + 0x0
+				s117v := uint64(r2[l])
+				if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
+					runtime.Store32(s117w.Ptr, s117o, s117v)
+				} else {
+					w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 159: add.u64
+				v116 := uint64(uint64(u115) + uint64(r13[l]))
+				// 160: st.global.u32
+				s117 := uint64(v116) + 0x0
+				s117v := uint64(r2[l])
+				if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
+					runtime.Store32(s117w.Ptr, s117o, s117v)
+				} else {
+					w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+				}
+			}
+		}
 	}
 }

@@ -151,210 +151,7 @@ func setpPredicationRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-45; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				k0 := uint64(0x64)
-				k1 := uint64(0x1)
-				k2 := uint64(0xa)
-				k3 := uint64(0x4)
-				// PTX line 27: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 28: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							// 31: mov.s32
-							v5 := uint64(v4)
-							r0[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							// 31: mov.s32
-							v5 := uint64(v4)
-							r0[l] = v5
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.s32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_predication.ptx:32")
-				}
-				u6 = uint64(uint32(int32(int32(u6))))
-				// PTX line 33: mov.s32, warp-uniform
-				u7 := uint64(k0)
-				runtime.Broadcast(r2, m, u7)
-				// PTX lines 35, 36, 38, 39, 40: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: setp.lt.s32
-							c8t := int32(r0[l]) < int32(u6)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 36: add.s32
-							if c8 {
-								v9 := uint64(uint32(u7) + uint32(k1))
-								r2[l] = v9
-							}
-							// 38: not.pred
-							c10 := !(c8)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-							// 39: add.s32
-							if c10 {
-								v11 := uint64(uint32(r2[l]) + uint32(k2))
-								r2[l] = v11
-							}
-							// 40: xor.pred
-							c12 := (c8) != (c10)
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p2 = p2&^(1<<l) | c12b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: setp.lt.s32
-							c8t := int32(r0[l]) < int32(u6)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 36: add.s32
-							if c8 {
-								v9 := uint64(uint32(u7) + uint32(k1))
-								r2[l] = v9
-							}
-							// 38: not.pred
-							c10 := !(c8)
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p1 = p1&^(1<<l) | c10b0<<l
-							// 39: add.s32
-							if c10 {
-								v11 := uint64(uint32(r2[l]) + uint32(k2))
-								r2[l] = v11
-							}
-							// 40: xor.pred
-							c12 := (c8) != (c10)
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p2 = p2&^(1<<l) | c12b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 41: ld.param.u64
-				var u13 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u13 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u13 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_predication.ptx:41")
-				}
-				// PTX line 42: cvta.to.global.u64, warp-uniform
-				u14 := uint64(u13)
-				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					s17w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
-							// 44: add.u64
-							v16 := uint64(uint64(u14) + uint64(v15))
-							// 45: st.global.s32
-							if p2>>l&1 != 0 {
-								s17 := uint64(v16) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-								}
-								s17v := uint64(r2[l])
-								if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-									runtime.Store32(s17w.Mem, s17o, s17v)
-								} else {
-									w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
-								}
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: mul.wide.s32
-							v15 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
-							// 44: add.u64
-							v16 := uint64(uint64(u14) + uint64(v15))
-							// 45: st.global.s32
-							if p2>>l&1 != 0 {
-								s17 := uint64(v16) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-								}
-								s17v := uint64(r2[l])
-								if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-									runtime.Store32(s17w.Mem, s17o, s17v)
-								} else {
-									w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
-								}
-							}
-						}
-					}
-				}
-			}
+			setpPredicationBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -366,5 +163,212 @@ func setpPredicationRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// setpPredicationBlock0 runs block 0 of kernel setp_predication for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-45; ret
+func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x64)
+	k1 := uint64(0x1)
+	k2 := uint64(0xa)
+	k3 := uint64(0x4)
+	// PTX line 27: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				// 31: mov.s32
+				v5 := uint64(v4)
+				r0[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				// 31: mov.s32
+				v5 := uint64(v4)
+				r0[l] = v5
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.s32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_predication.ptx:32")
+	}
+	u6 = uint64(uint32(int32(int32(u6))))
+	// PTX line 33: mov.s32, warp-uniform
+	u7 := uint64(k0)
+	runtime.Broadcast(r2, m, u7)
+	// PTX lines 35, 36, 38, 39, 40: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: setp.lt.s32
+				c8t := int32(r0[l]) < int32(u6)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 36: add.s32
+				if c8 {
+					v9 := uint64(uint32(u7) + uint32(k1))
+					r2[l] = v9
+				}
+				// 38: not.pred
+				c10 := !(c8)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+				// 39: add.s32
+				if c10 {
+					v11 := uint64(uint32(r2[l]) + uint32(k2))
+					r2[l] = v11
+				}
+				// 40: xor.pred
+				c12 := (c8) != (c10)
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p2 = p2&^(1<<l) | c12b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: setp.lt.s32
+				c8t := int32(r0[l]) < int32(u6)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 36: add.s32
+				if c8 {
+					v9 := uint64(uint32(u7) + uint32(k1))
+					r2[l] = v9
+				}
+				// 38: not.pred
+				c10 := !(c8)
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
+				// 39: add.s32
+				if c10 {
+					v11 := uint64(uint32(r2[l]) + uint32(k2))
+					r2[l] = v11
+				}
+				// 40: xor.pred
+				c12 := (c8) != (c10)
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p2 = p2&^(1<<l) | c12b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u64
+	var u13 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u13 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u13 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_predication.ptx:41")
+	}
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		s17w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
+				// 44: add.u64
+				v16 := uint64(uint64(u14) + uint64(v15))
+				// 45: st.global.s32
+				if p2>>l&1 != 0 {
+					s17 := uint64(v16) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+					}
+					s17v := uint64(r2[l])
+					if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+						runtime.Store32(s17w.Ptr, s17o, s17v)
+					} else {
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
+				// 44: add.u64
+				v16 := uint64(uint64(u14) + uint64(v15))
+				// 45: st.global.s32
+				if p2>>l&1 != 0 {
+					s17 := uint64(v16) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+					}
+					s17v := uint64(r2[l])
+					if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+						runtime.Store32(s17w.Ptr, s17o, s17v)
+					} else {
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+					}
+				}
+			}
+		}
 	}
 }

@@ -264,255 +264,21 @@ func sharedLockPredicatedRun(w *runtime.Warp, pc int32, m uint32, stop int32, bu
 		switch pc {
 		case 0:
 			// b0, PTX lines 37-42; bar.red.popc.u32 at line 43
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				// PTX lines 37, 38: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 38: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 38: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p2 = p2&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-				// PTX line 39: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r1, m, u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 2,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 40: st.shared.u32
-				m4 := m & w.P[2]
-				if m4 != 0 {
-					w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m4, "testdata/ptx/seeds/shared_lock_predicated.ptx:40")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 2,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 41: st.shared.u32
-				m5 := m & w.P[2]
-				if m5 != 0 {
-					w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x4, 4, m5, "testdata/ptx/seeds/shared_lock_predicated.ptx:41")
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: setp.eq.u32
-							c6t := uint32(u3) == uint32(k0)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: setp.eq.u32
-							c6t := uint32(u3) == uint32(k0)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			sharedLockPredicatedBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 44-44
-			{
-				r0 := w.Reg(0)
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							r3[l] = v1
-						}
-					}
-				}
-			}
+			sharedLockPredicatedBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b1 (LOCK_LOOP), PTX lines 46-53; divergent, reconverges at block 3 (b2)
-			{
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 46: atom.shared.cas.b32
-				w.AtomLanes(runtime.SpaceShared, atomCas32, r4, nil, r13, r14, 0, 0x0, 4, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:46")
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: setp.eq.u32
-							c1t := uint32(r4[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: setp.eq.u32
-							c1t := uint32(r4[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 0,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 49: ld.volatile.shared.u32
-				m3 := m & w.P[0]
-				if m3 != 0 {
-					u2 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m3, "testdata/ptx/seeds/shared_lock_predicated.ptx:49")
-					runtime.Broadcast(r5, m3, u2)
-				}
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: add.u32
-							if p0>>l&1 != 0 {
-								v4 := uint64(uint32(r5[l]) + uint32(r3[l]))
-								r5[l] = v4
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: add.u32
-							if p0>>l&1 != 0 {
-								v4 := uint64(uint32(r5[l]) + uint32(r3[l]))
-								r5[l] = v4
-							}
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: 0,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 51: st.volatile.shared.u32
-				m5 := m & w.P[0]
-				if m5 != 0 {
-					w.StoreLanes(runtime.SpaceShared, r5, nil, 0, 0x4, 4, m5, "testdata/ptx/seeds/shared_lock_predicated.ptx:51")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: 0,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 53: atom.shared.exch.b32
-				m6 := m & w.P[0]
-				if m6 != 0 {
-					w.AtomLanes(runtime.SpaceShared, atomExch32, r6, nil, r13, r13, 0, 0x0, 4, m6, "testdata/ptx/seeds/shared_lock_predicated.ptx:53")
-				}
-			}
+			sharedLockPredicatedBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -529,104 +295,7 @@ func sharedLockPredicatedRun(w *runtime.Warp, pc int32, m uint32, stop int32, bu
 			return pc, budget
 		case 4:
 			// b2, PTX lines 56-62; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r8 := w.Reg(8)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 56: ld.volatile.shared.u32
-				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:56")
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: mad.lo.u32
-							v2 := uint64(uint32(uint32(u1)*uint32(k0) + uint32(r2[l])))
-							r8[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: mad.lo.u32
-							v2 := uint64(uint32(uint32(u1)*uint32(k0) + uint32(r2[l])))
-							r8[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 58: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:58")
-				}
-				// PTX line 59: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 61: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 62: st.global.u32
-							s7 := uint64(v6) + 0x0
-							s7v := uint64(r8[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 61: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							// 62: st.global.u32
-							s7 := uint64(v6) + 0x0
-							s7v := uint64(r8[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
-							}
-						}
-					}
-				}
-			}
+			sharedLockPredicatedBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -638,6 +307,353 @@ func sharedLockPredicatedRun(w *runtime.Warp, pc int32, m uint32, stop int32, bu
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// sharedLockPredicatedBlock0 runs block 0 of kernel shared_lock_predicated for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 37-42; bar.red.popc.u32 at line 43
+func sharedLockPredicatedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 37, 38: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 38: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 38: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+	// PTX line 39: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r1, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 2,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 40: st.shared.u32
+	m4 := m & w.P[2]
+	if m4 != 0 {
+		w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m4, "testdata/ptx/seeds/shared_lock_predicated.ptx:40")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 2,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 41: st.shared.u32
+	m5 := m & w.P[2]
+	if m5 != 0 {
+		w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x4, 4, m5, "testdata/ptx/seeds/shared_lock_predicated.ptx:41")
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: setp.eq.u32
+				c6t := uint32(u3) == uint32(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: setp.eq.u32
+				c6t := uint32(u3) == uint32(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// sharedLockPredicatedBlock1 runs block 1 of kernel shared_lock_predicated for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 44-44
+func sharedLockPredicatedBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				r3[l] = v1
+			}
+		}
+	}
+}
+
+// sharedLockPredicatedBlock2 runs block 2 of kernel shared_lock_predicated for the lanes m (budget 0: counting statistics).
+// b1 (LOCK_LOOP), PTX lines 46-53; divergent, reconverges at block 3 (b2)
+func sharedLockPredicatedBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 46: atom.shared.cas.b32
+	w.AtomLanes(runtime.SpaceShared, atomCas32, r4, nil, r13, r14, 0, 0x0, 4, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:46")
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: setp.eq.u32
+				c1t := uint32(r4[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: setp.eq.u32
+				c1t := uint32(r4[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 0,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 49: ld.volatile.shared.u32
+	m3 := m & w.P[0]
+	if m3 != 0 {
+		u2 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m3, "testdata/ptx/seeds/shared_lock_predicated.ptx:49")
+		runtime.Broadcast(r5, m3, u2)
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: add.u32
+				if p0>>l&1 != 0 {
+					v4 := uint64(uint32(r5[l]) + uint32(r3[l]))
+					r5[l] = v4
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: add.u32
+				if p0>>l&1 != 0 {
+					v4 := uint64(uint32(r5[l]) + uint32(r3[l]))
+					r5[l] = v4
+				}
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: 0,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 51: st.volatile.shared.u32
+	m5 := m & w.P[0]
+	if m5 != 0 {
+		w.StoreLanes(runtime.SpaceShared, r5, nil, 0, 0x4, 4, m5, "testdata/ptx/seeds/shared_lock_predicated.ptx:51")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: 0,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 53: atom.shared.exch.b32
+	m6 := m & w.P[0]
+	if m6 != 0 {
+		w.AtomLanes(runtime.SpaceShared, atomExch32, r6, nil, r13, r13, 0, 0x0, 4, m6, "testdata/ptx/seeds/shared_lock_predicated.ptx:53")
+	}
+}
+
+// sharedLockPredicatedBlock4 runs block 4 of kernel shared_lock_predicated for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 56-62; ret
+func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r8 := w.Reg(8)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 56: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:56")
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: mad.lo.u32
+				v2 := uint64(uint32(uint32(u1)*uint32(k0) + uint32(r2[l])))
+				r8[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: mad.lo.u32
+				v2 := uint64(uint32(uint32(u1)*uint32(k0) + uint32(r2[l])))
+				r8[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 58: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:58")
+	}
+	// PTX line 59: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 61: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 62: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r8[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 61: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				// 62: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r8[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+				}
+			}
+		}
 	}
 }
 

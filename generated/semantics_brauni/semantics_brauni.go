@@ -322,128 +322,7 @@ func brauniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-36
-			{
-				r3 := w.Reg(3)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x20)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				// PTX line 25: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 26: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 27, 28: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 28: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/brauni.ptx:29")
-				}
-				// PTX line 30: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 31, 32: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 32: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r7[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 32: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r7[l] = v8
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u32
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u9 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/brauni.ptx:33")
-				}
-				runtime.Broadcast(r8, m, u9)
-				// PTX line 35: and.b32, warp-uniform
-				u10 := uint64(uint32(u1) & uint32(k1))
-				// PTX lines 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: setp.eq.u32
-							c11t := uint32(u10) == uint32(k2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: setp.eq.u32
-							c11t := uint32(u10) == uint32(k2)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u9
-			}
+			brauniBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -457,83 +336,14 @@ func brauniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 (EVEN_CTA), PTX lines 42-43
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x1)
-				// PTX line 42: activemask.b32
-				w.Activemask(10, m)
-				// PTX line 43: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r11, m, u1)
-				_ = u1
-			}
+			brauniBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (CTA_JOIN), PTX lines 45-47
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				// PTX lines 45, 47: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: st.global.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:45")
-							}
-							// 47: setp.ne.u32
-							c2t := uint32(r8[l]) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: st.global.u32
-							s1 := uint64(r7[l]) + 0x0
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:45")
-							}
-							// 47: setp.ne.u32
-							c2t := uint32(r8[l]) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			brauniBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -547,293 +357,28 @@ func brauniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 3:
 			// b3 (MODE1), PTX lines 53-54
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0xa)
-				// PTX line 53: activemask.b32
-				w.Activemask(12, m)
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: add.u32
-							v1 := uint64(uint32(r11[l]) + uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: add.u32
-							v1 := uint64(uint32(r11[l]) + uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			brauniBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 (MODE_JOIN), PTX lines 56-62; ret
-			{
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1)
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.u32
-							s1 := uint64(r7[l]) + 0x4
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.u32
-							s1 := uint64(r7[l]) + 0x4
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:56")
-							}
-						}
-					}
-				}
-				// PTX line 57: activemask.b32
-				w.Activemask(13, m)
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.u32
-							s2 := uint64(r7[l]) + 0x8
-							s2v := uint64(r13[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brauni.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.u32
-							s2 := uint64(r7[l]) + 0x8
-							s2v := uint64(r13[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brauni.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s3 := uint64(r7[l]) + 0xc
-							s3v := uint64(r11[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/brauni.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s3 := uint64(r7[l]) + 0xc
-							s3v := uint64(r11[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/brauni.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.global.u32
-							v4a := uint64(r7[l]) + 0x10
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/brauni.ptx:60")
-									continue
-								}
-								v4 = v4x
-							}
-							// 61: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r14[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.global.u32
-							v4a := uint64(r7[l]) + 0x10
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/brauni.ptx:60")
-									continue
-								}
-								v4 = v4x
-							}
-							// 61: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r14[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.u32
-							s6 := uint64(r7[l]) + 0x10
-							s6v := uint64(r14[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/brauni.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.u32
-							s6 := uint64(r7[l]) + 0x10
-							s6v := uint64(r14[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/brauni.ptx:62")
-							}
-						}
-					}
-				}
-			}
+			brauniBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 5:
 			// b5, PTX lines 38-39
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x2)
-				// PTX line 38: activemask.b32
-				w.Activemask(10, m)
-				// PTX line 39: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				runtime.Broadcast(r11, m, u1)
-				_ = u1
-			}
+			brauniBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 6:
 			// b6, PTX lines 49-50
-			{
-				r11 := w.Reg(11)
-				k0 := uint64(0x14)
-				// PTX line 49: activemask.b32
-				w.Activemask(12, m)
-				// PTX lines 50: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: add.u32
-							v1 := uint64(uint32(r11[l]) + uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: add.u32
-							v1 := uint64(uint32(r11[l]) + uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			brauniBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -845,5 +390,488 @@ func brauniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// brauniBlock0 runs block 0 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-36
+func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x20)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	// PTX line 25: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 27, 28: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/brauni.ptx:29")
+	}
+	// PTX line 30: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 31, 32: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 32: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r7[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 32: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r7[l] = v8
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u9 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/brauni.ptx:33")
+	}
+	runtime.Broadcast(r8, m, u9)
+	// PTX line 35: and.b32, warp-uniform
+	u10 := uint64(uint32(u1) & uint32(k1))
+	// PTX lines 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: setp.eq.u32
+				c11t := uint32(u10) == uint32(k2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: setp.eq.u32
+				c11t := uint32(u10) == uint32(k2)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u9
+}
+
+// brauniBlock1 runs block 1 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b1 (EVEN_CTA), PTX lines 42-43
+func brauniBlock1(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	// PTX line 42: activemask.b32
+	w.Activemask(10, m)
+	// PTX line 43: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r11, m, u1)
+	_ = u1
+}
+
+// brauniBlock2 runs block 2 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b2 (CTA_JOIN), PTX lines 45-47
+func brauniBlock2(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// PTX lines 45, 47: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: st.global.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:45")
+				}
+				// 47: setp.ne.u32
+				c2t := uint32(r8[l]) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: st.global.u32
+				s1 := uint64(r7[l]) + 0x0
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:45")
+				}
+				// 47: setp.ne.u32
+				c2t := uint32(r8[l]) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// brauniBlock3 runs block 3 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b3 (MODE1), PTX lines 53-54
+func brauniBlock3(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0xa)
+	// PTX line 53: activemask.b32
+	w.Activemask(12, m)
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: add.u32
+				v1 := uint64(uint32(r11[l]) + uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: add.u32
+				v1 := uint64(uint32(r11[l]) + uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// brauniBlock4 runs block 4 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b4 (MODE_JOIN), PTX lines 56-62; ret
+func brauniBlock4(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1)
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.u32
+				s1 := uint64(r7[l]) + 0x4
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.u32
+				s1 := uint64(r7[l]) + 0x4
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brauni.ptx:56")
+				}
+			}
+		}
+	}
+	// PTX line 57: activemask.b32
+	w.Activemask(13, m)
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.u32
+				s2 := uint64(r7[l]) + 0x8
+				s2v := uint64(r13[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brauni.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.u32
+				s2 := uint64(r7[l]) + 0x8
+				s2v := uint64(r13[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brauni.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s3 := uint64(r7[l]) + 0xc
+				s3v := uint64(r11[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/brauni.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s3 := uint64(r7[l]) + 0xc
+				s3v := uint64(r11[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/brauni.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.global.u32
+				v4a := uint64(r7[l]) + 0x10
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/brauni.ptx:60")
+						continue
+					}
+					v4 = v4x
+				}
+				// 61: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r14[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.global.u32
+				v4a := uint64(r7[l]) + 0x10
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/brauni.ptx:60")
+						continue
+					}
+					v4 = v4x
+				}
+				// 61: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r14[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.u32
+				s6 := uint64(r7[l]) + 0x10
+				s6v := uint64(r14[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/brauni.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.u32
+				s6 := uint64(r7[l]) + 0x10
+				s6v := uint64(r14[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/brauni.ptx:62")
+				}
+			}
+		}
+	}
+}
+
+// brauniBlock5 runs block 5 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 38-39
+func brauniBlock5(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	// PTX line 38: activemask.b32
+	w.Activemask(10, m)
+	// PTX line 39: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r11, m, u1)
+	_ = u1
+}
+
+// brauniBlock6 runs block 6 of kernel brauni for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 49-50
+func brauniBlock6(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x14)
+	// PTX line 49: activemask.b32
+	w.Activemask(12, m)
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: add.u32
+				v1 := uint64(uint32(r11[l]) + uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: add.u32
+				v1 := uint64(uint32(r11[l]) + uint32(k0))
+				r11[l] = v1
+			}
+		}
 	}
 }

@@ -314,546 +314,49 @@ func brxDivergentRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-24; divergent, reconverges at block 6 (b6 (JOIN))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x10)
-				k1 := uint64(0x5)
-				// PTX lines 19: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 19: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 19: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 20: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/brx.ptx:20")
-				}
-				// PTX line 21: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 22, 23, 24: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 23: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 24: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							r5[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 23: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 24: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							r5[l] = v6
-						}
-					}
-				}
-			}
+			brxDivergentBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b1 (T0), PTX lines 28-30
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				// PTX line 28: activemask.b32
-				w.Activemask(6, m)
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
-							}
-							// 30: mov.u32
-							v2 := uint64(r0[l])
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
-							}
-							// 30: mov.u32
-							v2 := uint64(r0[l])
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			brxDivergentBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 2:
 			// b2 (T1), PTX lines 33-35
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x3e8)
-				// PTX line 33: activemask.b32
-				w.Activemask(6, m)
-				// PTX lines 34, 35: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
-							}
-							// 35: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
-							}
-							// 35: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			brxDivergentBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 3:
 			// b3 (T2), PTX lines 38-40
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x7d0)
-				// PTX line 38: activemask.b32
-				w.Activemask(6, m)
-				// PTX lines 39, 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
-							}
-							// 40: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
-							}
-							// 40: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			brxDivergentBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
 			// b4 (T3), PTX lines 43-45
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0xbb8)
-				// PTX line 43: activemask.b32
-				w.Activemask(6, m)
-				// PTX lines 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
-							}
-							// 45: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
-							}
-							// 45: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			brxDivergentBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b5 (T4), PTX lines 48-50
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0xfa0)
-				// PTX line 48: activemask.b32
-				w.Activemask(6, m)
-				// PTX lines 49, 50: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
-							}
-							// 50: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r6[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
-							}
-							// 50: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(k0))
-							r7[l] = v2
-						}
-					}
-				}
-			}
+			brxDivergentBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b6 (JOIN), PTX lines 52-57; ret
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				// PTX line 52: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
-							}
-						}
-					}
-				}
-				// PTX lines 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u32
-							s2 := uint64(r4[l]) + 0x8
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u32
-							s2 := uint64(r4[l]) + 0x8
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
-							}
-						}
-					}
-				}
-				// PTX lines 55, 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: ld.global.u32
-							v3a := uint64(r4[l]) + 0xc
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
-									continue
-								}
-								v3 = v3x
-							}
-							// 56: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r9[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: ld.global.u32
-							v3a := uint64(r4[l]) + 0xc
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
-									continue
-								}
-								v3 = v3x
-							}
-							// 56: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r9[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.global.u32
-							s5 := uint64(r4[l]) + 0xc
-							s5v := uint64(r9[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.global.u32
-							s5 := uint64(r4[l]) + 0xc
-							s5v := uint64(r9[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
-							}
-						}
-					}
-				}
-			}
+			brxDivergentBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -865,5 +368,530 @@ func brxDivergentRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// brxDivergentBlock0 runs block 0 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-24; divergent, reconverges at block 6 (b6 (JOIN))
+func brxDivergentBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x10)
+	k1 := uint64(0x5)
+	// PTX lines 19: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 19: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 19: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 20: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/brx.ptx:20")
+	}
+	// PTX line 21: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 22, 23, 24: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 23: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 24: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 23: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 24: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				r5[l] = v6
+			}
+		}
+	}
+}
+
+// brxDivergentBlock1 runs block 1 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b1 (T0), PTX lines 28-30
+func brxDivergentBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	// PTX line 28: activemask.b32
+	w.Activemask(6, m)
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
+				}
+				// 30: mov.u32
+				v2 := uint64(r0[l])
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:29")
+				}
+				// 30: mov.u32
+				v2 := uint64(r0[l])
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// brxDivergentBlock2 runs block 2 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b2 (T1), PTX lines 33-35
+func brxDivergentBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x3e8)
+	// PTX line 33: activemask.b32
+	w.Activemask(6, m)
+	// PTX lines 34, 35: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
+				}
+				// 35: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:34")
+				}
+				// 35: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// brxDivergentBlock3 runs block 3 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b3 (T2), PTX lines 38-40
+func brxDivergentBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x7d0)
+	// PTX line 38: activemask.b32
+	w.Activemask(6, m)
+	// PTX lines 39, 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
+				}
+				// 40: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:39")
+				}
+				// 40: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// brxDivergentBlock4 runs block 4 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b4 (T3), PTX lines 43-45
+func brxDivergentBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0xbb8)
+	// PTX line 43: activemask.b32
+	w.Activemask(6, m)
+	// PTX lines 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
+				}
+				// 45: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:44")
+				}
+				// 45: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// brxDivergentBlock5 runs block 5 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b5 (T4), PTX lines 48-50
+func brxDivergentBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0xfa0)
+	// PTX line 48: activemask.b32
+	w.Activemask(6, m)
+	// PTX lines 49, 50: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
+				}
+				// 50: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r6[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:49")
+				}
+				// 50: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(k0))
+				r7[l] = v2
+			}
+		}
+	}
+}
+
+// brxDivergentBlock6 runs block 6 of kernel brx_divergent for the lanes m (budget 0: counting statistics).
+// b6 (JOIN), PTX lines 52-57; ret
+func brxDivergentBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	// PTX line 52: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/brx.ptx:53")
+				}
+			}
+		}
+	}
+	// PTX lines 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u32
+				s2 := uint64(r4[l]) + 0x8
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u32
+				s2 := uint64(r4[l]) + 0x8
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/brx.ptx:54")
+				}
+			}
+		}
+	}
+	// PTX lines 55, 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: ld.global.u32
+				v3a := uint64(r4[l]) + 0xc
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
+						continue
+					}
+					v3 = v3x
+				}
+				// 56: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r9[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: ld.global.u32
+				v3a := uint64(r4[l]) + 0xc
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/brx.ptx:55")
+						continue
+					}
+					v3 = v3x
+				}
+				// 56: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r9[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.global.u32
+				s5 := uint64(r4[l]) + 0xc
+				s5v := uint64(r9[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.global.u32
+				s5 := uint64(r4[l]) + 0xc
+				s5v := uint64(r9[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/brx.ptx:57")
+				}
+			}
+		}
 	}
 }

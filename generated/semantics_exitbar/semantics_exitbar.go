@@ -429,162 +429,7 @@ func maybeDieRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-36; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				k2 := uint64(0x40)
-				k3 := uint64(0x20)
-				// PTX lines 30, 31, 32, 33, 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 31: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
-									continue
-								}
-								v2 = v2x
-							}
-							// 32: rem.u32
-							v3 := isa.Rem(v2, k0, 32, false)
-							// 33: setp.eq.u32
-							c4t := uint32(v3) == uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-							// 34: sub.u32
-							v5 := uint64(uint32(v2) - uint32(k2))
-							// 35: setp.lt.u32
-							c6t := uint32(v5) < uint32(k3)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 36: or.pred
-							c7 := (c4) || (c6)
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 31: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
-									continue
-								}
-								v2 = v2x
-							}
-							// 32: rem.u32
-							v3 := isa.Rem(v2, k0, 32, false)
-							// 33: setp.eq.u32
-							c4t := uint32(v3) == uint32(k1)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p0 = p0&^(1<<l) | c4b0<<l
-							// 34: sub.u32
-							v5 := uint64(uint32(v2) - uint32(k2))
-							// 35: setp.lt.u32
-							c6t := uint32(v5) < uint32(k3)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 36: or.pred
-							c7 := (c4) || (c6)
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p2 = p2&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-			}
+			maybeDieBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -601,49 +446,7 @@ func maybeDieRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 2:
 			// b2, PTX lines 38-39
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xd1e)
-				// PTX line 38: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.global.u32
-							s2 := uint64(r0[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.global.u32
-							s2 := uint64(r0[l]) + 0x0
-							s2v := uint64(u1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
-							}
-						}
-					}
-				}
-			}
+			maybeDieBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -658,6 +461,211 @@ func maybeDieRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// maybeDieBlock0 runs block 0 of function maybe_die for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-36; divergent, reconverges at the exit
+func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	k2 := uint64(0x40)
+	k3 := uint64(0x20)
+	// PTX lines 30, 31, 32, 33, 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 31: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
+						continue
+					}
+					v2 = v2x
+				}
+				// 32: rem.u32
+				v3 := isa.Rem(v2, k0, 32, false)
+				// 33: setp.eq.u32
+				c4t := uint32(v3) == uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+				// 34: sub.u32
+				v5 := uint64(uint32(v2) - uint32(k2))
+				// 35: setp.lt.u32
+				c6t := uint32(v5) < uint32(k3)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 36: or.pred
+				c7 := (c4) || (c6)
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 31: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
+						continue
+					}
+					v2 = v2x
+				}
+				// 32: rem.u32
+				v3 := isa.Rem(v2, k0, 32, false)
+				// 33: setp.eq.u32
+				c4t := uint32(v3) == uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0 = p0&^(1<<l) | c4b0<<l
+				// 34: sub.u32
+				v5 := uint64(uint32(v2) - uint32(k2))
+				// 35: setp.lt.u32
+				c6t := uint32(v5) < uint32(k3)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 36: or.pred
+				c7 := (c4) || (c6)
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p2 = p2&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+}
+
+// maybeDieBlock2 runs block 2 of function maybe_die for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 38-39
+func maybeDieBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xd1e)
+	// PTX line 38: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.global.u32
+				s2 := uint64(r0[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.global.u32
+				s2 := uint64(r0[l]) + 0x0
+				s2v := uint64(u1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/exitbar.ptx:39")
+				}
+			}
+		}
+	}
+}
+
 // exitbarRun runs blocks of kernel exitbar for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -666,46 +674,7 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 53-54; divergent, reconverges at block 1 (b1 (WRITE))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x60)
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 54: setp.lt.u32
-							c2t := uint32(v1) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 54: setp.lt.u32
-							c2t := uint32(v1) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			exitbarBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -719,193 +688,7 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 1:
 			// b1 (WRITE), PTX lines 58-72; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				k0 := uint64(0x10)
-				k1 := uint64(0x0)
-				k2 := uint64(0x4)
-				k3 := uint64(0x3e8)
-				k4 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 58: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/exitbar.ptx:58")
-				}
-				// PTX line 59: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 61: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r4[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 61: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							r4[l] = v4
-						}
-					}
-				}
-				// PTX line 62: mov.u64, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r5, m, u5)
-				// PTX lines 63, 64, 65, 66, 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-							// 64: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 65: add.u32
-							v8 := uint64(uint32(r0[l]) + uint32(k3))
-							// 66: st.shared.u32
-							s9 := uint64(v7) + 0x0
-							s9v := uint64(v8)
-							if s9 < shEnd4 && s9&3 == 0 {
-								runtime.Store32(sh, s9, s9v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
-							}
-							// 67: add.u64
-							v10 := uint64(uint64(r4[l]) + uint64(k4))
-							r9[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-							// 64: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							// 65: add.u32
-							v8 := uint64(uint32(r0[l]) + uint32(k3))
-							// 66: st.shared.u32
-							s9 := uint64(v7) + 0x0
-							s9v := uint64(v8)
-							if s9 < shEnd4 && s9&3 == 0 {
-								runtime.Store32(sh, s9, s9v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
-							}
-							// 67: add.u64
-							v10 := uint64(uint64(r4[l]) + uint64(k4))
-							r9[l] = v10
-						}
-					}
-				}
-				// PTX lines 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.param.u64
-							s11 := uint64(0x0)
-							s11v := uint64(r9[l])
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.param.u64
-							s11 := uint64(0x0)
-							s11v := uint64(r9[l])
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
-							}
-						}
-					}
-				}
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.param.u32
-							s12 := uint64(0x8)
-							s12v := uint64(r0[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.param.u32
-							s12 := uint64(0x8)
-							s12v := uint64(r0[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
-							}
-						}
-					}
-				}
-			}
+			exitbarBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -924,251 +707,7 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		case 6:
 			// b3, PTX lines 76-86; ret
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x7f)
-				k1 := uint64(0x4)
-				k2 := uint64(0x1)
-				// PTX line 76: activemask.b32
-				w.Activemask(10, m)
-				// PTX line 77: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: sub.u32
-							v2 := uint64(uint32(u1) - uint32(r0[l]))
-							// 79: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 80: add.u64
-							v4 := uint64(uint64(r5[l]) + uint64(v3))
-							// 81: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
-									continue
-								}
-								v5 = v5x
-							}
-							r13[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: sub.u32
-							v2 := uint64(uint32(u1) - uint32(r0[l]))
-							// 79: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 80: add.u64
-							v4 := uint64(uint64(r5[l]) + uint64(v3))
-							// 81: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
-									continue
-								}
-								v5 = v5x
-							}
-							r13[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u32
-							s6 := uint64(r4[l]) + 0x0
-							s6v := uint64(r13[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u32
-							s6 := uint64(r4[l]) + 0x0
-							s6v := uint64(r13[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.global.u32
-							s7 := uint64(r4[l]) + 0x4
-							s7v := uint64(r10[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.global.u32
-							s7 := uint64(r4[l]) + 0x4
-							s7v := uint64(r10[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
-							}
-						}
-					}
-				}
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.global.u32
-							v8a := uint64(r4[l]) + 0xc
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
-									continue
-								}
-								v8 = v8x
-							}
-							// 85: add.u32
-							v9 := uint64(uint32(v8) + uint32(k2))
-							r14[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.global.u32
-							v8a := uint64(r4[l]) + 0xc
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
-									continue
-								}
-								v8 = v8x
-							}
-							// 85: add.u32
-							v9 := uint64(uint32(v8) + uint32(k2))
-							r14[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.u32
-							s10 := uint64(r4[l]) + 0xc
-							s10v := uint64(r14[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.u32
-							s10 := uint64(r4[l]) + 0xc
-							s10v := uint64(r14[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
-							}
-						}
-					}
-				}
-			}
+			exitbarBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1180,5 +719,488 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// exitbarBlock0 runs block 0 of kernel exitbar for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 53-54; divergent, reconverges at block 1 (b1 (WRITE))
+func exitbarBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x60)
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 54: setp.lt.u32
+				c2t := uint32(v1) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 54: setp.lt.u32
+				c2t := uint32(v1) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// exitbarBlock1 runs block 1 of kernel exitbar for the lanes m (budget 0: counting statistics).
+// b1 (WRITE), PTX lines 58-72; code before the call
+func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	k0 := uint64(0x10)
+	k1 := uint64(0x0)
+	k2 := uint64(0x4)
+	k3 := uint64(0x3e8)
+	k4 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 58: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/exitbar.ptx:58")
+	}
+	// PTX line 59: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 61: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r4[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 61: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r4[l] = v4
+			}
+		}
+	}
+	// PTX line 62: mov.u64, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r5, m, u5)
+	// PTX lines 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				// 64: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 65: add.u32
+				v8 := uint64(uint32(r0[l]) + uint32(k3))
+				// 66: st.shared.u32
+				s9 := uint64(v7) + 0x0
+				s9v := uint64(v8)
+				if s9 < shEnd4 && s9&3 == 0 {
+					runtime.Store32(shp, s9, s9v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
+				}
+				// 67: add.u64
+				v10 := uint64(uint64(r4[l]) + uint64(k4))
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				// 64: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				// 65: add.u32
+				v8 := uint64(uint32(r0[l]) + uint32(k3))
+				// 66: st.shared.u32
+				s9 := uint64(v7) + 0x0
+				s9v := uint64(v8)
+				if s9 < shEnd4 && s9&3 == 0 {
+					runtime.Store32(shp, s9, s9v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s9, 4, s9v, l, "testdata/ptx/semantics/exitbar.ptx:66")
+				}
+				// 67: add.u64
+				v10 := uint64(uint64(r4[l]) + uint64(k4))
+				r9[l] = v10
+			}
+		}
+	}
+	// PTX lines 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.param.u64
+				s11 := uint64(0x0)
+				s11v := uint64(r9[l])
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.param.u64
+				s11 := uint64(0x0)
+				s11v := uint64(r9[l])
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
+				}
+			}
+		}
+	}
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.param.u32
+				s12 := uint64(0x8)
+				s12v := uint64(r0[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.param.u32
+				s12 := uint64(0x8)
+				s12v := uint64(r0[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
+				}
+			}
+		}
+	}
+}
+
+// exitbarBlock6 runs block 6 of kernel exitbar for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 76-86; ret
+func exitbarBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x7f)
+	k1 := uint64(0x4)
+	k2 := uint64(0x1)
+	// PTX line 76: activemask.b32
+	w.Activemask(10, m)
+	// PTX line 77: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: sub.u32
+				v2 := uint64(uint32(u1) - uint32(r0[l]))
+				// 79: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 80: add.u64
+				v4 := uint64(uint64(r5[l]) + uint64(v3))
+				// 81: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
+						continue
+					}
+					v5 = v5x
+				}
+				r13[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: sub.u32
+				v2 := uint64(uint32(u1) - uint32(r0[l]))
+				// 79: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 80: add.u64
+				v4 := uint64(uint64(r5[l]) + uint64(v3))
+				// 81: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/exitbar.ptx:81")
+						continue
+					}
+					v5 = v5x
+				}
+				r13[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u32
+				s6 := uint64(r4[l]) + 0x0
+				s6v := uint64(r13[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u32
+				s6 := uint64(r4[l]) + 0x0
+				s6v := uint64(r13[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/exitbar.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.global.u32
+				s7 := uint64(r4[l]) + 0x4
+				s7v := uint64(r10[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.global.u32
+				s7 := uint64(r4[l]) + 0x4
+				s7v := uint64(r10[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/semantics/exitbar.ptx:83")
+				}
+			}
+		}
+	}
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.global.u32
+				v8a := uint64(r4[l]) + 0xc
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
+						continue
+					}
+					v8 = v8x
+				}
+				// 85: add.u32
+				v9 := uint64(uint32(v8) + uint32(k2))
+				r14[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.global.u32
+				v8a := uint64(r4[l]) + 0xc
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/exitbar.ptx:84")
+						continue
+					}
+					v8 = v8x
+				}
+				// 85: add.u32
+				v9 := uint64(uint32(v8) + uint32(k2))
+				r14[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.u32
+				s10 := uint64(r4[l]) + 0xc
+				s10v := uint64(r14[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.u32
+				s10 := uint64(r4[l]) + 0xc
+				s10v := uint64(r14[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/exitbar.ptx:86")
+				}
+			}
+		}
 	}
 }

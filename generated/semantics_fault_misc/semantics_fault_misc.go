@@ -678,226 +678,7 @@ func misalignedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-43; ret
-			{
-				r3 := w.Reg(3)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				k2 := uint64(0x1)
-				// PTX line 27: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 28: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 30: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fault_misc.ptx:31")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:32")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.u64
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_misc.ptx:33")
-				}
-				// PTX line 34: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u6)
-				// PTX line 35: cvta.to.global.u64, warp-uniform
-				u9 := uint64(u7)
-				// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 37: add.u64
-							v11 := uint64(uint64(u8) + uint64(v10))
-							// 38: setp.eq.u32
-							c12t := uint32(r3[l]) == uint32(u5)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-							// 39: selp.u64
-							v13 := uint64(k1)
-							if c12 {
-								v13 = uint64(k2)
-							}
-							// 40: add.u64
-							v14 := uint64(uint64(v11) + uint64(v13))
-							// 41: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
-									continue
-								}
-								v15 = v15x
-							}
-							r12[l] = v15
-							// 42: add.u64
-							v16 := uint64(uint64(u9) + uint64(v10))
-							r13[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 37: add.u64
-							v11 := uint64(uint64(u8) + uint64(v10))
-							// 38: setp.eq.u32
-							c12t := uint32(r3[l]) == uint32(u5)
-							c12 := c12t
-							c12b0 := uint32(0)
-							if c12 {
-								c12b0 = 1
-							}
-							p0 = p0&^(1<<l) | c12b0<<l
-							// 39: selp.u64
-							v13 := uint64(k1)
-							if c12 {
-								v13 = uint64(k2)
-							}
-							// 40: add.u64
-							v14 := uint64(uint64(v11) + uint64(v13))
-							// 41: ld.global.u32
-							v15a := uint64(v14) + 0x0
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
-									continue
-								}
-								v15 = v15x
-							}
-							r12[l] = v15
-							// 42: add.u64
-							v16 := uint64(uint64(u9) + uint64(v10))
-							r13[l] = v16
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.global.u32
-							s17 := uint64(r13[l]) + 0x0
-							s17v := uint64(r12[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.global.u32
-							s17 := uint64(r13[l]) + 0x0
-							s17v := uint64(r12[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
-							}
-						}
-					}
-				}
-			}
+			misalignedBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -912,6 +693,229 @@ func misalignedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// misalignedBlock0 runs block 0 of kernel misaligned for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-43; ret
+func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	// PTX line 27: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 30: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fault_misc.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_misc.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u6)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u7)
+	// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 37: add.u64
+				v11 := uint64(uint64(u8) + uint64(v10))
+				// 38: setp.eq.u32
+				c12t := uint32(r3[l]) == uint32(u5)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+				// 39: selp.u64
+				v13 := uint64(k1)
+				if c12 {
+					v13 = uint64(k2)
+				}
+				// 40: add.u64
+				v14 := uint64(uint64(v11) + uint64(v13))
+				// 41: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+						continue
+					}
+					v15 = v15x
+				}
+				r12[l] = v15
+				// 42: add.u64
+				v16 := uint64(uint64(u9) + uint64(v10))
+				r13[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 37: add.u64
+				v11 := uint64(uint64(u8) + uint64(v10))
+				// 38: setp.eq.u32
+				c12t := uint32(r3[l]) == uint32(u5)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p0 = p0&^(1<<l) | c12b0<<l
+				// 39: selp.u64
+				v13 := uint64(k1)
+				if c12 {
+					v13 = uint64(k2)
+				}
+				// 40: add.u64
+				v14 := uint64(uint64(v11) + uint64(v13))
+				// 41: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+						continue
+					}
+					v15 = v15x
+				}
+				r12[l] = v15
+				// 42: add.u64
+				v16 := uint64(uint64(u9) + uint64(v10))
+				r13[l] = v16
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.global.u32
+				s17 := uint64(r13[l]) + 0x0
+				s17v := uint64(r12[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.global.u32
+				s17 := uint64(r13[l]) + 0x0
+				s17v := uint64(r12[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+				}
+			}
+		}
+	}
+}
+
 // sharedOobRun runs blocks of kernel shared_oob for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sharedOobRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -920,296 +924,14 @@ func sharedOobRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 56-67; bar.sync at line 68
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0x40)
-				k1 := uint64(0x0)
-				k2 := uint64(0x4)
-				// PTX line 56: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 57: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 58, 59: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 59: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							r2[l] = v3
-							// 59: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 60: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:60")
-				}
-				// PTX lines 61, 62, 63: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: setp.eq.u32
-							c6t := uint32(r3[l]) == uint32(u5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-							// 62: mov.u32
-							v7 := uint64(r2[l])
-							r5[l] = v7
-							// 63: mov.u32
-							if c6 {
-								v8 := uint64(k0)
-								r5[l] = v8
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: setp.eq.u32
-							c6t := uint32(r3[l]) == uint32(u5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-							// 62: mov.u32
-							v7 := uint64(r2[l])
-							r5[l] = v7
-							// 63: mov.u32
-							if c6 {
-								v8 := uint64(k0)
-								r5[l] = v8
-							}
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 64: mov.u64, warp-uniform
-				u9 := uint64(k1)
-				runtime.Broadcast(r6, m, u9)
-				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
-							// 66: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 67: st.shared.u32
-							s12 := uint64(v11) + 0x0
-							s12v := uint64(r3[l])
-							if s12 < shEnd4 && s12&3 == 0 {
-								runtime.Store32(sh, s12, s12v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
-							// 66: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 67: st.shared.u32
-							s12 := uint64(v11) + 0x0
-							s12v := uint64(r3[l])
-							if s12 < shEnd4 && s12&3 == 0 {
-								runtime.Store32(sh, s12, s12v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
-							}
-						}
-					}
-				}
-			}
+			sharedOobBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 69-78; ret
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r12 := w.Reg(12)
-				k0 := uint64(0x3f)
-				k1 := uint64(0x4)
-				// PTX line 69: mov.u32, warp-uniform
-				u1 := uint64(k0)
-				// PTX lines 70, 71, 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: sub.u32
-							v2 := uint64(uint32(u1) - uint32(r2[l]))
-							// 71: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 72: add.u64
-							v4 := uint64(uint64(r6[l]) + uint64(v3))
-							// 73: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
-									continue
-								}
-								v5 = v5x
-							}
-							r12[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: sub.u32
-							v2 := uint64(uint32(u1) - uint32(r2[l]))
-							// 71: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 72: add.u64
-							v4 := uint64(uint64(r6[l]) + uint64(v3))
-							// 73: ld.shared.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd4 && v5a&3 == 0 {
-								v5 = runtime.Load32(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
-									continue
-								}
-								v5 = v5x
-							}
-							r12[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:74")
-				}
-				// PTX line 75: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-							// 77: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							// 78: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r12[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-							// 77: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							// 78: st.global.u32
-							s10 := uint64(v9) + 0x0
-							s10v := uint64(r12[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
-							}
-						}
-					}
-				}
-			}
+			sharedOobBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1224,6 +946,298 @@ func sharedOobRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// sharedOobBlock0 runs block 0 of kernel shared_oob for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 56-67; bar.sync at line 68
+func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x40)
+	k1 := uint64(0x0)
+	k2 := uint64(0x4)
+	// PTX line 56: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 57: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 58, 59: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 59: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 59: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 60: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:60")
+	}
+	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: setp.eq.u32
+				c6t := uint32(r3[l]) == uint32(u5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+				// 62: mov.u32
+				v7 := uint64(r2[l])
+				r5[l] = v7
+				// 63: mov.u32
+				if c6 {
+					v8 := uint64(k0)
+					r5[l] = v8
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: setp.eq.u32
+				c6t := uint32(r3[l]) == uint32(u5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+				// 62: mov.u32
+				v7 := uint64(r2[l])
+				r5[l] = v7
+				// 63: mov.u32
+				if c6 {
+					v8 := uint64(k0)
+					r5[l] = v8
+				}
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 64: mov.u64, warp-uniform
+	u9 := uint64(k1)
+	runtime.Broadcast(r6, m, u9)
+	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
+				// 66: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 67: st.shared.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(r3[l])
+				if s12 < shEnd4 && s12&3 == 0 {
+					runtime.Store32(shp, s12, s12v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
+				// 66: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 67: st.shared.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(r3[l])
+				if s12 < shEnd4 && s12&3 == 0 {
+					runtime.Store32(shp, s12, s12v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+				}
+			}
+		}
+	}
+}
+
+// sharedOobBlock1 runs block 1 of kernel shared_oob for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 69-78; ret
+func sharedOobBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	k0 := uint64(0x3f)
+	k1 := uint64(0x4)
+	// PTX line 69: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 70, 71, 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: sub.u32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 71: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 72: add.u64
+				v4 := uint64(uint64(r6[l]) + uint64(v3))
+				// 73: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
+						continue
+					}
+					v5 = v5x
+				}
+				r12[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: sub.u32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 71: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 72: add.u64
+				v4 := uint64(uint64(r6[l]) + uint64(v3))
+				// 73: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
+						continue
+					}
+					v5 = v5x
+				}
+				r12[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:74")
+	}
+	// PTX line 75: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				// 77: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				// 78: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r12[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				// 77: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				// 78: st.global.u32
+				s10 := uint64(v9) + 0x0
+				s10v := uint64(r12[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+				}
+			}
+		}
+	}
+}
+
 // brxRangeRun runs blocks of kernel brx_range for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxRangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1232,283 +1246,42 @@ func brxRangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 91-102; divergent, reconverges at block 5 (b5 (JOIN))
-			{
-				r3 := w.Reg(3)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				// PTX line 91: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 92: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 93, 94: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 94: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 94: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 95: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:95")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 96: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:96")
-				}
-				// PTX line 97: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u6)
-				// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 99: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							r8[l] = v9
-							// 100: and.b32
-							v10 := uint64(uint32(r3[l]) & uint32(k1))
-							r9[l] = v10
-							// 101: setp.eq.u32
-							c11t := uint32(r3[l]) == uint32(u5)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-							// 102: mov.u32
-							if c11 {
-								v12 := uint64(k0)
-								r9[l] = v12
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: mul.wide.u32
-							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 99: add.u64
-							v9 := uint64(uint64(u7) + uint64(v8))
-							r8[l] = v9
-							// 100: and.b32
-							v10 := uint64(uint32(r3[l]) & uint32(k1))
-							r9[l] = v10
-							// 101: setp.eq.u32
-							c11t := uint32(r3[l]) == uint32(u5)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p0 = p0&^(1<<l) | c11b0<<l
-							// 102: mov.u32
-							if c11 {
-								v12 := uint64(k0)
-								r9[l] = v12
-							}
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			brxRangeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b1 (T0), PTX lines 106-106
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				// PTX lines 106: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					}
-				}
-			}
+			brxRangeBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 2:
 			// b2 (T1), PTX lines 109-109
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					}
-				}
-			}
+			brxRangeBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 3:
 			// b3 (T2), PTX lines 112-112
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x2)
-				// PTX lines 112: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 112: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 112: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					}
-				}
-			}
+			brxRangeBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 4:
 			// b4 (T3), PTX lines 115-115
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x3)
-				// PTX lines 115: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 115: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 115: mov.u32
-							v1 := uint64(k0)
-							r10[l] = v1
-						}
-					}
-				}
-			}
+			brxRangeBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 5:
 			// b5 (JOIN), PTX lines 117-117; ret
-			{
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.global.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.global.u32
-							s1 := uint64(r8[l]) + 0x0
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
-							}
-						}
-					}
-				}
-			}
+			brxRangeBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1523,6 +1296,271 @@ func brxRangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// brxRangeBlock0 runs block 0 of kernel brx_range for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 91-102; divergent, reconverges at block 5 (b5 (JOIN))
+func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	// PTX line 91: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 92: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 93, 94: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 94: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 94: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 95: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:95")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 96: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:96")
+	}
+	// PTX line 97: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 99: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r8[l] = v9
+				// 100: and.b32
+				v10 := uint64(uint32(r3[l]) & uint32(k1))
+				r9[l] = v10
+				// 101: setp.eq.u32
+				c11t := uint32(r3[l]) == uint32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+				// 102: mov.u32
+				if c11 {
+					v12 := uint64(k0)
+					r9[l] = v12
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 99: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r8[l] = v9
+				// 100: and.b32
+				v10 := uint64(uint32(r3[l]) & uint32(k1))
+				r9[l] = v10
+				// 101: setp.eq.u32
+				c11t := uint32(r3[l]) == uint32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p0 = p0&^(1<<l) | c11b0<<l
+				// 102: mov.u32
+				if c11 {
+					v12 := uint64(k0)
+					r9[l] = v12
+				}
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// brxRangeBlock1 runs block 1 of kernel brx_range for the lanes m (budget 0: counting statistics).
+// b1 (T0), PTX lines 106-106
+func brxRangeBlock1(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		}
+	}
+}
+
+// brxRangeBlock2 runs block 2 of kernel brx_range for the lanes m (budget 0: counting statistics).
+// b2 (T1), PTX lines 109-109
+func brxRangeBlock2(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		}
+	}
+}
+
+// brxRangeBlock3 runs block 3 of kernel brx_range for the lanes m (budget 0: counting statistics).
+// b3 (T2), PTX lines 112-112
+func brxRangeBlock3(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		}
+	}
+}
+
+// brxRangeBlock4 runs block 4 of kernel brx_range for the lanes m (budget 0: counting statistics).
+// b4 (T3), PTX lines 115-115
+func brxRangeBlock4(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x3)
+	// PTX lines 115: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 115: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 115: mov.u32
+				v1 := uint64(k0)
+				r10[l] = v1
+			}
+		}
+	}
+}
+
+// brxRangeBlock5 runs block 5 of kernel brx_range for the lanes m (budget 0: counting statistics).
+// b5 (JOIN), PTX lines 117-117; ret
+func brxRangeBlock5(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.global.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.global.u32
+				s1 := uint64(r8[l]) + 0x0
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+				}
+			}
+		}
+	}
+}
+
 // trapKernelRun runs blocks of kernel trap_kernel for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1531,80 +1569,7 @@ func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 130-135; divergent, reconverges at the exit
-			{
-				r3 := w.Reg(3)
-				// PTX line 130: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 131: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 132, 133: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 133: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 133: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 134: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
-				}
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: setp.eq.u32
-							c6t := uint32(r3[l]) == uint32(u5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: setp.eq.u32
-							c6t := uint32(r3[l]) == uint32(u5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			trapKernelBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1621,73 +1586,7 @@ func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b2, PTX lines 137-141; ret
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 137: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:137")
-				}
-				// PTX line 138: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 139, 140, 141: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 140: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 141: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 140: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 141: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r3[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
-							}
-						}
-					}
-				}
-			}
+			trapKernelBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1699,5 +1598,152 @@ func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// trapKernelBlock0 runs block 0 of kernel trap_kernel for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 130-135; divergent, reconverges at the exit
+func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	// PTX line 130: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 131: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 132, 133: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 133: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 133: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: setp.eq.u32
+				c6t := uint32(r3[l]) == uint32(u5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: setp.eq.u32
+				c6t := uint32(r3[l]) == uint32(u5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// trapKernelBlock2 runs block 2 of kernel trap_kernel for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 137-141; ret
+func trapKernelBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:137")
+	}
+	// PTX line 138: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 139, 140, 141: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 140: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 141: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 140: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 141: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r3[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+				}
+			}
+		}
 	}
 }

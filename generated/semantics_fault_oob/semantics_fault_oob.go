@@ -244,176 +244,7 @@ func oobLoadRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 20-32; ret
-			{
-				r3 := w.Reg(3)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				// PTX line 20: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 21: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 22, 23: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 23: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 23: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:24")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:25")
-				}
-				// PTX line 26: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u5)
-				// PTX line 27: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u6)
-				// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 29: add.u64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 30: ld.global.u32
-							v11a := uint64(v10) + 0x4
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 31: add.u64
-							v12 := uint64(uint64(u8) + uint64(v9))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 29: add.u64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 30: ld.global.u32
-							v11a := uint64(v10) + 0x4
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 31: add.u64
-							v12 := uint64(uint64(u8) + uint64(v9))
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: st.global.u32
-							s13 := uint64(r11[l]) + 0x0
-							s13v := uint64(r10[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: st.global.u32
-							s13 := uint64(r11[l]) + 0x0
-							s13v := uint64(r10[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
-							}
-						}
-					}
-				}
-			}
+			oobLoadBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -428,6 +259,179 @@ func oobLoadRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// oobLoadBlock0 runs block 0 of kernel oob_load for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 20-32; ret
+func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	// PTX line 20: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 21: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 22, 23: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 23: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 23: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:24")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:25")
+	}
+	// PTX line 26: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 27: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u6)
+	// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 29: add.u64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 30: ld.global.u32
+				v11a := uint64(v10) + 0x4
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 31: add.u64
+				v12 := uint64(uint64(u8) + uint64(v9))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 29: add.u64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 30: ld.global.u32
+				v11a := uint64(v10) + 0x4
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 31: add.u64
+				v12 := uint64(uint64(u8) + uint64(v9))
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: st.global.u32
+				s13 := uint64(r11[l]) + 0x0
+				s13v := uint64(r10[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: st.global.u32
+				s13 := uint64(r11[l]) + 0x0
+				s13v := uint64(r10[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
+				}
+			}
+		}
+	}
+}
+
 // oobStoreRun runs blocks of kernel oob_store for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func oobStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -436,176 +440,7 @@ func oobStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 44-56; ret
-			{
-				r3 := w.Reg(3)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				k0 := uint64(0x4)
-				// PTX line 44: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 45: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 46, 47: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 47: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 47: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 48: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:48")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 49: ld.param.u64
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:49")
-				}
-				// PTX line 50: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u5)
-				// PTX line 51: cvta.to.global.u64, warp-uniform
-				u8 := uint64(u6)
-				// PTX lines 52, 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 53: add.u64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 54: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 55: add.u64
-							v12 := uint64(uint64(u8) + uint64(v9))
-							r11[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 53: add.u64
-							v10 := uint64(uint64(u7) + uint64(v9))
-							// 54: ld.global.u32
-							v11a := uint64(v10) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
-									continue
-								}
-								v11 = v11x
-							}
-							r10[l] = v11
-							// 55: add.u64
-							v12 := uint64(uint64(u8) + uint64(v9))
-							r11[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.u32
-							s13 := uint64(r11[l]) + 0x4
-							s13v := uint64(r10[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.u32
-							s13 := uint64(r11[l]) + 0x4
-							s13v := uint64(r10[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
-							}
-						}
-					}
-				}
-			}
+			oobStoreBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -617,5 +452,178 @@ func oobStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// oobStoreBlock0 runs block 0 of kernel oob_store for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 44-56; ret
+func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x4)
+	// PTX line 44: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 46, 47: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 47: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 47: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:48")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:49")
+	}
+	// PTX line 50: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u6)
+	// PTX lines 52, 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 53: add.u64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 54: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 55: add.u64
+				v12 := uint64(uint64(u8) + uint64(v9))
+				r11[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 53: add.u64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 54: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 55: add.u64
+				v12 := uint64(uint64(u8) + uint64(v9))
+				r11[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.u32
+				s13 := uint64(r11[l]) + 0x4
+				s13v := uint64(r10[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.u32
+				s13 := uint64(r11[l]) + 0x4
+				s13v := uint64(r10[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
+				}
+			}
+		}
 	}
 }

@@ -463,46 +463,7 @@ func deadlockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-23; divergent, reconverges at block 3 (b2 (DONE))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x20)
-				// PTX lines 22, 23: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 22: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 23: setp.lt.u32
-							c2t := uint32(v1) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 22: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 23: setp.lt.u32
-							c2t := uint32(v1) < uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			deadlockBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -522,73 +483,7 @@ func deadlockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 3
 		case 3:
 			// b2 (DONE), PTX lines 30-34; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:30")
-				}
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 32, 33, 34: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 33: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 34: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r0[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 33: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 34: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r0[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
-							}
-						}
-					}
-				}
-			}
+			deadlockBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -609,6 +504,119 @@ func deadlockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// deadlockBlock0 runs block 0 of kernel deadlock for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-23; divergent, reconverges at block 3 (b2 (DONE))
+func deadlockBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x20)
+	// PTX lines 22, 23: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 22: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 23: setp.lt.u32
+				c2t := uint32(v1) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 22: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 23: setp.lt.u32
+				c2t := uint32(v1) < uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// deadlockBlock3 runs block 3 of kernel deadlock for the lanes m (budget 0: counting statistics).
+// b2 (DONE), PTX lines 30-34; ret
+func deadlockBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 32, 33, 34: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 33: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 34: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r0[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 33: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 34: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r0[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+				}
+			}
+		}
+	}
+}
+
 // spinRun runs blocks of kernel spin for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -617,86 +625,14 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 47-49
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 47: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:47")
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: setp.ne.u32
-							c2t := uint32(u1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: setp.ne.u32
-							c2t := uint32(u1) != uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 49: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r1, m, u3)
-				_ = u3
-			}
+			spinBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (LOOP), PTX lines 51-51
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 51: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			spinBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -710,64 +646,7 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 2:
 			// b2, PTX lines 53-55; ret
-			{
-				r1 := w.Reg(1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 53: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:53")
-				}
-				// PTX line 54: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s3 := uint64(u2) + 0x0
-							s3v := uint64(r1[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s3 := uint64(u2) + 0x0
-							s3v := uint64(r1[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
-							}
-						}
-					}
-				}
-			}
+			spinBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -782,6 +661,147 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// spinBlock0 runs block 0 of kernel spin for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-49
+func spinBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 47: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:47")
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: setp.ne.u32
+				c2t := uint32(u1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: setp.ne.u32
+				c2t := uint32(u1) != uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 49: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r1, m, u3)
+	_ = u3
+}
+
+// spinBlock1 runs block 1 of kernel spin for the lanes m (budget 0: counting statistics).
+// b1 (LOOP), PTX lines 51-51
+func spinBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+			}
+		}
+	}
+}
+
+// spinBlock2 runs block 2 of kernel spin for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 53-55; ret
+func spinBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 53: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:53")
+	}
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s3 := uint64(u2) + 0x0
+				s3v := uint64(r1[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s3 := uint64(u2) + 0x0
+				s3v := uint64(r1[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+				}
+			}
+		}
+	}
+}
+
 // configRun runs blocks of kernel config for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func configRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -790,136 +810,7 @@ func configRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 69-81; ret
-			{
-				r3 := w.Reg(3)
-				k0 := uint64(0x4)
-				// PTX line 69: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 70: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 71, 72: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 72: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 72: mad.lo.u32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 12 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:73")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 2,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 74: ld.param.s16
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 14 {
-					u6 = uint64(binary.LittleEndian.Uint16(kp[0xc:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 2, m, "testdata/ptx/semantics/fault_sync.ptx:74")
-				}
-				u6 = uint64(uint16(int16(int16(u6))))
-				// PTX line 75: cvt.s32.s16, warp-uniform
-				u7 := uint64(uint32(int16(u6)))
-				// PTX line 76: add.u32, warp-uniform
-				u8 := uint64(uint32(u5) + uint32(u7))
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 77: ld.param.u64
-				var u9 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:77")
-				}
-				// PTX line 78: cvta.to.global.u64, warp-uniform
-				u10 := uint64(u9)
-				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 80: add.u64
-							v12 := uint64(uint64(u10) + uint64(v11))
-							// 81: st.global.u32
-							s13 := uint64(v12) + 0x0
-							s13v := uint64(u8)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-							// 80: add.u64
-							v12 := uint64(uint64(u10) + uint64(v11))
-							// 81: st.global.u32
-							s13 := uint64(v12) + 0x0
-							s13v := uint64(u8)
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
-							}
-						}
-					}
-				}
-			}
+			configBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -931,5 +822,138 @@ func configRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// configBlock0 runs block 0 of kernel config for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 69-81; ret
+func configBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	k0 := uint64(0x4)
+	// PTX line 69: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 70: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 71, 72: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 72: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 72: mad.lo.u32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 2,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.s16
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 14 {
+		u6 = uint64(binary.LittleEndian.Uint16(kp[0xc:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 2, m, "testdata/ptx/semantics/fault_sync.ptx:74")
+	}
+	u6 = uint64(uint16(int16(int16(u6))))
+	// PTX line 75: cvt.s32.s16, warp-uniform
+	u7 := uint64(uint32(int16(u6)))
+	// PTX line 76: add.u32, warp-uniform
+	u8 := uint64(uint32(u5) + uint32(u7))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:77")
+	}
+	// PTX line 78: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 80: add.u64
+				v12 := uint64(uint64(u10) + uint64(v11))
+				// 81: st.global.u32
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				// 80: add.u64
+				v12 := uint64(uint64(u10) + uint64(v11))
+				// 81: st.global.u32
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+				}
+			}
+		}
 	}
 }

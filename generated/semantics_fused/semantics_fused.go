@@ -264,557 +264,14 @@ func fusedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-51; bar.sync at line 52
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x4)
-				k1 := uint64(0x8)
-				k2 := uint64(0x32)
-				k3 := uint64(0x7)
-				k4 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fused.ptx:27")
-				}
-				// PTX line 28: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				runtime.Broadcast(r1, m, u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 29: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fused.ptx:29")
-				}
-				// PTX line 30: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r3, m, u4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fused.ptx:31")
-				}
-				// PTX lines 32: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mov.u32
-							v6 := uint64(uint64(tid0[l]))
-							r5[l] = v6
-						}
-					}
-				}
-				// PTX line 33: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.CTAID().X))
-				// PTX line 34: mov.u32, warp-uniform
-				u8 := uint64(uint64(w.NTID().X))
-				runtime.Broadcast(r7, m, u8)
-				// PTX lines 35, 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v13aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(r5[l])))
-							r8[l] = v9
-							// 36: mul.lo.s32
-							v10 := uint64(uint32(v9) * uint32(u5))
-							// 37: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
-							r10[l] = v11
-							// 38: add.s64
-							v12 := uint64(uint64(u4) + uint64(v11))
-							// 39: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
-									continue
-								}
-								v13 = v13x
-							}
-							// 40: cvt.u64.u32
-							v14 := uint64(uint64(uint32(v13)))
-							r13[l] = v14
-							// 41: mul.wide.u32
-							v15 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
-							r14[l] = v15
-							// 42: add.s64
-							v16 := uint64(uint64(u2) + uint64(v15))
-							r15[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mad.lo.s32
-							v9 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(r5[l])))
-							r8[l] = v9
-							// 36: mul.lo.s32
-							v10 := uint64(uint32(v9) * uint32(u5))
-							// 37: mul.wide.u32
-							v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
-							r10[l] = v11
-							// 38: add.s64
-							v12 := uint64(uint64(u4) + uint64(v11))
-							// 39: ld.global.u32
-							v13a := uint64(v12) + 0x0
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
-									continue
-								}
-								v13 = v13x
-							}
-							// 40: cvt.u64.u32
-							v14 := uint64(uint64(uint32(v13)))
-							r13[l] = v14
-							// 41: mul.wide.u32
-							v15 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
-							r14[l] = v15
-							// 42: add.s64
-							v16 := uint64(uint64(u2) + uint64(v15))
-							r15[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.global.u64
-							s17 := uint64(r15[l]) + 0x0
-							s17v := uint64(r13[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
-							}
-							// 44: setp.lt.u32
-							c18t := uint32(r5[l]) < uint32(k2)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p0 = p0&^(1<<l) | c18b0<<l
-							// 45: add.s64
-							v19 := uint64(uint64(u2) + uint64(r14[l]))
-							r16[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.global.u64
-							s17 := uint64(r15[l]) + 0x0
-							s17v := uint64(r13[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
-							}
-							// 44: setp.lt.u32
-							c18t := uint32(r5[l]) < uint32(k2)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p0 = p0&^(1<<l) | c18b0<<l
-							// 45: add.s64
-							v19 := uint64(uint64(u2) + uint64(r14[l]))
-							r16[l] = v19
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 46: mov.u64, warp-uniform
-				u20 := uint64(k3)
-				runtime.Broadcast(r17, m, u20)
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v21aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: ld.global.u64
-							if p0>>l&1 != 0 {
-								v21a := uint64(r16[l]) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v21a, 8)
-								}
-								var v21 uint64
-								if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-									v21 = runtime.Load64(v21aw.Mem, v21ao)
-								} else {
-									v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
-									if !v21ok {
-										flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
-										continue
-									}
-									v21 = v21x
-								}
-								r17[l] = v21
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: ld.global.u64
-							if p0>>l&1 != 0 {
-								v21a := uint64(r16[l]) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v21a, 8)
-								}
-								var v21 uint64
-								if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-									v21 = runtime.Load64(v21aw.Mem, v21ao)
-								} else {
-									v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
-									if !v21ok {
-										flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
-										continue
-									}
-									v21 = v21x
-								}
-								r17[l] = v21
-							}
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 48: mov.u64, warp-uniform
-				u22 := uint64(k4)
-				runtime.Broadcast(r18, m, u22)
-				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd8 := runtime.AccessEnd(sh, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: mul.wide.u32
-							v23 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
-							// 50: add.s64
-							v24 := uint64(uint64(u22) + uint64(v23))
-							// 51: st.shared.u64
-							s25 := uint64(v24) + 0x0
-							s25v := uint64(r13[l])
-							if s25 < shEnd8 && s25&7 == 0 {
-								runtime.Store64(sh, s25, s25v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: mul.wide.u32
-							v23 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
-							// 50: add.s64
-							v24 := uint64(uint64(u22) + uint64(v23))
-							// 51: st.shared.u64
-							s25 := uint64(v24) + 0x0
-							s25v := uint64(r13[l])
-							if s25 < shEnd8 && s25&7 == 0 {
-								runtime.Store64(sh, s25, s25v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
-							}
-						}
-					}
-				}
-				_ = u20
-			}
+			fusedBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 53-69; ret
-			{
-				r1 := w.Reg(1)
-				r3 := w.Reg(3)
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r29 := w.Reg(29)
-				k0 := uint64(0x1)
-				k1 := uint64(0x8)
-				k2 := uint64(0x4)
-				// PTX lines 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd8 := runtime.AccessEnd(sh, 8)
-					v8aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 54: rem.u32
-							v2 := isa.Rem(v1, r7[l], 32, false)
-							// 55: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 56: add.s64
-							v4 := uint64(uint64(r18[l]) + uint64(v3))
-							// 57: ld.shared.u64
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd8 && v5a&7 == 0 {
-								v5 = runtime.Load64(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
-									continue
-								}
-								v5 = v5x
-							}
-							// 58: add.s64
-							v6 := uint64(uint64(r3[l]) + uint64(r10[l]))
-							// 59: add.s64
-							v7 := uint64(uint64(r10[l]) + uint64(k2))
-							_ = v7
-							// 60: ld.global.u32
-							v8a := uint64(v6) + 0x4
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
-									continue
-								}
-								v8 = v8x
-							}
-							// 61: cvt.u64.u32
-							v9 := uint64(uint64(uint32(v8)))
-							// 62: add.s64
-							v10 := uint64(uint64(v5) + uint64(v9))
-							// 63: add.s64
-							v11 := uint64(uint64(v10) + uint64(r17[l]))
-							r29[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: add.s32
-							v1 := uint64(uint32(r5[l]) + uint32(k0))
-							// 54: rem.u32
-							v2 := isa.Rem(v1, r7[l], 32, false)
-							// 55: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-							// 56: add.s64
-							v4 := uint64(uint64(r18[l]) + uint64(v3))
-							// 57: ld.shared.u64
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5a < shEnd8 && v5a&7 == 0 {
-								v5 = runtime.Load64(sh, v5a)
-							} else {
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
-									continue
-								}
-								v5 = v5x
-							}
-							// 58: add.s64
-							v6 := uint64(uint64(r3[l]) + uint64(r10[l]))
-							// 59: add.s64
-							v7 := uint64(uint64(r10[l]) + uint64(k2))
-							_ = v7
-							// 60: ld.global.u32
-							v8a := uint64(v6) + 0x4
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
-									continue
-								}
-								v8 = v8x
-							}
-							// 61: cvt.u64.u32
-							v9 := uint64(uint64(uint32(v8)))
-							// 62: add.s64
-							v10 := uint64(uint64(v5) + uint64(v9))
-							// 63: add.s64
-							v11 := uint64(uint64(v10) + uint64(r17[l]))
-							r29[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 64: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NCTAID().X))
-				// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: mul.lo.s32
-							v13 := uint64(uint32(u12) * uint32(r7[l]))
-							// 66: add.s32
-							v14 := uint64(uint32(v13) + uint32(r8[l]))
-							// 67: mul.wide.u32
-							v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
-							// 68: add.s64
-							v16 := uint64(uint64(r1[l]) + uint64(v15))
-							// 69: st.global.u64
-							s17 := uint64(v16) + 0x0
-							s17v := uint64(r29[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: mul.lo.s32
-							v13 := uint64(uint32(u12) * uint32(r7[l]))
-							// 66: add.s32
-							v14 := uint64(uint32(v13) + uint32(r8[l]))
-							// 67: mul.wide.u32
-							v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
-							// 68: add.s64
-							v16 := uint64(uint64(r1[l]) + uint64(v15))
-							// 69: st.global.u64
-							s17 := uint64(v16) + 0x0
-							s17v := uint64(r29[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-								runtime.Store64(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
-							}
-						}
-					}
-				}
-			}
+			fusedBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -826,5 +283,558 @@ func fusedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// fusedBlock0 runs block 0 of kernel fused for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 27-51; bar.sync at line 52
+func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	k2 := uint64(0x32)
+	k3 := uint64(0x7)
+	k4 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fused.ptx:27")
+	}
+	// PTX line 28: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fused.ptx:29")
+	}
+	// PTX line 30: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r3, m, u4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fused.ptx:31")
+	}
+	// PTX lines 32: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v6 := uint64(uint64(tid0[l]))
+				r5[l] = v6
+			}
+		}
+	}
+	// PTX line 33: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r7, m, u8)
+	// PTX lines 35, 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v13aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(r5[l])))
+				r8[l] = v9
+				// 36: mul.lo.s32
+				v10 := uint64(uint32(v9) * uint32(u5))
+				// 37: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
+				r10[l] = v11
+				// 38: add.s64
+				v12 := uint64(uint64(u4) + uint64(v11))
+				// 39: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
+						continue
+					}
+					v13 = v13x
+				}
+				// 40: cvt.u64.u32
+				v14 := uint64(uint64(uint32(v13)))
+				r13[l] = v14
+				// 41: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
+				r14[l] = v15
+				// 42: add.s64
+				v16 := uint64(uint64(u2) + uint64(v15))
+				r15[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mad.lo.s32
+				v9 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(r5[l])))
+				r8[l] = v9
+				// 36: mul.lo.s32
+				v10 := uint64(uint32(v9) * uint32(u5))
+				// 37: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
+				r10[l] = v11
+				// 38: add.s64
+				v12 := uint64(uint64(u4) + uint64(v11))
+				// 39: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
+						continue
+					}
+					v13 = v13x
+				}
+				// 40: cvt.u64.u32
+				v14 := uint64(uint64(uint32(v13)))
+				r13[l] = v14
+				// 41: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
+				r14[l] = v15
+				// 42: add.s64
+				v16 := uint64(uint64(u2) + uint64(v15))
+				r15[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.global.u64
+				s17 := uint64(r15[l]) + 0x0
+				s17v := uint64(r13[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+				}
+				// 44: setp.lt.u32
+				c18t := uint32(r5[l]) < uint32(k2)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p0 = p0&^(1<<l) | c18b0<<l
+				// 45: add.s64
+				v19 := uint64(uint64(u2) + uint64(r14[l]))
+				r16[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.global.u64
+				s17 := uint64(r15[l]) + 0x0
+				s17v := uint64(r13[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+				}
+				// 44: setp.lt.u32
+				c18t := uint32(r5[l]) < uint32(k2)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p0 = p0&^(1<<l) | c18b0<<l
+				// 45: add.s64
+				v19 := uint64(uint64(u2) + uint64(r14[l]))
+				r16[l] = v19
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 46: mov.u64, warp-uniform
+	u20 := uint64(k3)
+	runtime.Broadcast(r17, m, u20)
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v21aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: ld.global.u64
+				if p0>>l&1 != 0 {
+					v21a := uint64(r16[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v21a, 8)
+					}
+					var v21 uint64
+					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+						v21 = runtime.Load64(v21aw.Ptr, v21ao)
+					} else {
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
+							continue
+						}
+						v21 = v21x
+					}
+					r17[l] = v21
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: ld.global.u64
+				if p0>>l&1 != 0 {
+					v21a := uint64(r16[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v21a, 8)
+					}
+					var v21 uint64
+					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+						v21 = runtime.Load64(v21aw.Ptr, v21ao)
+					} else {
+						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
+						if !v21ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
+							continue
+						}
+						v21 = v21x
+					}
+					r17[l] = v21
+				}
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 48: mov.u64, warp-uniform
+	u22 := uint64(k4)
+	runtime.Broadcast(r18, m, u22)
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd8 := runtime.AccessEnd(sh, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: mul.wide.u32
+				v23 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
+				// 50: add.s64
+				v24 := uint64(uint64(u22) + uint64(v23))
+				// 51: st.shared.u64
+				s25 := uint64(v24) + 0x0
+				s25v := uint64(r13[l])
+				if s25 < shEnd8 && s25&7 == 0 {
+					runtime.Store64(shp, s25, s25v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: mul.wide.u32
+				v23 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
+				// 50: add.s64
+				v24 := uint64(uint64(u22) + uint64(v23))
+				// 51: st.shared.u64
+				s25 := uint64(v24) + 0x0
+				s25v := uint64(r13[l])
+				if s25 < shEnd8 && s25&7 == 0 {
+					runtime.Store64(shp, s25, s25v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+				}
+			}
+		}
+	}
+	_ = u20
+}
+
+// fusedBlock1 runs block 1 of kernel fused for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 53-69; ret
+func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r29 := w.Reg(29)
+	k0 := uint64(0x1)
+	k1 := uint64(0x8)
+	k2 := uint64(0x4)
+	// PTX lines 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd8 := runtime.AccessEnd(sh, 8)
+		v8aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 54: rem.u32
+				v2 := isa.Rem(v1, r7[l], 32, false)
+				// 55: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 56: add.s64
+				v4 := uint64(uint64(r18[l]) + uint64(v3))
+				// 57: ld.shared.u64
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd8 && v5a&7 == 0 {
+					v5 = runtime.Load64(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
+						continue
+					}
+					v5 = v5x
+				}
+				// 58: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(r10[l]))
+				// 59: add.s64
+				v7 := uint64(uint64(r10[l]) + uint64(k2))
+				_ = v7
+				// 60: ld.global.u32
+				v8a := uint64(v6) + 0x4
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
+						continue
+					}
+					v8 = v8x
+				}
+				// 61: cvt.u64.u32
+				v9 := uint64(uint64(uint32(v8)))
+				// 62: add.s64
+				v10 := uint64(uint64(v5) + uint64(v9))
+				// 63: add.s64
+				v11 := uint64(uint64(v10) + uint64(r17[l]))
+				r29[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 54: rem.u32
+				v2 := isa.Rem(v1, r7[l], 32, false)
+				// 55: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 56: add.s64
+				v4 := uint64(uint64(r18[l]) + uint64(v3))
+				// 57: ld.shared.u64
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd8 && v5a&7 == 0 {
+					v5 = runtime.Load64(shp, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 8, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 8, "testdata/ptx/semantics/fused.ptx:57")
+						continue
+					}
+					v5 = v5x
+				}
+				// 58: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(r10[l]))
+				// 59: add.s64
+				v7 := uint64(uint64(r10[l]) + uint64(k2))
+				_ = v7
+				// 60: ld.global.u32
+				v8a := uint64(v6) + 0x4
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/semantics/fused.ptx:60")
+						continue
+					}
+					v8 = v8x
+				}
+				// 61: cvt.u64.u32
+				v9 := uint64(uint64(uint32(v8)))
+				// 62: add.s64
+				v10 := uint64(uint64(v5) + uint64(v9))
+				// 63: add.s64
+				v11 := uint64(uint64(v10) + uint64(r17[l]))
+				r29[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 64: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: mul.lo.s32
+				v13 := uint64(uint32(u12) * uint32(r7[l]))
+				// 66: add.s32
+				v14 := uint64(uint32(v13) + uint32(r8[l]))
+				// 67: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
+				// 68: add.s64
+				v16 := uint64(uint64(r1[l]) + uint64(v15))
+				// 69: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(r29[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: mul.lo.s32
+				v13 := uint64(uint32(u12) * uint32(r7[l]))
+				// 66: add.s32
+				v14 := uint64(uint32(v13) + uint32(r8[l]))
+				// 67: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
+				// 68: add.s64
+				v16 := uint64(uint64(r1[l]) + uint64(v15))
+				// 69: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(r29[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:69")
+				}
+			}
+		}
 	}
 }

@@ -377,207 +377,7 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-30; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x1f4)
-				k1 := uint64(0x14)
-				// PTX lines 24, 25: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 24: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 25: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 24: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 25: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 26: activemask.b32
-				w.Activemask(2, m)
-				// PTX lines 27, 28: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
-							}
-							// 28: add.u32
-							v4 := uint64(uint32(r1[l]) + uint32(k0))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
-							}
-							// 28: add.u32
-							v4 := uint64(uint32(r1[l]) + uint32(k0))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
-							}
-							// 30: setp.gt.u32
-							c6t := uint32(r1[l]) > uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
-							}
-							// 30: setp.gt.u32
-							c6t := uint32(r1[l]) > uint32(k1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			gBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -594,97 +394,7 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 			next = 3
 		case 2:
 			// b2, PTX lines 32-35; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x1)
-				// PTX line 32: activemask.b32
-				w.Activemask(4, m)
-				// PTX lines 33, 34: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: st.global.u32
-							s1 := uint64(r0[l]) + 0x4
-							s1v := uint64(r4[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
-							}
-							// 34: shl.b32
-							v2 := uint64(uint32(r1[l]) << uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: st.global.u32
-							s1 := uint64(r0[l]) + 0x4
-							s1v := uint64(r4[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
-							}
-							// 34: shl.b32
-							v2 := uint64(uint32(r1[l]) << uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-				// PTX lines 35: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: st.param.u32
-							s3 := uint64(0xc)
-							s3v := uint64(r5[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: st.param.u32
-							s3 := uint64(0xc)
-							s3v := uint64(r5[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
-							}
-						}
-					}
-				}
-			}
+			gBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -699,6 +409,304 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
+// gBlock0 runs block 0 of function g for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-30; divergent, reconverges at the exit
+func gBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x1f4)
+	k1 := uint64(0x14)
+	// PTX lines 24, 25: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 24: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 25: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 24: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 25: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 26: activemask.b32
+	w.Activemask(2, m)
+	// PTX lines 27, 28: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+				}
+				// 28: add.u32
+				v4 := uint64(uint32(r1[l]) + uint32(k0))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+				}
+				// 28: add.u32
+				v4 := uint64(uint32(r1[l]) + uint32(k0))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+				}
+				// 30: setp.gt.u32
+				c6t := uint32(r1[l]) > uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+				}
+				// 30: setp.gt.u32
+				c6t := uint32(r1[l]) > uint32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// gBlock2 runs block 2 of function g for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 32-35; ret
+func gBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	// PTX line 32: activemask.b32
+	w.Activemask(4, m)
+	// PTX lines 33, 34: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: st.global.u32
+				s1 := uint64(r0[l]) + 0x4
+				s1v := uint64(r4[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+				}
+				// 34: shl.b32
+				v2 := uint64(uint32(r1[l]) << uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: st.global.u32
+				s1 := uint64(r0[l]) + 0x4
+				s1v := uint64(r4[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+				}
+				// 34: shl.b32
+				v2 := uint64(uint32(r1[l]) << uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: st.param.u32
+				s3 := uint64(0xc)
+				s3v := uint64(r5[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: st.param.u32
+				s3 := uint64(0xc)
+				s3v := uint64(r5[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+				}
+			}
+		}
+	}
+}
+
 // guardedRun runs blocks of kernel guarded for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -707,269 +715,7 @@ func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 47-63; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x18)
-				k1 := uint64(0x4)
-				k2 := uint64(0x1)
-				k3 := uint64(0x5)
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 48: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/guarded.ptx:48")
-				}
-				// PTX line 49: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 51: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 52: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							// 53: setp.ne.u32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 51: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 52: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							// 53: setp.ne.u32
-							c7t := uint32(v6) != uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 54: mov.u32, warp-uniform
-				u8 := uint64(k3)
-				runtime.Broadcast(r6, m, u8)
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.param.u64
-							s9 := uint64(0x0)
-							s9v := uint64(r4[l])
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.param.u64
-							s9 := uint64(0x0)
-							s9v := uint64(r4[l])
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: st.param.u32
-							s10 := uint64(0x8)
-							s10v := uint64(r0[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: st.param.u32
-							s10 := uint64(0x8)
-							s10v := uint64(r0[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
-							}
-						}
-					}
-				}
-				// PTX lines 61, 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: ld.global.u32
-							v11a := uint64(r4[l]) + 0x14
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
-									continue
-								}
-								v11 = v11x
-							}
-							// 62: add.u32
-							v12 := uint64(uint32(v11) + uint32(k2))
-							r7[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: ld.global.u32
-							v11a := uint64(r4[l]) + 0x14
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
-									continue
-								}
-								v11 = v11x
-							}
-							// 62: add.u32
-							v12 := uint64(uint32(v11) + uint32(k2))
-							r7[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s13w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u32
-							s13 := uint64(r4[l]) + 0x14
-							s13v := uint64(r7[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u32
-							s13 := uint64(r4[l]) + 0x14
-							s13v := uint64(r7[l])
-							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-								runtime.Store32(s13w.Mem, s13o, s13v)
-							} else {
-								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
-							}
-						}
-					}
-				}
-				_ = u8
-			}
+			guardedBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -979,261 +725,7 @@ func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		case 2:
 			// b1, PTX lines 65-74; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x1)
-				k1 := uint64(0x5)
-				k2 := uint64(0x0)
-				// PTX lines 65: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: ld.param.u32
-							if p0>>l&1 != 0 {
-								v1a := uint64(0xc)
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-								}
-								var v1 uint64
-								if v1a < pmEnd4 {
-									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-								} else {
-									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-									if !v1ok {
-										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
-										continue
-									}
-									v1 = v1x
-								}
-								r6[l] = v1
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: ld.param.u32
-							if p0>>l&1 != 0 {
-								v1a := uint64(0xc)
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-								}
-								var v1 uint64
-								if v1a < pmEnd4 {
-									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-								} else {
-									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-									if !v1ok {
-										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
-										continue
-									}
-									v1 = v1x
-								}
-								r6[l] = v1
-							}
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 67: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: st.global.u32
-							s2 := uint64(r4[l]) + 0x8
-							s2v := uint64(r8[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: st.global.u32
-							s2 := uint64(r4[l]) + 0x8
-							s2v := uint64(r8[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
-							}
-						}
-					}
-				}
-				// PTX lines 69: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.global.u32
-							s3 := uint64(r4[l]) + 0xc
-							s3v := uint64(r6[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.global.u32
-							s3 := uint64(r4[l]) + 0xc
-							s3v := uint64(r6[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
-							}
-						}
-					}
-				}
-				// PTX lines 70, 71: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: ld.global.u32
-							v4a := uint64(r4[l]) + 0x14
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
-									continue
-								}
-								v4 = v4x
-							}
-							// 71: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r7[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: ld.global.u32
-							v4a := uint64(r4[l]) + 0x14
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
-									continue
-								}
-								v4 = v4x
-							}
-							// 71: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r7[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: st.global.u32
-							s6 := uint64(r4[l]) + 0x14
-							s6v := uint64(r7[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
-							}
-							// 73: rem.u32
-							v7 := isa.Rem(r0[l], k1, 32, false)
-							// 74: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: st.global.u32
-							s6 := uint64(r4[l]) + 0x14
-							s6v := uint64(r7[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
-							}
-							// 73: rem.u32
-							v7 := isa.Rem(r0[l], k1, 32, false)
-							// 74: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p1 = p1&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			guardedBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1250,49 +742,7 @@ func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			next = 5
 		case 4:
 			// b3, PTX lines 76-77; ret
-			{
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				// PTX line 76: activemask.b32
-				w.Activemask(10, m)
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: st.global.u32
-							s1 := uint64(r4[l]) + 0x10
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: st.global.u32
-							s1 := uint64(r4[l]) + 0x10
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
-							}
-						}
-					}
-				}
-			}
+			guardedBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1304,5 +754,575 @@ func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// guardedBlock0 runs block 0 of kernel guarded for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 47-63; code before the call
+func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x18)
+	k1 := uint64(0x4)
+	k2 := uint64(0x1)
+	k3 := uint64(0x5)
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/guarded.ptx:48")
+	}
+	// PTX line 49: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 51: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 52: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				// 53: setp.ne.u32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 51: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 52: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				// 53: setp.ne.u32
+				c7t := uint32(v6) != uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 54: mov.u32, warp-uniform
+	u8 := uint64(k3)
+	runtime.Broadcast(r6, m, u8)
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.param.u64
+				s9 := uint64(0x0)
+				s9v := uint64(r4[l])
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.param.u64
+				s9 := uint64(0x0)
+				s9v := uint64(r4[l])
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.param.u32
+				s10 := uint64(0x8)
+				s10v := uint64(r0[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.param.u32
+				s10 := uint64(0x8)
+				s10v := uint64(r0[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+				}
+			}
+		}
+	}
+	// PTX lines 61, 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: ld.global.u32
+				v11a := uint64(r4[l]) + 0x14
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
+						continue
+					}
+					v11 = v11x
+				}
+				// 62: add.u32
+				v12 := uint64(uint32(v11) + uint32(k2))
+				r7[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: ld.global.u32
+				v11a := uint64(r4[l]) + 0x14
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
+						continue
+					}
+					v11 = v11x
+				}
+				// 62: add.u32
+				v12 := uint64(uint32(v11) + uint32(k2))
+				r7[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s13w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u32
+				s13 := uint64(r4[l]) + 0x14
+				s13v := uint64(r7[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u32
+				s13 := uint64(r4[l]) + 0x14
+				s13v := uint64(r7[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+				}
+			}
+		}
+	}
+	_ = u8
+}
+
+// guardedBlock2 runs block 2 of kernel guarded for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 65-74; divergent, reconverges at the exit
+func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x1)
+	k1 := uint64(0x5)
+	k2 := uint64(0x0)
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: ld.param.u32
+				if p0>>l&1 != 0 {
+					v1a := uint64(0xc)
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+					}
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
+							continue
+						}
+						v1 = v1x
+					}
+					r6[l] = v1
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: ld.param.u32
+				if p0>>l&1 != 0 {
+					v1a := uint64(0xc)
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+					}
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
+							continue
+						}
+						v1 = v1x
+					}
+					r6[l] = v1
+				}
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 67: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: st.global.u32
+				s2 := uint64(r4[l]) + 0x8
+				s2v := uint64(r8[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: st.global.u32
+				s2 := uint64(r4[l]) + 0x8
+				s2v := uint64(r8[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+				}
+			}
+		}
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.global.u32
+				s3 := uint64(r4[l]) + 0xc
+				s3v := uint64(r6[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.global.u32
+				s3 := uint64(r4[l]) + 0xc
+				s3v := uint64(r6[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+				}
+			}
+		}
+	}
+	// PTX lines 70, 71: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: ld.global.u32
+				v4a := uint64(r4[l]) + 0x14
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
+						continue
+					}
+					v4 = v4x
+				}
+				// 71: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r7[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: ld.global.u32
+				v4a := uint64(r4[l]) + 0x14
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
+						continue
+					}
+					v4 = v4x
+				}
+				// 71: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r7[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: st.global.u32
+				s6 := uint64(r4[l]) + 0x14
+				s6v := uint64(r7[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+				}
+				// 73: rem.u32
+				v7 := isa.Rem(r0[l], k1, 32, false)
+				// 74: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: st.global.u32
+				s6 := uint64(r4[l]) + 0x14
+				s6v := uint64(r7[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+				}
+				// 73: rem.u32
+				v7 := isa.Rem(r0[l], k1, 32, false)
+				// 74: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p1 = p1&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// guardedBlock4 runs block 4 of kernel guarded for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 76-77; ret
+func guardedBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	// PTX line 76: activemask.b32
+	w.Activemask(10, m)
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: st.global.u32
+				s1 := uint64(r4[l]) + 0x10
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: st.global.u32
+				s1 := uint64(r4[l]) + 0x10
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+				}
+			}
+		}
 	}
 }

@@ -677,188 +677,7 @@ func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x1)
-				// PTX lines 24, 25: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 24: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 25: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 24: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 25: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 26: activemask.b32
-				w.Activemask(2, m)
-				// PTX lines 27, 28: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 27: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
-							}
-							// 28: add.u32
-							v4 := uint64(uint32(r1[l]) + uint32(k0))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 27: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
-							}
-							// 28: add.u32
-							v4 := uint64(uint32(r1[l]) + uint32(k0))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX lines 29: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
-							}
-						}
-					}
-				}
-			}
+			f0Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -870,6 +689,191 @@ func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// f0Block0 runs block 0 of function f0 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; ret
+func f0Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x1)
+	// PTX lines 24, 25: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 24: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 25: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 24: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 25: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 26: activemask.b32
+	w.Activemask(2, m)
+	// PTX lines 27, 28: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 27: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+				}
+				// 28: add.u32
+				v4 := uint64(uint32(r1[l]) + uint32(k0))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 27: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+				}
+				// 28: add.u32
+				v4 := uint64(uint32(r1[l]) + uint32(k0))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX lines 29: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+				}
+			}
+		}
 	}
 }
 
@@ -881,188 +885,7 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 37-42; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x3)
-				// PTX lines 37, 38: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 38: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 38: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 39: activemask.b32
-				w.Activemask(2, m)
-				// PTX lines 40, 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
-							}
-							// 41: mul.lo.u32
-							v4 := uint64(uint32(r1[l]) * uint32(k0))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
-							}
-							// 41: mul.lo.u32
-							v4 := uint64(uint32(r1[l]) * uint32(k0))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
-							}
-						}
-					}
-				}
-			}
+			f1Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1074,6 +897,191 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// f1Block0 runs block 0 of function f1 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 37-42; ret
+func f1Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x3)
+	// PTX lines 37, 38: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 38: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 38: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 39: activemask.b32
+	w.Activemask(2, m)
+	// PTX lines 40, 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+				}
+				// 41: mul.lo.u32
+				v4 := uint64(uint32(r1[l]) * uint32(k0))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+				}
+				// 41: mul.lo.u32
+				v4 := uint64(uint32(r1[l]) * uint32(k0))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+				}
+			}
+		}
 	}
 }
 
@@ -1085,188 +1093,7 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 50-55; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x55)
-				// PTX lines 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 51: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 51: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 52: activemask.b32
-				w.Activemask(2, m)
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
-							}
-							// 54: xor.b32
-							v4 := uint64(uint32(r1[l]) ^ uint32(k0))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s3 := uint64(r0[l]) + 0x0
-							s3v := uint64(r2[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
-							}
-							// 54: xor.b32
-							v4 := uint64(uint32(r1[l]) ^ uint32(k0))
-							r3[l] = v4
-						}
-					}
-				}
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.param.u32
-							s5 := uint64(0xc)
-							s5v := uint64(r3[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
-							}
-						}
-					}
-				}
-			}
+			f2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1281,6 +1108,191 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 	}
 }
 
+// f2Block0 runs block 0 of function f2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 50-55; ret
+func f2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x55)
+	// PTX lines 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 51: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 51: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 52: activemask.b32
+	w.Activemask(2, m)
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+				}
+				// 54: xor.b32
+				v4 := uint64(uint32(r1[l]) ^ uint32(k0))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s3 := uint64(r0[l]) + 0x0
+				s3v := uint64(r2[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+				}
+				// 54: xor.b32
+				v4 := uint64(uint32(r1[l]) ^ uint32(k0))
+				r3[l] = v4
+			}
+		}
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.param.u32
+				s5 := uint64(0xc)
+				s5v := uint64(r3[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+				}
+			}
+		}
+	}
+}
+
 // indirectRun runs blocks of kernel indirect for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1289,314 +1301,7 @@ func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 72-95; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x28)
-				k1 := uint64(0xd0000000)
-				k2 := uint64(0xd0000010)
-				k3 := uint64(0xd0000020)
-				k4 := uint64(0x3)
-				k5 := uint64(0x1)
-				k6 := uint64(0x2)
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 73: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/indirect.ptx:73")
-				}
-				// PTX line 74: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 75, 76: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 76: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 76: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 79: mov.u64, warp-uniform
-				u6 := uint64(k1)
-				// PTX line 80: mov.u64, warp-uniform
-				u7 := uint64(k2)
-				// PTX line 81: mov.u64, warp-uniform
-				u8 := uint64(k3)
-				// PTX lines 82, 83, 84, 85, 86, 91: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: rem.u32
-							v9 := isa.Rem(r0[l], k4, 32, false)
-							// 83: setp.eq.u32
-							c10t := uint32(v9) == uint32(k5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-							// 84: setp.eq.u32
-							c11t := uint32(v9) == uint32(k6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p1 = p1&^(1<<l) | c11b0<<l
-							// 85: selp.b64
-							v12 := uint64(u6)
-							if c10 {
-								v12 = uint64(u7)
-							}
-							// 86: selp.b64
-							v13 := uint64(v12)
-							if c11 {
-								v13 = uint64(u8)
-							}
-							r9[l] = v13
-							// 91: st.param.u64
-							s14 := uint64(0x0)
-							s14v := uint64(r4[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: rem.u32
-							v9 := isa.Rem(r0[l], k4, 32, false)
-							// 83: setp.eq.u32
-							c10t := uint32(v9) == uint32(k5)
-							c10 := c10t
-							c10b0 := uint32(0)
-							if c10 {
-								c10b0 = 1
-							}
-							p0 = p0&^(1<<l) | c10b0<<l
-							// 84: setp.eq.u32
-							c11t := uint32(v9) == uint32(k6)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p1 = p1&^(1<<l) | c11b0<<l
-							// 85: selp.b64
-							v12 := uint64(u6)
-							if c10 {
-								v12 = uint64(u7)
-							}
-							// 86: selp.b64
-							v13 := uint64(v12)
-							if c11 {
-								v13 = uint64(u8)
-							}
-							r9[l] = v13
-							// 91: st.param.u64
-							s14 := uint64(0x0)
-							s14v := uint64(r4[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
-							}
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.param.u32
-							s15 := uint64(0x8)
-							s15v := uint64(r0[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.param.u32
-							s15 := uint64(0x8)
-							s15v := uint64(r0[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 93, 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.global.u32
-							v16a := uint64(r4[l]) + 0x24
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
-									continue
-								}
-								v16 = v16x
-							}
-							// 94: add.u32
-							v17 := uint64(uint32(v16) + uint32(k5))
-							r10[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.global.u32
-							v16a := uint64(r4[l]) + 0x24
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
-									continue
-								}
-								v16 = v16x
-							}
-							// 94: add.u32
-							v17 := uint64(uint32(v16) + uint32(k5))
-							r10[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.global.u32
-							s18 := uint64(r4[l]) + 0x24
-							s18v := uint64(r10[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.global.u32
-							s18 := uint64(r4[l]) + 0x24
-							s18v := uint64(r10[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
-							}
-						}
-					}
-				}
-			}
+			indirectBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1606,491 +1311,7 @@ func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		case 2:
 			// b1, PTX lines 97-122; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				k3 := uint64(0x8)
-				k4 := uint64(0xc)
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
-									continue
-								}
-								v1 = v1x
-							}
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
-									continue
-								}
-								v1 = v1x
-							}
-							r11[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 99: activemask.b32
-				w.Activemask(12, m)
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: st.global.u32
-							s2 := uint64(r4[l]) + 0x4
-							s2v := uint64(r11[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: st.global.u32
-							s2 := uint64(r4[l]) + 0x4
-							s2v := uint64(r11[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
-							}
-						}
-					}
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.global.u32
-							s3 := uint64(r4[l]) + 0x8
-							s3v := uint64(r12[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.global.u32
-							s3 := uint64(r4[l]) + 0x8
-							s3v := uint64(r12[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
-							}
-						}
-					}
-				}
-				// PTX lines 102, 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: ld.global.u32
-							v4a := uint64(r4[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
-									continue
-								}
-								v4 = v4x
-							}
-							// 103: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r10[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: ld.global.u32
-							v4a := uint64(r4[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
-									continue
-								}
-								v4 = v4x
-							}
-							// 103: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r10[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 104, 107, 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.global.u32
-							s6 := uint64(r4[l]) + 0x24
-							s6v := uint64(r10[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
-							}
-							// 107: div.u32
-							v7 := isa.Div(r0[l], k1, 32, false)
-							// 108: rem.u32
-							v8 := isa.Rem(v7, k1, 32, false)
-							r13[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.global.u32
-							s6 := uint64(r4[l]) + 0x24
-							s6v := uint64(r10[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
-							}
-							// 107: div.u32
-							v7 := isa.Div(r0[l], k1, 32, false)
-							// 108: rem.u32
-							v8 := isa.Rem(v7, k1, 32, false)
-							r13[l] = v8
-						}
-					}
-				}
-				// PTX line 109: mov.u64, warp-uniform
-				u9 := uint64((w.GlobalVar(0) + k2))
-				runtime.Broadcast(r14, m, u9)
-				// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
-							// 111: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 112: ld.global.u64
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
-									continue
-								}
-								v12 = v12x
-							}
-							r17[l] = v12
-							// 113: add.u64
-							v13 := uint64(uint64(r4[l]) + uint64(k4))
-							r18[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
-							// 111: add.u64
-							v11 := uint64(uint64(u9) + uint64(v10))
-							// 112: ld.global.u64
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
-								v12 = runtime.Load64(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
-									continue
-								}
-								v12 = v12x
-							}
-							r17[l] = v12
-							// 113: add.u64
-							v13 := uint64(uint64(r4[l]) + uint64(k4))
-							r18[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 118: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: st.param.u64
-							s14 := uint64(0x10)
-							s14v := uint64(r18[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: st.param.u64
-							s14 := uint64(0x10)
-							s14v := uint64(r18[l])
-							if s14 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
-							}
-						}
-					}
-				}
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.param.u32
-							s15 := uint64(0x18)
-							s15v := uint64(r11[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.param.u32
-							s15 := uint64(0x18)
-							s15v := uint64(r11[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX lines 120, 121: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v16aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: ld.global.u32
-							v16a := uint64(r4[l]) + 0x24
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
-									continue
-								}
-								v16 = v16x
-							}
-							// 121: add.u32
-							v17 := uint64(uint32(v16) + uint32(k0))
-							r10[l] = v17
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: ld.global.u32
-							v16a := uint64(r4[l]) + 0x24
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
-									continue
-								}
-								v16 = v16x
-							}
-							// 121: add.u32
-							v17 := uint64(uint32(v16) + uint32(k0))
-							r10[l] = v17
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s18w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: st.global.u32
-							s18 := uint64(r4[l]) + 0x24
-							s18v := uint64(r10[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: st.global.u32
-							s18 := uint64(r4[l]) + 0x24
-							s18v := uint64(r10[l])
-							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-								runtime.Store32(s18w.Mem, s18o, s18v)
-							} else {
-								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
-							}
-						}
-					}
-				}
-			}
+			indirectBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2100,488 +1321,7 @@ func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		case 4:
 			// b2, PTX lines 124-148; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r14 := w.Reg(14)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				k0 := uint64(0x1)
-				k1 := uint64(0x2)
-				k2 := uint64(0x3)
-				k3 := uint64(0x8)
-				k4 := uint64(0x18)
-				// PTX lines 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: ld.param.u32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
-									continue
-								}
-								v1 = v1x
-							}
-							r19[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: ld.param.u32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
-									continue
-								}
-								v1 = v1x
-							}
-							r19[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 126: activemask.b32
-				w.Activemask(20, m)
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.global.u32
-							s2 := uint64(r4[l]) + 0x10
-							s2v := uint64(r19[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.global.u32
-							s2 := uint64(r4[l]) + 0x10
-							s2v := uint64(r19[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: st.global.u32
-							s3 := uint64(r4[l]) + 0x14
-							s3v := uint64(r20[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: st.global.u32
-							s3 := uint64(r4[l]) + 0x14
-							s3v := uint64(r20[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
-							}
-						}
-					}
-				}
-				// PTX lines 129, 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: ld.global.u32
-							v4a := uint64(r4[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
-									continue
-								}
-								v4 = v4x
-							}
-							// 130: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r10[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: ld.global.u32
-							v4a := uint64(r4[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
-									continue
-								}
-								v4 = v4x
-							}
-							// 130: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r10[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 131, 134, 135, 136, 137: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.global.u32
-							s6 := uint64(r4[l]) + 0x24
-							s6v := uint64(r10[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
-							}
-							// 134: shr.u32
-							v7 := uint64(uint32(r0[l]) >> uint32(k1))
-							// 135: rem.u32
-							v8 := isa.Rem(v7, k2, 32, false)
-							// 136: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
-							// 137: add.u64
-							v10 := uint64(uint64(r14[l]) + uint64(v9))
-							r23[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.global.u32
-							s6 := uint64(r4[l]) + 0x24
-							s6v := uint64(r10[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
-							}
-							// 134: shr.u32
-							v7 := uint64(uint32(r0[l]) >> uint32(k1))
-							// 135: rem.u32
-							v8 := isa.Rem(v7, k2, 32, false)
-							// 136: mul.wide.u32
-							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
-							// 137: add.u64
-							v10 := uint64(uint64(r14[l]) + uint64(v9))
-							r23[l] = v10
-						}
-					}
-				}
-				// PTX lines 138, 139: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v11aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: ld.global.u64
-							v11a := uint64(r23[l]) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
-									continue
-								}
-								v11 = v11x
-							}
-							r24[l] = v11
-							// 139: add.u64
-							v12 := uint64(uint64(r4[l]) + uint64(k4))
-							r25[l] = v12
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: ld.global.u64
-							v11a := uint64(r23[l]) + 0x0
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-								v11 = runtime.Load64(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
-									continue
-								}
-								v11 = v11x
-							}
-							r24[l] = v11
-							// 139: add.u64
-							v12 := uint64(uint64(r4[l]) + uint64(k4))
-							r25[l] = v12
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 144: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 144: st.param.u64
-							s13 := uint64(0x20)
-							s13v := uint64(r25[l])
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 144: st.param.u64
-							s13 := uint64(0x20)
-							s13v := uint64(r25[l])
-							if s13 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
-							}
-						}
-					}
-				}
-				// PTX lines 145: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 145: st.param.u32
-							s14 := uint64(0x28)
-							s14v := uint64(r19[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 145: st.param.u32
-							s14 := uint64(0x28)
-							s14v := uint64(r19[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
-							}
-						}
-					}
-				}
-				// PTX lines 146, 147: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v15aw := w.Window(17)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: ld.global.u32
-							v15a := uint64(r4[l]) + 0x24
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
-									continue
-								}
-								v15 = v15x
-							}
-							// 147: add.u32
-							v16 := uint64(uint32(v15) + uint32(k0))
-							r10[l] = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: ld.global.u32
-							v15a := uint64(r4[l]) + 0x24
-							var v15 uint64
-							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-								v15 = runtime.Load32(v15aw.Mem, v15ao)
-							} else {
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
-									continue
-								}
-								v15 = v15x
-							}
-							// 147: add.u32
-							v16 := uint64(uint32(v15) + uint32(k0))
-							r10[l] = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 148: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s17w := w.Window(18)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 148: st.global.u32
-							s17 := uint64(r4[l]) + 0x24
-							s17v := uint64(r10[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 148: st.global.u32
-							s17 := uint64(r4[l]) + 0x24
-							s17v := uint64(r10[l])
-							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-								runtime.Store32(s17w.Mem, s17o, s17v)
-							} else {
-								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
-							}
-						}
-					}
-				}
-			}
+			indirectBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2591,234 +1331,7 @@ func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		case 6:
 			// b3, PTX lines 150-157; ret
-			{
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x1)
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: ld.param.u32
-							v1a := uint64(0x2c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
-									continue
-								}
-								v1 = v1x
-							}
-							r26[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: ld.param.u32
-							v1a := uint64(0x2c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
-									continue
-								}
-								v1 = v1x
-							}
-							r26[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 152: activemask.b32
-				w.Activemask(27, m)
-				// PTX lines 153: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: st.global.u32
-							s2 := uint64(r4[l]) + 0x1c
-							s2v := uint64(r26[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: st.global.u32
-							s2 := uint64(r4[l]) + 0x1c
-							s2v := uint64(r26[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
-							}
-						}
-					}
-				}
-				// PTX lines 154: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(20)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: st.global.u32
-							s3 := uint64(r4[l]) + 0x20
-							s3v := uint64(r27[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: st.global.u32
-							s3 := uint64(r4[l]) + 0x20
-							s3v := uint64(r27[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
-							}
-						}
-					}
-				}
-				// PTX lines 155, 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(21)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: ld.global.u32
-							v4a := uint64(r4[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
-									continue
-								}
-								v4 = v4x
-							}
-							// 156: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r10[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: ld.global.u32
-							v4a := uint64(r4[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
-									continue
-								}
-								v4 = v4x
-							}
-							// 156: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r10[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(22)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.global.u32
-							s6 := uint64(r4[l]) + 0x24
-							s6v := uint64(r10[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.global.u32
-							s6 := uint64(r4[l]) + 0x24
-							s6v := uint64(r10[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
-							}
-						}
-					}
-				}
-			}
+			indirectBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2830,5 +1343,1520 @@ func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// indirectBlock0 runs block 0 of kernel indirect for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 72-95; code before the call
+func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x28)
+	k1 := uint64(0xd0000000)
+	k2 := uint64(0xd0000010)
+	k3 := uint64(0xd0000020)
+	k4 := uint64(0x3)
+	k5 := uint64(0x1)
+	k6 := uint64(0x2)
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/indirect.ptx:73")
+	}
+	// PTX line 74: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 75, 76: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 76: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 76: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 79: mov.u64, warp-uniform
+	u6 := uint64(k1)
+	// PTX line 80: mov.u64, warp-uniform
+	u7 := uint64(k2)
+	// PTX line 81: mov.u64, warp-uniform
+	u8 := uint64(k3)
+	// PTX lines 82, 83, 84, 85, 86, 91: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: rem.u32
+				v9 := isa.Rem(r0[l], k4, 32, false)
+				// 83: setp.eq.u32
+				c10t := uint32(v9) == uint32(k5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+				// 84: setp.eq.u32
+				c11t := uint32(v9) == uint32(k6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1 = p1&^(1<<l) | c11b0<<l
+				// 85: selp.b64
+				v12 := uint64(u6)
+				if c10 {
+					v12 = uint64(u7)
+				}
+				// 86: selp.b64
+				v13 := uint64(v12)
+				if c11 {
+					v13 = uint64(u8)
+				}
+				r9[l] = v13
+				// 91: st.param.u64
+				s14 := uint64(0x0)
+				s14v := uint64(r4[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: rem.u32
+				v9 := isa.Rem(r0[l], k4, 32, false)
+				// 83: setp.eq.u32
+				c10t := uint32(v9) == uint32(k5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0 = p0&^(1<<l) | c10b0<<l
+				// 84: setp.eq.u32
+				c11t := uint32(v9) == uint32(k6)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1 = p1&^(1<<l) | c11b0<<l
+				// 85: selp.b64
+				v12 := uint64(u6)
+				if c10 {
+					v12 = uint64(u7)
+				}
+				// 86: selp.b64
+				v13 := uint64(v12)
+				if c11 {
+					v13 = uint64(u8)
+				}
+				r9[l] = v13
+				// 91: st.param.u64
+				s14 := uint64(0x0)
+				s14v := uint64(r4[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+				}
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.param.u32
+				s15 := uint64(0x8)
+				s15v := uint64(r0[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.param.u32
+				s15 := uint64(0x8)
+				s15v := uint64(r0[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 93, 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.global.u32
+				v16a := uint64(r4[l]) + 0x24
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
+						continue
+					}
+					v16 = v16x
+				}
+				// 94: add.u32
+				v17 := uint64(uint32(v16) + uint32(k5))
+				r10[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.global.u32
+				v16a := uint64(r4[l]) + 0x24
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
+						continue
+					}
+					v16 = v16x
+				}
+				// 94: add.u32
+				v17 := uint64(uint32(v16) + uint32(k5))
+				r10[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.global.u32
+				s18 := uint64(r4[l]) + 0x24
+				s18v := uint64(r10[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.global.u32
+				s18 := uint64(r4[l]) + 0x24
+				s18v := uint64(r10[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+				}
+			}
+		}
+	}
+}
+
+// indirectBlock2 runs block 2 of kernel indirect for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 97-122; code before the call
+func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	k3 := uint64(0x8)
+	k4 := uint64(0xc)
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
+						continue
+					}
+					v1 = v1x
+				}
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
+						continue
+					}
+					v1 = v1x
+				}
+				r11[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 99: activemask.b32
+	w.Activemask(12, m)
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: st.global.u32
+				s2 := uint64(r4[l]) + 0x4
+				s2v := uint64(r11[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.u32
+				s2 := uint64(r4[l]) + 0x4
+				s2v := uint64(r11[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+				}
+			}
+		}
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.global.u32
+				s3 := uint64(r4[l]) + 0x8
+				s3v := uint64(r12[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.global.u32
+				s3 := uint64(r4[l]) + 0x8
+				s3v := uint64(r12[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+				}
+			}
+		}
+	}
+	// PTX lines 102, 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: ld.global.u32
+				v4a := uint64(r4[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
+						continue
+					}
+					v4 = v4x
+				}
+				// 103: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r10[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.global.u32
+				v4a := uint64(r4[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
+						continue
+					}
+					v4 = v4x
+				}
+				// 103: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r10[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 104, 107, 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.global.u32
+				s6 := uint64(r4[l]) + 0x24
+				s6v := uint64(r10[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+				}
+				// 107: div.u32
+				v7 := isa.Div(r0[l], k1, 32, false)
+				// 108: rem.u32
+				v8 := isa.Rem(v7, k1, 32, false)
+				r13[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.global.u32
+				s6 := uint64(r4[l]) + 0x24
+				s6v := uint64(r10[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+				}
+				// 107: div.u32
+				v7 := isa.Div(r0[l], k1, 32, false)
+				// 108: rem.u32
+				v8 := isa.Rem(v7, k1, 32, false)
+				r13[l] = v8
+			}
+		}
+	}
+	// PTX line 109: mov.u64, warp-uniform
+	u9 := uint64((w.GlobalVar(0) + k2))
+	runtime.Broadcast(r14, m, u9)
+	// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
+				// 111: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 112: ld.global.u64
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
+						continue
+					}
+					v12 = v12x
+				}
+				r17[l] = v12
+				// 113: add.u64
+				v13 := uint64(uint64(r4[l]) + uint64(k4))
+				r18[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
+				// 111: add.u64
+				v11 := uint64(uint64(u9) + uint64(v10))
+				// 112: ld.global.u64
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
+						continue
+					}
+					v12 = v12x
+				}
+				r17[l] = v12
+				// 113: add.u64
+				v13 := uint64(uint64(r4[l]) + uint64(k4))
+				r18[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 118: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: st.param.u64
+				s14 := uint64(0x10)
+				s14v := uint64(r18[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: st.param.u64
+				s14 := uint64(0x10)
+				s14v := uint64(r18[l])
+				if s14 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+				}
+			}
+		}
+	}
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.param.u32
+				s15 := uint64(0x18)
+				s15v := uint64(r11[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.param.u32
+				s15 := uint64(0x18)
+				s15v := uint64(r11[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX lines 120, 121: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v16aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: ld.global.u32
+				v16a := uint64(r4[l]) + 0x24
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
+						continue
+					}
+					v16 = v16x
+				}
+				// 121: add.u32
+				v17 := uint64(uint32(v16) + uint32(k0))
+				r10[l] = v17
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: ld.global.u32
+				v16a := uint64(r4[l]) + 0x24
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
+						continue
+					}
+					v16 = v16x
+				}
+				// 121: add.u32
+				v17 := uint64(uint32(v16) + uint32(k0))
+				r10[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: st.global.u32
+				s18 := uint64(r4[l]) + 0x24
+				s18v := uint64(r10[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: st.global.u32
+				s18 := uint64(r4[l]) + 0x24
+				s18v := uint64(r10[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+				}
+			}
+		}
+	}
+}
+
+// indirectBlock4 runs block 4 of kernel indirect for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 124-148; code before the call
+func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r14 := w.Reg(14)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x1)
+	k1 := uint64(0x2)
+	k2 := uint64(0x3)
+	k3 := uint64(0x8)
+	k4 := uint64(0x18)
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: ld.param.u32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
+						continue
+					}
+					v1 = v1x
+				}
+				r19[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: ld.param.u32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
+						continue
+					}
+					v1 = v1x
+				}
+				r19[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 126: activemask.b32
+	w.Activemask(20, m)
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.global.u32
+				s2 := uint64(r4[l]) + 0x10
+				s2v := uint64(r19[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.global.u32
+				s2 := uint64(r4[l]) + 0x10
+				s2v := uint64(r19[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: st.global.u32
+				s3 := uint64(r4[l]) + 0x14
+				s3v := uint64(r20[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: st.global.u32
+				s3 := uint64(r4[l]) + 0x14
+				s3v := uint64(r20[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+				}
+			}
+		}
+	}
+	// PTX lines 129, 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: ld.global.u32
+				v4a := uint64(r4[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
+						continue
+					}
+					v4 = v4x
+				}
+				// 130: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r10[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: ld.global.u32
+				v4a := uint64(r4[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
+						continue
+					}
+					v4 = v4x
+				}
+				// 130: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r10[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 131, 134, 135, 136, 137: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.global.u32
+				s6 := uint64(r4[l]) + 0x24
+				s6v := uint64(r10[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+				}
+				// 134: shr.u32
+				v7 := uint64(uint32(r0[l]) >> uint32(k1))
+				// 135: rem.u32
+				v8 := isa.Rem(v7, k2, 32, false)
+				// 136: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
+				// 137: add.u64
+				v10 := uint64(uint64(r14[l]) + uint64(v9))
+				r23[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.global.u32
+				s6 := uint64(r4[l]) + 0x24
+				s6v := uint64(r10[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+				}
+				// 134: shr.u32
+				v7 := uint64(uint32(r0[l]) >> uint32(k1))
+				// 135: rem.u32
+				v8 := isa.Rem(v7, k2, 32, false)
+				// 136: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
+				// 137: add.u64
+				v10 := uint64(uint64(r14[l]) + uint64(v9))
+				r23[l] = v10
+			}
+		}
+	}
+	// PTX lines 138, 139: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: ld.global.u64
+				v11a := uint64(r23[l]) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
+						continue
+					}
+					v11 = v11x
+				}
+				r24[l] = v11
+				// 139: add.u64
+				v12 := uint64(uint64(r4[l]) + uint64(k4))
+				r25[l] = v12
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: ld.global.u64
+				v11a := uint64(r23[l]) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
+						continue
+					}
+					v11 = v11x
+				}
+				r24[l] = v11
+				// 139: add.u64
+				v12 := uint64(uint64(r4[l]) + uint64(k4))
+				r25[l] = v12
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 144: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 144: st.param.u64
+				s13 := uint64(0x20)
+				s13v := uint64(r25[l])
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 144: st.param.u64
+				s13 := uint64(0x20)
+				s13v := uint64(r25[l])
+				if s13 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+				}
+			}
+		}
+	}
+	// PTX lines 145: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 145: st.param.u32
+				s14 := uint64(0x28)
+				s14v := uint64(r19[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 145: st.param.u32
+				s14 := uint64(0x28)
+				s14v := uint64(r19[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+				}
+			}
+		}
+	}
+	// PTX lines 146, 147: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v15aw := w.Window(17)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: ld.global.u32
+				v15a := uint64(r4[l]) + 0x24
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
+						continue
+					}
+					v15 = v15x
+				}
+				// 147: add.u32
+				v16 := uint64(uint32(v15) + uint32(k0))
+				r10[l] = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: ld.global.u32
+				v15a := uint64(r4[l]) + 0x24
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
+						continue
+					}
+					v15 = v15x
+				}
+				// 147: add.u32
+				v16 := uint64(uint32(v15) + uint32(k0))
+				r10[l] = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 148: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s17w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 148: st.global.u32
+				s17 := uint64(r4[l]) + 0x24
+				s17v := uint64(r10[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 148: st.global.u32
+				s17 := uint64(r4[l]) + 0x24
+				s17v := uint64(r10[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+				}
+			}
+		}
+	}
+}
+
+// indirectBlock6 runs block 6 of kernel indirect for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 150-157; ret
+func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x1)
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: ld.param.u32
+				v1a := uint64(0x2c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: ld.param.u32
+				v1a := uint64(0x2c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 152: activemask.b32
+	w.Activemask(27, m)
+	// PTX lines 153: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: st.global.u32
+				s2 := uint64(r4[l]) + 0x1c
+				s2v := uint64(r26[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: st.global.u32
+				s2 := uint64(r4[l]) + 0x1c
+				s2v := uint64(r26[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+				}
+			}
+		}
+	}
+	// PTX lines 154: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(20)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: st.global.u32
+				s3 := uint64(r4[l]) + 0x20
+				s3v := uint64(r27[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: st.global.u32
+				s3 := uint64(r4[l]) + 0x20
+				s3v := uint64(r27[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+				}
+			}
+		}
+	}
+	// PTX lines 155, 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(21)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: ld.global.u32
+				v4a := uint64(r4[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
+						continue
+					}
+					v4 = v4x
+				}
+				// 156: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r10[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: ld.global.u32
+				v4a := uint64(r4[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
+						continue
+					}
+					v4 = v4x
+				}
+				// 156: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r10[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(22)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.global.u32
+				s6 := uint64(r4[l]) + 0x24
+				s6v := uint64(r10[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.global.u32
+				s6 := uint64(r4[l]) + 0x24
+				s6v := uint64(r10[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+				}
+			}
+		}
 	}
 }

@@ -404,126 +404,14 @@ func whileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-37
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x1f)
-				k1 := uint64(0x88)
-				k2 := uint64(0x0)
-				// PTX lines 30, 31: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 31: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 31: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							r1[l] = v2
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 32: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:32")
-				}
-				// PTX line 33: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				// PTX lines 34, 35: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 35: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							r5[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: mul.wide.u32
-							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-							// 35: add.u64
-							v6 := uint64(uint64(u4) + uint64(v5))
-							r5[l] = v6
-						}
-					}
-				}
-				// PTX line 36: mov.u32, warp-uniform
-				u7 := uint64(k2)
-				runtime.Broadcast(r6, m, u7)
-				// PTX line 37: mov.u32, warp-uniform
-				u8 := uint64(k2)
-				runtime.Broadcast(r7, m, u8)
-				_ = u7
-				_ = u8
-			}
+			whileLoopBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (LOOP), PTX lines 39-39; divergent, reconverges at block 2 (b2 (DONE))
-			{
-				r1 := w.Reg(1)
-				r6 := w.Reg(6)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: setp.ge.u32
-							c1t := uint32(r6[l]) >= uint32(r1[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: setp.ge.u32
-							c1t := uint32(r6[l]) >= uint32(r1[l])
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p0 = p0&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			whileLoopBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -537,263 +425,14 @@ func whileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			}
 		case 2:
 			// b2 (DONE), PTX lines 51-56; ret
-			{
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX line 51: activemask.b32
-				w.Activemask(11, m)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.u32
-							s1 := uint64(r5[l]) + 0x80
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.u32
-							s1 := uint64(r5[l]) + 0x80
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: st.global.u32
-							s2 := uint64(r5[l]) + 0x84
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: st.global.u32
-							s2 := uint64(r5[l]) + 0x84
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
-							}
-						}
-					}
-				}
-				// PTX lines 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: ld.global.u32
-							v3a := uint64(r5[l]) + 0x7c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
-									continue
-								}
-								v3 = v3x
-							}
-							// 55: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r12[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: ld.global.u32
-							v3a := uint64(r5[l]) + 0x7c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
-									continue
-								}
-								v3 = v3x
-							}
-							// 55: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r12[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.global.u32
-							s5 := uint64(r5[l]) + 0x7c
-							s5v := uint64(r12[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.global.u32
-							s5 := uint64(r5[l]) + 0x7c
-							s5v := uint64(r12[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
-							}
-						}
-					}
-				}
-			}
+			whileLoopBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3, PTX lines 41-48
-			{
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				k2 := uint64(0x1)
-				// PTX line 41: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-							// 43: add.u64
-							v2 := uint64(uint64(r5[l]) + uint64(v1))
-							// 44: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
-							}
-							// 45: mul.lo.u32
-							v4 := uint64(uint32(r7[l]) * uint32(k1))
-							// 46: add.u32
-							v5 := uint64(uint32(v4) + uint32(r6[l]))
-							// 47: add.u32
-							v6 := uint64(uint32(v5) + uint32(k2))
-							r7[l] = v6
-							// 48: add.u32
-							v7 := uint64(uint32(r6[l]) + uint32(k2))
-							r6[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-							// 43: add.u64
-							v2 := uint64(uint64(r5[l]) + uint64(v1))
-							// 44: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
-							}
-							// 45: mul.lo.u32
-							v4 := uint64(uint32(r7[l]) * uint32(k1))
-							// 46: add.u32
-							v5 := uint64(uint32(v4) + uint32(r6[l]))
-							// 47: add.u32
-							v6 := uint64(uint32(v5) + uint32(k2))
-							r7[l] = v6
-							// 48: add.u32
-							v7 := uint64(uint32(r6[l]) + uint32(k2))
-							r6[l] = v7
-						}
-					}
-				}
-			}
+			whileLoopBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -808,6 +447,383 @@ func whileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// whileLoopBlock0 runs block 0 of kernel while_loop for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-37
+func whileLoopBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x88)
+	k2 := uint64(0x0)
+	// PTX lines 30, 31: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 31: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 31: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				r1[l] = v2
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX lines 34, 35: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 35: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				r5[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				// 35: add.u64
+				v6 := uint64(uint64(u4) + uint64(v5))
+				r5[l] = v6
+			}
+		}
+	}
+	// PTX line 36: mov.u32, warp-uniform
+	u7 := uint64(k2)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 37: mov.u32, warp-uniform
+	u8 := uint64(k2)
+	runtime.Broadcast(r7, m, u8)
+	_ = u7
+	_ = u8
+}
+
+// whileLoopBlock1 runs block 1 of kernel while_loop for the lanes m (budget 0: counting statistics).
+// b1 (LOOP), PTX lines 39-39; divergent, reconverges at block 2 (b2 (DONE))
+func whileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r6 := w.Reg(6)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: setp.ge.u32
+				c1t := uint32(r6[l]) >= uint32(r1[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: setp.ge.u32
+				c1t := uint32(r6[l]) >= uint32(r1[l])
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0 = p0&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// whileLoopBlock2 runs block 2 of kernel while_loop for the lanes m (budget 0: counting statistics).
+// b2 (DONE), PTX lines 51-56; ret
+func whileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX line 51: activemask.b32
+	w.Activemask(11, m)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.u32
+				s1 := uint64(r5[l]) + 0x80
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.u32
+				s1 := uint64(r5[l]) + 0x80
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: st.global.u32
+				s2 := uint64(r5[l]) + 0x84
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: st.global.u32
+				s2 := uint64(r5[l]) + 0x84
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+				}
+			}
+		}
+	}
+	// PTX lines 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: ld.global.u32
+				v3a := uint64(r5[l]) + 0x7c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
+						continue
+					}
+					v3 = v3x
+				}
+				// 55: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r12[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: ld.global.u32
+				v3a := uint64(r5[l]) + 0x7c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
+						continue
+					}
+					v3 = v3x
+				}
+				// 55: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r12[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.global.u32
+				s5 := uint64(r5[l]) + 0x7c
+				s5v := uint64(r12[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.global.u32
+				s5 := uint64(r5[l]) + 0x7c
+				s5v := uint64(r12[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+				}
+			}
+		}
+	}
+}
+
+// whileLoopBlock3 runs block 3 of kernel while_loop for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 41-48
+func whileLoopBlock3(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x1)
+	// PTX line 41: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+				// 43: add.u64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 44: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+				}
+				// 45: mul.lo.u32
+				v4 := uint64(uint32(r7[l]) * uint32(k1))
+				// 46: add.u32
+				v5 := uint64(uint32(v4) + uint32(r6[l]))
+				// 47: add.u32
+				v6 := uint64(uint32(v5) + uint32(k2))
+				r7[l] = v6
+				// 48: add.u32
+				v7 := uint64(uint32(r6[l]) + uint32(k2))
+				r6[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+				// 43: add.u64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 44: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+				}
+				// 45: mul.lo.u32
+				v4 := uint64(uint32(r7[l]) * uint32(k1))
+				// 46: add.u32
+				v5 := uint64(uint32(v4) + uint32(r6[l]))
+				// 47: add.u32
+				v6 := uint64(uint32(v5) + uint32(k2))
+				r7[l] = v6
+				// 48: add.u32
+				v7 := uint64(uint32(r6[l]) + uint32(k2))
+				r6[l] = v7
+			}
+		}
+	}
+}
+
 // dowhileLoopRun runs blocks of kernel dowhile_loop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dowhileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -816,194 +832,14 @@ func dowhileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 68-77
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x7)
-				k1 := uint64(0x5)
-				k2 := uint64(0x1)
-				k3 := uint64(0x20)
-				k4 := uint64(0x0)
-				// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 69: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							// 70: rem.u32
-							v3 := isa.Rem(v2, k1, 32, false)
-							// 71: add.u32
-							v4 := uint64(uint32(v3) + uint32(k2))
-							r1[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 69: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							// 70: rem.u32
-							v3 := isa.Rem(v2, k1, 32, false)
-							// 71: add.u32
-							v4 := uint64(uint32(v3) + uint32(k2))
-							r1[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 72: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:72")
-				}
-				// PTX line 73: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
-							// 75: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r5[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: mul.wide.u32
-							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
-							// 75: add.u64
-							v8 := uint64(uint64(u6) + uint64(v7))
-							r5[l] = v8
-						}
-					}
-				}
-				// PTX line 76: mov.u32, warp-uniform
-				u9 := uint64(k4)
-				runtime.Broadcast(r6, m, u9)
-				// PTX line 77: mov.u32, warp-uniform
-				u10 := uint64(k4)
-				runtime.Broadcast(r7, m, u10)
-				_ = u9
-				_ = u10
-			}
+			dowhileLoopBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (BODY), PTX lines 79-86; divergent, reconverges at block 2 (b2)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX line 79: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 80, 81, 82, 83, 84, 85, 86: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-							// 81: add.u64
-							v2 := uint64(uint64(r5[l]) + uint64(v1))
-							// 82: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
-							}
-							// 83: add.u32
-							v4 := uint64(uint32(r6[l]) + uint32(k1))
-							// 84: mad.lo.u32
-							v5 := uint64(uint32(uint32(v4)*uint32(r0[l]) + uint32(r7[l])))
-							r7[l] = v5
-							// 85: add.u32
-							v6 := uint64(uint32(r6[l]) + uint32(k1))
-							r6[l] = v6
-							// 86: setp.lt.u32
-							c7t := uint32(v6) < uint32(r1[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-							// 81: add.u64
-							v2 := uint64(uint64(r5[l]) + uint64(v1))
-							// 82: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
-							}
-							// 83: add.u32
-							v4 := uint64(uint32(r6[l]) + uint32(k1))
-							// 84: mad.lo.u32
-							v5 := uint64(uint32(uint32(v4)*uint32(r0[l]) + uint32(r7[l])))
-							r7[l] = v5
-							// 85: add.u32
-							v6 := uint64(uint32(r6[l]) + uint32(k1))
-							r6[l] = v6
-							// 86: setp.lt.u32
-							c7t := uint32(v6) < uint32(r1[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			dowhileLoopBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1017,181 +853,7 @@ func dowhileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 2:
 			// b2, PTX lines 88-93; ret
-			{
-				r5 := w.Reg(5)
-				r7 := w.Reg(7)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x1)
-				// PTX line 88: activemask.b32
-				w.Activemask(12, m)
-				// PTX lines 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: st.global.u32
-							s1 := uint64(r5[l]) + 0x18
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: st.global.u32
-							s1 := uint64(r5[l]) + 0x18
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
-							}
-						}
-					}
-				}
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.u32
-							s2 := uint64(r5[l]) + 0x1c
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.u32
-							s2 := uint64(r5[l]) + 0x1c
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
-							}
-						}
-					}
-				}
-				// PTX lines 91, 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: ld.global.u32
-							v3a := uint64(r5[l]) + 0x14
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
-									continue
-								}
-								v3 = v3x
-							}
-							// 92: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: ld.global.u32
-							v3a := uint64(r5[l]) + 0x14
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
-									continue
-								}
-								v3 = v3x
-							}
-							// 92: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r13[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 93: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: st.global.u32
-							s5 := uint64(r5[l]) + 0x14
-							s5v := uint64(r13[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: st.global.u32
-							s5 := uint64(r5[l]) + 0x14
-							s5v := uint64(r13[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
-							}
-						}
-					}
-				}
-			}
+			dowhileLoopBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1203,5 +865,371 @@ func dowhileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// dowhileLoopBlock0 runs block 0 of kernel dowhile_loop for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 68-77
+func dowhileLoopBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x7)
+	k1 := uint64(0x5)
+	k2 := uint64(0x1)
+	k3 := uint64(0x20)
+	k4 := uint64(0x0)
+	// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 69: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				// 70: rem.u32
+				v3 := isa.Rem(v2, k1, 32, false)
+				// 71: add.u32
+				v4 := uint64(uint32(v3) + uint32(k2))
+				r1[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 69: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				// 70: rem.u32
+				v3 := isa.Rem(v2, k1, 32, false)
+				// 71: add.u32
+				v4 := uint64(uint32(v3) + uint32(k2))
+				r1[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 72: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:72")
+	}
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+				// 75: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r5[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+				// 75: add.u64
+				v8 := uint64(uint64(u6) + uint64(v7))
+				r5[l] = v8
+			}
+		}
+	}
+	// PTX line 76: mov.u32, warp-uniform
+	u9 := uint64(k4)
+	runtime.Broadcast(r6, m, u9)
+	// PTX line 77: mov.u32, warp-uniform
+	u10 := uint64(k4)
+	runtime.Broadcast(r7, m, u10)
+	_ = u9
+	_ = u10
+}
+
+// dowhileLoopBlock1 runs block 1 of kernel dowhile_loop for the lanes m (budget 0: counting statistics).
+// b1 (BODY), PTX lines 79-86; divergent, reconverges at block 2 (b2)
+func dowhileLoopBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX line 79: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 80, 81, 82, 83, 84, 85, 86: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+				// 81: add.u64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 82: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+				}
+				// 83: add.u32
+				v4 := uint64(uint32(r6[l]) + uint32(k1))
+				// 84: mad.lo.u32
+				v5 := uint64(uint32(uint32(v4)*uint32(r0[l]) + uint32(r7[l])))
+				r7[l] = v5
+				// 85: add.u32
+				v6 := uint64(uint32(r6[l]) + uint32(k1))
+				r6[l] = v6
+				// 86: setp.lt.u32
+				c7t := uint32(v6) < uint32(r1[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+				// 81: add.u64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 82: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+				}
+				// 83: add.u32
+				v4 := uint64(uint32(r6[l]) + uint32(k1))
+				// 84: mad.lo.u32
+				v5 := uint64(uint32(uint32(v4)*uint32(r0[l]) + uint32(r7[l])))
+				r7[l] = v5
+				// 85: add.u32
+				v6 := uint64(uint32(r6[l]) + uint32(k1))
+				r6[l] = v6
+				// 86: setp.lt.u32
+				c7t := uint32(v6) < uint32(r1[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// dowhileLoopBlock2 runs block 2 of kernel dowhile_loop for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 88-93; ret
+func dowhileLoopBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x1)
+	// PTX line 88: activemask.b32
+	w.Activemask(12, m)
+	// PTX lines 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: st.global.u32
+				s1 := uint64(r5[l]) + 0x18
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: st.global.u32
+				s1 := uint64(r5[l]) + 0x18
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+				}
+			}
+		}
+	}
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.u32
+				s2 := uint64(r5[l]) + 0x1c
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.u32
+				s2 := uint64(r5[l]) + 0x1c
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+				}
+			}
+		}
+	}
+	// PTX lines 91, 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: ld.global.u32
+				v3a := uint64(r5[l]) + 0x14
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
+						continue
+					}
+					v3 = v3x
+				}
+				// 92: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: ld.global.u32
+				v3a := uint64(r5[l]) + 0x14
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
+						continue
+					}
+					v3 = v3x
+				}
+				// 92: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r13[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.global.u32
+				s5 := uint64(r5[l]) + 0x14
+				s5v := uint64(r13[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: st.global.u32
+				s5 := uint64(r5[l]) + 0x14
+				s5v := uint64(r13[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+				}
+			}
+		}
 	}
 }

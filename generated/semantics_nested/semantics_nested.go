@@ -445,159 +445,7 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-42; divergent, reconverges at block 6 (b6 (L1_JOIN))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x20)
-				k1 := uint64(0x0)
-				k2 := uint64(0x1)
-				k3 := uint64(0x3)
-				k4 := uint64(0x5)
-				k5 := uint64(0x2)
-				// PTX lines 30: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 31: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/nested.ptx:31")
-				}
-				// PTX line 32: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 33, 34: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 34: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 34: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 35: mov.u32, warp-uniform
-				u6 := uint64(k1)
-				runtime.Broadcast(r5, m, u6)
-				// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: and.b32
-							v7 := uint64(uint32(r0[l]) & uint32(k2))
-							// 37: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 38: shr.u32
-							v9 := uint64(uint32(r0[l]) >> uint32(k2))
-							// 39: rem.u32
-							v10 := isa.Rem(v9, k3, 32, false)
-							// 40: setp.ne.u32
-							c11t := uint32(v10) != uint32(k1)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p1 = p1&^(1<<l) | c11b0<<l
-							// 41: rem.u32
-							v12 := isa.Rem(r0[l], k4, 32, false)
-							// 42: setp.lt.u32
-							c13t := uint32(v12) < uint32(k5)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: and.b32
-							v7 := uint64(uint32(r0[l]) & uint32(k2))
-							// 37: setp.eq.u32
-							c8t := uint32(v7) == uint32(k2)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-							// 38: shr.u32
-							v9 := uint64(uint32(r0[l]) >> uint32(k2))
-							// 39: rem.u32
-							v10 := isa.Rem(v9, k3, 32, false)
-							// 40: setp.ne.u32
-							c11t := uint32(v10) != uint32(k1)
-							c11 := c11t
-							c11b0 := uint32(0)
-							if c11 {
-								c11b0 = 1
-							}
-							p1 = p1&^(1<<l) | c11b0<<l
-							// 41: rem.u32
-							v12 := isa.Rem(r0[l], k4, 32, false)
-							// 42: setp.lt.u32
-							c13t := uint32(v12) < uint32(k5)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p2 = p2&^(1<<l) | c13b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-				}
-				_ = u6
-			}
+			nestedBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -611,703 +459,49 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 (L3_ELSE), PTX lines 58-60
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r11 := w.Reg(11)
-				k0 := uint64(0xc8)
-				// PTX line 58: activemask.b32
-				w.Activemask(11, m)
-				// PTX lines 59, 60: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
-							}
-							// 60: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
-							}
-							// 60: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			nestedBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (L3_JOIN), PTX lines 62-67
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0x3e8)
-				k1 := uint64(0x1)
-				// PTX line 62: activemask.b32
-				w.Activemask(12, m)
-				// PTX lines 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: st.global.u32
-							s1 := uint64(r4[l]) + 0xc
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
-							}
-							// 64: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: st.global.u32
-							s1 := uint64(r4[l]) + 0xc
-							s1v := uint64(r12[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
-							}
-							// 64: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-				// PTX lines 65, 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
-									continue
-								}
-								v3 = v3x
-							}
-							// 66: add.u32
-							v4 := uint64(uint32(v3) + uint32(k1))
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
-									continue
-								}
-								v3 = v3x
-							}
-							// 66: add.u32
-							v4 := uint64(uint32(v3) + uint32(k1))
-							r13[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 67: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r13[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r13[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
-							}
-						}
-					}
-				}
-			}
+			nestedBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3 (L2_ELSE), PTX lines 70-72
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				k0 := uint64(0x14)
-				// PTX line 70: activemask.b32
-				w.Activemask(10, m)
-				// PTX lines 71, 72: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
-							}
-							// 72: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
-							}
-							// 72: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			nestedBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 (L2_JOIN), PTX lines 74-78
-			{
-				r4 := w.Reg(4)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1)
-				// PTX line 74: activemask.b32
-				w.Activemask(14, m)
-				// PTX lines 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 75: st.global.u32
-							s1 := uint64(r4[l]) + 0x10
-							s1v := uint64(r14[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 75: st.global.u32
-							s1 := uint64(r4[l]) + 0x10
-							s1v := uint64(r14[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
-							}
-						}
-					}
-				}
-				// PTX lines 76, 77: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v2aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: ld.global.u32
-							v2a := uint64(r4[l]) + 0x1c
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
-									continue
-								}
-								v2 = v2x
-							}
-							// 77: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r13[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: ld.global.u32
-							v2a := uint64(r4[l]) + 0x1c
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
-									continue
-								}
-								v2 = v2x
-							}
-							// 77: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r13[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 78: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 78: st.global.u32
-							s4 := uint64(r4[l]) + 0x1c
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 78: st.global.u32
-							s4 := uint64(r4[l]) + 0x1c
-							s4v := uint64(r13[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
-							}
-						}
-					}
-				}
-			}
+			nestedBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 5:
 			// b5 (L1_ELSE), PTX lines 81-83
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				k0 := uint64(0x2)
-				// PTX line 81: activemask.b32
-				w.Activemask(9, m)
-				// PTX lines 82, 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r9[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
-							}
-							// 83: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r9[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
-							}
-							// 83: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			nestedBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 6:
 			// b6 (L1_JOIN), PTX lines 85-90; ret
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r13 := w.Reg(13)
-				r15 := w.Reg(15)
-				k0 := uint64(0x1)
-				// PTX line 85: activemask.b32
-				w.Activemask(15, m)
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.u32
-							s1 := uint64(r4[l]) + 0x14
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.u32
-							s1 := uint64(r4[l]) + 0x14
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
-							}
-						}
-					}
-				}
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: st.global.u32
-							s2 := uint64(r4[l]) + 0x18
-							s2v := uint64(r5[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: st.global.u32
-							s2 := uint64(r4[l]) + 0x18
-							s2v := uint64(r5[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
-							}
-						}
-					}
-				}
-				// PTX lines 88, 89: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(11)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
-									continue
-								}
-								v3 = v3x
-							}
-							// 89: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
-									continue
-								}
-								v3 = v3x
-							}
-							// 89: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r13[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r13[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r13[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
-							}
-						}
-					}
-				}
-			}
+			nestedBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 7:
 			// b7, PTX lines 45-47; divergent, reconverges at block 4 (b4 (L2_JOIN))
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				// PTX line 45: activemask.b32
-				w.Activemask(9, m)
-				// PTX lines 46, 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r9[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
-							}
-							// 47: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.u32
-							s1 := uint64(r4[l]) + 0x0
-							s1v := uint64(r9[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
-							}
-							// 47: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			nestedBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1321,57 +515,7 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 8:
 			// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r10 := w.Reg(10)
-				k0 := uint64(0xa)
-				// PTX line 49: activemask.b32
-				w.Activemask(10, m)
-				// PTX lines 50, 51: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 50: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
-							}
-							// 51: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 50: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r10[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
-							}
-							// 51: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			nestedBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1385,57 +529,7 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 9:
 			// b9, PTX lines 53-55
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r11 := w.Reg(11)
-				k0 := uint64(0x64)
-				// PTX line 53: activemask.b32
-				w.Activemask(11, m)
-				// PTX lines 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 54: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
-							}
-							// 55: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 54: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
-							}
-							// 55: add.u32
-							v2 := uint64(uint32(r5[l]) + uint32(k0))
-							r5[l] = v2
-						}
-					}
-				}
-			}
+			nestedBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1447,5 +541,951 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// nestedBlock0 runs block 0 of kernel nested for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-42; divergent, reconverges at block 6 (b6 (L1_JOIN))
+func nestedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x20)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	k3 := uint64(0x3)
+	k4 := uint64(0x5)
+	k5 := uint64(0x2)
+	// PTX lines 30: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/nested.ptx:31")
+	}
+	// PTX line 32: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 33, 34: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 34: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 34: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 35: mov.u32, warp-uniform
+	u6 := uint64(k1)
+	runtime.Broadcast(r5, m, u6)
+	// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: and.b32
+				v7 := uint64(uint32(r0[l]) & uint32(k2))
+				// 37: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 38: shr.u32
+				v9 := uint64(uint32(r0[l]) >> uint32(k2))
+				// 39: rem.u32
+				v10 := isa.Rem(v9, k3, 32, false)
+				// 40: setp.ne.u32
+				c11t := uint32(v10) != uint32(k1)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1 = p1&^(1<<l) | c11b0<<l
+				// 41: rem.u32
+				v12 := isa.Rem(r0[l], k4, 32, false)
+				// 42: setp.lt.u32
+				c13t := uint32(v12) < uint32(k5)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: and.b32
+				v7 := uint64(uint32(r0[l]) & uint32(k2))
+				// 37: setp.eq.u32
+				c8t := uint32(v7) == uint32(k2)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+				// 38: shr.u32
+				v9 := uint64(uint32(r0[l]) >> uint32(k2))
+				// 39: rem.u32
+				v10 := isa.Rem(v9, k3, 32, false)
+				// 40: setp.ne.u32
+				c11t := uint32(v10) != uint32(k1)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1 = p1&^(1<<l) | c11b0<<l
+				// 41: rem.u32
+				v12 := isa.Rem(r0[l], k4, 32, false)
+				// 42: setp.lt.u32
+				c13t := uint32(v12) < uint32(k5)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2 = p2&^(1<<l) | c13b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	_ = u6
+}
+
+// nestedBlock1 runs block 1 of kernel nested for the lanes m (budget 0: counting statistics).
+// b1 (L3_ELSE), PTX lines 58-60
+func nestedBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r11 := w.Reg(11)
+	k0 := uint64(0xc8)
+	// PTX line 58: activemask.b32
+	w.Activemask(11, m)
+	// PTX lines 59, 60: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+				}
+				// 60: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+				}
+				// 60: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+}
+
+// nestedBlock2 runs block 2 of kernel nested for the lanes m (budget 0: counting statistics).
+// b2 (L3_JOIN), PTX lines 62-67
+func nestedBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x1)
+	// PTX line 62: activemask.b32
+	w.Activemask(12, m)
+	// PTX lines 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: st.global.u32
+				s1 := uint64(r4[l]) + 0xc
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+				}
+				// 64: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: st.global.u32
+				s1 := uint64(r4[l]) + 0xc
+				s1v := uint64(r12[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+				}
+				// 64: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+	// PTX lines 65, 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
+						continue
+					}
+					v3 = v3x
+				}
+				// 66: add.u32
+				v4 := uint64(uint32(v3) + uint32(k1))
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
+						continue
+					}
+					v3 = v3x
+				}
+				// 66: add.u32
+				v4 := uint64(uint32(v3) + uint32(k1))
+				r13[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r13[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r13[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+				}
+			}
+		}
+	}
+}
+
+// nestedBlock3 runs block 3 of kernel nested for the lanes m (budget 0: counting statistics).
+// b3 (L2_ELSE), PTX lines 70-72
+func nestedBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	k0 := uint64(0x14)
+	// PTX line 70: activemask.b32
+	w.Activemask(10, m)
+	// PTX lines 71, 72: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+				}
+				// 72: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+				}
+				// 72: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+}
+
+// nestedBlock4 runs block 4 of kernel nested for the lanes m (budget 0: counting statistics).
+// b4 (L2_JOIN), PTX lines 74-78
+func nestedBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1)
+	// PTX line 74: activemask.b32
+	w.Activemask(14, m)
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.u32
+				s1 := uint64(r4[l]) + 0x10
+				s1v := uint64(r14[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.u32
+				s1 := uint64(r4[l]) + 0x10
+				s1v := uint64(r14[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+				}
+			}
+		}
+	}
+	// PTX lines 76, 77: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v2aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: ld.global.u32
+				v2a := uint64(r4[l]) + 0x1c
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
+				// 77: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r13[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: ld.global.u32
+				v2a := uint64(r4[l]) + 0x1c
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
+				// 77: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r13[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.global.u32
+				s4 := uint64(r4[l]) + 0x1c
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.u32
+				s4 := uint64(r4[l]) + 0x1c
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+				}
+			}
+		}
+	}
+}
+
+// nestedBlock5 runs block 5 of kernel nested for the lanes m (budget 0: counting statistics).
+// b5 (L1_ELSE), PTX lines 81-83
+func nestedBlock5(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	k0 := uint64(0x2)
+	// PTX line 81: activemask.b32
+	w.Activemask(9, m)
+	// PTX lines 82, 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r9[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+				}
+				// 83: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r9[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+				}
+				// 83: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+}
+
+// nestedBlock6 runs block 6 of kernel nested for the lanes m (budget 0: counting statistics).
+// b6 (L1_JOIN), PTX lines 85-90; ret
+func nestedBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1)
+	// PTX line 85: activemask.b32
+	w.Activemask(15, m)
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.u32
+				s1 := uint64(r4[l]) + 0x14
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.u32
+				s1 := uint64(r4[l]) + 0x14
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+				}
+			}
+		}
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.global.u32
+				s2 := uint64(r4[l]) + 0x18
+				s2v := uint64(r5[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.global.u32
+				s2 := uint64(r4[l]) + 0x18
+				s2v := uint64(r5[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+				}
+			}
+		}
+	}
+	// PTX lines 88, 89: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(11)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
+						continue
+					}
+					v3 = v3x
+				}
+				// 89: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
+						continue
+					}
+					v3 = v3x
+				}
+				// 89: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r13[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r13[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r13[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+				}
+			}
+		}
+	}
+}
+
+// nestedBlock7 runs block 7 of kernel nested for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 45-47; divergent, reconverges at block 4 (b4 (L2_JOIN))
+func nestedBlock7(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	// PTX line 45: activemask.b32
+	w.Activemask(9, m)
+	// PTX lines 46, 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r9[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+				}
+				// 47: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.u32
+				s1 := uint64(r4[l]) + 0x0
+				s1v := uint64(r9[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+				}
+				// 47: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+}
+
+// nestedBlock8 runs block 8 of kernel nested for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
+func nestedBlock8(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	k0 := uint64(0xa)
+	// PTX line 49: activemask.b32
+	w.Activemask(10, m)
+	// PTX lines 50, 51: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 50: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+				}
+				// 51: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 50: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r10[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+				}
+				// 51: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
+	}
+}
+
+// nestedBlock9 runs block 9 of kernel nested for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 53-55
+func nestedBlock9(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r11 := w.Reg(11)
+	k0 := uint64(0x64)
+	// PTX line 53: activemask.b32
+	w.Activemask(11, m)
+	// PTX lines 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 54: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+				}
+				// 55: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 54: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+				}
+				// 55: add.u32
+				v2 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v2
+			}
+		}
 	}
 }

@@ -215,131 +215,7 @@ func partialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-31; divergent, reconverges at block 2 (b2 (JOIN))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x20)
-				k1 := uint64(0x1)
-				// PTX lines 23: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 23: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 23: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 24: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/partial.ptx:24")
-				}
-				// PTX line 25: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 26, 27: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 26: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 27: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 26: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 27: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-						}
-					}
-				}
-				// PTX line 28: activemask.b32
-				w.Activemask(5, m)
-				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: st.global.u32
-							s6 := uint64(r4[l]) + 0x0
-							s6v := uint64(r5[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/partial.ptx:29")
-							}
-							// 30: and.b32
-							v7 := uint64(uint32(r0[l]) & uint32(k1))
-							// 31: setp.eq.u32
-							c8t := uint32(v7) == uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: st.global.u32
-							s6 := uint64(r4[l]) + 0x0
-							s6v := uint64(r5[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/partial.ptx:29")
-							}
-							// 30: and.b32
-							v7 := uint64(uint32(r0[l]) & uint32(k1))
-							// 31: setp.eq.u32
-							c8t := uint32(v7) == uint32(k1)
-							c8 := c8t
-							c8b0 := uint32(0)
-							if c8 {
-								c8b0 = 1
-							}
-							p0 = p0&^(1<<l) | c8b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			partialBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -353,241 +229,21 @@ func partialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			}
 		case 1:
 			// b1 (ODD), PTX lines 37-38
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				// PTX line 37: activemask.b32
-				w.Activemask(7, m)
-				// PTX lines 38: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r7[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:38")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r7[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:38")
-							}
-						}
-					}
-				}
-			}
+			partialBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (JOIN), PTX lines 40-44; ret
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				// PTX line 40: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 41: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: st.global.u32
-							s1 := uint64(r4[l]) + 0xc
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:41")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: st.global.u32
-							s1 := uint64(r4[l]) + 0xc
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:41")
-							}
-						}
-					}
-				}
-				// PTX lines 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v2aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: ld.global.u32
-							v2a := uint64(r4[l]) + 0x10
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/partial.ptx:42")
-									continue
-								}
-								v2 = v2x
-							}
-							// 43: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r9[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: ld.global.u32
-							v2a := uint64(r4[l]) + 0x10
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/partial.ptx:42")
-									continue
-								}
-								v2 = v2x
-							}
-							// 43: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r9[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 44: st.global.u32
-							s4 := uint64(r4[l]) + 0x10
-							s4v := uint64(r9[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/partial.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 44: st.global.u32
-							s4 := uint64(r4[l]) + 0x10
-							s4v := uint64(r9[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/partial.ptx:44")
-							}
-						}
-					}
-				}
-			}
+			partialBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3, PTX lines 33-34
-			{
-				r4 := w.Reg(4)
-				r7 := w.Reg(7)
-				// PTX line 33: activemask.b32
-				w.Activemask(7, m)
-				// PTX lines 34: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 34: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r7[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:34")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 34: st.global.u32
-							s1 := uint64(r4[l]) + 0x4
-							s1v := uint64(r7[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:34")
-							}
-						}
-					}
-				}
-			}
+			partialBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -599,5 +255,365 @@ func partialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// partialBlock0 runs block 0 of kernel partial for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-31; divergent, reconverges at block 2 (b2 (JOIN))
+func partialBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x20)
+	k1 := uint64(0x1)
+	// PTX lines 23: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 23: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 23: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/partial.ptx:24")
+	}
+	// PTX line 25: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 26, 27: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 26: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 27: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 26: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 27: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+			}
+		}
+	}
+	// PTX line 28: activemask.b32
+	w.Activemask(5, m)
+	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: st.global.u32
+				s6 := uint64(r4[l]) + 0x0
+				s6v := uint64(r5[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/partial.ptx:29")
+				}
+				// 30: and.b32
+				v7 := uint64(uint32(r0[l]) & uint32(k1))
+				// 31: setp.eq.u32
+				c8t := uint32(v7) == uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: st.global.u32
+				s6 := uint64(r4[l]) + 0x0
+				s6v := uint64(r5[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/partial.ptx:29")
+				}
+				// 30: and.b32
+				v7 := uint64(uint32(r0[l]) & uint32(k1))
+				// 31: setp.eq.u32
+				c8t := uint32(v7) == uint32(k1)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0 = p0&^(1<<l) | c8b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// partialBlock1 runs block 1 of kernel partial for the lanes m (budget 0: counting statistics).
+// b1 (ODD), PTX lines 37-38
+func partialBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	// PTX line 37: activemask.b32
+	w.Activemask(7, m)
+	// PTX lines 38: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r7[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:38")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r7[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:38")
+				}
+			}
+		}
+	}
+}
+
+// partialBlock2 runs block 2 of kernel partial for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 40-44; ret
+func partialBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	// PTX line 40: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 41: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: st.global.u32
+				s1 := uint64(r4[l]) + 0xc
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:41")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: st.global.u32
+				s1 := uint64(r4[l]) + 0xc
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:41")
+				}
+			}
+		}
+	}
+	// PTX lines 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v2aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: ld.global.u32
+				v2a := uint64(r4[l]) + 0x10
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/partial.ptx:42")
+						continue
+					}
+					v2 = v2x
+				}
+				// 43: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r9[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: ld.global.u32
+				v2a := uint64(r4[l]) + 0x10
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/partial.ptx:42")
+						continue
+					}
+					v2 = v2x
+				}
+				// 43: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r9[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 44: st.global.u32
+				s4 := uint64(r4[l]) + 0x10
+				s4v := uint64(r9[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/partial.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 44: st.global.u32
+				s4 := uint64(r4[l]) + 0x10
+				s4v := uint64(r9[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/partial.ptx:44")
+				}
+			}
+		}
+	}
+}
+
+// partialBlock3 runs block 3 of kernel partial for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 33-34
+func partialBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	// PTX line 33: activemask.b32
+	w.Activemask(7, m)
+	// PTX lines 34: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 34: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r7[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:34")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 34: st.global.u32
+				s1 := uint64(r4[l]) + 0x4
+				s1v := uint64(r7[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:34")
+				}
+			}
+		}
 	}
 }

@@ -252,188 +252,7 @@ func predicationRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-40; divergent, reconverges at block 2 (b2 (JOIN))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x20)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				k3 := uint64(0x64)
-				k4 := uint64(0x3e8)
-				// PTX lines 29: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/predication.ptx:30")
-				}
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 32, 33, 34, 35, 36, 37: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 33: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 34: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							// 35: setp.eq.u32
-							c7t := uint32(v6) == uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-							// 36: add.u32
-							v8 := uint64(uint32(r0[l]) + uint32(k3))
-							r6[l] = v8
-							// 37: add.u32
-							if c7 {
-								v9 := uint64(uint32(v8) + uint32(k4))
-								r6[l] = v9
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 33: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 34: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							// 35: setp.eq.u32
-							c7t := uint32(v6) == uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-							// 36: add.u32
-							v8 := uint64(uint32(r0[l]) + uint32(k3))
-							r6[l] = v8
-							// 37: add.u32
-							if c7 {
-								v9 := uint64(uint32(v8) + uint32(k4))
-								r6[l] = v9
-							}
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 38: activemask.b32
-				w.Activemask(7, m)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s10w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.global.u32
-							s10 := uint64(r4[l]) + 0x0
-							s10v := uint64(r6[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.global.u32
-							s10 := uint64(r4[l]) + 0x0
-							s10v := uint64(r6[l])
-							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-								runtime.Store32(s10w.Mem, s10o, s10v)
-							} else {
-								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s11w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.global.u32
-							s11 := uint64(r4[l]) + 0x4
-							s11v := uint64(r7[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.global.u32
-							s11 := uint64(r4[l]) + 0x4
-							s11v := uint64(r7[l])
-							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-								runtime.Store32(s11w.Mem, s11o, s11v)
-							} else {
-								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
-							}
-						}
-					}
-				}
-			}
+			predicationBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -447,482 +266,21 @@ func predicationRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 (TAKEN), PTX lines 50-55
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				// PTX line 50: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
-							}
-							// 52: mov.u32
-							v2 := uint64(k0)
-							r9[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: st.global.u32
-							s1 := uint64(r4[l]) + 0x8
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
-							}
-							// 52: mov.u32
-							v2 := uint64(k0)
-							r9[l] = v2
-						}
-					}
-				}
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
-									continue
-								}
-								v3 = v3x
-							}
-							// 54: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r10[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
-									continue
-								}
-								v3 = v3x
-							}
-							// 54: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r10[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r10[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r10[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
-							}
-						}
-					}
-				}
-			}
+			predicationBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (JOIN), PTX lines 57-62; ret
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX line 57: activemask.b32
-				w.Activemask(11, m)
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.global.u32
-							s1 := uint64(r4[l]) + 0x10
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.global.u32
-							s1 := uint64(r4[l]) + 0x10
-							s1v := uint64(r11[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
-							}
-						}
-					}
-				}
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: st.global.u32
-							s2 := uint64(r4[l]) + 0x14
-							s2v := uint64(r9[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: st.global.u32
-							s2 := uint64(r4[l]) + 0x14
-							s2v := uint64(r9[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
-							}
-						}
-					}
-				}
-				// PTX lines 60, 61: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 60: ld.global.u32
-							v3a := uint64(r4[l]) + 0x18
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
-									continue
-								}
-								v3 = v3x
-							}
-							// 61: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r12[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 60: ld.global.u32
-							v3a := uint64(r4[l]) + 0x18
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
-									continue
-								}
-								v3 = v3x
-							}
-							// 61: add.u32
-							v4 := uint64(uint32(v3) + uint32(k0))
-							r12[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 62: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: st.global.u32
-							s5 := uint64(r4[l]) + 0x18
-							s5v := uint64(r12[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: st.global.u32
-							s5 := uint64(r4[l]) + 0x18
-							s5v := uint64(r12[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
-							}
-						}
-					}
-				}
-			}
+			predicationBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3, PTX lines 42-47
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x2)
-				k1 := uint64(0x1)
-				// PTX line 42: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 43, 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: st.global.u32
-							s1 := uint64(r4[l]) + 0xc
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
-							}
-							// 44: mov.u32
-							v2 := uint64(k0)
-							r9[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: st.global.u32
-							s1 := uint64(r4[l]) + 0xc
-							s1v := uint64(r8[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
-							}
-							// 44: mov.u32
-							v2 := uint64(k0)
-							r9[l] = v2
-						}
-					}
-				}
-				// PTX lines 45, 46: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v3aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
-									continue
-								}
-								v3 = v3x
-							}
-							// 46: add.u32
-							v4 := uint64(uint32(v3) + uint32(k1))
-							r10[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: ld.global.u32
-							v3a := uint64(r4[l]) + 0x1c
-							var v3 uint64
-							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-								v3 = runtime.Load32(v3aw.Mem, v3ao)
-							} else {
-								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
-									continue
-								}
-								v3 = v3x
-							}
-							// 46: add.u32
-							v4 := uint64(uint32(v3) + uint32(k1))
-							r10[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r10[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: st.global.u32
-							s5 := uint64(r4[l]) + 0x1c
-							s5v := uint64(r10[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
-							}
-						}
-					}
-				}
-			}
+			predicationBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -934,5 +292,663 @@ func predicationRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// predicationBlock0 runs block 0 of kernel predication for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-40; divergent, reconverges at block 2 (b2 (JOIN))
+func predicationBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x20)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	k3 := uint64(0x64)
+	k4 := uint64(0x3e8)
+	// PTX lines 29: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/predication.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 32, 33, 34, 35, 36, 37: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 33: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 34: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				// 35: setp.eq.u32
+				c7t := uint32(v6) == uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 36: add.u32
+				v8 := uint64(uint32(r0[l]) + uint32(k3))
+				r6[l] = v8
+				// 37: add.u32
+				if c7 {
+					v9 := uint64(uint32(v8) + uint32(k4))
+					r6[l] = v9
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 33: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 34: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				// 35: setp.eq.u32
+				c7t := uint32(v6) == uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 36: add.u32
+				v8 := uint64(uint32(r0[l]) + uint32(k3))
+				r6[l] = v8
+				// 37: add.u32
+				if c7 {
+					v9 := uint64(uint32(v8) + uint32(k4))
+					r6[l] = v9
+				}
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 38: activemask.b32
+	w.Activemask(7, m)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.global.u32
+				s10 := uint64(r4[l]) + 0x0
+				s10v := uint64(r6[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.global.u32
+				s10 := uint64(r4[l]) + 0x0
+				s10v := uint64(r6[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/predication.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.global.u32
+				s11 := uint64(r4[l]) + 0x4
+				s11v := uint64(r7[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.global.u32
+				s11 := uint64(r4[l]) + 0x4
+				s11v := uint64(r7[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/semantics/predication.ptx:40")
+				}
+			}
+		}
+	}
+}
+
+// predicationBlock1 runs block 1 of kernel predication for the lanes m (budget 0: counting statistics).
+// b1 (TAKEN), PTX lines 50-55
+func predicationBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	// PTX line 50: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
+				}
+				// 52: mov.u32
+				v2 := uint64(k0)
+				r9[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u32
+				s1 := uint64(r4[l]) + 0x8
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:51")
+				}
+				// 52: mov.u32
+				v2 := uint64(k0)
+				r9[l] = v2
+			}
+		}
+	}
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
+						continue
+					}
+					v3 = v3x
+				}
+				// 54: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r10[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:53")
+						continue
+					}
+					v3 = v3x
+				}
+				// 54: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r10[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r10[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r10[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:55")
+				}
+			}
+		}
+	}
+}
+
+// predicationBlock2 runs block 2 of kernel predication for the lanes m (budget 0: counting statistics).
+// b2 (JOIN), PTX lines 57-62; ret
+func predicationBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX line 57: activemask.b32
+	w.Activemask(11, m)
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.global.u32
+				s1 := uint64(r4[l]) + 0x10
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.global.u32
+				s1 := uint64(r4[l]) + 0x10
+				s1v := uint64(r11[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:58")
+				}
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: st.global.u32
+				s2 := uint64(r4[l]) + 0x14
+				s2v := uint64(r9[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.global.u32
+				s2 := uint64(r4[l]) + 0x14
+				s2v := uint64(r9[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predication.ptx:59")
+				}
+			}
+		}
+	}
+	// PTX lines 60, 61: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: ld.global.u32
+				v3a := uint64(r4[l]) + 0x18
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
+						continue
+					}
+					v3 = v3x
+				}
+				// 61: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r12[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: ld.global.u32
+				v3a := uint64(r4[l]) + 0x18
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:60")
+						continue
+					}
+					v3 = v3x
+				}
+				// 61: add.u32
+				v4 := uint64(uint32(v3) + uint32(k0))
+				r12[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 62: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: st.global.u32
+				s5 := uint64(r4[l]) + 0x18
+				s5v := uint64(r12[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: st.global.u32
+				s5 := uint64(r4[l]) + 0x18
+				s5v := uint64(r12[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:62")
+				}
+			}
+		}
+	}
+}
+
+// predicationBlock3 runs block 3 of kernel predication for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 42-47
+func predicationBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	k1 := uint64(0x1)
+	// PTX line 42: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 43, 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: st.global.u32
+				s1 := uint64(r4[l]) + 0xc
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
+				}
+				// 44: mov.u32
+				v2 := uint64(k0)
+				r9[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: st.global.u32
+				s1 := uint64(r4[l]) + 0xc
+				s1v := uint64(r8[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/predication.ptx:43")
+				}
+				// 44: mov.u32
+				v2 := uint64(k0)
+				r9[l] = v2
+			}
+		}
+	}
+	// PTX lines 45, 46: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
+						continue
+					}
+					v3 = v3x
+				}
+				// 46: add.u32
+				v4 := uint64(uint32(v3) + uint32(k1))
+				r10[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: ld.global.u32
+				v3a := uint64(r4[l]) + 0x1c
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/predication.ptx:45")
+						continue
+					}
+					v3 = v3x
+				}
+				// 46: add.u32
+				v4 := uint64(uint32(v3) + uint32(k1))
+				r10[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r10[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: st.global.u32
+				s5 := uint64(r4[l]) + 0x1c
+				s5v := uint64(r10[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/predication.ptx:47")
+				}
+			}
+		}
 	}
 }

@@ -910,36 +910,7 @@ func pnotRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-25; ret
-			{
-				// PTX lines 25: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: not.pred
-							c1 := !(p0>>l&1 != 0)
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: not.pred
-							c1 := !(p0>>l&1 != 0)
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			pnotBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -951,6 +922,39 @@ func pnotRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// pnotBlock0 runs block 0 of function pnot for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-25; ret
+func pnotBlock0(w *runtime.Warp, m uint32, budget int) {
+	// PTX lines 25: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 25: not.pred
+				c1 := !(p0>>l&1 != 0)
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: not.pred
+				c1 := !(p0>>l&1 != 0)
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
 	}
 }
 
@@ -962,36 +966,7 @@ func pidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 31-31; ret
-			{
-				// PTX lines 31: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: mov.pred
-							c1 := p0>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: mov.pred
-							c1 := p0>>l&1 != 0
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			pidBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1006,6 +981,39 @@ func pidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// pidBlock0 runs block 0 of function pid for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 31-31; ret
+func pidBlock0(w *runtime.Warp, m uint32, budget int) {
+	// PTX lines 31: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: mov.pred
+				c1 := p0>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.pred
+				c1 := p0>>l&1 != 0
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
 // pmixRun runs blocks of function pmix for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pmixRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1014,45 +1022,7 @@ func pmixRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 37-38; divergent, reconverges at block 1 (b1 (SKIP))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				// PTX lines 37, 38: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 37: xor.pred
-							c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 38: mov.u32
-							v2 := uint64(r0[l])
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 37: xor.pred
-							c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-							// 38: mov.u32
-							v2 := uint64(r0[l])
-							r1[l] = v2
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			pmixBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1071,59 +1041,14 @@ func pmixRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 1:
 			// b1 (SKIP), PTX lines 42-42; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x1)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: add.u32
-							if p0>>l&1 != 0 {
-								v1 := uint64(uint32(r1[l]) + uint32(k0))
-								r1[l] = v1
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: add.u32
-							if p0>>l&1 != 0 {
-								v1 := uint64(uint32(r1[l]) + uint32(k0))
-								r1[l] = v1
-							}
-						}
-					}
-				}
-			}
+			pmixBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
 			// b2, PTX lines 40-40
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3e8)
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			pmixBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1138,6 +1063,101 @@ func pmixRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// pmixBlock0 runs block 0 of function pmix for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 37-38; divergent, reconverges at block 1 (b1 (SKIP))
+func pmixBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	// PTX lines 37, 38: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 37: xor.pred
+				c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 38: mov.u32
+				v2 := uint64(r0[l])
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 37: xor.pred
+				c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+				// 38: mov.u32
+				v2 := uint64(r0[l])
+				r1[l] = v2
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// pmixBlock1 runs block 1 of function pmix for the lanes m (budget 0: counting statistics).
+// b1 (SKIP), PTX lines 42-42; ret
+func pmixBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: add.u32
+				if p0>>l&1 != 0 {
+					v1 := uint64(uint32(r1[l]) + uint32(k0))
+					r1[l] = v1
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: add.u32
+				if p0>>l&1 != 0 {
+					v1 := uint64(uint32(r1[l]) + uint32(k0))
+					r1[l] = v1
+				}
+			}
+		}
+	}
+}
+
+// pmixBlock2 runs block 2 of function pmix for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 40-40
+func pmixBlock2(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3e8)
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r1[l] = v1
+			}
+		}
+	}
+}
+
 // pearlyRun runs blocks of function pearly for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pearlyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1146,39 +1166,7 @@ func pearlyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 49-49; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x0)
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: setp.ne.u32
-							c1t := uint32(r0[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: setp.ne.u32
-							c1t := uint32(r0[l]) != uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			pearlyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1195,43 +1183,7 @@ func pearlyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 2:
 			// b2, PTX lines 51-52; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x1)
-				// PTX lines 51, 52: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 51: and.b32
-							v1 := uint64(uint32(r0[l]) & uint32(k0))
-							// 52: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 51: and.b32
-							v1 := uint64(uint32(r0[l]) & uint32(k0))
-							// 52: setp.eq.u32
-							c2t := uint32(v1) == uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p1 = p1&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			pearlyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1246,6 +1198,82 @@ func pearlyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// pearlyBlock0 runs block 0 of function pearly for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 49-49; divergent, reconverges at the exit
+func pearlyBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: setp.ne.u32
+				c1t := uint32(r0[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: setp.ne.u32
+				c1t := uint32(r0[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// pearlyBlock2 runs block 2 of function pearly for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 51-52; ret
+func pearlyBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x1)
+	// PTX lines 51, 52: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: and.b32
+				v1 := uint64(uint32(r0[l]) & uint32(k0))
+				// 52: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: and.b32
+				v1 := uint64(uint32(r0[l]) & uint32(k0))
+				// 52: setp.eq.u32
+				c2t := uint32(v1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1 = p1&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
 // predparamsRun runs blocks of kernel predparams for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1254,119 +1282,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 68-76; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				k0 := uint64(0x20)
-				k1 := uint64(0x3)
-				k2 := uint64(0x0)
-				k3 := uint64(0x5)
-				k4 := uint64(0x2)
-				// PTX lines 68: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 69: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/predparams.ptx:69")
-				}
-				// PTX line 70: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 71, 72, 73, 74, 75, 76: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 72: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 73: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							r5[l] = v6
-							// 74: setp.eq.u32
-							c7t := uint32(v6) == uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-							// 75: rem.u32
-							v8 := isa.Rem(r0[l], k3, 32, false)
-							// 76: setp.lt.u32
-							c9t := uint32(v8) < uint32(k4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 72: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 73: rem.u32
-							v6 := isa.Rem(r0[l], k1, 32, false)
-							r5[l] = v6
-							// 74: setp.eq.u32
-							c7t := uint32(v6) == uint32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-							// 75: rem.u32
-							v8 := isa.Rem(r0[l], k3, 32, false)
-							// 76: setp.lt.u32
-							c9t := uint32(v8) < uint32(k4)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-					w.P[1] = p1
-				}
-			}
+			predparamsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1376,103 +1292,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 2:
 			// b1 (AFTER), PTX lines 94-99; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x7)
-				k3 := uint64(0x3)
-				// PTX lines 94, 95, 97, 98, 99: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: selp.u32
-							v1 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 95: st.global.u32
-							s2 := uint64(r4[l]) + 0xc
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:95")
-							}
-							// 97: setp.ne.u32
-							c3t := uint32(r10[l]) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 98: rem.u32
-							v4 := isa.Rem(r0[l], k2, 32, false)
-							// 99: setp.lt.u32
-							c5t := uint32(v4) < uint32(k3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p7 = p7&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: selp.u32
-							v1 := uint64(k0)
-							if p4>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 95: st.global.u32
-							s2 := uint64(r4[l]) + 0xc
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:95")
-							}
-							// 97: setp.ne.u32
-							c3t := uint32(r10[l]) != uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p6 = p6&^(1<<l) | c3b0<<l
-							// 98: rem.u32
-							v4 := isa.Rem(r0[l], k2, 32, false)
-							// 99: setp.lt.u32
-							c5t := uint32(v4) < uint32(k3)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p7 = p7&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[6] = p6
-					w.P[7] = p7
-				}
-			}
+			predparamsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1482,59 +1302,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 4:
 			// b2, PTX lines 79-80; code before the call
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX lines 79, 80: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: selp.u32
-							v1 := uint64(k0)
-							if p2>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 80: st.global.u32
-							s2 := uint64(r4[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:80")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: selp.u32
-							v1 := uint64(k0)
-							if p2>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 80: st.global.u32
-							s2 := uint64(r4[l]) + 0x0
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:80")
-							}
-						}
-					}
-				}
-			}
+			predparamsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1544,148 +1312,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 6:
 			// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0x2)
-				k3 := uint64(0x4)
-				k4 := uint64(0x3)
-				// PTX lines 83, 84: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 84: st.global.u32
-							s2 := uint64(r4[l]) + 0x4
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:84")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: selp.u32
-							v1 := uint64(k0)
-							if p3>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 84: st.global.u32
-							s2 := uint64(r4[l]) + 0x4
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:84")
-							}
-						}
-					}
-				}
-				// PTX lines 85, 87, 88, 89, 90: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					p5 := w.P[5]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 85: st.global.u32
-							s3 := uint64(r4[l]) + 0x8
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/predparams.ptx:85")
-							}
-							// 87: rem.u32
-							v4 := isa.Rem(r0[l], k2, 32, false)
-							r10[l] = v4
-							// 88: setp.eq.u32
-							c5t := uint32(v4) == uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p4 = p4&^(1<<l) | c5b0<<l
-							// 89: rem.u32
-							v6 := isa.Rem(r0[l], k3, 32, false)
-							// 90: setp.eq.u32
-							c7t := uint32(v6) == uint32(k4)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p5 = p5&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 85: st.global.u32
-							s3 := uint64(r4[l]) + 0x8
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/predparams.ptx:85")
-							}
-							// 87: rem.u32
-							v4 := isa.Rem(r0[l], k2, 32, false)
-							r10[l] = v4
-							// 88: setp.eq.u32
-							c5t := uint32(v4) == uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p4 = p4&^(1<<l) | c5b0<<l
-							// 89: rem.u32
-							v6 := isa.Rem(r0[l], k3, 32, false)
-							// 90: setp.eq.u32
-							c7t := uint32(v6) == uint32(k4)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p5 = p5&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-			}
+			predparamsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1705,59 +1332,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 2
 		case 9:
 			// b6, PTX lines 101-102; code before the call
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX lines 101, 102: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: selp.u32
-							v1 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 102: st.global.u32
-							s2 := uint64(r4[l]) + 0x10
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:102")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: selp.u32
-							v1 := uint64(k0)
-							if p6>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 102: st.global.u32
-							s2 := uint64(r4[l]) + 0x10
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:102")
-							}
-						}
-					}
-				}
-			}
+			predparamsBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1767,112 +1342,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 11:
 			// b7, PTX lines 105-111; code before the call
-			{
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				k2 := uint64(0xd0000000)
-				k3 := uint64(0xd0000010)
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: selp.u32
-							v1 := uint64(k0)
-							if p8>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 106: st.global.u32
-							s2 := uint64(r4[l]) + 0x14
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:106")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: selp.u32
-							v1 := uint64(k0)
-							if p8>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 106: st.global.u32
-							s2 := uint64(r4[l]) + 0x14
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:106")
-							}
-						}
-					}
-				}
-				// PTX line 108: mov.u64, warp-uniform
-				u3 := uint64(k2)
-				runtime.Broadcast(r16, m, u3)
-				// PTX line 109: mov.u64, warp-uniform
-				u4 := uint64(k3)
-				runtime.Broadcast(r17, m, u4)
-				// PTX lines 110, 111: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 110: setp.eq.u32
-							c5t := uint32(r10[l]) == uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p9 = p9&^(1<<l) | c5b0<<l
-							// 111: selp.b64
-							v6 := uint64(u4)
-							if c5 {
-								v6 = uint64(u3)
-							}
-							r18[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 110: setp.eq.u32
-							c5t := uint32(r10[l]) == uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p9 = p9&^(1<<l) | c5b0<<l
-							// 111: selp.b64
-							v6 := uint64(u4)
-							if c5 {
-								v6 = uint64(u3)
-							}
-							r18[l] = v6
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			predparamsBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1882,93 +1352,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 13:
 			// b8, PTX lines 113-117; code before the call
-			{
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r20 := w.Reg(20)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX lines 113, 114, 116, 117: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					p11 := w.P[11]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: selp.u32
-							v1 := uint64(k0)
-							if p10>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 114: st.global.u32
-							s2 := uint64(r4[l]) + 0x18
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:114")
-							}
-							// 116: setp.eq.u32
-							c3t := uint32(r5[l]) == uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p11 = p11&^(1<<l) | c3b0<<l
-							// 117: selp.b64
-							v4 := uint64(r16[l])
-							if c3 {
-								v4 = uint64(r17[l])
-							}
-							r20[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: selp.u32
-							v1 := uint64(k0)
-							if p10>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 114: st.global.u32
-							s2 := uint64(r4[l]) + 0x18
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:114")
-							}
-							// 116: setp.eq.u32
-							c3t := uint32(r5[l]) == uint32(k1)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p11 = p11&^(1<<l) | c3b0<<l
-							// 117: selp.b64
-							v4 := uint64(r16[l])
-							if c3 {
-								v4 = uint64(r17[l])
-							}
-							r20[l] = v4
-						}
-					}
-					w.P[11] = p11
-				}
-			}
+			predparamsBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1978,59 +1362,7 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		case 15:
 			// b9, PTX lines 119-120; ret
-			{
-				r4 := w.Reg(4)
-				k0 := uint64(0x0)
-				k1 := uint64(0x1)
-				// PTX lines 119, 120: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: selp.u32
-							v1 := uint64(k0)
-							if p12>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 120: st.global.u32
-							s2 := uint64(r4[l]) + 0x1c
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: selp.u32
-							v1 := uint64(k0)
-							if p12>>l&1 != 0 {
-								v1 = uint64(k1)
-							}
-							// 120: st.global.u32
-							s2 := uint64(r4[l]) + 0x1c
-							s2v := uint64(v1)
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:120")
-							}
-						}
-					}
-				}
-			}
+			predparamsBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2042,6 +1374,734 @@ func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// predparamsBlock0 runs block 0 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 68-76; code before the call
+func predparamsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x20)
+	k1 := uint64(0x3)
+	k2 := uint64(0x0)
+	k3 := uint64(0x5)
+	k4 := uint64(0x2)
+	// PTX lines 68: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/predparams.ptx:69")
+	}
+	// PTX line 70: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 71, 72, 73, 74, 75, 76: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 72: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 73: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				r5[l] = v6
+				// 74: setp.eq.u32
+				c7t := uint32(v6) == uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 75: rem.u32
+				v8 := isa.Rem(r0[l], k3, 32, false)
+				// 76: setp.lt.u32
+				c9t := uint32(v8) < uint32(k4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 72: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 73: rem.u32
+				v6 := isa.Rem(r0[l], k1, 32, false)
+				r5[l] = v6
+				// 74: setp.eq.u32
+				c7t := uint32(v6) == uint32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 75: rem.u32
+				v8 := isa.Rem(r0[l], k3, 32, false)
+				// 76: setp.lt.u32
+				c9t := uint32(v8) < uint32(k4)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+		w.P[1] = p1
+	}
+}
+
+// predparamsBlock2 runs block 2 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b1 (AFTER), PTX lines 94-99; code before the call
+func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x7)
+	k3 := uint64(0x3)
+	// PTX lines 94, 95, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: selp.u32
+				v1 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 95: st.global.u32
+				s2 := uint64(r4[l]) + 0xc
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:95")
+				}
+				// 97: setp.ne.u32
+				c3t := uint32(r10[l]) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 98: rem.u32
+				v4 := isa.Rem(r0[l], k2, 32, false)
+				// 99: setp.lt.u32
+				c5t := uint32(v4) < uint32(k3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p7 = p7&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: selp.u32
+				v1 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 95: st.global.u32
+				s2 := uint64(r4[l]) + 0xc
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:95")
+				}
+				// 97: setp.ne.u32
+				c3t := uint32(r10[l]) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p6 = p6&^(1<<l) | c3b0<<l
+				// 98: rem.u32
+				v4 := isa.Rem(r0[l], k2, 32, false)
+				// 99: setp.lt.u32
+				c5t := uint32(v4) < uint32(k3)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p7 = p7&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[6] = p6
+		w.P[7] = p7
+	}
+}
+
+// predparamsBlock4 runs block 4 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 79-80; code before the call
+func predparamsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX lines 79, 80: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: selp.u32
+				v1 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 80: st.global.u32
+				s2 := uint64(r4[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:80")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: selp.u32
+				v1 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 80: st.global.u32
+				s2 := uint64(r4[l]) + 0x0
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:80")
+				}
+			}
+		}
+	}
+}
+
+// predparamsBlock6 runs block 6 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
+func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x4)
+	k4 := uint64(0x3)
+	// PTX lines 83, 84: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 84: st.global.u32
+				s2 := uint64(r4[l]) + 0x4
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:84")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: selp.u32
+				v1 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 84: st.global.u32
+				s2 := uint64(r4[l]) + 0x4
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:84")
+				}
+			}
+		}
+	}
+	// PTX lines 85, 87, 88, 89, 90: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		p5 := w.P[5]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 85: st.global.u32
+				s3 := uint64(r4[l]) + 0x8
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/predparams.ptx:85")
+				}
+				// 87: rem.u32
+				v4 := isa.Rem(r0[l], k2, 32, false)
+				r10[l] = v4
+				// 88: setp.eq.u32
+				c5t := uint32(v4) == uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p4 = p4&^(1<<l) | c5b0<<l
+				// 89: rem.u32
+				v6 := isa.Rem(r0[l], k3, 32, false)
+				// 90: setp.eq.u32
+				c7t := uint32(v6) == uint32(k4)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p5 = p5&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 85: st.global.u32
+				s3 := uint64(r4[l]) + 0x8
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/predparams.ptx:85")
+				}
+				// 87: rem.u32
+				v4 := isa.Rem(r0[l], k2, 32, false)
+				r10[l] = v4
+				// 88: setp.eq.u32
+				c5t := uint32(v4) == uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p4 = p4&^(1<<l) | c5b0<<l
+				// 89: rem.u32
+				v6 := isa.Rem(r0[l], k3, 32, false)
+				// 90: setp.eq.u32
+				c7t := uint32(v6) == uint32(k4)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p5 = p5&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+}
+
+// predparamsBlock9 runs block 9 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 101-102; code before the call
+func predparamsBlock9(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX lines 101, 102: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: selp.u32
+				v1 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 102: st.global.u32
+				s2 := uint64(r4[l]) + 0x10
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:102")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: selp.u32
+				v1 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 102: st.global.u32
+				s2 := uint64(r4[l]) + 0x10
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:102")
+				}
+			}
+		}
+	}
+}
+
+// predparamsBlock11 runs block 11 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 105-111; code before the call
+func predparamsBlock11(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0xd0000000)
+	k3 := uint64(0xd0000010)
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: selp.u32
+				v1 := uint64(k0)
+				if p8>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 106: st.global.u32
+				s2 := uint64(r4[l]) + 0x14
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:106")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: selp.u32
+				v1 := uint64(k0)
+				if p8>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 106: st.global.u32
+				s2 := uint64(r4[l]) + 0x14
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:106")
+				}
+			}
+		}
+	}
+	// PTX line 108: mov.u64, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r16, m, u3)
+	// PTX line 109: mov.u64, warp-uniform
+	u4 := uint64(k3)
+	runtime.Broadcast(r17, m, u4)
+	// PTX lines 110, 111: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: setp.eq.u32
+				c5t := uint32(r10[l]) == uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p9 = p9&^(1<<l) | c5b0<<l
+				// 111: selp.b64
+				v6 := uint64(u4)
+				if c5 {
+					v6 = uint64(u3)
+				}
+				r18[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: setp.eq.u32
+				c5t := uint32(r10[l]) == uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p9 = p9&^(1<<l) | c5b0<<l
+				// 111: selp.b64
+				v6 := uint64(u4)
+				if c5 {
+					v6 = uint64(u3)
+				}
+				r18[l] = v6
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// predparamsBlock13 runs block 13 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 113-117; code before the call
+func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r20 := w.Reg(20)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX lines 113, 114, 116, 117: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		p11 := w.P[11]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: selp.u32
+				v1 := uint64(k0)
+				if p10>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 114: st.global.u32
+				s2 := uint64(r4[l]) + 0x18
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:114")
+				}
+				// 116: setp.eq.u32
+				c3t := uint32(r5[l]) == uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p11 = p11&^(1<<l) | c3b0<<l
+				// 117: selp.b64
+				v4 := uint64(r16[l])
+				if c3 {
+					v4 = uint64(r17[l])
+				}
+				r20[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: selp.u32
+				v1 := uint64(k0)
+				if p10>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 114: st.global.u32
+				s2 := uint64(r4[l]) + 0x18
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:114")
+				}
+				// 116: setp.eq.u32
+				c3t := uint32(r5[l]) == uint32(k1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p11 = p11&^(1<<l) | c3b0<<l
+				// 117: selp.b64
+				v4 := uint64(r16[l])
+				if c3 {
+					v4 = uint64(r17[l])
+				}
+				r20[l] = v4
+			}
+		}
+		w.P[11] = p11
+	}
+}
+
+// predparamsBlock15 runs block 15 of kernel predparams for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 119-120; ret
+func predparamsBlock15(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX lines 119, 120: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: selp.u32
+				v1 := uint64(k0)
+				if p12>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 120: st.global.u32
+				s2 := uint64(r4[l]) + 0x1c
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: selp.u32
+				v1 := uint64(k0)
+				if p12>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 120: st.global.u32
+				s2 := uint64(r4[l]) + 0x1c
+				s2v := uint64(v1)
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:120")
+				}
+			}
+		}
 	}
 }
 

@@ -452,198 +452,7 @@ func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x0)
-				// PTX lines 24, 25, 26: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 24: ld.param.u64
-							v1a := uint64(0x20)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 25: ld.param.u64
-							v2a := uint64(0x30)
-							var v2 uint64
-							if v2a < pmEnd8 {
-								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 26: ld.param.u32
-							v3a := uint64(0x28)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 24: ld.param.u64
-							v1a := uint64(0x20)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 25: ld.param.u64
-							v2a := uint64(0x30)
-							var v2 uint64
-							if v2a < pmEnd8 {
-								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-							// 26: ld.param.u32
-							v3a := uint64(0x28)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
-									continue
-								}
-								v3 = v3x
-							}
-							r2[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 27: activemask.b32
-				w.Activemask(3, m)
-				// PTX lines 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: st.global.u32
-							s4 := uint64(r0[l]) + 0x0
-							s4v := uint64(r3[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
-							}
-							// 29: setp.eq.u32
-							c5t := uint32(r2[l]) == uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: st.global.u32
-							s4 := uint64(r0[l]) + 0x0
-							s4v := uint64(r3[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
-							}
-							// 29: setp.eq.u32
-							c5t := uint32(r2[l]) == uint32(k0)
-							c5 := c5t
-							c5b0 := uint32(0)
-							if c5 {
-								c5b0 = 1
-							}
-							p0 = p0&^(1<<l) | c5b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			sumBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -657,327 +466,14 @@ func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			}
 		case 1:
 			// b1 (BASE), PTX lines 51-57; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r7 := w.Reg(7)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				k1 := uint64(0x0)
-				// PTX line 51: activemask.b32
-				w.Activemask(9, m)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: st.global.u32
-							s1 := uint64(r0[l]) + 0x4
-							s1v := uint64(r9[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: st.global.u32
-							s1 := uint64(r0[l]) + 0x4
-							s1v := uint64(r9[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
-							}
-						}
-					}
-				}
-				// PTX lines 53, 54: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v2aw := w.Window(2)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 53: ld.global.u32
-							v2a := uint64(r1[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
-									continue
-								}
-								v2 = v2x
-							}
-							// 54: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r7[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 53: ld.global.u32
-							v2a := uint64(r1[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
-									continue
-								}
-								v2 = v2x
-							}
-							// 54: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r7[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 55: st.global.u32
-							s4 := uint64(r1[l]) + 0x0
-							s4v := uint64(r7[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 55: st.global.u32
-							s4 := uint64(r1[l]) + 0x0
-							s4v := uint64(r7[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
-							}
-						}
-					}
-				}
-				// PTX line 56: mov.u32, warp-uniform
-				u5 := uint64(k1)
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.param.u32
-							s6 := uint64(0x38)
-							s6v := uint64(u5)
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.param.u32
-							s6 := uint64(0x38)
-							s6v := uint64(u5)
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
-							}
-						}
-					}
-				}
-			}
+			sumBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 2:
 			// b2, PTX lines 31-40; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				k0 := uint64(0x1)
-				k1 := uint64(0x4)
-				// PTX lines 31, 32, 38: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: sub.u32
-							v1 := uint64(uint32(r2[l]) - uint32(k0))
-							r4[l] = v1
-							// 32: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k1))
-							// 38: st.param.u64
-							s3 := uint64(0x0)
-							s3v := uint64(v2)
-							if s3 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: sub.u32
-							v1 := uint64(uint32(r2[l]) - uint32(k0))
-							r4[l] = v1
-							// 32: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(k1))
-							// 38: st.param.u64
-							s3 := uint64(0x0)
-							s3v := uint64(v2)
-							if s3 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
-							}
-						}
-					}
-				}
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: st.param.u32
-							s4 := uint64(0x8)
-							s4v := uint64(r4[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: st.param.u32
-							s4 := uint64(0x8)
-							s4v := uint64(r4[l])
-							if s4 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
-							}
-						}
-					}
-				}
-				// PTX lines 40: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.param.u64
-							s5 := uint64(0x10)
-							s5v := uint64(r1[l])
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.param.u64
-							s5 := uint64(0x10)
-							s5v := uint64(r1[l])
-							if s5 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
-							}
-						}
-					}
-				}
-			}
+			sumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -987,191 +483,7 @@ func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			return pc, budget
 		case 4:
 			// b3, PTX lines 42-48; ret
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				k0 := uint64(0x1)
-				// PTX lines 42, 44, 45: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					v2aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: ld.param.u32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
-									continue
-								}
-								v1 = v1x
-							}
-							r6[l] = v1
-							// 44: ld.global.u32
-							v2a := uint64(r1[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
-									continue
-								}
-								v2 = v2x
-							}
-							// 45: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r7[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: ld.param.u32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
-									continue
-								}
-								v1 = v1x
-							}
-							r6[l] = v1
-							// 44: ld.global.u32
-							v2a := uint64(r1[l]) + 0x0
-							var v2 uint64
-							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-								v2 = runtime.Load32(v2aw.Mem, v2ao)
-							} else {
-								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
-									continue
-								}
-								v2 = v2x
-							}
-							// 45: add.u32
-							v3 := uint64(uint32(v2) + uint32(k0))
-							r7[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 46, 47: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: st.global.u32
-							s4 := uint64(r1[l]) + 0x0
-							s4v := uint64(r7[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
-							}
-							// 47: add.u32
-							v5 := uint64(uint32(r6[l]) + uint32(r2[l]))
-							r8[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: st.global.u32
-							s4 := uint64(r1[l]) + 0x0
-							s4v := uint64(r7[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
-							}
-							// 47: add.u32
-							v5 := uint64(uint32(r6[l]) + uint32(r2[l]))
-							r8[l] = v5
-						}
-					}
-				}
-				// PTX lines 48: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 48: st.param.u32
-							s6 := uint64(0x38)
-							s6v := uint64(r8[l])
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 48: st.param.u32
-							s6 := uint64(0x38)
-							s6v := uint64(r8[l])
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
-							}
-						}
-					}
-				}
-			}
+			sumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1186,6 +498,710 @@ func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// sumBlock0 runs block 0 of function sum for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 24-29; divergent, reconverges at the exit
+func sumBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x0)
+	// PTX lines 24, 25, 26: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 24: ld.param.u64
+				v1a := uint64(0x20)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 25: ld.param.u64
+				v2a := uint64(0x30)
+				var v2 uint64
+				if v2a < pmEnd8 {
+					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 26: ld.param.u32
+				v3a := uint64(0x28)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 24: ld.param.u64
+				v1a := uint64(0x20)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 25: ld.param.u64
+				v2a := uint64(0x30)
+				var v2 uint64
+				if v2a < pmEnd8 {
+					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 26: ld.param.u32
+				v3a := uint64(0x28)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
+						continue
+					}
+					v3 = v3x
+				}
+				r2[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 27: activemask.b32
+	w.Activemask(3, m)
+	// PTX lines 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: st.global.u32
+				s4 := uint64(r0[l]) + 0x0
+				s4v := uint64(r3[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
+				}
+				// 29: setp.eq.u32
+				c5t := uint32(r2[l]) == uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: st.global.u32
+				s4 := uint64(r0[l]) + 0x0
+				s4v := uint64(r3[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:28")
+				}
+				// 29: setp.eq.u32
+				c5t := uint32(r2[l]) == uint32(k0)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p0 = p0&^(1<<l) | c5b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// sumBlock1 runs block 1 of function sum for the lanes m (budget 0: counting statistics).
+// b1 (BASE), PTX lines 51-57; ret
+func sumBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	// PTX line 51: activemask.b32
+	w.Activemask(9, m)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.global.u32
+				s1 := uint64(r0[l]) + 0x4
+				s1v := uint64(r9[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.global.u32
+				s1 := uint64(r0[l]) + 0x4
+				s1v := uint64(r9[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/recursion.ptx:52")
+				}
+			}
+		}
+	}
+	// PTX lines 53, 54: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v2aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 53: ld.global.u32
+				v2a := uint64(r1[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
+						continue
+					}
+					v2 = v2x
+				}
+				// 54: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r7[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 53: ld.global.u32
+				v2a := uint64(r1[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:53")
+						continue
+					}
+					v2 = v2x
+				}
+				// 54: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r7[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 55: st.global.u32
+				s4 := uint64(r1[l]) + 0x0
+				s4v := uint64(r7[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 55: st.global.u32
+				s4 := uint64(r1[l]) + 0x0
+				s4v := uint64(r7[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:55")
+				}
+			}
+		}
+	}
+	// PTX line 56: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.param.u32
+				s6 := uint64(0x38)
+				s6v := uint64(u5)
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.param.u32
+				s6 := uint64(0x38)
+				s6v := uint64(u5)
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
+				}
+			}
+		}
+	}
+}
+
+// sumBlock2 runs block 2 of function sum for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 31-40; code before the call
+func sumBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x1)
+	k1 := uint64(0x4)
+	// PTX lines 31, 32, 38: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: sub.u32
+				v1 := uint64(uint32(r2[l]) - uint32(k0))
+				r4[l] = v1
+				// 32: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k1))
+				// 38: st.param.u64
+				s3 := uint64(0x0)
+				s3v := uint64(v2)
+				if s3 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: sub.u32
+				v1 := uint64(uint32(r2[l]) - uint32(k0))
+				r4[l] = v1
+				// 32: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(k1))
+				// 38: st.param.u64
+				s3 := uint64(0x0)
+				s3v := uint64(v2)
+				if s3 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
+				}
+			}
+		}
+	}
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: st.param.u32
+				s4 := uint64(0x8)
+				s4v := uint64(r4[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: st.param.u32
+				s4 := uint64(0x8)
+				s4v := uint64(r4[l])
+				if s4 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
+				}
+			}
+		}
+	}
+	// PTX lines 40: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.param.u64
+				s5 := uint64(0x10)
+				s5v := uint64(r1[l])
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.param.u64
+				s5 := uint64(0x10)
+				s5v := uint64(r1[l])
+				if s5 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
+				}
+			}
+		}
+	}
+}
+
+// sumBlock4 runs block 4 of function sum for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 42-48; ret
+func sumBlock4(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x1)
+	// PTX lines 42, 44, 45: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		v2aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: ld.param.u32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
+						continue
+					}
+					v1 = v1x
+				}
+				r6[l] = v1
+				// 44: ld.global.u32
+				v2a := uint64(r1[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
+						continue
+					}
+					v2 = v2x
+				}
+				// 45: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r7[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: ld.param.u32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
+						continue
+					}
+					v1 = v1x
+				}
+				r6[l] = v1
+				// 44: ld.global.u32
+				v2a := uint64(r1[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/recursion.ptx:44")
+						continue
+					}
+					v2 = v2x
+				}
+				// 45: add.u32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r7[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 46, 47: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: st.global.u32
+				s4 := uint64(r1[l]) + 0x0
+				s4v := uint64(r7[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
+				}
+				// 47: add.u32
+				v5 := uint64(uint32(r6[l]) + uint32(r2[l]))
+				r8[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: st.global.u32
+				s4 := uint64(r1[l]) + 0x0
+				s4v := uint64(r7[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:46")
+				}
+				// 47: add.u32
+				v5 := uint64(uint32(r6[l]) + uint32(r2[l]))
+				r8[l] = v5
+			}
+		}
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 48: st.param.u32
+				s6 := uint64(0x38)
+				s6v := uint64(r8[l])
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 48: st.param.u32
+				s6 := uint64(0x38)
+				s6v := uint64(r8[l])
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
+				}
+			}
+		}
+	}
+}
+
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1194,289 +1210,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 68-86; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0xd)
-				k1 := uint64(0x20)
-				k2 := uint64(0x90)
-				k3 := uint64(0x8c)
-				k4 := uint64(0x1)
-				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 68: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 69: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							// 70: rem.u32
-							v3 := isa.Rem(v2, k1, 32, false)
-							r1[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 68: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 69: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							// 70: rem.u32
-							v3 := isa.Rem(v2, k1, 32, false)
-							r1[l] = v3
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 71: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/recursion.ptx:71")
-				}
-				// PTX line 72: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX lines 73, 74, 75, 81: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-							// 74: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							r5[l] = v7
-							// 75: add.u64
-							v8 := uint64(uint64(v7) + uint64(k3))
-							r6[l] = v8
-							// 81: st.param.u64
-							s9 := uint64(0x0)
-							s9v := uint64(v7)
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-							// 74: add.u64
-							v7 := uint64(uint64(u5) + uint64(v6))
-							r5[l] = v7
-							// 75: add.u64
-							v8 := uint64(uint64(v7) + uint64(k3))
-							r6[l] = v8
-							// 81: st.param.u64
-							s9 := uint64(0x0)
-							s9v := uint64(v7)
-							if s9 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
-							}
-						}
-					}
-				}
-				// PTX lines 82: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: st.param.u32
-							s10 := uint64(0x8)
-							s10v := uint64(r1[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: st.param.u32
-							s10 := uint64(0x8)
-							s10v := uint64(r1[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
-							}
-						}
-					}
-				}
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: st.param.u64
-							s11 := uint64(0x10)
-							s11v := uint64(r6[l])
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: st.param.u64
-							s11 := uint64(0x10)
-							s11v := uint64(r6[l])
-							if s11 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
-							}
-						}
-					}
-				}
-				// PTX lines 84, 85: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: ld.global.u32
-							v12a := uint64(r6[l]) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
-									continue
-								}
-								v12 = v12x
-							}
-							// 85: add.u32
-							v13 := uint64(uint32(v12) + uint32(k4))
-							r7[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: ld.global.u32
-							v12a := uint64(r6[l]) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
-									continue
-								}
-								v12 = v12x
-							}
-							// 85: add.u32
-							v13 := uint64(uint32(v12) + uint32(k4))
-							r7[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 86: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: st.global.u32
-							s14 := uint64(r6[l]) + 0x0
-							s14v := uint64(r7[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: st.global.u32
-							s14 := uint64(r6[l]) + 0x0
-							s14v := uint64(r7[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1486,235 +1220,7 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1, PTX lines 88-95; ret
-			{
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				k0 := uint64(0x1)
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: ld.param.u32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: ld.param.u32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
-									continue
-								}
-								v1 = v1x
-							}
-							r8[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 90: activemask.b32
-				w.Activemask(9, m)
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: st.global.u32
-							s2 := uint64(r5[l]) + 0x84
-							s2v := uint64(r8[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: st.global.u32
-							s2 := uint64(r5[l]) + 0x84
-							s2v := uint64(r8[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
-							}
-						}
-					}
-				}
-				// PTX lines 92: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: st.global.u32
-							s3 := uint64(r5[l]) + 0x88
-							s3v := uint64(r9[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: st.global.u32
-							s3 := uint64(r5[l]) + 0x88
-							s3v := uint64(r9[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
-							}
-						}
-					}
-				}
-				// PTX lines 93, 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 93: ld.global.u32
-							v4a := uint64(r6[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
-									continue
-								}
-								v4 = v4x
-							}
-							// 94: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r7[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 93: ld.global.u32
-							v4a := uint64(r6[l]) + 0x0
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
-									continue
-								}
-								v4 = v4x
-							}
-							// 94: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r7[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.global.u32
-							s6 := uint64(r6[l]) + 0x0
-							s6v := uint64(r7[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.global.u32
-							s6 := uint64(r6[l]) + 0x0
-							s6v := uint64(r7[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
-							}
-						}
-					}
-				}
-			}
+			recursionBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1726,5 +1232,523 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// recursionBlock0 runs block 0 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 68-86; code before the call
+func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0xd)
+	k1 := uint64(0x20)
+	k2 := uint64(0x90)
+	k3 := uint64(0x8c)
+	k4 := uint64(0x1)
+	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 68: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 69: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				// 70: rem.u32
+				v3 := isa.Rem(v2, k1, 32, false)
+				r1[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 68: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 69: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				// 70: rem.u32
+				v3 := isa.Rem(v2, k1, 32, false)
+				r1[l] = v3
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/recursion.ptx:71")
+	}
+	// PTX line 72: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX lines 73, 74, 75, 81: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				// 74: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				r5[l] = v7
+				// 75: add.u64
+				v8 := uint64(uint64(v7) + uint64(k3))
+				r6[l] = v8
+				// 81: st.param.u64
+				s9 := uint64(0x0)
+				s9v := uint64(v7)
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				// 74: add.u64
+				v7 := uint64(uint64(u5) + uint64(v6))
+				r5[l] = v7
+				// 75: add.u64
+				v8 := uint64(uint64(v7) + uint64(k3))
+				r6[l] = v8
+				// 81: st.param.u64
+				s9 := uint64(0x0)
+				s9v := uint64(v7)
+				if s9 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
+				}
+			}
+		}
+	}
+	// PTX lines 82: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: st.param.u32
+				s10 := uint64(0x8)
+				s10v := uint64(r1[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.param.u32
+				s10 := uint64(0x8)
+				s10v := uint64(r1[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
+				}
+			}
+		}
+	}
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: st.param.u64
+				s11 := uint64(0x10)
+				s11v := uint64(r6[l])
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: st.param.u64
+				s11 := uint64(0x10)
+				s11v := uint64(r6[l])
+				if s11 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
+				}
+			}
+		}
+	}
+	// PTX lines 84, 85: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: ld.global.u32
+				v12a := uint64(r6[l]) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
+						continue
+					}
+					v12 = v12x
+				}
+				// 85: add.u32
+				v13 := uint64(uint32(v12) + uint32(k4))
+				r7[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.global.u32
+				v12a := uint64(r6[l]) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/recursion.ptx:84")
+						continue
+					}
+					v12 = v12x
+				}
+				// 85: add.u32
+				v13 := uint64(uint32(v12) + uint32(k4))
+				r7[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 86: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: st.global.u32
+				s14 := uint64(r6[l]) + 0x0
+				s14v := uint64(r7[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: st.global.u32
+				s14 := uint64(r6[l]) + 0x0
+				s14v := uint64(r7[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/recursion.ptx:86")
+				}
+			}
+		}
+	}
+}
+
+// recursionBlock2 runs block 2 of kernel recursion for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 88-95; ret
+func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x1)
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: ld.param.u32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: ld.param.u32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
+						continue
+					}
+					v1 = v1x
+				}
+				r8[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 90: activemask.b32
+	w.Activemask(9, m)
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: st.global.u32
+				s2 := uint64(r5[l]) + 0x84
+				s2v := uint64(r8[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: st.global.u32
+				s2 := uint64(r5[l]) + 0x84
+				s2v := uint64(r8[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/recursion.ptx:91")
+				}
+			}
+		}
+	}
+	// PTX lines 92: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: st.global.u32
+				s3 := uint64(r5[l]) + 0x88
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: st.global.u32
+				s3 := uint64(r5[l]) + 0x88
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/recursion.ptx:92")
+				}
+			}
+		}
+	}
+	// PTX lines 93, 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: ld.global.u32
+				v4a := uint64(r6[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
+						continue
+					}
+					v4 = v4x
+				}
+				// 94: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r7[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.global.u32
+				v4a := uint64(r6[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/recursion.ptx:93")
+						continue
+					}
+					v4 = v4x
+				}
+				// 94: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r7[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.global.u32
+				s6 := uint64(r6[l]) + 0x0
+				s6v := uint64(r7[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.global.u32
+				s6 := uint64(r6[l]) + 0x0
+				s6v := uint64(r7[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:95")
+				}
+			}
+		}
 	}
 }

@@ -622,279 +622,14 @@ func findRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 30-32
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				// PTX lines 30, 31: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 31: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 31: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 32: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r2, m, u3)
-				_ = u3
-			}
+			findBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (LOOP), PTX lines 34-41; divergent, reconverges at block 3 (b3)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				// PTX line 34: activemask.b32
-				w.Activemask(3, m)
-				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 35: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 36: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 37: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r3[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 35: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 36: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 37: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r3[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
-							}
-						}
-					}
-				}
-				// PTX lines 38, 39: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 38: ld.global.u32
-							v4a := uint64(r0[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
-									continue
-								}
-								v4 = v4x
-							}
-							// 39: add.u32
-							v5 := uint64(uint32(v4) + uint32(k1))
-							r6[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 38: ld.global.u32
-							v4a := uint64(r0[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
-									continue
-								}
-								v4 = v4x
-							}
-							// 39: add.u32
-							v5 := uint64(uint32(v4) + uint32(k1))
-							r6[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 40, 41: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: st.global.u32
-							s6 := uint64(r0[l]) + 0x24
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
-							}
-							// 41: setp.eq.u32
-							c7t := uint32(r2[l]) == uint32(r1[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: st.global.u32
-							s6 := uint64(r0[l]) + 0x24
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
-							}
-							// 41: setp.eq.u32
-							c7t := uint32(r2[l]) == uint32(r1[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			findBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -908,81 +643,14 @@ func findRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 2:
 			// b2 (CONT), PTX lines 47-47
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 47: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 47: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 47: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			findBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 3:
 			// b3, PTX lines 43-44; ret
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0xa)
-				k1 := uint64(0x7)
-				// PTX lines 43, 44: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: mad.lo.u32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
-							// 44: st.param.u32
-							s2 := uint64(0xc)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: mad.lo.u32
-							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
-							// 44: st.param.u32
-							s2 := uint64(0xc)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
-							}
-						}
-					}
-				}
-			}
+			findBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -997,6 +665,354 @@ func findRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// findBlock0 runs block 0 of function find for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 30-32
+func findBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX lines 30, 31: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 31: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 31: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r2, m, u3)
+	_ = u3
+}
+
+// findBlock1 runs block 1 of function find for the lanes m (budget 0: counting statistics).
+// b1 (LOOP), PTX lines 34-41; divergent, reconverges at block 3 (b3)
+func findBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	// PTX line 34: activemask.b32
+	w.Activemask(3, m)
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 35: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 36: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 37: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r3[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 36: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 37: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r3[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+				}
+			}
+		}
+	}
+	// PTX lines 38, 39: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 38: ld.global.u32
+				v4a := uint64(r0[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
+						continue
+					}
+					v4 = v4x
+				}
+				// 39: add.u32
+				v5 := uint64(uint32(v4) + uint32(k1))
+				r6[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 38: ld.global.u32
+				v4a := uint64(r0[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
+						continue
+					}
+					v4 = v4x
+				}
+				// 39: add.u32
+				v5 := uint64(uint32(v4) + uint32(k1))
+				r6[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 40, 41: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: st.global.u32
+				s6 := uint64(r0[l]) + 0x24
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+				}
+				// 41: setp.eq.u32
+				c7t := uint32(r2[l]) == uint32(r1[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: st.global.u32
+				s6 := uint64(r0[l]) + 0x24
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+				}
+				// 41: setp.eq.u32
+				c7t := uint32(r2[l]) == uint32(r1[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// findBlock2 runs block 2 of function find for the lanes m (budget 0: counting statistics).
+// b2 (CONT), PTX lines 47-47
+func findBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 47: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 47: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 47: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// findBlock3 runs block 3 of function find for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 43-44; ret
+func findBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0xa)
+	k1 := uint64(0x7)
+	// PTX lines 43, 44: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: mad.lo.u32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
+				// 44: st.param.u32
+				s2 := uint64(0xc)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: mad.lo.u32
+				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
+				// 44: st.param.u32
+				s2 := uint64(0xc)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+				}
+			}
+		}
+	}
+}
+
 // find2Run runs blocks of function find2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func find2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1005,329 +1021,14 @@ func find2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 57-59
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x0)
-				// PTX lines 57, 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 58: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: ld.param.u64
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd8 {
-								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-							// 58: ld.param.u32
-							v2a := uint64(0x8)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
-									continue
-								}
-								v2 = v2x
-							}
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 59: mov.u32, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r2, m, u3)
-				_ = u3
-			}
+			find2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (LOOP), PTX lines 61-70; divergent, reconverges at block 2 (b2)
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				k0 := uint64(0x4)
-				k1 := uint64(0x1)
-				k2 := uint64(0xa)
-				k3 := uint64(0x7)
-				// PTX line 61: activemask.b32
-				w.Activemask(3, m)
-				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 62: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 63: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 64: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r3[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 62: mul.wide.u32
-							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-							// 63: add.u64
-							v2 := uint64(uint64(r0[l]) + uint64(v1))
-							// 64: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r3[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
-							}
-						}
-					}
-				}
-				// PTX lines 65, 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: ld.global.u32
-							v4a := uint64(r0[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
-									continue
-								}
-								v4 = v4x
-							}
-							// 66: add.u32
-							v5 := uint64(uint32(v4) + uint32(k1))
-							r6[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: ld.global.u32
-							v4a := uint64(r0[l]) + 0x24
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
-									continue
-								}
-								v4 = v4x
-							}
-							// 66: add.u32
-							v5 := uint64(uint32(v4) + uint32(k1))
-							r6[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 67, 68, 69: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.global.u32
-							s6 := uint64(r0[l]) + 0x24
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
-							}
-							// 68: setp.eq.u32
-							c7t := uint32(r2[l]) == uint32(r1[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-							// 69: mad.lo.u32
-							v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
-							r7[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.global.u32
-							s6 := uint64(r0[l]) + 0x24
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
-							}
-							// 68: setp.eq.u32
-							c7t := uint32(r2[l]) == uint32(r1[l])
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p0 = p0&^(1<<l) | c7b0<<l
-							// 69: mad.lo.u32
-							v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
-							r7[l] = v8
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: st.param.u32
-							if p0>>l&1 != 0 {
-								s9 := uint64(0xc)
-								if budget == 0 {
-									w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
-								}
-								s9v := uint64(r7[l])
-								if s9 < pmEnd4 {
-									binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-								} else {
-									w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
-								}
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: st.param.u32
-							if p0>>l&1 != 0 {
-								s9 := uint64(0xc)
-								if budget == 0 {
-									w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
-								}
-								s9v := uint64(r7[l])
-								if s9 < pmEnd4 {
-									binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-								} else {
-									w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
-								}
-							}
-						}
-					}
-				}
-			}
+			find2Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1344,27 +1045,7 @@ func find2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 4
 		case 3:
 			// b3, PTX lines 72-72
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 72: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 72: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 72: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			find2Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1379,6 +1060,353 @@ func find2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// find2Block0 runs block 0 of function find2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 57-59
+func find2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX lines 57, 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 58: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: ld.param.u64
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd8 {
+					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+				// 58: ld.param.u32
+				v2a := uint64(0x8)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 59: mov.u32, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r2, m, u3)
+	_ = u3
+}
+
+// find2Block1 runs block 1 of function find2 for the lanes m (budget 0: counting statistics).
+// b1 (LOOP), PTX lines 61-70; divergent, reconverges at block 2 (b2)
+func find2Block1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0xa)
+	k3 := uint64(0x7)
+	// PTX line 61: activemask.b32
+	w.Activemask(3, m)
+	// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 62: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 63: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 64: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r3[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 62: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				// 63: add.u64
+				v2 := uint64(uint64(r0[l]) + uint64(v1))
+				// 64: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r3[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+				}
+			}
+		}
+	}
+	// PTX lines 65, 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: ld.global.u32
+				v4a := uint64(r0[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
+						continue
+					}
+					v4 = v4x
+				}
+				// 66: add.u32
+				v5 := uint64(uint32(v4) + uint32(k1))
+				r6[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: ld.global.u32
+				v4a := uint64(r0[l]) + 0x24
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
+						continue
+					}
+					v4 = v4x
+				}
+				// 66: add.u32
+				v5 := uint64(uint32(v4) + uint32(k1))
+				r6[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 67, 68, 69: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u32
+				s6 := uint64(r0[l]) + 0x24
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+				}
+				// 68: setp.eq.u32
+				c7t := uint32(r2[l]) == uint32(r1[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 69: mad.lo.u32
+				v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
+				r7[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u32
+				s6 := uint64(r0[l]) + 0x24
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+				}
+				// 68: setp.eq.u32
+				c7t := uint32(r2[l]) == uint32(r1[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0 = p0&^(1<<l) | c7b0<<l
+				// 69: mad.lo.u32
+				v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
+				r7[l] = v8
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: st.param.u32
+				if p0>>l&1 != 0 {
+					s9 := uint64(0xc)
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
+					}
+					s9v := uint64(r7[l])
+					if s9 < pmEnd4 {
+						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+					} else {
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: st.param.u32
+				if p0>>l&1 != 0 {
+					s9 := uint64(0xc)
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
+					}
+					s9v := uint64(r7[l])
+					if s9 < pmEnd4 {
+						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+					} else {
+						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+					}
+				}
+			}
+		}
+	}
+}
+
+// find2Block3 runs block 3 of function find2 for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 72-72
+func find2Block3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 72: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 72: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 72: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
 // retloopRun runs blocks of kernel retloop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1387,242 +1415,7 @@ func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 83-98; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0x80)
-				k1 := uint64(0x5)
-				k2 := uint64(0x9)
-				k3 := uint64(0x1)
-				// PTX lines 83: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 83: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 83: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 84: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/retloop.ptx:84")
-				}
-				// PTX line 85: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 86, 87, 88, 89, 94: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 86: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 87: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 88: mul.lo.u32
-							v6 := uint64(uint32(r0[l]) * uint32(k1))
-							// 89: rem.u32
-							v7 := isa.Rem(v6, k2, 32, false)
-							r5[l] = v7
-							// 94: st.param.u64
-							s8 := uint64(0x0)
-							s8v := uint64(v5)
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 86: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 87: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 88: mul.lo.u32
-							v6 := uint64(uint32(r0[l]) * uint32(k1))
-							// 89: rem.u32
-							v7 := isa.Rem(v6, k2, 32, false)
-							r5[l] = v7
-							// 94: st.param.u64
-							s8 := uint64(0x0)
-							s8v := uint64(v5)
-							if s8 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
-							}
-						}
-					}
-				}
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.param.u32
-							s9 := uint64(0x8)
-							s9v := uint64(r5[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.param.u32
-							s9 := uint64(0x8)
-							s9v := uint64(r5[l])
-							if s9 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
-							}
-						}
-					}
-				}
-				// PTX lines 96, 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: ld.global.u32
-							v10a := uint64(r4[l]) + 0x30
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
-									continue
-								}
-								v10 = v10x
-							}
-							// 97: add.u32
-							v11 := uint64(uint32(v10) + uint32(k3))
-							r6[l] = v11
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: ld.global.u32
-							v10a := uint64(r4[l]) + 0x30
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
-									continue
-								}
-								v10 = v10x
-							}
-							// 97: add.u32
-							v11 := uint64(uint32(v10) + uint32(k3))
-							r6[l] = v11
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s12w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.global.u32
-							s12 := uint64(r4[l]) + 0x30
-							s12v := uint64(r6[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.global.u32
-							s12 := uint64(r4[l]) + 0x30
-							s12v := uint64(r6[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
-							}
-						}
-					}
-				}
-			}
+			retloopBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1632,426 +1425,7 @@ func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		case 2:
 			// b1, PTX lines 100-120; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				k2 := uint64(0x7)
-				k3 := uint64(0x40)
-				// PTX lines 100: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 100: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 100: ld.param.u32
-							v1a := uint64(0xc)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
-									continue
-								}
-								v1 = v1x
-							}
-							r7[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 102: activemask.b32
-				w.Activemask(8, m)
-				// PTX lines 103: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 103: st.global.u32
-							s2 := uint64(r4[l]) + 0x28
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 103: st.global.u32
-							s2 := uint64(r4[l]) + 0x28
-							s2v := uint64(r7[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
-							}
-						}
-					}
-				}
-				// PTX lines 104: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 104: st.global.u32
-							s3 := uint64(r4[l]) + 0x2c
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 104: st.global.u32
-							s3 := uint64(r4[l]) + 0x2c
-							s3v := uint64(r8[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
-							}
-						}
-					}
-				}
-				// PTX lines 105, 106: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 105: ld.global.u32
-							v4a := uint64(r4[l]) + 0x30
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
-									continue
-								}
-								v4 = v4x
-							}
-							// 106: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r6[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 105: ld.global.u32
-							v4a := uint64(r4[l]) + 0x30
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
-									continue
-								}
-								v4 = v4x
-							}
-							// 106: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r6[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 107, 109, 110, 111: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 107: st.global.u32
-							s6 := uint64(r4[l]) + 0x30
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
-							}
-							// 109: mul.lo.u32
-							v7 := uint64(uint32(r0[l]) * uint32(k1))
-							// 110: rem.u32
-							v8 := isa.Rem(v7, k2, 32, false)
-							r9[l] = v8
-							// 111: add.u64
-							v9 := uint64(uint64(r4[l]) + uint64(k3))
-							r10[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 107: st.global.u32
-							s6 := uint64(r4[l]) + 0x30
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
-							}
-							// 109: mul.lo.u32
-							v7 := uint64(uint32(r0[l]) * uint32(k1))
-							// 110: rem.u32
-							v8 := isa.Rem(v7, k2, 32, false)
-							r9[l] = v8
-							// 111: add.u64
-							v9 := uint64(uint64(r4[l]) + uint64(k3))
-							r10[l] = v9
-						}
-					}
-				}
-				// PTX lines 116: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: st.param.u64
-							s10 := uint64(0x10)
-							s10v := uint64(r10[l])
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: st.param.u64
-							s10 := uint64(0x10)
-							s10v := uint64(r10[l])
-							if s10 < pmEnd8 {
-								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
-							}
-						}
-					}
-				}
-				// PTX lines 117: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.param.u32
-							s11 := uint64(0x18)
-							s11v := uint64(r9[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.param.u32
-							s11 := uint64(0x18)
-							s11v := uint64(r9[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
-							}
-						}
-					}
-				}
-				// PTX lines 118, 119: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(12)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 118: ld.global.u32
-							v12a := uint64(r4[l]) + 0x30
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
-									continue
-								}
-								v12 = v12x
-							}
-							// 119: add.u32
-							v13 := uint64(uint32(v12) + uint32(k0))
-							r6[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 118: ld.global.u32
-							v12a := uint64(r4[l]) + 0x30
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
-									continue
-								}
-								v12 = v12x
-							}
-							// 119: add.u32
-							v13 := uint64(uint32(v12) + uint32(k0))
-							r6[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s14w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: st.global.u32
-							s14 := uint64(r4[l]) + 0x30
-							s14v := uint64(r6[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: st.global.u32
-							s14 := uint64(r4[l]) + 0x30
-							s14v := uint64(r6[l])
-							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-								runtime.Store32(s14w.Mem, s14o, s14v)
-							} else {
-								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
-							}
-						}
-					}
-				}
-			}
+			retloopBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2061,234 +1435,7 @@ func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		case 4:
 			// b2, PTX lines 122-129; ret
-			{
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX lines 122: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: ld.param.u32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
-									continue
-								}
-								v1 = v1x
-							}
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: ld.param.u32
-							v1a := uint64(0x1c)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
-									continue
-								}
-								v1 = v1x
-							}
-							r11[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 124: activemask.b32
-				w.Activemask(12, m)
-				// PTX lines 125: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(14)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 125: st.global.u32
-							s2 := uint64(r4[l]) + 0x68
-							s2v := uint64(r11[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 125: st.global.u32
-							s2 := uint64(r4[l]) + 0x68
-							s2v := uint64(r11[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
-							}
-						}
-					}
-				}
-				// PTX lines 126: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 126: st.global.u32
-							s3 := uint64(r4[l]) + 0x6c
-							s3v := uint64(r12[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 126: st.global.u32
-							s3 := uint64(r4[l]) + 0x6c
-							s3v := uint64(r12[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
-							}
-						}
-					}
-				}
-				// PTX lines 127, 128: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v4aw := w.Window(16)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: ld.global.u32
-							v4a := uint64(r4[l]) + 0x30
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
-									continue
-								}
-								v4 = v4x
-							}
-							// 128: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r6[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: ld.global.u32
-							v4a := uint64(r4[l]) + 0x30
-							var v4 uint64
-							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-								v4 = runtime.Load32(v4aw.Mem, v4ao)
-							} else {
-								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-								if !v4ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
-									continue
-								}
-								v4 = v4x
-							}
-							// 128: add.u32
-							v5 := uint64(uint32(v4) + uint32(k0))
-							r6[l] = v5
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 129: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 129: st.global.u32
-							s6 := uint64(r4[l]) + 0x30
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 129: st.global.u32
-							s6 := uint64(r4[l]) + 0x30
-							s6v := uint64(r6[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
-							}
-						}
-					}
-				}
-			}
+			retloopBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2300,5 +1447,898 @@ func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// retloopBlock0 runs block 0 of kernel retloop for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 83-98; code before the call
+func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x80)
+	k1 := uint64(0x5)
+	k2 := uint64(0x9)
+	k3 := uint64(0x1)
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 84: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/retloop.ptx:84")
+	}
+	// PTX line 85: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 86, 87, 88, 89, 94: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 86: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 87: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 88: mul.lo.u32
+				v6 := uint64(uint32(r0[l]) * uint32(k1))
+				// 89: rem.u32
+				v7 := isa.Rem(v6, k2, 32, false)
+				r5[l] = v7
+				// 94: st.param.u64
+				s8 := uint64(0x0)
+				s8v := uint64(v5)
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 86: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 87: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 88: mul.lo.u32
+				v6 := uint64(uint32(r0[l]) * uint32(k1))
+				// 89: rem.u32
+				v7 := isa.Rem(v6, k2, 32, false)
+				r5[l] = v7
+				// 94: st.param.u64
+				s8 := uint64(0x0)
+				s8v := uint64(v5)
+				if s8 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+				}
+			}
+		}
+	}
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.param.u32
+				s9 := uint64(0x8)
+				s9v := uint64(r5[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.param.u32
+				s9 := uint64(0x8)
+				s9v := uint64(r5[l])
+				if s9 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+				}
+			}
+		}
+	}
+	// PTX lines 96, 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: ld.global.u32
+				v10a := uint64(r4[l]) + 0x30
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
+						continue
+					}
+					v10 = v10x
+				}
+				// 97: add.u32
+				v11 := uint64(uint32(v10) + uint32(k3))
+				r6[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: ld.global.u32
+				v10a := uint64(r4[l]) + 0x30
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
+						continue
+					}
+					v10 = v10x
+				}
+				// 97: add.u32
+				v11 := uint64(uint32(v10) + uint32(k3))
+				r6[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.global.u32
+				s12 := uint64(r4[l]) + 0x30
+				s12v := uint64(r6[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.global.u32
+				s12 := uint64(r4[l]) + 0x30
+				s12v := uint64(r6[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+				}
+			}
+		}
+	}
+}
+
+// retloopBlock2 runs block 2 of kernel retloop for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 100-120; code before the call
+func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x7)
+	k3 := uint64(0x40)
+	// PTX lines 100: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 100: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 100: ld.param.u32
+				v1a := uint64(0xc)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
+						continue
+					}
+					v1 = v1x
+				}
+				r7[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 102: activemask.b32
+	w.Activemask(8, m)
+	// PTX lines 103: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 103: st.global.u32
+				s2 := uint64(r4[l]) + 0x28
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 103: st.global.u32
+				s2 := uint64(r4[l]) + 0x28
+				s2v := uint64(r7[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+				}
+			}
+		}
+	}
+	// PTX lines 104: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 104: st.global.u32
+				s3 := uint64(r4[l]) + 0x2c
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 104: st.global.u32
+				s3 := uint64(r4[l]) + 0x2c
+				s3v := uint64(r8[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+				}
+			}
+		}
+	}
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: ld.global.u32
+				v4a := uint64(r4[l]) + 0x30
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
+						continue
+					}
+					v4 = v4x
+				}
+				// 106: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r6[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: ld.global.u32
+				v4a := uint64(r4[l]) + 0x30
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
+						continue
+					}
+					v4 = v4x
+				}
+				// 106: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r6[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 107, 109, 110, 111: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.global.u32
+				s6 := uint64(r4[l]) + 0x30
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+				}
+				// 109: mul.lo.u32
+				v7 := uint64(uint32(r0[l]) * uint32(k1))
+				// 110: rem.u32
+				v8 := isa.Rem(v7, k2, 32, false)
+				r9[l] = v8
+				// 111: add.u64
+				v9 := uint64(uint64(r4[l]) + uint64(k3))
+				r10[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.global.u32
+				s6 := uint64(r4[l]) + 0x30
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+				}
+				// 109: mul.lo.u32
+				v7 := uint64(uint32(r0[l]) * uint32(k1))
+				// 110: rem.u32
+				v8 := isa.Rem(v7, k2, 32, false)
+				r9[l] = v8
+				// 111: add.u64
+				v9 := uint64(uint64(r4[l]) + uint64(k3))
+				r10[l] = v9
+			}
+		}
+	}
+	// PTX lines 116: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: st.param.u64
+				s10 := uint64(0x10)
+				s10v := uint64(r10[l])
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: st.param.u64
+				s10 := uint64(0x10)
+				s10v := uint64(r10[l])
+				if s10 < pmEnd8 {
+					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+				}
+			}
+		}
+	}
+	// PTX lines 117: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.param.u32
+				s11 := uint64(0x18)
+				s11v := uint64(r9[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.param.u32
+				s11 := uint64(0x18)
+				s11v := uint64(r9[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+				}
+			}
+		}
+	}
+	// PTX lines 118, 119: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(12)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 118: ld.global.u32
+				v12a := uint64(r4[l]) + 0x30
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
+						continue
+					}
+					v12 = v12x
+				}
+				// 119: add.u32
+				v13 := uint64(uint32(v12) + uint32(k0))
+				r6[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 118: ld.global.u32
+				v12a := uint64(r4[l]) + 0x30
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
+						continue
+					}
+					v12 = v12x
+				}
+				// 119: add.u32
+				v13 := uint64(uint32(v12) + uint32(k0))
+				r6[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: st.global.u32
+				s14 := uint64(r4[l]) + 0x30
+				s14v := uint64(r6[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: st.global.u32
+				s14 := uint64(r4[l]) + 0x30
+				s14v := uint64(r6[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+				}
+			}
+		}
+	}
+}
+
+// retloopBlock4 runs block 4 of kernel retloop for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 122-129; ret
+func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX lines 122: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: ld.param.u32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
+						continue
+					}
+					v1 = v1x
+				}
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: ld.param.u32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
+						continue
+					}
+					v1 = v1x
+				}
+				r11[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 124: activemask.b32
+	w.Activemask(12, m)
+	// PTX lines 125: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 125: st.global.u32
+				s2 := uint64(r4[l]) + 0x68
+				s2v := uint64(r11[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 125: st.global.u32
+				s2 := uint64(r4[l]) + 0x68
+				s2v := uint64(r11[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+				}
+			}
+		}
+	}
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 126: st.global.u32
+				s3 := uint64(r4[l]) + 0x6c
+				s3v := uint64(r12[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 126: st.global.u32
+				s3 := uint64(r4[l]) + 0x6c
+				s3v := uint64(r12[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+				}
+			}
+		}
+	}
+	// PTX lines 127, 128: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v4aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: ld.global.u32
+				v4a := uint64(r4[l]) + 0x30
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
+						continue
+					}
+					v4 = v4x
+				}
+				// 128: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r6[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.global.u32
+				v4a := uint64(r4[l]) + 0x30
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
+						continue
+					}
+					v4 = v4x
+				}
+				// 128: add.u32
+				v5 := uint64(uint32(v4) + uint32(k0))
+				r6[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 129: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 129: st.global.u32
+				s6 := uint64(r4[l]) + 0x30
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 129: st.global.u32
+				s6 := uint64(r4[l]) + 0x30
+				s6v := uint64(r6[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+				}
+			}
+		}
 	}
 }

@@ -1558,46 +1558,7 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-29; divergent, reconverges at block 3 (b3 (SKIP))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x3e8)
-				// PTX lines 28, 29: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 29: setp.ge.u32
-							c2t := uint32(v1) >= uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 29: setp.ge.u32
-							c2t := uint32(v1) >= uint32(k0)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			branchBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1611,107 +1572,14 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 1:
 			// b1 (THEN), PTX lines 36-37
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0xc8)
-				k1 := uint64(0x3)
-				// PTX lines 36, 37: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 37: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k1))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 37: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k1))
-							r1[l] = v2
-						}
-					}
-				}
-			}
+			branchBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
 			// b2 (DONE), PTX lines 39-43
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 39: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:39")
-				}
-				// PTX line 40: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 41, 42, 43: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 42: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 43: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 42: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 43: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r1[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
-							}
-						}
-					}
-				}
-			}
+			branchBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1721,39 +1589,7 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 6
 		case 4:
 			// b4, PTX lines 31-31; divergent, reconverges at block 2 (b2 (DONE))
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0xa)
-				// PTX lines 31: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 31: setp.lt.u32
-							c1t := uint32(r0[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 31: setp.lt.u32
-							c1t := uint32(r0[l]) < uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p1 = p1&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			branchBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1772,28 +1608,7 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 5:
 			// b5, PTX lines 33-33
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x64)
-				// PTX lines 33: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 33: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							r1[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 33: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							r1[l] = v1
-						}
-					}
-				}
-			}
+			branchBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1808,6 +1623,211 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// branchBlock0 runs block 0 of kernel branch for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 28-29; divergent, reconverges at block 3 (b3 (SKIP))
+func branchBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x3e8)
+	// PTX lines 28, 29: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 29: setp.ge.u32
+				c2t := uint32(v1) >= uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 29: setp.ge.u32
+				c2t := uint32(v1) >= uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// branchBlock1 runs block 1 of kernel branch for the lanes m (budget 0: counting statistics).
+// b1 (THEN), PTX lines 36-37
+func branchBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0xc8)
+	k1 := uint64(0x3)
+	// PTX lines 36, 37: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 37: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k1))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 37: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k1))
+				r1[l] = v2
+			}
+		}
+	}
+}
+
+// branchBlock2 runs block 2 of kernel branch for the lanes m (budget 0: counting statistics).
+// b2 (DONE), PTX lines 39-43
+func branchBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:39")
+	}
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 41, 42, 43: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 42: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 43: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 42: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 43: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r1[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+				}
+			}
+		}
+	}
+}
+
+// branchBlock4 runs block 4 of kernel branch for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 31-31; divergent, reconverges at block 2 (b2 (DONE))
+func branchBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xa)
+	// PTX lines 31: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 31: setp.lt.u32
+				c1t := uint32(r0[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 31: setp.lt.u32
+				c1t := uint32(r0[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1 = p1&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// branchBlock5 runs block 5 of kernel branch for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 33-33
+func branchBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x64)
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				r1[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				r1[l] = v1
+			}
+		}
+	}
+}
+
 // loopRun runs blocks of kernel loop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func loopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1816,92 +1836,14 @@ func loopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 56-59
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x3)
-				k1 := uint64(0x1)
-				k2 := uint64(0x0)
-				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 57: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 58: add.u32
-							v3 := uint64(uint32(v2) + uint32(k1))
-							r1[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 57: and.b32
-							v2 := uint64(uint32(v1) & uint32(k0))
-							// 58: add.u32
-							v3 := uint64(uint32(v2) + uint32(k1))
-							r1[l] = v3
-						}
-					}
-				}
-				// PTX line 59: mov.u32, warp-uniform
-				u4 := uint64(k2)
-				runtime.Broadcast(r2, m, u4)
-				_ = u4
-			}
+			loopBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 1:
 			// b1 (LOOP), PTX lines 61-62; divergent, reconverges at block 2 (b2)
-			{
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 61, 62: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 61: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-							// 62: setp.lt.u32
-							c2t := uint32(v1) < uint32(r1[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 61: add.u32
-							v1 := uint64(uint32(r2[l]) + uint32(k0))
-							r2[l] = v1
-							// 62: setp.lt.u32
-							c2t := uint32(v1) < uint32(r1[l])
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p0 = p0&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			loopBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1920,74 +1862,7 @@ func loopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			}
 		case 2:
 			// b2, PTX lines 64-68; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 64: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:64")
-				}
-				// PTX line 65: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 67: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 68: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 67: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 68: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
-							}
-						}
-					}
-				}
-			}
+			loopBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2002,6 +1877,163 @@ func loopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// loopBlock0 runs block 0 of kernel loop for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 56-59
+func loopBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	k2 := uint64(0x0)
+	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 57: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 58: add.u32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r1[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 57: and.b32
+				v2 := uint64(uint32(v1) & uint32(k0))
+				// 58: add.u32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r1[l] = v3
+			}
+		}
+	}
+	// PTX line 59: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	runtime.Broadcast(r2, m, u4)
+	_ = u4
+}
+
+// loopBlock1 runs block 1 of kernel loop for the lanes m (budget 0: counting statistics).
+// b1 (LOOP), PTX lines 61-62; divergent, reconverges at block 2 (b2)
+func loopBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 61, 62: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 61: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+				// 62: setp.lt.u32
+				c2t := uint32(v1) < uint32(r1[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 61: add.u32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				r2[l] = v1
+				// 62: setp.lt.u32
+				c2t := uint32(v1) < uint32(r1[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// loopBlock2 runs block 2 of kernel loop for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 64-68; ret
+func loopBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 64: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:64")
+	}
+	// PTX line 65: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 67: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 68: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 67: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 68: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+				}
+			}
+		}
+	}
+}
+
 // brxRun runs blocks of kernel brx for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2010,190 +2042,35 @@ func brxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 79-80; divergent, reconverges at block 4 (b4 (END))
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 79, 80: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 80: rem.u32
-							v2 := isa.Rem(v1, k0, 32, false)
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-							// 80: rem.u32
-							v2 := isa.Rem(v1, k0, 32, false)
-							r1[l] = v2
-						}
-					}
-				}
-			}
+			brxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b1 (T0), PTX lines 84-84
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0xa)
-				// PTX lines 84: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			brxBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 2:
 			// b2 (T1), PTX lines 87-87
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x14)
-				// PTX lines 87: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 87: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 87: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			brxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 3:
 			// b3 (T2), PTX lines 90-90
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1e)
-				// PTX lines 90: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 90: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 90: mov.u32
-							v1 := uint64(k0)
-							r2[l] = v1
-						}
-					}
-				}
-			}
+			brxBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 4:
 			// b4 (END), PTX lines 92-96; ret
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				k0 := uint64(0x4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 92: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:92")
-				}
-				// PTX line 93: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 94: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 95: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 96: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 94: mul.wide.u32
-							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 95: add.u64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 96: st.global.u32
-							s5 := uint64(v4) + 0x0
-							s5v := uint64(r2[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
-							}
-						}
-					}
-				}
-			}
+			brxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2208,6 +2085,181 @@ func brxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// brxBlock0 runs block 0 of kernel brx for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 79-80; divergent, reconverges at block 4 (b4 (END))
+func brxBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 79, 80: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 80: rem.u32
+				v2 := isa.Rem(v1, k0, 32, false)
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+				// 80: rem.u32
+				v2 := isa.Rem(v1, k0, 32, false)
+				r1[l] = v2
+			}
+		}
+	}
+}
+
+// brxBlock1 runs block 1 of kernel brx for the lanes m (budget 0: counting statistics).
+// b1 (T0), PTX lines 84-84
+func brxBlock1(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0xa)
+	// PTX lines 84: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// brxBlock2 runs block 2 of kernel brx for the lanes m (budget 0: counting statistics).
+// b2 (T1), PTX lines 87-87
+func brxBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x14)
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// brxBlock3 runs block 3 of kernel brx for the lanes m (budget 0: counting statistics).
+// b3 (T2), PTX lines 90-90
+func brxBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1e)
+	// PTX lines 90: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 90: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 90: mov.u32
+				v1 := uint64(k0)
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// brxBlock4 runs block 4 of kernel brx for the lanes m (budget 0: counting statistics).
+// b4 (END), PTX lines 92-96; ret
+func brxBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 92: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:92")
+	}
+	// PTX line 93: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 94: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 95: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 96: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 94: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 95: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 96: st.global.u32
+				s5 := uint64(v4) + 0x0
+				s5v := uint64(r2[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+				}
+			}
+		}
+	}
+}
+
 // memRun runs blocks of kernel mem for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func memRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2216,725 +2268,14 @@ func memRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		switch pc {
 		case 0:
 			// b0, PTX lines 111-124; bar.sync at line 125
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				k2 := uint64(0x2)
-				// PTX lines 111: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 111: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 111: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 112: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:112")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 113: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/stats.ptx:113")
-				}
-				// PTX line 114: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u2)
-				// PTX line 115: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u3)
-				runtime.Broadcast(r2, m, u5)
-				// PTX lines 116, 117: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 116: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 117: add.u64
-							v7 := uint64(uint64(u4) + uint64(v6))
-							r4[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 116: mul.wide.u32
-							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 117: add.u64
-							v7 := uint64(uint64(u4) + uint64(v6))
-							r4[l] = v7
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemConst,
-					}, m)
-				}
-				// PTX line 118: ld.const.u32
-				u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/semantics/stats.ptx:118")
-				// PTX lines 119: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s9w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 119: st.global.u32
-							s9 := uint64(r4[l]) + 0x0
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 119: st.global.u32
-							s9 := uint64(r4[l]) + 0x0
-							s9v := uint64(u8)
-							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
-								runtime.Store32(s9w.Mem, s9o, s9v)
-							} else {
-								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
-							}
-						}
-					}
-				}
-				// PTX lines 120: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v10aw := w.Window(4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 120: ld.global.u32
-							v10a := uint64(r4[l]) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
-									continue
-								}
-								v10 = v10x
-							}
-							_ = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 120: ld.global.u32
-							v10a := uint64(r4[l]) + 0x0
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-								if !v10ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
-									continue
-								}
-								v10 = v10x
-							}
-							_ = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 121: mov.u32, warp-uniform
-				u11 := uint64(k1)
-				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemShared,
-						}, m)
-					}
-					sh := w.SharedMem()
-					shEnd4 := runtime.AccessEnd(sh, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 122: shl.b32
-							v12 := uint64(uint32(r0[l]) << uint32(k2))
-							// 123: add.u32
-							v13 := uint64(uint32(u11) + uint32(v12))
-							// 124: st.shared.u32
-							s14 := uint64(uint64(uint32(v13))) + 0x0
-							s14v := uint64(r0[l])
-							if s14 < shEnd4 && s14&3 == 0 {
-								runtime.Store32(sh, s14, s14v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 122: shl.b32
-							v12 := uint64(uint32(r0[l]) << uint32(k2))
-							// 123: add.u32
-							v13 := uint64(uint32(u11) + uint32(v12))
-							// 124: st.shared.u32
-							s14 := uint64(uint64(uint32(v13))) + 0x0
-							s14v := uint64(r0[l])
-							if s14 < shEnd4 && s14&3 == 0 {
-								runtime.Store32(sh, s14, s14v)
-							} else {
-								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
-							}
-						}
-					}
-				}
-				_ = u5
-			}
+			memBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
 			// b0, PTX lines 126-145; bar.sync at line 146
-			{
-				r0 := w.Reg(0)
-				r2 := w.Reg(2)
-				r4 := w.Reg(4)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				k0 := uint64(0x5)
-				k1 := uint64(0x0)
-				k2 := uint64(0xe0000000)
-				k3 := uint64(0xf0000000)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 126: ld.shared.v2.u32
-				w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r10, r11}, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:126")
-				// PTX lines 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 127: st.local.u64
-							s1 := uint64(uint64(w.LocalBase) + 0x0)
-							s1v := uint64(r4[l])
-							if s1 < lmEnd8 && s1&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 127: st.local.u64
-							s1 := uint64(uint64(w.LocalBase) + 0x0)
-							s1v := uint64(r4[l])
-							if s1 < lmEnd8 && s1&7 == 0 {
-								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
-							}
-						}
-					}
-				}
-				// PTX lines 128, 129, 130: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 128: ld.local.u32
-							v2a := uint64(uint64(w.LocalBase) + 0x8)
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							_ = v2
-							// 129: setp.lt.u32
-							c3t := uint32(r0[l]) < uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-							// 130: cvt.u16.u32
-							v4 := uint64(uint16(uint32(r0[l])))
-							r13[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 128: ld.local.u32
-							v2a := uint64(uint64(w.LocalBase) + 0x8)
-							var v2 uint64
-							if v2a < lmEnd4 && v2a&3 == 0 {
-								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-								if !v2ok {
-									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
-									continue
-								}
-								v2 = v2x
-							}
-							_ = v2
-							// 129: setp.lt.u32
-							c3t := uint32(r0[l]) < uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-							// 130: cvt.u16.u32
-							v4 := uint64(uint16(uint32(r0[l])))
-							r13[l] = v4
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					s5w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.global.u8
-							if p0>>l&1 != 0 {
-								s5 := uint64(r4[l]) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 1)
-								}
-								s5v := uint64(r13[l])
-								if s5o := s5 - s5w.Base; s5o < s5w.End {
-									runtime.Store8(s5w.Mem, s5o, s5v)
-								} else {
-									w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
-								}
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.global.u8
-							if p0>>l&1 != 0 {
-								s5 := uint64(r4[l]) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 1)
-								}
-								s5v := uint64(r13[l])
-								if s5o := s5 - s5w.Base; s5o < s5w.End {
-									runtime.Store8(s5w.Mem, s5o, s5v)
-								} else {
-									w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
-								}
-							}
-						}
-					}
-				}
-				// PTX lines 132: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v6aw := w.Window(6)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: ld.global.u16
-							if p0>>l&1 == 0 {
-								v6a := uint64(r4[l]) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
-								}
-								var v6 uint64
-								if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-									v6 = runtime.Load16(v6aw.Mem, v6ao)
-								} else {
-									v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
-									if !v6ok {
-										flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
-										continue
-									}
-									v6 = v6x
-								}
-								r14[l] = v6
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: ld.global.u16
-							if p0>>l&1 == 0 {
-								v6a := uint64(r4[l]) + 0x0
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
-								}
-								var v6 uint64
-								if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-									v6 = runtime.Load16(v6aw.Mem, v6ao)
-								} else {
-									v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
-									if !v6ok {
-										flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
-										continue
-									}
-									v6 = v6x
-								}
-								r14[l] = v6
-							}
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 133: mov.u64, warp-uniform
-				u7 := uint64(k1)
-				// PTX line 134: cvta.shared.u64, warp-uniform
-				u8 := uint64(uint64(u7 + k2))
-				// PTX lines 135: lane-local, one loop over the lanes
-				{
-					v9aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 135: ld.u32
-							v9a := uint64(u8) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
-									continue
-								}
-								v9 = v9x
-							}
-							_ = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 135: ld.u32
-							v9a := uint64(u8) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
-									continue
-								}
-								v9 = v9x
-							}
-							_ = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX line 136: mov.u64, warp-uniform
-				u10 := uint64((uint64(w.LocalBase) + k1))
-				// PTX line 137: cvta.local.u64, warp-uniform
-				u11 := uint64(uint64(u10 + k3))
-				// PTX lines 138: lane-local, one loop over the lanes
-				{
-					s12w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 138: st.u32
-							s12 := uint64(u11) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r0[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 138: st.u32
-							s12 := uint64(u11) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
-							}
-							s12v := uint64(r0[l])
-							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-								runtime.Store32(s12w.Mem, s12o, s12v)
-							} else {
-								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
-							}
-						}
-					}
-				}
-				// PTX lines 139: lane-local, one loop over the lanes
-				{
-					v13aw := w.Window(9)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 139: ld.u32
-							v13a := uint64(r4[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
-									continue
-								}
-								v13 = v13x
-							}
-							_ = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 139: ld.u32
-							v13a := uint64(r4[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
-									continue
-								}
-								v13 = v13x
-							}
-							_ = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:    -1,
-						Bytes:   4,
-						Generic: true,
-						Guard:   -1,
-						Kind:    runtime.MemLoad,
-						Space:   runtime.MemShared,
-					}, m)
-				}
-				// PTX line 140: ld.u32
-				u14 := w.LoadUniform(runtime.SpaceGeneric, 0xe0000008, 4, m, "testdata/ptx/semantics/stats.ptx:140")
-				// PTX lines 141, 142: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					v16aw := w.Window(10)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 141: selp.b64
-							v15 := uint64(r4[l])
-							if p0>>l&1 != 0 {
-								v15 = uint64(u8)
-							}
-							// 142: ld.u32
-							v16a := uint64(v15) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
-									continue
-								}
-								v16 = v16x
-							}
-							_ = v16
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 141: selp.b64
-							v15 := uint64(r4[l])
-							if p0>>l&1 != 0 {
-								v15 = uint64(u8)
-							}
-							// 142: ld.u32
-							v16a := uint64(v15) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
-							}
-							var v16 uint64
-							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-								v16 = runtime.Load32(v16aw.Mem, v16ao)
-							} else {
-								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
-								if !v16ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
-									continue
-								}
-								v16 = v16x
-							}
-							_ = v16
-						}
-					}
-					flt.Raise(w)
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: 0,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemShared,
-					}, m)
-				}
-				// PTX line 143: atom.shared.add.u32
-				m17 := m & w.P[0]
-				if m17 != 0 {
-					w.AtomLanes(runtime.SpaceShared, atomAdd32, r24, nil, r27, r27, 0, 0x100, 4, m17, "testdata/ptx/semantics/stats.ptx:143")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 144: atom.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r25, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:144")
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 0,
-						Guard: -1,
-						Kind:  runtime.MemAtomic,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 145: red.global.add.u32
-				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:145")
-				_ = u14
-			}
+			memBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2952,6 +2293,726 @@ func memRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 	}
 }
 
+// memBlock0 runs block 0 of kernel mem for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 111-124; bar.sync at line 125
+func memBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0x2)
+	// PTX lines 111: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 111: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 111: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:112")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/stats.ptx:113")
+	}
+	// PTX line 114: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u2)
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	runtime.Broadcast(r2, m, u5)
+	// PTX lines 116, 117: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 116: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 117: add.u64
+				v7 := uint64(uint64(u4) + uint64(v6))
+				r4[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 116: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 117: add.u64
+				v7 := uint64(uint64(u4) + uint64(v6))
+				r4[l] = v7
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemConst,
+		}, m)
+	}
+	// PTX line 118: ld.const.u32
+	u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/semantics/stats.ptx:118")
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s9w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: st.global.u32
+				s9 := uint64(r4[l]) + 0x0
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: st.global.u32
+				s9 := uint64(r4[l]) + 0x0
+				s9v := uint64(u8)
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+				}
+			}
+		}
+	}
+	// PTX lines 120: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v10aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 120: ld.global.u32
+				v10a := uint64(r4[l]) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
+						continue
+					}
+					v10 = v10x
+				}
+				_ = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 120: ld.global.u32
+				v10a := uint64(r4[l]) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
+						continue
+					}
+					v10 = v10x
+				}
+				_ = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 121: mov.u32, warp-uniform
+	u11 := uint64(k1)
+	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 122: shl.b32
+				v12 := uint64(uint32(r0[l]) << uint32(k2))
+				// 123: add.u32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				// 124: st.shared.u32
+				s14 := uint64(uint64(uint32(v13))) + 0x0
+				s14v := uint64(r0[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(shp, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 122: shl.b32
+				v12 := uint64(uint32(r0[l]) << uint32(k2))
+				// 123: add.u32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				// 124: st.shared.u32
+				s14 := uint64(uint64(uint32(v13))) + 0x0
+				s14v := uint64(r0[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(shp, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+				}
+			}
+		}
+	}
+	_ = u5
+}
+
+// memBlock1 runs block 1 of kernel mem for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 126-145; bar.sync at line 146
+func memBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	k0 := uint64(0x5)
+	k1 := uint64(0x0)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0xf0000000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 126: ld.shared.v2.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r10, r11}, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:126")
+	// PTX lines 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: st.local.u64
+				s1 := uint64(uint64(w.LocalBase) + 0x0)
+				s1v := uint64(r4[l])
+				if s1 < lmEnd8 && s1&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: st.local.u64
+				s1 := uint64(uint64(w.LocalBase) + 0x0)
+				s1v := uint64(r4[l])
+				if s1 < lmEnd8 && s1&7 == 0 {
+					binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+				}
+			}
+		}
+	}
+	// PTX lines 128, 129, 130: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 128: ld.local.u32
+				v2a := uint64(uint64(w.LocalBase) + 0x8)
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				_ = v2
+				// 129: setp.lt.u32
+				c3t := uint32(r0[l]) < uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+				// 130: cvt.u16.u32
+				v4 := uint64(uint16(uint32(r0[l])))
+				r13[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 128: ld.local.u32
+				v2a := uint64(uint64(w.LocalBase) + 0x8)
+				var v2 uint64
+				if v2a < lmEnd4 && v2a&3 == 0 {
+					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+						continue
+					}
+					v2 = v2x
+				}
+				_ = v2
+				// 129: setp.lt.u32
+				c3t := uint32(r0[l]) < uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+				// 130: cvt.u16.u32
+				v4 := uint64(uint16(uint32(r0[l])))
+				r13[l] = v4
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		s5w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.global.u8
+				if p0>>l&1 != 0 {
+					s5 := uint64(r4[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 1)
+					}
+					s5v := uint64(r13[l])
+					if s5o := s5 - s5w.Base; s5o < s5w.End {
+						runtime.Store8(s5w.Ptr, s5o, s5v)
+					} else {
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.global.u8
+				if p0>>l&1 != 0 {
+					s5 := uint64(r4[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 1)
+					}
+					s5v := uint64(r13[l])
+					if s5o := s5 - s5w.Base; s5o < s5w.End {
+						runtime.Store8(s5w.Ptr, s5o, s5v)
+					} else {
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 132: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v6aw := w.Window(6)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: ld.global.u16
+				if p0>>l&1 == 0 {
+					v6a := uint64(r4[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
+					}
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+						v6 = runtime.Load16(v6aw.Ptr, v6ao)
+					} else {
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+							continue
+						}
+						v6 = v6x
+					}
+					r14[l] = v6
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: ld.global.u16
+				if p0>>l&1 == 0 {
+					v6a := uint64(r4[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
+					}
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+						v6 = runtime.Load16(v6aw.Ptr, v6ao)
+					} else {
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+							continue
+						}
+						v6 = v6x
+					}
+					r14[l] = v6
+				}
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 133: mov.u64, warp-uniform
+	u7 := uint64(k1)
+	// PTX line 134: cvta.shared.u64, warp-uniform
+	u8 := uint64(uint64(u7 + k2))
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		v9aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: ld.u32
+				v9a := uint64(u8) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+						continue
+					}
+					v9 = v9x
+				}
+				_ = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: ld.u32
+				v9a := uint64(u8) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+						continue
+					}
+					v9 = v9x
+				}
+				_ = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 136: mov.u64, warp-uniform
+	u10 := uint64((uint64(w.LocalBase) + k1))
+	// PTX line 137: cvta.local.u64, warp-uniform
+	u11 := uint64(uint64(u10 + k3))
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		s12w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 138: st.u32
+				s12 := uint64(u11) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r0[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 138: st.u32
+				s12 := uint64(u11) + 0xc
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+				}
+				s12v := uint64(r0[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+				}
+			}
+		}
+	}
+	// PTX lines 139: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(9)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 139: ld.u32
+				v13a := uint64(r4[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
+						continue
+					}
+					v13 = v13x
+				}
+				_ = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 139: ld.u32
+				v13a := uint64(r4[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
+						continue
+					}
+					v13 = v13x
+				}
+				_ = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:    -1,
+			Bytes:   4,
+			Generic: true,
+			Guard:   -1,
+			Kind:    runtime.MemLoad,
+			Space:   runtime.MemShared,
+		}, m)
+	}
+	// PTX line 140: ld.u32
+	u14 := w.LoadUniform(runtime.SpaceGeneric, 0xe0000008, 4, m, "testdata/ptx/semantics/stats.ptx:140")
+	// PTX lines 141, 142: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		v16aw := w.Window(10)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 141: selp.b64
+				v15 := uint64(r4[l])
+				if p0>>l&1 != 0 {
+					v15 = uint64(u8)
+				}
+				// 142: ld.u32
+				v16a := uint64(v15) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
+						continue
+					}
+					v16 = v16x
+				}
+				_ = v16
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 141: selp.b64
+				v15 := uint64(r4[l])
+				if p0>>l&1 != 0 {
+					v15 = uint64(u8)
+				}
+				// 142: ld.u32
+				v16a := uint64(v15) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+				}
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
+						continue
+					}
+					v16 = v16x
+				}
+				_ = v16
+			}
+		}
+		flt.Raise(w)
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: 0,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 143: atom.shared.add.u32
+	m17 := m & w.P[0]
+	if m17 != 0 {
+		w.AtomLanes(runtime.SpaceShared, atomAdd32, r24, nil, r27, r27, 0, 0x100, 4, m17, "testdata/ptx/semantics/stats.ptx:143")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 144: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r25, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:144")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 0,
+			Guard: -1,
+			Kind:  runtime.MemAtomic,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 145: red.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:145")
+	_ = u14
+}
+
 // f3Run runs blocks of function f3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2960,106 +3021,7 @@ func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 153-155; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 153, 154: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 153: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
-									continue
-								}
-								v1 = v1x
-							}
-							// 154: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 153: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
-									continue
-								}
-								v1 = v1x
-							}
-							// 154: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 155: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 155: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 155: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
-							}
-						}
-					}
-				}
-			}
+			f3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3074,6 +3036,109 @@ func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 	}
 }
 
+// f3Block0 runs block 0 of function f3 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 153-155; ret
+func f3Block0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 153, 154: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
+						continue
+					}
+					v1 = v1x
+				}
+				// 154: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
+						continue
+					}
+					v1 = v1x
+				}
+				// 154: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+				}
+			}
+		}
+	}
+}
+
 // f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3082,101 +3147,7 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 162-166; code before the call
-			{
-				r0 := w.Reg(0)
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 166: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 166: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 166: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
-							}
-						}
-					}
-				}
-			}
+			f2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3186,106 +3157,7 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 168-171; ret
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x2)
-				// PTX lines 168, 170: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 168: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
-									continue
-								}
-								v1 = v1x
-							}
-							// 170: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r2[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 168: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
-									continue
-								}
-								v1 = v1x
-							}
-							// 170: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r2[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 171: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 171: st.param.u32
-							s3 := uint64(0xc)
-							s3v := uint64(r2[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 171: st.param.u32
-							s3 := uint64(0xc)
-							s3v := uint64(r2[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
-							}
-						}
-					}
-				}
-			}
+			f2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3297,6 +3169,207 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// f2Block0 runs block 0 of function f2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 162-166; code before the call
+func f2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 166: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+				}
+			}
+		}
+	}
+}
+
+// f2Block2 runs block 2 of function f2 for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 168-171; ret
+func f2Block2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x2)
+	// PTX lines 168, 170: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 168: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
+						continue
+					}
+					v1 = v1x
+				}
+				// 170: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r2[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 168: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
+						continue
+					}
+					v1 = v1x
+				}
+				// 170: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r2[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 171: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 171: st.param.u32
+				s3 := uint64(0xc)
+				s3v := uint64(r2[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 171: st.param.u32
+				s3 := uint64(0xc)
+				s3v := uint64(r2[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+				}
+			}
+		}
 	}
 }
 
@@ -3308,101 +3381,7 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 178-182; code before the call
-			{
-				r0 := w.Reg(0)
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: ld.param.u32
-							v1a := uint64(0x8)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 182: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 182: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 182: st.param.u32
-							s2 := uint64(0x0)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
-							}
-						}
-					}
-				}
-			}
+			f1Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3412,106 +3391,7 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		case 2:
 			// b1, PTX lines 184-187; ret
-			{
-				r2 := w.Reg(2)
-				k0 := uint64(0x1)
-				// PTX lines 184, 186: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
-									continue
-								}
-								v1 = v1x
-							}
-							// 186: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r2[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
-									continue
-								}
-								v1 = v1x
-							}
-							// 186: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r2[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.param.u32
-							s3 := uint64(0xc)
-							s3v := uint64(r2[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.param.u32
-							s3 := uint64(0xc)
-							s3v := uint64(r2[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
-							}
-						}
-					}
-				}
-			}
+			f1Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3526,6 +3406,207 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 	}
 }
 
+// f1Block0 runs block 0 of function f1 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 178-182; code before the call
+func f1Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 182: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 182: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 182: st.param.u32
+				s2 := uint64(0x0)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+				}
+			}
+		}
+	}
+}
+
+// f1Block2 runs block 2 of function f1 for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 184-187; ret
+func f1Block2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x1)
+	// PTX lines 184, 186: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
+						continue
+					}
+					v1 = v1x
+				}
+				// 186: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r2[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
+						continue
+					}
+					v1 = v1x
+				}
+				// 186: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r2[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.param.u32
+				s3 := uint64(0xc)
+				s3v := uint64(r2[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.param.u32
+				s3 := uint64(0xc)
+				s3v := uint64(r2[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+				}
+			}
+		}
+	}
+}
+
 // gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3534,120 +3615,7 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 		switch pc {
 		case 0:
 			// b0, PTX lines 195-197; divergent, reconverges at the exit
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x7)
-				// PTX lines 195: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 195: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 195: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
-									continue
-								}
-								v1 = v1x
-							}
-							r0[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 196, 197: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 196: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
-							}
-							// 197: setp.gt.u32
-							c3t := uint32(r0[l]) > uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 196: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(r0[l])
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
-							}
-							// 197: setp.gt.u32
-							c3t := uint32(r0[l]) > uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			gBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3664,53 +3632,7 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 			next = 3
 		case 2:
 			// b2, PTX lines 199-200; ret
-			{
-				r0 := w.Reg(0)
-				k0 := uint64(0x64)
-				// PTX lines 199, 200: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 199: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 200: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 199: add.u32
-							v1 := uint64(uint32(r0[l]) + uint32(k0))
-							// 200: st.param.u32
-							s2 := uint64(0x4)
-							s2v := uint64(v1)
-							if s2 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
-							}
-						}
-					}
-				}
-			}
+			gBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3725,6 +3647,173 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
+// gBlock0 runs block 0 of function g for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 195-197; divergent, reconverges at the exit
+func gBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// PTX lines 195: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 195: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 195: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
+						continue
+					}
+					v1 = v1x
+				}
+				r0[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196, 197: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+				}
+				// 197: setp.gt.u32
+				c3t := uint32(r0[l]) > uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(r0[l])
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+				}
+				// 197: setp.gt.u32
+				c3t := uint32(r0[l]) > uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// gBlock2 runs block 2 of function g for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 199-200; ret
+func gBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x64)
+	// PTX lines 199, 200: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 199: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 200: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 199: add.u32
+				v1 := uint64(uint32(r0[l]) + uint32(k0))
+				// 200: st.param.u32
+				s2 := uint64(0x4)
+				s2v := uint64(v1)
+				if s2 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+				}
+			}
+		}
+	}
+}
+
 // h0Run runs blocks of function h0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func h0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3733,106 +3822,7 @@ func h0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 207-209; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0xa)
-				// PTX lines 207, 208: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
-									continue
-								}
-								v1 = v1x
-							}
-							// 208: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
-									continue
-								}
-								v1 = v1x
-							}
-							// 208: add.u32
-							v2 := uint64(uint32(v1) + uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 209: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 209: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 209: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
-							}
-						}
-					}
-				}
-			}
+			h0Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3844,6 +3834,109 @@ func h0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// h0Block0 runs block 0 of function h0 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 207-209; ret
+func h0Block0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0xa)
+	// PTX lines 207, 208: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
+						continue
+					}
+					v1 = v1x
+				}
+				// 208: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
+						continue
+					}
+					v1 = v1x
+				}
+				// 208: add.u32
+				v2 := uint64(uint32(v1) + uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 209: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 209: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 209: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+				}
+			}
+		}
 	}
 }
 
@@ -3855,106 +3948,7 @@ func h1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 		switch pc {
 		case 0:
 			// b0, PTX lines 216-218; ret
-			{
-				r1 := w.Reg(1)
-				k0 := uint64(0x3)
-				// PTX lines 216, 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 216: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
-									continue
-								}
-								v1 = v1x
-							}
-							// 217: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							r1[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 216: ld.param.u32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
-									continue
-								}
-								v1 = v1x
-							}
-							// 217: mul.lo.u32
-							v2 := uint64(uint32(v1) * uint32(k0))
-							r1[l] = v2
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 218: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 218: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 218: st.param.u32
-							s3 := uint64(0x4)
-							s3v := uint64(r1[l])
-							if s3 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
-							}
-						}
-					}
-				}
-			}
+			h1Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3969,6 +3963,109 @@ func h1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 	}
 }
 
+// h1Block0 runs block 0 of function h1 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 216-218; ret
+func h1Block0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x3)
+	// PTX lines 216, 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 216: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
+						continue
+					}
+					v1 = v1x
+				}
+				// 217: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				r1[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 216: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
+						continue
+					}
+					v1 = v1x
+				}
+				// 217: mul.lo.u32
+				v2 := uint64(uint32(v1) * uint32(k0))
+				r1[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 218: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 218: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 218: st.param.u32
+				s3 := uint64(0x4)
+				s3v := uint64(r1[l])
+				if s3 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+				}
+			}
+		}
+	}
+}
+
 // callsRun runs blocks of kernel calls for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3977,96 +4074,7 @@ func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 231-239; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				k0 := uint64(0xc)
-				// PTX lines 231: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 231: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 231: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r0[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 232: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:232")
-				}
-				// PTX line 233: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 234, 235, 239: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 234: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 235: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 239: st.param.u32
-							s6 := uint64(0x0)
-							s6v := uint64(r0[l])
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 234: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-							// 235: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r4[l] = v5
-							// 239: st.param.u32
-							s6 := uint64(0x0)
-							s6v := uint64(r0[l])
-							if s6 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
-							}
-						}
-					}
-				}
-			}
+			callsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4076,165 +4084,7 @@ func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		case 2:
 			// b1, PTX lines 241-249; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				k0 := uint64(0xc)
-				k1 := uint64(0x0)
-				// PTX lines 241: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 241: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
-									continue
-								}
-								v1 = v1x
-							}
-							r5[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 241: ld.param.u32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
-									continue
-								}
-								v1 = v1x
-							}
-							r5[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 243, 244: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 243: st.global.u32
-							s2 := uint64(r4[l]) + 0x0
-							s2v := uint64(r5[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
-							}
-							// 244: setp.lt.u32
-							c3t := uint32(r0[l]) < uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 243: st.global.u32
-							s2 := uint64(r4[l]) + 0x0
-							s2v := uint64(r5[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
-							}
-							// 244: setp.lt.u32
-							c3t := uint32(r0[l]) < uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p0 = p0&^(1<<l) | c3b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				// PTX line 245: mov.u32, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r6, m, u4)
-				// PTX lines 249: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 249: st.param.u32
-							s5 := uint64(0x8)
-							s5v := uint64(r0[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 249: st.param.u32
-							s5 := uint64(0x8)
-							s5v := uint64(r0[l])
-							if s5 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
-							}
-						}
-					}
-				}
-				_ = u4
-			}
+			callsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4244,185 +4094,7 @@ func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		case 4:
 			// b2, PTX lines 251-262; code before the call
-			{
-				r0 := w.Reg(0)
-				r4 := w.Reg(4)
-				r6 := w.Reg(6)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				k1 := uint64(0xd0000080)
-				k2 := uint64(0xd0000090)
-				// PTX lines 251: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: ld.param.u32
-							if p0>>l&1 != 0 {
-								v1a := uint64(0xc)
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-								}
-								var v1 uint64
-								if v1a < pmEnd4 {
-									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-								} else {
-									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-									if !v1ok {
-										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
-										continue
-									}
-									v1 = v1x
-								}
-								r6[l] = v1
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: ld.param.u32
-							if p0>>l&1 != 0 {
-								v1a := uint64(0xc)
-								if budget == 0 {
-									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-								}
-								var v1 uint64
-								if v1a < pmEnd4 {
-									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-								} else {
-									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-									if !v1ok {
-										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
-										continue
-									}
-									v1 = v1x
-								}
-								r6[l] = v1
-							}
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 253, 254, 255: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(12)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 253: st.global.u32
-							s2 := uint64(r4[l]) + 0x4
-							s2v := uint64(r6[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
-							}
-							// 254: and.b32
-							v3 := uint64(uint32(r0[l]) & uint32(k0))
-							// 255: setp.eq.u32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 253: st.global.u32
-							s2 := uint64(r4[l]) + 0x4
-							s2v := uint64(r6[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
-							}
-							// 254: and.b32
-							v3 := uint64(uint32(r0[l]) & uint32(k0))
-							// 255: setp.eq.u32
-							c4t := uint32(v3) == uint32(k0)
-							c4 := c4t
-							c4b0 := uint32(0)
-							if c4 {
-								c4b0 = 1
-							}
-							p1 = p1&^(1<<l) | c4b0<<l
-						}
-					}
-					w.P[1] = p1
-				}
-				// PTX line 256: mov.u64, warp-uniform
-				u5 := uint64(k1)
-				// PTX line 257: mov.u64, warp-uniform
-				u6 := uint64(k2)
-				// PTX lines 258, 262: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 258: selp.b64
-							v7 := uint64(u5)
-							if p1>>l&1 != 0 {
-								v7 = uint64(u6)
-							}
-							r10[l] = v7
-							// 262: st.param.u32
-							s8 := uint64(0x10)
-							s8v := uint64(r0[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 258: selp.b64
-							v7 := uint64(u5)
-							if p1>>l&1 != 0 {
-								v7 = uint64(u6)
-							}
-							r10[l] = v7
-							// 262: st.param.u32
-							s8 := uint64(0x10)
-							s8v := uint64(r0[l])
-							if s8 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
-							}
-						}
-					}
-				}
-			}
+			callsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4432,100 +4104,7 @@ func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		case 6:
 			// b3, PTX lines 264-266; ret
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				// PTX lines 264: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 264: ld.param.u32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
-									continue
-								}
-								v1 = v1x
-							}
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 264: ld.param.u32
-							v1a := uint64(0x14)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
-									continue
-								}
-								v1 = v1x
-							}
-							r11[l] = v1
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 266: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(13)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 266: st.global.u32
-							s2 := uint64(r4[l]) + 0x8
-							s2v := uint64(r11[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 266: st.global.u32
-							s2 := uint64(r4[l]) + 0x8
-							s2v := uint64(r11[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
-							}
-						}
-					}
-				}
-			}
+			callsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4537,6 +4116,540 @@ func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// callsBlock0 runs block 0 of kernel calls for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 231-239; code before the call
+func callsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	k0 := uint64(0xc)
+	// PTX lines 231: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 231: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 231: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 232: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:232")
+	}
+	// PTX line 233: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 234, 235, 239: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 234: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 235: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 239: st.param.u32
+				s6 := uint64(0x0)
+				s6v := uint64(r0[l])
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 234: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 235: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
+				// 239: st.param.u32
+				s6 := uint64(0x0)
+				s6v := uint64(r0[l])
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+				}
+			}
+		}
+	}
+}
+
+// callsBlock2 runs block 2 of kernel calls for the lanes m (budget 0: counting statistics).
+// b1, PTX lines 241-249; code before the call
+func callsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0xc)
+	k1 := uint64(0x0)
+	// PTX lines 241: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 241: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
+						continue
+					}
+					v1 = v1x
+				}
+				r5[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 241: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
+						continue
+					}
+					v1 = v1x
+				}
+				r5[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 243, 244: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 243: st.global.u32
+				s2 := uint64(r4[l]) + 0x0
+				s2v := uint64(r5[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+				}
+				// 244: setp.lt.u32
+				c3t := uint32(r0[l]) < uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 243: st.global.u32
+				s2 := uint64(r4[l]) + 0x0
+				s2v := uint64(r5[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+				}
+				// 244: setp.lt.u32
+				c3t := uint32(r0[l]) < uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	// PTX line 245: mov.u32, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r6, m, u4)
+	// PTX lines 249: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 249: st.param.u32
+				s5 := uint64(0x8)
+				s5v := uint64(r0[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 249: st.param.u32
+				s5 := uint64(0x8)
+				s5v := uint64(r0[l])
+				if s5 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+				}
+			}
+		}
+	}
+	_ = u4
+}
+
+// callsBlock4 runs block 4 of kernel calls for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 251-262; code before the call
+func callsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	k1 := uint64(0xd0000080)
+	k2 := uint64(0xd0000090)
+	// PTX lines 251: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: ld.param.u32
+				if p0>>l&1 != 0 {
+					v1a := uint64(0xc)
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+					}
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
+							continue
+						}
+						v1 = v1x
+					}
+					r6[l] = v1
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: ld.param.u32
+				if p0>>l&1 != 0 {
+					v1a := uint64(0xc)
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+					}
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
+							continue
+						}
+						v1 = v1x
+					}
+					r6[l] = v1
+				}
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 253, 254, 255: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 253: st.global.u32
+				s2 := uint64(r4[l]) + 0x4
+				s2v := uint64(r6[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+				}
+				// 254: and.b32
+				v3 := uint64(uint32(r0[l]) & uint32(k0))
+				// 255: setp.eq.u32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 253: st.global.u32
+				s2 := uint64(r4[l]) + 0x4
+				s2v := uint64(r6[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+				}
+				// 254: and.b32
+				v3 := uint64(uint32(r0[l]) & uint32(k0))
+				// 255: setp.eq.u32
+				c4t := uint32(v3) == uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p1 = p1&^(1<<l) | c4b0<<l
+			}
+		}
+		w.P[1] = p1
+	}
+	// PTX line 256: mov.u64, warp-uniform
+	u5 := uint64(k1)
+	// PTX line 257: mov.u64, warp-uniform
+	u6 := uint64(k2)
+	// PTX lines 258, 262: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 258: selp.b64
+				v7 := uint64(u5)
+				if p1>>l&1 != 0 {
+					v7 = uint64(u6)
+				}
+				r10[l] = v7
+				// 262: st.param.u32
+				s8 := uint64(0x10)
+				s8v := uint64(r0[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 258: selp.b64
+				v7 := uint64(u5)
+				if p1>>l&1 != 0 {
+					v7 = uint64(u6)
+				}
+				r10[l] = v7
+				// 262: st.param.u32
+				s8 := uint64(0x10)
+				s8v := uint64(r0[l])
+				if s8 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+				}
+			}
+		}
+	}
+}
+
+// callsBlock6 runs block 6 of kernel calls for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 264-266; ret
+func callsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	// PTX lines 264: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 264: ld.param.u32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
+						continue
+					}
+					v1 = v1x
+				}
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 264: ld.param.u32
+				v1a := uint64(0x14)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
+						continue
+					}
+					v1 = v1x
+				}
+				r11[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 266: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(13)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: st.global.u32
+				s2 := uint64(r4[l]) + 0x8
+				s2v := uint64(r11[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: st.global.u32
+				s2 := uint64(r4[l]) + 0x8
+				s2v := uint64(r11[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+				}
+			}
+		}
 	}
 }
 

@@ -285,810 +285,7 @@ func uniformOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-81; ret
-			{
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r27 := w.Reg(27)
-				k0 := uint64(0x4)
-				k1 := uint64(0x0)
-				k2 := uint64(0x1)
-				k3 := uint64(0x2)
-				k4 := uint64(0x8)
-				k5 := uint64(0x10)
-				k6 := uint64(0x20)
-				k7 := uint64(0x40)
-				k8 := uint64(0x80)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 23: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/uniform_ops.ptx:23")
-				}
-				// PTX line 24: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/uniform_ops.ptx:25")
-				}
-				// PTX line 26: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 27: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/uniform_ops.ptx:27")
-				}
-				// PTX line 28: mov.u32, warp-uniform
-				u6 := uint64(uint64(w.CTAID().X))
-				// PTX line 29: mov.u32, warp-uniform
-				u7 := uint64(uint64(w.NTID().X))
-				// PTX lines 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					tid0 := &w.Tid[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v12aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 30: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							r7[l] = v8
-							// 31: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 32: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
-							// 33: add.s64
-							v11 := uint64(uint64(u4) + uint64(v10))
-							// 34: ld.global.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
-									continue
-								}
-								v12 = v12x
-							}
-							r11[l] = v12
-							// 35: setp.lt.s32
-							c13t := int32(v12) < int32(u5)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p0 = p0&^(1<<l) | c13b0<<l
-							// 36: setp.gt.s32
-							c14t := int32(v12) > int32(u5)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p1 = p1&^(1<<l) | c14b0<<l
-							// 37: setp.le.s32
-							c15t := int32(v12) <= int32(u5)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p2 = p2&^(1<<l) | c15b0<<l
-							// 38: setp.ge.s32
-							c16t := int32(v12) >= int32(u5)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p3 = p3&^(1<<l) | c16b0<<l
-							// 39: setp.lt.u32
-							c17t := uint32(v12) < uint32(u5)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p4 = p4&^(1<<l) | c17b0<<l
-							// 40: setp.ge.u32
-							c18t := uint32(v12) >= uint32(u5)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p5 = p5&^(1<<l) | c18b0<<l
-							// 41: cvt.s64.s32
-							v19 := uint64(uint64(int32(v12)))
-							r12[l] = v19
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 30: mov.u32
-							v8 := uint64(uint64(tid0[l]))
-							r7[l] = v8
-							// 31: mad.lo.s32
-							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-							r8[l] = v9
-							// 32: mul.wide.u32
-							v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
-							// 33: add.s64
-							v11 := uint64(uint64(u4) + uint64(v10))
-							// 34: ld.global.u32
-							v12a := uint64(v11) + 0x0
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-								if !v12ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
-									continue
-								}
-								v12 = v12x
-							}
-							r11[l] = v12
-							// 35: setp.lt.s32
-							c13t := int32(v12) < int32(u5)
-							c13 := c13t
-							c13b0 := uint32(0)
-							if c13 {
-								c13b0 = 1
-							}
-							p0 = p0&^(1<<l) | c13b0<<l
-							// 36: setp.gt.s32
-							c14t := int32(v12) > int32(u5)
-							c14 := c14t
-							c14b0 := uint32(0)
-							if c14 {
-								c14b0 = 1
-							}
-							p1 = p1&^(1<<l) | c14b0<<l
-							// 37: setp.le.s32
-							c15t := int32(v12) <= int32(u5)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p2 = p2&^(1<<l) | c15b0<<l
-							// 38: setp.ge.s32
-							c16t := int32(v12) >= int32(u5)
-							c16 := c16t
-							c16b0 := uint32(0)
-							if c16 {
-								c16b0 = 1
-							}
-							p3 = p3&^(1<<l) | c16b0<<l
-							// 39: setp.lt.u32
-							c17t := uint32(v12) < uint32(u5)
-							c17 := c17t
-							c17b0 := uint32(0)
-							if c17 {
-								c17b0 = 1
-							}
-							p4 = p4&^(1<<l) | c17b0<<l
-							// 40: setp.ge.u32
-							c18t := uint32(v12) >= uint32(u5)
-							c18 := c18t
-							c18b0 := uint32(0)
-							if c18 {
-								c18b0 = 1
-							}
-							p5 = p5&^(1<<l) | c18b0<<l
-							// 41: cvt.s64.s32
-							v19 := uint64(uint64(int32(v12)))
-							r12[l] = v19
-						}
-					}
-					flt.Raise(w)
-					w.P[0] = p0
-					w.P[1] = p1
-					w.P[2] = p2
-					w.P[3] = p3
-					w.P[4] = p4
-					w.P[5] = p5
-				}
-				// PTX line 42: cvt.s64.s32, warp-uniform
-				u20 := uint64(uint64(int32(u5)))
-				// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					p1 := w.P[1]
-					p2 := w.P[2]
-					p3 := w.P[3]
-					p4 := w.P[4]
-					p5 := w.P[5]
-					p6 := w.P[6]
-					p7 := w.P[7]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s41w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: setp.lt.s64
-							c21t := int64(r12[l]) < int64(u20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p6 = p6&^(1<<l) | c21b0<<l
-							// 44: setp.ge.u64
-							c22t := uint64(u20) >= uint64(r12[l])
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p7 = p7&^(1<<l) | c22b0<<l
-							// 45: selp.u32
-							v23 := uint64(k1)
-							if p0>>l&1 != 0 {
-								v23 = uint64(k2)
-							}
-							// 46: selp.u32
-							v24 := uint64(k1)
-							if p1>>l&1 != 0 {
-								v24 = uint64(k3)
-							}
-							// 47: or.b32
-							v25 := uint64(uint32(v23) | uint32(v24))
-							// 48: selp.u32
-							v26 := uint64(k1)
-							if p2>>l&1 != 0 {
-								v26 = uint64(k0)
-							}
-							// 49: or.b32
-							v27 := uint64(uint32(v25) | uint32(v26))
-							// 50: selp.u32
-							v28 := uint64(k1)
-							if p3>>l&1 != 0 {
-								v28 = uint64(k4)
-							}
-							// 51: or.b32
-							v29 := uint64(uint32(v27) | uint32(v28))
-							// 52: selp.u32
-							v30 := uint64(k1)
-							if p4>>l&1 != 0 {
-								v30 = uint64(k5)
-							}
-							// 53: or.b32
-							v31 := uint64(uint32(v29) | uint32(v30))
-							// 54: selp.u32
-							v32 := uint64(k1)
-							if p5>>l&1 != 0 {
-								v32 = uint64(k6)
-							}
-							// 55: or.b32
-							v33 := uint64(uint32(v31) | uint32(v32))
-							// 56: selp.u32
-							v34 := uint64(k1)
-							if c21 {
-								v34 = uint64(k7)
-							}
-							// 57: or.b32
-							v35 := uint64(uint32(v33) | uint32(v34))
-							// 58: selp.u32
-							v36 := uint64(k1)
-							if c22 {
-								v36 = uint64(k8)
-							}
-							// 59: or.b32
-							v37 := uint64(uint32(v35) | uint32(v36))
-							// 60: cvt.u64.u32
-							v38 := uint64(uint64(uint32(v37)))
-							// 61: mul.wide.u32
-							v39 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
-							// 62: add.s64
-							v40 := uint64(uint64(u2) + uint64(v39))
-							r18[l] = v40
-							// 63: st.global.u64
-							s41 := uint64(v40) + 0x0
-							s41v := uint64(v38)
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
-								runtime.Store64(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
-							}
-							// 64: mul.wide.s32
-							v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-							r19[l] = v42
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: setp.lt.s64
-							c21t := int64(r12[l]) < int64(u20)
-							c21 := c21t
-							c21b0 := uint32(0)
-							if c21 {
-								c21b0 = 1
-							}
-							p6 = p6&^(1<<l) | c21b0<<l
-							// 44: setp.ge.u64
-							c22t := uint64(u20) >= uint64(r12[l])
-							c22 := c22t
-							c22b0 := uint32(0)
-							if c22 {
-								c22b0 = 1
-							}
-							p7 = p7&^(1<<l) | c22b0<<l
-							// 45: selp.u32
-							v23 := uint64(k1)
-							if p0>>l&1 != 0 {
-								v23 = uint64(k2)
-							}
-							// 46: selp.u32
-							v24 := uint64(k1)
-							if p1>>l&1 != 0 {
-								v24 = uint64(k3)
-							}
-							// 47: or.b32
-							v25 := uint64(uint32(v23) | uint32(v24))
-							// 48: selp.u32
-							v26 := uint64(k1)
-							if p2>>l&1 != 0 {
-								v26 = uint64(k0)
-							}
-							// 49: or.b32
-							v27 := uint64(uint32(v25) | uint32(v26))
-							// 50: selp.u32
-							v28 := uint64(k1)
-							if p3>>l&1 != 0 {
-								v28 = uint64(k4)
-							}
-							// 51: or.b32
-							v29 := uint64(uint32(v27) | uint32(v28))
-							// 52: selp.u32
-							v30 := uint64(k1)
-							if p4>>l&1 != 0 {
-								v30 = uint64(k5)
-							}
-							// 53: or.b32
-							v31 := uint64(uint32(v29) | uint32(v30))
-							// 54: selp.u32
-							v32 := uint64(k1)
-							if p5>>l&1 != 0 {
-								v32 = uint64(k6)
-							}
-							// 55: or.b32
-							v33 := uint64(uint32(v31) | uint32(v32))
-							// 56: selp.u32
-							v34 := uint64(k1)
-							if c21 {
-								v34 = uint64(k7)
-							}
-							// 57: or.b32
-							v35 := uint64(uint32(v33) | uint32(v34))
-							// 58: selp.u32
-							v36 := uint64(k1)
-							if c22 {
-								v36 = uint64(k8)
-							}
-							// 59: or.b32
-							v37 := uint64(uint32(v35) | uint32(v36))
-							// 60: cvt.u64.u32
-							v38 := uint64(uint64(uint32(v37)))
-							// 61: mul.wide.u32
-							v39 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
-							// 62: add.s64
-							v40 := uint64(uint64(u2) + uint64(v39))
-							r18[l] = v40
-							// 63: st.global.u64
-							s41 := uint64(v40) + 0x0
-							s41v := uint64(v38)
-							if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
-								runtime.Store64(s41w.Mem, s41o, s41v)
-							} else {
-								w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
-							}
-							// 64: mul.wide.s32
-							v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-							r19[l] = v42
-						}
-					}
-					w.P[6] = p6
-					w.P[7] = p7
-				}
-				// PTX lines 65, 66: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s43w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 65: st.global.u64
-							s43 := uint64(r18[l]) + 0x8
-							s43v := uint64(r19[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
-								runtime.Store64(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
-							}
-							// 66: mul.wide.u32
-							v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
-							r20[l] = v44
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 65: st.global.u64
-							s43 := uint64(r18[l]) + 0x8
-							s43v := uint64(r19[l])
-							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
-								runtime.Store64(s43w.Mem, s43o, s43v)
-							} else {
-								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
-							}
-							// 66: mul.wide.u32
-							v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
-							r20[l] = v44
-						}
-					}
-				}
-				// PTX lines 67, 68: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s45w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 67: st.global.u64
-							s45 := uint64(r18[l]) + 0x10
-							s45v := uint64(r20[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
-								runtime.Store64(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
-							}
-							// 68: add.s64
-							v46 := uint64(uint64(r12[l]) + uint64(u20))
-							r21[l] = v46
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 67: st.global.u64
-							s45 := uint64(r18[l]) + 0x10
-							s45v := uint64(r20[l])
-							if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
-								runtime.Store64(s45w.Mem, s45o, s45v)
-							} else {
-								w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
-							}
-							// 68: add.s64
-							v46 := uint64(uint64(r12[l]) + uint64(u20))
-							r21[l] = v46
-						}
-					}
-				}
-				// PTX lines 69, 70: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s47w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 69: st.global.u64
-							s47 := uint64(r18[l]) + 0x18
-							s47v := uint64(r21[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
-								runtime.Store64(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
-							}
-							// 70: add.s64
-							v48 := uint64(uint64(u20) + uint64(r12[l]))
-							r22[l] = v48
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 69: st.global.u64
-							s47 := uint64(r18[l]) + 0x18
-							s47v := uint64(r21[l])
-							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
-								runtime.Store64(s47w.Mem, s47o, s47v)
-							} else {
-								w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
-							}
-							// 70: add.s64
-							v48 := uint64(uint64(u20) + uint64(r12[l]))
-							r22[l] = v48
-						}
-					}
-				}
-				// PTX lines 71, 72, 73: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s49w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 71: st.global.u64
-							s49 := uint64(r18[l]) + 0x20
-							s49v := uint64(r22[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-								runtime.Store64(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
-							}
-							// 72: mad.lo.s32
-							v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
-							// 73: cvt.u64.u32
-							v51 := uint64(uint64(uint32(v50)))
-							r24[l] = v51
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 71: st.global.u64
-							s49 := uint64(r18[l]) + 0x20
-							s49v := uint64(r22[l])
-							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-								runtime.Store64(s49w.Mem, s49o, s49v)
-							} else {
-								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
-							}
-							// 72: mad.lo.s32
-							v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
-							// 73: cvt.u64.u32
-							v51 := uint64(uint64(uint32(v50)))
-							r24[l] = v51
-						}
-					}
-				}
-				// PTX lines 74, 75: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s52w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 74: st.global.u64
-							s52 := uint64(r18[l]) + 0x28
-							s52v := uint64(r24[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
-							}
-							// 75: cvt.u64.u32
-							v53 := uint64(uint64(uint32(r8[l])))
-							r25[l] = v53
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 74: st.global.u64
-							s52 := uint64(r18[l]) + 0x28
-							s52v := uint64(r24[l])
-							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-								runtime.Store64(s52w.Mem, s52o, s52v)
-							} else {
-								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
-							}
-							// 75: cvt.u64.u32
-							v53 := uint64(uint64(uint32(r8[l])))
-							r25[l] = v53
-						}
-					}
-				}
-				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s54w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 76: st.global.u64
-							s54 := uint64(r18[l]) + 0x30
-							s54v := uint64(r25[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
-							}
-							// 77: and.b32
-							v55 := uint64(uint32(r7[l]) & uint32(k2))
-							// 78: setp.eq.u32
-							c56t := uint32(v55) == uint32(k2)
-							c56 := c56t
-							c56b0 := uint32(0)
-							if c56 {
-								c56b0 = 1
-							}
-							p8 = p8&^(1<<l) | c56b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 76: st.global.u64
-							s54 := uint64(r18[l]) + 0x30
-							s54v := uint64(r25[l])
-							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-								runtime.Store64(s54w.Mem, s54o, s54v)
-							} else {
-								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
-							}
-							// 77: and.b32
-							v55 := uint64(uint32(r7[l]) & uint32(k2))
-							// 78: setp.eq.u32
-							c56t := uint32(v55) == uint32(k2)
-							c56 := c56t
-							c56b0 := uint32(0)
-							if c56 {
-								c56b0 = 1
-							}
-							p8 = p8&^(1<<l) | c56b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-				// PTX line 79: mov.u64, warp-uniform
-				u57 := uint64(k1)
-				runtime.Broadcast(r27, m, u57)
-				// PTX lines 80, 81: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s59w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: mul.wide.s32
-							if p8>>l&1 != 0 {
-								v58 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-								r27[l] = v58
-							}
-							// 81: st.global.u64
-							s59 := uint64(r18[l]) + 0x38
-							s59v := uint64(r27[l])
-							if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
-								runtime.Store64(s59w.Mem, s59o, s59v)
-							} else {
-								w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: mul.wide.s32
-							if p8>>l&1 != 0 {
-								v58 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-								r27[l] = v58
-							}
-							// 81: st.global.u64
-							s59 := uint64(r18[l]) + 0x38
-							s59v := uint64(r27[l])
-							if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
-								runtime.Store64(s59w.Mem, s59o, s59v)
-							} else {
-								w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
-							}
-						}
-					}
-				}
-				_ = u57
-			}
+			uniformOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1101,4 +298,811 @@ func uniformOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// uniformOpsBlock0 runs block 0 of kernel uniform_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 23-81; ret
+func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r27 := w.Reg(27)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	k4 := uint64(0x8)
+	k5 := uint64(0x10)
+	k6 := uint64(0x20)
+	k7 := uint64(0x40)
+	k8 := uint64(0x80)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/uniform_ops.ptx:23")
+	}
+	// PTX line 24: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/uniform_ops.ptx:25")
+	}
+	// PTX line 26: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/uniform_ops.ptx:27")
+	}
+	// PTX line 28: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 29: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX lines 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 30: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 31: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 32: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 33: add.s64
+				v11 := uint64(uint64(u4) + uint64(v10))
+				// 34: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
+						continue
+					}
+					v12 = v12x
+				}
+				r11[l] = v12
+				// 35: setp.lt.s32
+				c13t := int32(v12) < int32(u5)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0 = p0&^(1<<l) | c13b0<<l
+				// 36: setp.gt.s32
+				c14t := int32(v12) > int32(u5)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1 = p1&^(1<<l) | c14b0<<l
+				// 37: setp.le.s32
+				c15t := int32(v12) <= int32(u5)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p2 = p2&^(1<<l) | c15b0<<l
+				// 38: setp.ge.s32
+				c16t := int32(v12) >= int32(u5)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p3 = p3&^(1<<l) | c16b0<<l
+				// 39: setp.lt.u32
+				c17t := uint32(v12) < uint32(u5)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p4 = p4&^(1<<l) | c17b0<<l
+				// 40: setp.ge.u32
+				c18t := uint32(v12) >= uint32(u5)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p5 = p5&^(1<<l) | c18b0<<l
+				// 41: cvt.s64.s32
+				v19 := uint64(uint64(int32(v12)))
+				r12[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 30: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 31: mad.lo.s32
+				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				r8[l] = v9
+				// 32: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 33: add.s64
+				v11 := uint64(uint64(u4) + uint64(v10))
+				// 34: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
+						continue
+					}
+					v12 = v12x
+				}
+				r11[l] = v12
+				// 35: setp.lt.s32
+				c13t := int32(v12) < int32(u5)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p0 = p0&^(1<<l) | c13b0<<l
+				// 36: setp.gt.s32
+				c14t := int32(v12) > int32(u5)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1 = p1&^(1<<l) | c14b0<<l
+				// 37: setp.le.s32
+				c15t := int32(v12) <= int32(u5)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p2 = p2&^(1<<l) | c15b0<<l
+				// 38: setp.ge.s32
+				c16t := int32(v12) >= int32(u5)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p3 = p3&^(1<<l) | c16b0<<l
+				// 39: setp.lt.u32
+				c17t := uint32(v12) < uint32(u5)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p4 = p4&^(1<<l) | c17b0<<l
+				// 40: setp.ge.u32
+				c18t := uint32(v12) >= uint32(u5)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p5 = p5&^(1<<l) | c18b0<<l
+				// 41: cvt.s64.s32
+				v19 := uint64(uint64(int32(v12)))
+				r12[l] = v19
+			}
+		}
+		flt.Raise(w)
+		w.P[0] = p0
+		w.P[1] = p1
+		w.P[2] = p2
+		w.P[3] = p3
+		w.P[4] = p4
+		w.P[5] = p5
+	}
+	// PTX line 42: cvt.s64.s32, warp-uniform
+	u20 := uint64(uint64(int32(u5)))
+	// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s41w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: setp.lt.s64
+				c21t := int64(r12[l]) < int64(u20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p6 = p6&^(1<<l) | c21b0<<l
+				// 44: setp.ge.u64
+				c22t := uint64(u20) >= uint64(r12[l])
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p7 = p7&^(1<<l) | c22b0<<l
+				// 45: selp.u32
+				v23 := uint64(k1)
+				if p0>>l&1 != 0 {
+					v23 = uint64(k2)
+				}
+				// 46: selp.u32
+				v24 := uint64(k1)
+				if p1>>l&1 != 0 {
+					v24 = uint64(k3)
+				}
+				// 47: or.b32
+				v25 := uint64(uint32(v23) | uint32(v24))
+				// 48: selp.u32
+				v26 := uint64(k1)
+				if p2>>l&1 != 0 {
+					v26 = uint64(k0)
+				}
+				// 49: or.b32
+				v27 := uint64(uint32(v25) | uint32(v26))
+				// 50: selp.u32
+				v28 := uint64(k1)
+				if p3>>l&1 != 0 {
+					v28 = uint64(k4)
+				}
+				// 51: or.b32
+				v29 := uint64(uint32(v27) | uint32(v28))
+				// 52: selp.u32
+				v30 := uint64(k1)
+				if p4>>l&1 != 0 {
+					v30 = uint64(k5)
+				}
+				// 53: or.b32
+				v31 := uint64(uint32(v29) | uint32(v30))
+				// 54: selp.u32
+				v32 := uint64(k1)
+				if p5>>l&1 != 0 {
+					v32 = uint64(k6)
+				}
+				// 55: or.b32
+				v33 := uint64(uint32(v31) | uint32(v32))
+				// 56: selp.u32
+				v34 := uint64(k1)
+				if c21 {
+					v34 = uint64(k7)
+				}
+				// 57: or.b32
+				v35 := uint64(uint32(v33) | uint32(v34))
+				// 58: selp.u32
+				v36 := uint64(k1)
+				if c22 {
+					v36 = uint64(k8)
+				}
+				// 59: or.b32
+				v37 := uint64(uint32(v35) | uint32(v36))
+				// 60: cvt.u64.u32
+				v38 := uint64(uint64(uint32(v37)))
+				// 61: mul.wide.u32
+				v39 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
+				// 62: add.s64
+				v40 := uint64(uint64(u2) + uint64(v39))
+				r18[l] = v40
+				// 63: st.global.u64
+				s41 := uint64(v40) + 0x0
+				s41v := uint64(v38)
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
+					runtime.Store64(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+				}
+				// 64: mul.wide.s32
+				v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+				r19[l] = v42
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: setp.lt.s64
+				c21t := int64(r12[l]) < int64(u20)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p6 = p6&^(1<<l) | c21b0<<l
+				// 44: setp.ge.u64
+				c22t := uint64(u20) >= uint64(r12[l])
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p7 = p7&^(1<<l) | c22b0<<l
+				// 45: selp.u32
+				v23 := uint64(k1)
+				if p0>>l&1 != 0 {
+					v23 = uint64(k2)
+				}
+				// 46: selp.u32
+				v24 := uint64(k1)
+				if p1>>l&1 != 0 {
+					v24 = uint64(k3)
+				}
+				// 47: or.b32
+				v25 := uint64(uint32(v23) | uint32(v24))
+				// 48: selp.u32
+				v26 := uint64(k1)
+				if p2>>l&1 != 0 {
+					v26 = uint64(k0)
+				}
+				// 49: or.b32
+				v27 := uint64(uint32(v25) | uint32(v26))
+				// 50: selp.u32
+				v28 := uint64(k1)
+				if p3>>l&1 != 0 {
+					v28 = uint64(k4)
+				}
+				// 51: or.b32
+				v29 := uint64(uint32(v27) | uint32(v28))
+				// 52: selp.u32
+				v30 := uint64(k1)
+				if p4>>l&1 != 0 {
+					v30 = uint64(k5)
+				}
+				// 53: or.b32
+				v31 := uint64(uint32(v29) | uint32(v30))
+				// 54: selp.u32
+				v32 := uint64(k1)
+				if p5>>l&1 != 0 {
+					v32 = uint64(k6)
+				}
+				// 55: or.b32
+				v33 := uint64(uint32(v31) | uint32(v32))
+				// 56: selp.u32
+				v34 := uint64(k1)
+				if c21 {
+					v34 = uint64(k7)
+				}
+				// 57: or.b32
+				v35 := uint64(uint32(v33) | uint32(v34))
+				// 58: selp.u32
+				v36 := uint64(k1)
+				if c22 {
+					v36 = uint64(k8)
+				}
+				// 59: or.b32
+				v37 := uint64(uint32(v35) | uint32(v36))
+				// 60: cvt.u64.u32
+				v38 := uint64(uint64(uint32(v37)))
+				// 61: mul.wide.u32
+				v39 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
+				// 62: add.s64
+				v40 := uint64(uint64(u2) + uint64(v39))
+				r18[l] = v40
+				// 63: st.global.u64
+				s41 := uint64(v40) + 0x0
+				s41v := uint64(v38)
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
+					runtime.Store64(s41w.Ptr, s41o, s41v)
+				} else {
+					w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+				}
+				// 64: mul.wide.s32
+				v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+				r19[l] = v42
+			}
+		}
+		w.P[6] = p6
+		w.P[7] = p7
+	}
+	// PTX lines 65, 66: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s43w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.global.u64
+				s43 := uint64(r18[l]) + 0x8
+				s43v := uint64(r19[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
+					runtime.Store64(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+				}
+				// 66: mul.wide.u32
+				v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
+				r20[l] = v44
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.global.u64
+				s43 := uint64(r18[l]) + 0x8
+				s43v := uint64(r19[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
+					runtime.Store64(s43w.Ptr, s43o, s43v)
+				} else {
+					w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+				}
+				// 66: mul.wide.u32
+				v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
+				r20[l] = v44
+			}
+		}
+	}
+	// PTX lines 67, 68: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s45w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u64
+				s45 := uint64(r18[l]) + 0x10
+				s45v := uint64(r20[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
+					runtime.Store64(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+				}
+				// 68: add.s64
+				v46 := uint64(uint64(r12[l]) + uint64(u20))
+				r21[l] = v46
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u64
+				s45 := uint64(r18[l]) + 0x10
+				s45v := uint64(r20[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
+					runtime.Store64(s45w.Ptr, s45o, s45v)
+				} else {
+					w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+				}
+				// 68: add.s64
+				v46 := uint64(uint64(r12[l]) + uint64(u20))
+				r21[l] = v46
+			}
+		}
+	}
+	// PTX lines 69, 70: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s47w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.global.u64
+				s47 := uint64(r18[l]) + 0x18
+				s47v := uint64(r21[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
+					runtime.Store64(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+				}
+				// 70: add.s64
+				v48 := uint64(uint64(u20) + uint64(r12[l]))
+				r22[l] = v48
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.global.u64
+				s47 := uint64(r18[l]) + 0x18
+				s47v := uint64(r21[l])
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
+					runtime.Store64(s47w.Ptr, s47o, s47v)
+				} else {
+					w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+				}
+				// 70: add.s64
+				v48 := uint64(uint64(u20) + uint64(r12[l]))
+				r22[l] = v48
+			}
+		}
+	}
+	// PTX lines 71, 72, 73: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s49w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 71: st.global.u64
+				s49 := uint64(r18[l]) + 0x20
+				s49v := uint64(r22[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
+					runtime.Store64(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+				}
+				// 72: mad.lo.s32
+				v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
+				// 73: cvt.u64.u32
+				v51 := uint64(uint64(uint32(v50)))
+				r24[l] = v51
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 71: st.global.u64
+				s49 := uint64(r18[l]) + 0x20
+				s49v := uint64(r22[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
+					runtime.Store64(s49w.Ptr, s49o, s49v)
+				} else {
+					w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+				}
+				// 72: mad.lo.s32
+				v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
+				// 73: cvt.u64.u32
+				v51 := uint64(uint64(uint32(v50)))
+				r24[l] = v51
+			}
+		}
+	}
+	// PTX lines 74, 75: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s52w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 74: st.global.u64
+				s52 := uint64(r18[l]) + 0x28
+				s52v := uint64(r24[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+				}
+				// 75: cvt.u64.u32
+				v53 := uint64(uint64(uint32(r8[l])))
+				r25[l] = v53
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u64
+				s52 := uint64(r18[l]) + 0x28
+				s52v := uint64(r24[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+					runtime.Store64(s52w.Ptr, s52o, s52v)
+				} else {
+					w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+				}
+				// 75: cvt.u64.u32
+				v53 := uint64(uint64(uint32(r8[l])))
+				r25[l] = v53
+			}
+		}
+	}
+	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s54w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 76: st.global.u64
+				s54 := uint64(r18[l]) + 0x30
+				s54v := uint64(r25[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+				}
+				// 77: and.b32
+				v55 := uint64(uint32(r7[l]) & uint32(k2))
+				// 78: setp.eq.u32
+				c56t := uint32(v55) == uint32(k2)
+				c56 := c56t
+				c56b0 := uint32(0)
+				if c56 {
+					c56b0 = 1
+				}
+				p8 = p8&^(1<<l) | c56b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 76: st.global.u64
+				s54 := uint64(r18[l]) + 0x30
+				s54v := uint64(r25[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
+				} else {
+					w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+				}
+				// 77: and.b32
+				v55 := uint64(uint32(r7[l]) & uint32(k2))
+				// 78: setp.eq.u32
+				c56t := uint32(v55) == uint32(k2)
+				c56 := c56t
+				c56b0 := uint32(0)
+				if c56 {
+					c56b0 = 1
+				}
+				p8 = p8&^(1<<l) | c56b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+	// PTX line 79: mov.u64, warp-uniform
+	u57 := uint64(k1)
+	runtime.Broadcast(r27, m, u57)
+	// PTX lines 80, 81: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s59w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: mul.wide.s32
+				if p8>>l&1 != 0 {
+					v58 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+					r27[l] = v58
+				}
+				// 81: st.global.u64
+				s59 := uint64(r18[l]) + 0x38
+				s59v := uint64(r27[l])
+				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
+					runtime.Store64(s59w.Ptr, s59o, s59v)
+				} else {
+					w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: mul.wide.s32
+				if p8>>l&1 != 0 {
+					v58 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+					r27[l] = v58
+				}
+				// 81: st.global.u64
+				s59 := uint64(r18[l]) + 0x38
+				s59v := uint64(r27[l])
+				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
+					runtime.Store64(s59w.Ptr, s59o, s59v)
+				} else {
+					w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+				}
+			}
+		}
+	}
+	_ = u57
 }

@@ -933,36 +933,7 @@ func mix2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 29-30; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				k0 := uint64(0x64)
-				// PTX lines 29, 30: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 29: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r2[l] = v1
-							// 30: sub.u32
-							v2 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r3[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 29: add.u32
-							v1 := uint64(uint32(r1[l]) + uint32(k0))
-							r2[l] = v1
-							// 30: sub.u32
-							v2 := uint64(uint32(r0[l]) - uint32(r1[l]))
-							r3[l] = v2
-						}
-					}
-				}
-			}
+			mix2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -974,6 +945,39 @@ func mix2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mix2Block0 runs block 0 of function mix2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 29-30; ret
+func mix2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	k0 := uint64(0x64)
+	// PTX lines 29, 30: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 29: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r2[l] = v1
+				// 30: sub.u32
+				v2 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r3[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 29: add.u32
+				v1 := uint64(uint32(r1[l]) + uint32(k0))
+				r2[l] = v1
+				// 30: sub.u32
+				v2 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r3[l] = v2
+			}
+		}
 	}
 }
 
@@ -985,33 +989,7 @@ func rev2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 36-36; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				// PTX lines 36: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 36: mov.v2.u32
-							m1_0 := r1[l]
-							m1_1 := r0[l]
-							r2[l] = m1_0
-							r3[l] = m1_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 36: mov.v2.u32
-							m1_0 := r1[l]
-							m1_1 := r0[l]
-							r2[l] = m1_0
-							r3[l] = m1_1
-						}
-					}
-				}
-			}
+			rev2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1023,6 +1001,36 @@ func rev2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// rev2Block0 runs block 0 of function rev2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 36-36; ret
+func rev2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	// PTX lines 36: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 36: mov.v2.u32
+				m1_0 := r1[l]
+				m1_1 := r0[l]
+				r2[l] = m1_0
+				r3[l] = m1_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.v2.u32
+				m1_0 := r1[l]
+				m1_1 := r0[l]
+				r2[l] = m1_0
+				r3[l] = m1_1
+			}
+		}
 	}
 }
 
@@ -1034,94 +1042,7 @@ func dot4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 43-53; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r5 := w.Reg(5)
-				r6 := w.Reg(6)
-				r7 := w.Reg(7)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				k1 := uint64(0x3)
-				k2 := uint64(0x2)
-				// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: shl.b32
-							v1 := uint64(uint32(r1[l]) << uint32(k0))
-							// 44: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(v1))
-							// 45: mul.lo.u32
-							v3 := uint64(uint32(r2[l]) * uint32(k1))
-							// 46: add.u32
-							v4 := uint64(uint32(v2) + uint32(v3))
-							// 47: shl.b32
-							v5 := uint64(uint32(r3[l]) << uint32(k2))
-							// 48: add.u32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							r6[l] = v6
-							// 49: xor.b32
-							v7 := uint64(uint32(r3[l]) ^ uint32(r4[l]))
-							r7[l] = v7
-							// 50: add.u32
-							v8 := uint64(uint32(r2[l]) + uint32(r4[l]))
-							r8[l] = v8
-							// 51: mul.lo.u32
-							v9 := uint64(uint32(r1[l]) * uint32(r4[l]))
-							r9[l] = v9
-							// 52: sub.u32
-							v10 := uint64(uint32(r0[l]) - uint32(r4[l]))
-							r10[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: shl.b32
-							v1 := uint64(uint32(r1[l]) << uint32(k0))
-							// 44: add.u32
-							v2 := uint64(uint32(r0[l]) + uint32(v1))
-							// 45: mul.lo.u32
-							v3 := uint64(uint32(r2[l]) * uint32(k1))
-							// 46: add.u32
-							v4 := uint64(uint32(v2) + uint32(v3))
-							// 47: shl.b32
-							v5 := uint64(uint32(r3[l]) << uint32(k2))
-							// 48: add.u32
-							v6 := uint64(uint32(v4) + uint32(v5))
-							r6[l] = v6
-							// 49: xor.b32
-							v7 := uint64(uint32(r3[l]) ^ uint32(r4[l]))
-							r7[l] = v7
-							// 50: add.u32
-							v8 := uint64(uint32(r2[l]) + uint32(r4[l]))
-							r8[l] = v8
-							// 51: mul.lo.u32
-							v9 := uint64(uint32(r1[l]) * uint32(r4[l]))
-							r9[l] = v9
-							// 52: sub.u32
-							v10 := uint64(uint32(r0[l]) - uint32(r4[l]))
-							r10[l] = v10
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 53: st.global.v4.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/vecparams.ptx:53")
-			}
+			dot4Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1136,6 +1057,97 @@ func dot4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// dot4Block0 runs block 0 of function dot4 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 43-53; ret
+func dot4Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x2)
+	// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: shl.b32
+				v1 := uint64(uint32(r1[l]) << uint32(k0))
+				// 44: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(v1))
+				// 45: mul.lo.u32
+				v3 := uint64(uint32(r2[l]) * uint32(k1))
+				// 46: add.u32
+				v4 := uint64(uint32(v2) + uint32(v3))
+				// 47: shl.b32
+				v5 := uint64(uint32(r3[l]) << uint32(k2))
+				// 48: add.u32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				r6[l] = v6
+				// 49: xor.b32
+				v7 := uint64(uint32(r3[l]) ^ uint32(r4[l]))
+				r7[l] = v7
+				// 50: add.u32
+				v8 := uint64(uint32(r2[l]) + uint32(r4[l]))
+				r8[l] = v8
+				// 51: mul.lo.u32
+				v9 := uint64(uint32(r1[l]) * uint32(r4[l]))
+				r9[l] = v9
+				// 52: sub.u32
+				v10 := uint64(uint32(r0[l]) - uint32(r4[l]))
+				r10[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: shl.b32
+				v1 := uint64(uint32(r1[l]) << uint32(k0))
+				// 44: add.u32
+				v2 := uint64(uint32(r0[l]) + uint32(v1))
+				// 45: mul.lo.u32
+				v3 := uint64(uint32(r2[l]) * uint32(k1))
+				// 46: add.u32
+				v4 := uint64(uint32(v2) + uint32(v3))
+				// 47: shl.b32
+				v5 := uint64(uint32(r3[l]) << uint32(k2))
+				// 48: add.u32
+				v6 := uint64(uint32(v4) + uint32(v5))
+				r6[l] = v6
+				// 49: xor.b32
+				v7 := uint64(uint32(r3[l]) ^ uint32(r4[l]))
+				r7[l] = v7
+				// 50: add.u32
+				v8 := uint64(uint32(r2[l]) + uint32(r4[l]))
+				r8[l] = v8
+				// 51: mul.lo.u32
+				v9 := uint64(uint32(r1[l]) * uint32(r4[l]))
+				r9[l] = v9
+				// 52: sub.u32
+				v10 := uint64(uint32(r0[l]) - uint32(r4[l]))
+				r10[l] = v10
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 53: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r0, r1, r2, r3}, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/vecparams.ptx:53")
+}
+
 // scale2Run runs blocks of function scale2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func scale2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1144,36 +1156,7 @@ func scale2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 59-60; ret
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				// PTX lines 59, 60: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: mul.rn.f32
-							v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
-							r3[l] = v1
-							// 60: add.rn.f32
-							v2 := uint64(isa.AddF32RN(uint32(r1[l]), uint32(r2[l])))
-							r4[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: mul.rn.f32
-							v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
-							r3[l] = v1
-							// 60: add.rn.f32
-							v2 := uint64(isa.AddF32RN(uint32(r1[l]), uint32(r2[l])))
-							r4[l] = v2
-						}
-					}
-				}
-			}
+			scale2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1185,6 +1168,39 @@ func scale2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// scale2Block0 runs block 0 of function scale2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 59-60; ret
+func scale2Block0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	// PTX lines 59, 60: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: mul.rn.f32
+				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
+				r3[l] = v1
+				// 60: add.rn.f32
+				v2 := uint64(isa.AddF32RN(uint32(r1[l]), uint32(r2[l])))
+				r4[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: mul.rn.f32
+				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
+				r3[l] = v1
+				// 60: add.rn.f32
+				v2 := uint64(isa.AddF32RN(uint32(r1[l]), uint32(r2[l])))
+				r4[l] = v2
+			}
+		}
 	}
 }
 
@@ -1196,85 +1212,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 77-83; code before the call
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x50)
-				k1 := uint64(0x7)
-				k2 := uint64(0x3)
-				k3 := uint64(0x55)
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r4[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mov.u32
-							v1 := uint64(uint64(tid0[l]))
-							r4[l] = v1
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 78: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/vecparams.ptx:78")
-				}
-				// PTX line 79: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX lines 80, 81, 82, 83: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 81: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r8[l] = v5
-							// 82: mad.lo.u32
-							v6 := uint64(uint32(uint32(r4[l])*uint32(k1) + uint32(k2)))
-							r9[l] = v6
-							// 83: xor.b32
-							v7 := uint64(uint32(r4[l]) ^ uint32(k3))
-							r10[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: mul.wide.u32
-							v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-							// 81: add.u64
-							v5 := uint64(uint64(u3) + uint64(v4))
-							r8[l] = v5
-							// 82: mad.lo.u32
-							v6 := uint64(uint32(uint32(r4[l])*uint32(k1) + uint32(k2)))
-							r9[l] = v6
-							// 83: xor.b32
-							v7 := uint64(uint32(r4[l]) ^ uint32(k3))
-							r10[l] = v7
-						}
-					}
-				}
-			}
+			vecparamsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1284,144 +1222,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1 (AFTER), PTX lines 108-115; code before the call
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				k0 := uint64(0xd0000000)
-				k1 := uint64(0xd0000010)
-				k2 := uint64(0x4)
-				k3 := uint64(0x0)
-				// PTX lines 108: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 108: st.global.u32
-							s1 := uint64(r8[l]) + 0x24
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 108: st.global.u32
-							s1 := uint64(r8[l]) + 0x24
-							s1v := uint64(r20[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
-							}
-						}
-					}
-				}
-				// PTX lines 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 109: st.global.u32
-							s2 := uint64(r8[l]) + 0x28
-							s2v := uint64(r21[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 109: st.global.u32
-							s2 := uint64(r8[l]) + 0x28
-							s2v := uint64(r21[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
-							}
-						}
-					}
-				}
-				// PTX line 111: mov.u64, warp-uniform
-				u3 := uint64(k0)
-				runtime.Broadcast(r23, m, u3)
-				// PTX line 112: mov.u64, warp-uniform
-				u4 := uint64(k1)
-				runtime.Broadcast(r24, m, u4)
-				// PTX lines 113, 114, 115: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 113: rem.u32
-							v5 := isa.Rem(r4[l], k2, 32, false)
-							// 114: setp.eq.u32
-							c6t := uint32(v5) == uint32(k3)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 115: selp.b64
-							v7 := uint64(u3)
-							if c6 {
-								v7 = uint64(u4)
-							}
-							r26[l] = v7
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 113: rem.u32
-							v5 := isa.Rem(r4[l], k2, 32, false)
-							// 114: setp.eq.u32
-							c6t := uint32(v5) == uint32(k3)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p1 = p1&^(1<<l) | c6b0<<l
-							// 115: selp.b64
-							v7 := uint64(u3)
-							if c6 {
-								v7 = uint64(u4)
-							}
-							r26[l] = v7
-						}
-					}
-					w.P[1] = p1
-				}
-			}
+			vecparamsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1431,47 +1232,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2, PTX lines 86-88; code before the call
-			{
-				r0 := w.Reg(0)
-				r1 := w.Reg(1)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 86: st.global.v2.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r12}, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/vecparams.ptx:86")
-				// PTX lines 88: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 88: mov.v2.u32
-							m1_0 := r10[l]
-							m1_1 := r9[l]
-							r0[l] = m1_0
-							r1[l] = m1_1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 88: mov.v2.u32
-							m1_0 := r10[l]
-							m1_1 := r9[l]
-							r0[l] = m1_0
-							r1[l] = m1_1
-						}
-					}
-				}
-			}
+			vecparamsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1481,50 +1242,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3, PTX lines 90-93; code before the call
-			{
-				r2 := w.Reg(2)
-				r3 := w.Reg(3)
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x1)
-				k1 := uint64(0x30)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 90: st.global.v2.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, r3}, r8, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/vecparams.ptx:90")
-				// PTX lines 92, 93: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 92: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r13[l] = v1
-							// 93: add.u64
-							v2 := uint64(uint64(r8[l]) + uint64(k1))
-							r14[l] = v2
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 92: add.u32
-							v1 := uint64(uint32(r4[l]) + uint32(k0))
-							r13[l] = v1
-							// 93: add.u64
-							v2 := uint64(uint64(r8[l]) + uint64(k1))
-							r14[l] = v2
-						}
-					}
-				}
-			}
+			vecparamsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1534,240 +1252,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				k0 := uint64(0x3)
-				k1 := uint64(0x0)
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: st.global.u32
-							s1 := uint64(r8[l]) + 0x10
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: st.global.u32
-							s1 := uint64(r8[l]) + 0x10
-							s1v := uint64(r15[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
-							}
-						}
-					}
-				}
-				// PTX lines 96: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(3)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 96: st.global.u32
-							s2 := uint64(r8[l]) + 0x14
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 96: st.global.u32
-							s2 := uint64(r8[l]) + 0x14
-							s2v := uint64(r16[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
-							}
-						}
-					}
-				}
-				// PTX lines 97: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 97: st.global.u32
-							s3 := uint64(r8[l]) + 0x18
-							s3v := uint64(r17[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 97: st.global.u32
-							s3 := uint64(r8[l]) + 0x18
-							s3v := uint64(r17[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
-							}
-						}
-					}
-				}
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(5)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: st.global.u32
-							s4 := uint64(r8[l]) + 0x1c
-							s4v := uint64(r18[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: st.global.u32
-							s4 := uint64(r8[l]) + 0x1c
-							s4v := uint64(r18[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
-							}
-						}
-					}
-				}
-				// PTX lines 99, 101, 102, 103, 104: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(6)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 99: st.global.u32
-							s5 := uint64(r8[l]) + 0x20
-							s5v := uint64(r19[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
-							}
-							// 101: mov.u32
-							v6 := uint64(r9[l])
-							r20[l] = v6
-							// 102: mov.u32
-							v7 := uint64(r10[l])
-							r21[l] = v7
-							// 103: rem.u32
-							v8 := isa.Rem(r4[l], k0, 32, false)
-							// 104: setp.eq.u32
-							c9t := uint32(v8) == uint32(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 99: st.global.u32
-							s5 := uint64(r8[l]) + 0x20
-							s5v := uint64(r19[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
-							}
-							// 101: mov.u32
-							v6 := uint64(r9[l])
-							r20[l] = v6
-							// 102: mov.u32
-							v7 := uint64(r10[l])
-							r21[l] = v7
-							// 103: rem.u32
-							v8 := isa.Rem(r4[l], k0, 32, false)
-							// 104: setp.eq.u32
-							c9t := uint32(v8) == uint32(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p0 = p0&^(1<<l) | c9b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			vecparamsBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1787,86 +1272,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			next = 2
 		case 11:
 			// b7, PTX lines 117-121; code before the call
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r28 := w.Reg(28)
-				r30 := w.Reg(30)
-				k0 := uint64(0x1)
-				// PTX lines 117, 119, 120, 121: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(7)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 117: st.global.u32
-							s1 := uint64(r8[l]) + 0x2c
-							s1v := uint64(r28[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
-							}
-							// 119: and.b32
-							v2 := uint64(uint32(r4[l]) & uint32(k0))
-							// 120: setp.eq.u32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 121: selp.b64
-							v4 := uint64(r24[l])
-							if c3 {
-								v4 = uint64(r23[l])
-							}
-							r30[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 117: st.global.u32
-							s1 := uint64(r8[l]) + 0x2c
-							s1v := uint64(r28[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
-							}
-							// 119: and.b32
-							v2 := uint64(uint32(r4[l]) & uint32(k0))
-							// 120: setp.eq.u32
-							c3t := uint32(v2) == uint32(k0)
-							c3 := c3t
-							c3b0 := uint32(0)
-							if c3 {
-								c3b0 = 1
-							}
-							p2 = p2&^(1<<l) | c3b0<<l
-							// 121: selp.b64
-							v4 := uint64(r24[l])
-							if c3 {
-								v4 = uint64(r23[l])
-							}
-							r30[l] = v4
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			vecparamsBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1876,107 +1282,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 13:
 			// b8, PTX lines 123-128; code before the call
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				k0 := uint64(0x3f000000)
-				k1 := uint64(0x3fa00000)
-				// PTX lines 123: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 123: st.global.u32
-							s1 := uint64(r8[l]) + 0x40
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 123: st.global.u32
-							s1 := uint64(r8[l]) + 0x40
-							s1v := uint64(r31[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
-							}
-						}
-					}
-				}
-				// PTX lines 124, 126, 127: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(9)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 124: st.global.u32
-							s2 := uint64(r8[l]) + 0x44
-							s2v := uint64(r32[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
-							}
-							// 126: cvt.rn.f32.u32
-							v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
-							r33[l] = v3
-							// 127: add.rn.f32
-							v4 := uint64(isa.AddF32RN(uint32(v3), uint32(k0)))
-							r34[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 124: st.global.u32
-							s2 := uint64(r8[l]) + 0x44
-							s2v := uint64(r32[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
-							}
-							// 126: cvt.rn.f32.u32
-							v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
-							r33[l] = v3
-							// 127: add.rn.f32
-							v4 := uint64(isa.AddF32RN(uint32(v3), uint32(k0)))
-							r34[l] = v4
-						}
-					}
-				}
-				// PTX line 128: mov.f32, warp-uniform
-				u5 := uint64(k1)
-				runtime.Broadcast(r35, m, u5)
-				_ = u5
-			}
+			vecparamsBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1986,85 +1292,7 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 15:
 			// b9, PTX lines 130-131; ret
-			{
-				r8 := w.Reg(8)
-				r36 := w.Reg(36)
-				r37 := w.Reg(37)
-				// PTX lines 130: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s1w := w.Window(10)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 130: st.global.f32
-							s1 := uint64(r8[l]) + 0x48
-							s1v := uint64(r36[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 130: st.global.f32
-							s1 := uint64(r8[l]) + 0x48
-							s1v := uint64(r36[l])
-							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
-								runtime.Store32(s1w.Mem, s1o, s1v)
-							} else {
-								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
-							}
-						}
-					}
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s2w := w.Window(11)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.global.f32
-							s2 := uint64(r8[l]) + 0x4c
-							s2v := uint64(r37[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.global.f32
-							s2 := uint64(r8[l]) + 0x4c
-							s2v := uint64(r37[l])
-							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-								runtime.Store32(s2w.Mem, s2o, s2v)
-							} else {
-								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
-							}
-						}
-					}
-				}
-			}
+			vecparamsBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2076,5 +1304,825 @@ func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// vecparamsBlock0 runs block 0 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 77-83; code before the call
+func vecparamsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x50)
+	k1 := uint64(0x7)
+	k2 := uint64(0x3)
+	k3 := uint64(0x55)
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r4[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r4[l] = v1
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/vecparams.ptx:78")
+	}
+	// PTX line 79: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 80, 81, 82, 83: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 81: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r8[l] = v5
+				// 82: mad.lo.u32
+				v6 := uint64(uint32(uint32(r4[l])*uint32(k1) + uint32(k2)))
+				r9[l] = v6
+				// 83: xor.b32
+				v7 := uint64(uint32(r4[l]) ^ uint32(k3))
+				r10[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				// 81: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r8[l] = v5
+				// 82: mad.lo.u32
+				v6 := uint64(uint32(uint32(r4[l])*uint32(k1) + uint32(k2)))
+				r9[l] = v6
+				// 83: xor.b32
+				v7 := uint64(uint32(r4[l]) ^ uint32(k3))
+				r10[l] = v7
+			}
+		}
+	}
+}
+
+// vecparamsBlock2 runs block 2 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b1 (AFTER), PTX lines 108-115; code before the call
+func vecparamsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	k0 := uint64(0xd0000000)
+	k1 := uint64(0xd0000010)
+	k2 := uint64(0x4)
+	k3 := uint64(0x0)
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.global.u32
+				s1 := uint64(r8[l]) + 0x24
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.global.u32
+				s1 := uint64(r8[l]) + 0x24
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:108")
+				}
+			}
+		}
+	}
+	// PTX lines 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 109: st.global.u32
+				s2 := uint64(r8[l]) + 0x28
+				s2v := uint64(r21[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 109: st.global.u32
+				s2 := uint64(r8[l]) + 0x28
+				s2v := uint64(r21[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:109")
+				}
+			}
+		}
+	}
+	// PTX line 111: mov.u64, warp-uniform
+	u3 := uint64(k0)
+	runtime.Broadcast(r23, m, u3)
+	// PTX line 112: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	runtime.Broadcast(r24, m, u4)
+	// PTX lines 113, 114, 115: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 113: rem.u32
+				v5 := isa.Rem(r4[l], k2, 32, false)
+				// 114: setp.eq.u32
+				c6t := uint32(v5) == uint32(k3)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 115: selp.b64
+				v7 := uint64(u3)
+				if c6 {
+					v7 = uint64(u4)
+				}
+				r26[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 113: rem.u32
+				v5 := isa.Rem(r4[l], k2, 32, false)
+				// 114: setp.eq.u32
+				c6t := uint32(v5) == uint32(k3)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
+				// 115: selp.b64
+				v7 := uint64(u3)
+				if c6 {
+					v7 = uint64(u4)
+				}
+				r26[l] = v7
+			}
+		}
+		w.P[1] = p1
+	}
+}
+
+// vecparamsBlock4 runs block 4 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 86-88; code before the call
+func vecparamsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 86: st.global.v2.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r12}, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/vecparams.ptx:86")
+	// PTX lines 88: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 88: mov.v2.u32
+				m1_0 := r10[l]
+				m1_1 := r9[l]
+				r0[l] = m1_0
+				r1[l] = m1_1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 88: mov.v2.u32
+				m1_0 := r10[l]
+				m1_1 := r9[l]
+				r0[l] = m1_0
+				r1[l] = m1_1
+			}
+		}
+	}
+}
+
+// vecparamsBlock6 runs block 6 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 90-93; code before the call
+func vecparamsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x1)
+	k1 := uint64(0x30)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 90: st.global.v2.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, r3}, r8, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/vecparams.ptx:90")
+	// PTX lines 92, 93: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 92: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r13[l] = v1
+				// 93: add.u64
+				v2 := uint64(uint64(r8[l]) + uint64(k1))
+				r14[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 92: add.u32
+				v1 := uint64(uint32(r4[l]) + uint32(k0))
+				r13[l] = v1
+				// 93: add.u64
+				v2 := uint64(uint64(r8[l]) + uint64(k1))
+				r14[l] = v2
+			}
+		}
+	}
+}
+
+// vecparamsBlock8 runs block 8 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
+func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	k0 := uint64(0x3)
+	k1 := uint64(0x0)
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: st.global.u32
+				s1 := uint64(r8[l]) + 0x10
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: st.global.u32
+				s1 := uint64(r8[l]) + 0x10
+				s1v := uint64(r15[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:95")
+				}
+			}
+		}
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.global.u32
+				s2 := uint64(r8[l]) + 0x14
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.global.u32
+				s2 := uint64(r8[l]) + 0x14
+				s2v := uint64(r16[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:96")
+				}
+			}
+		}
+	}
+	// PTX lines 97: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 97: st.global.u32
+				s3 := uint64(r8[l]) + 0x18
+				s3v := uint64(r17[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 97: st.global.u32
+				s3 := uint64(r8[l]) + 0x18
+				s3v := uint64(r17[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/vecparams.ptx:97")
+				}
+			}
+		}
+	}
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: st.global.u32
+				s4 := uint64(r8[l]) + 0x1c
+				s4v := uint64(r18[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: st.global.u32
+				s4 := uint64(r8[l]) + 0x1c
+				s4v := uint64(r18[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/vecparams.ptx:98")
+				}
+			}
+		}
+	}
+	// PTX lines 99, 101, 102, 103, 104: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 99: st.global.u32
+				s5 := uint64(r8[l]) + 0x20
+				s5v := uint64(r19[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
+				}
+				// 101: mov.u32
+				v6 := uint64(r9[l])
+				r20[l] = v6
+				// 102: mov.u32
+				v7 := uint64(r10[l])
+				r21[l] = v7
+				// 103: rem.u32
+				v8 := isa.Rem(r4[l], k0, 32, false)
+				// 104: setp.eq.u32
+				c9t := uint32(v8) == uint32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 99: st.global.u32
+				s5 := uint64(r8[l]) + 0x20
+				s5v := uint64(r19[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/vecparams.ptx:99")
+				}
+				// 101: mov.u32
+				v6 := uint64(r9[l])
+				r20[l] = v6
+				// 102: mov.u32
+				v7 := uint64(r10[l])
+				r21[l] = v7
+				// 103: rem.u32
+				v8 := isa.Rem(r4[l], k0, 32, false)
+				// 104: setp.eq.u32
+				c9t := uint32(v8) == uint32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0 = p0&^(1<<l) | c9b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// vecparamsBlock11 runs block 11 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 117-121; code before the call
+func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	k0 := uint64(0x1)
+	// PTX lines 117, 119, 120, 121: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 117: st.global.u32
+				s1 := uint64(r8[l]) + 0x2c
+				s1v := uint64(r28[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
+				}
+				// 119: and.b32
+				v2 := uint64(uint32(r4[l]) & uint32(k0))
+				// 120: setp.eq.u32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 121: selp.b64
+				v4 := uint64(r24[l])
+				if c3 {
+					v4 = uint64(r23[l])
+				}
+				r30[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 117: st.global.u32
+				s1 := uint64(r8[l]) + 0x2c
+				s1v := uint64(r28[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:117")
+				}
+				// 119: and.b32
+				v2 := uint64(uint32(r4[l]) & uint32(k0))
+				// 120: setp.eq.u32
+				c3t := uint32(v2) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2 = p2&^(1<<l) | c3b0<<l
+				// 121: selp.b64
+				v4 := uint64(r24[l])
+				if c3 {
+					v4 = uint64(r23[l])
+				}
+				r30[l] = v4
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// vecparamsBlock13 runs block 13 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 123-128; code before the call
+func vecparamsBlock13(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	k0 := uint64(0x3f000000)
+	k1 := uint64(0x3fa00000)
+	// PTX lines 123: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 123: st.global.u32
+				s1 := uint64(r8[l]) + 0x40
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 123: st.global.u32
+				s1 := uint64(r8[l]) + 0x40
+				s1v := uint64(r31[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:123")
+				}
+			}
+		}
+	}
+	// PTX lines 124, 126, 127: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(9)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.global.u32
+				s2 := uint64(r8[l]) + 0x44
+				s2v := uint64(r32[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
+				}
+				// 126: cvt.rn.f32.u32
+				v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
+				r33[l] = v3
+				// 127: add.rn.f32
+				v4 := uint64(isa.AddF32RN(uint32(v3), uint32(k0)))
+				r34[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.global.u32
+				s2 := uint64(r8[l]) + 0x44
+				s2v := uint64(r32[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:124")
+				}
+				// 126: cvt.rn.f32.u32
+				v3 := uint64(math.Float32bits(float32(uint32(r4[l]))))
+				r33[l] = v3
+				// 127: add.rn.f32
+				v4 := uint64(isa.AddF32RN(uint32(v3), uint32(k0)))
+				r34[l] = v4
+			}
+		}
+	}
+	// PTX line 128: mov.f32, warp-uniform
+	u5 := uint64(k1)
+	runtime.Broadcast(r35, m, u5)
+	_ = u5
+}
+
+// vecparamsBlock15 runs block 15 of kernel vecparams for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 130-131; ret
+func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s1w := w.Window(10)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: st.global.f32
+				s1 := uint64(r8[l]) + 0x48
+				s1v := uint64(r36[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: st.global.f32
+				s1 := uint64(r8[l]) + 0x48
+				s1v := uint64(r36[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+					runtime.Store32(s1w.Ptr, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/vecparams.ptx:130")
+				}
+			}
+		}
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.global.f32
+				s2 := uint64(r8[l]) + 0x4c
+				s2v := uint64(r37[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.global.f32
+				s2 := uint64(r8[l]) + 0x4c
+				s2v := uint64(r37[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/vecparams.ptx:131")
+				}
+			}
+		}
 	}
 }

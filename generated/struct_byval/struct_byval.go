@@ -1032,308 +1032,7 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		switch pc {
 		case 0:
 			// b0, PTX lines 19-28; ret
-			{
-				r8 := w.Reg(8)
-				// PTX lines 19, 20, 21, 22, 23, 24, 25, 26, 27: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 19: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-							// 20: ld.param.f32
-							v2a := uint64(0xc)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
-									continue
-								}
-								v2 = v2x
-							}
-							// 21: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
-									continue
-								}
-								v3 = v3x
-							}
-							// 22: ld.param.f32
-							v4a := uint64(0x10)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
-									continue
-								}
-								v4 = v4x
-							}
-							// 23: mul.f32
-							v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
-							// 24: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v5)))
-							}
-							// 25: ld.param.f32
-							v7a := uint64(0x8)
-							var v7 uint64
-							if v7a < pmEnd4 {
-								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
-									continue
-								}
-								v7 = v7x
-							}
-							// 26: ld.param.f32
-							v8a := uint64(0x14)
-							var v8 uint64
-							if v8a < pmEnd4 {
-								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-								if !v8ok {
-									flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
-									continue
-								}
-								v8 = v8x
-							}
-							// 27: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
-							}
-							r8[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 19: ld.param.f32
-							v1a := uint64(0x0)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-							// 20: ld.param.f32
-							v2a := uint64(0xc)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
-									continue
-								}
-								v2 = v2x
-							}
-							// 21: ld.param.f32
-							v3a := uint64(0x4)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
-									continue
-								}
-								v3 = v3x
-							}
-							// 22: ld.param.f32
-							v4a := uint64(0x10)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
-									continue
-								}
-								v4 = v4x
-							}
-							// 23: mul.f32
-							v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
-							// 24: fma.rn.f32
-							var v6 uint64
-							if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
-								v6 = uint64(math.Float32bits(float32(v6f)))
-							} else {
-								v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v5)))
-							}
-							// 25: ld.param.f32
-							v7a := uint64(0x8)
-							var v7 uint64
-							if v7a < pmEnd4 {
-								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-							} else {
-								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-								if !v7ok {
-									flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
-									continue
-								}
-								v7 = v7x
-							}
-							// 26: ld.param.f32
-							v8a := uint64(0x14)
-							var v8 uint64
-							if v8a < pmEnd4 {
-								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-								if !v8ok {
-									flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
-									continue
-								}
-								v8 = v8x
-							}
-							// 27: fma.rn.f32
-							var v9 uint64
-							if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
-								v9 = uint64(math.Float32bits(float32(v9f)))
-							} else {
-								v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
-							}
-							r8[l] = v9
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 28: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: st.param.f32
-							s10 := uint64(0x18)
-							s10v := uint64(r8[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: st.param.f32
-							s10 := uint64(0x18)
-							s10v := uint64(r8[l])
-							if s10 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
-							}
-						}
-					}
-				}
-			}
+			dot3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1345,6 +1044,329 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// dot3Block0 runs block 0 of function _Z4dot34Vec3S_ for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 19-28; ret
+func dot3Block0(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	// PTX lines 19, 20, 21, 22, 23, 24, 25, 26, 27: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			{
+				var v1s [32]uint64
+				var v2s [32]uint64
+				var v5s [32]uint64
+				var v6s [32]uint64
+				for l := range 32 {
+					// 19: ld.param.f32
+					v1a := uint64(0x0)
+					var v1 uint64
+					if v1a < pmEnd4 {
+						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+					} else {
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
+							continue
+						}
+						v1 = v1x
+					}
+					// 20: ld.param.f32
+					v2a := uint64(0xc)
+					var v2 uint64
+					if v2a < pmEnd4 {
+						v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+					} else {
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
+							continue
+						}
+						v2 = v2x
+					}
+					// 21: ld.param.f32
+					v3a := uint64(0x4)
+					var v3 uint64
+					if v3a < pmEnd4 {
+						v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+					} else {
+						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
+							continue
+						}
+						v3 = v3x
+					}
+					// 22: ld.param.f32
+					v4a := uint64(0x10)
+					var v4 uint64
+					if v4a < pmEnd4 {
+						v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+					} else {
+						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+						if !v4ok {
+							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
+							continue
+						}
+						v4 = v4x
+					}
+					// 23: mul.f32
+					v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+					v1s[l] = v1
+					v2s[l] = v2
+					v5s[l] = v5
+				}
+				for l := range 32 {
+					v1 := v1s[l]
+					v2 := v2s[l]
+					v5 := v5s[l]
+					// 24: fma.rn.f32
+					var v6 uint64
+					if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
+						v6 = uint64(math.Float32bits(float32(v6f)))
+					} else {
+						v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v5)))
+					}
+					v6s[l] = v6
+				}
+				for l := range 32 {
+					v6 := v6s[l]
+					// 25: ld.param.f32
+					v7a := uint64(0x8)
+					var v7 uint64
+					if v7a < pmEnd4 {
+						v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+					} else {
+						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+						if !v7ok {
+							flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
+							continue
+						}
+						v7 = v7x
+					}
+					// 26: ld.param.f32
+					v8a := uint64(0x14)
+					var v8 uint64
+					if v8a < pmEnd4 {
+						v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+					} else {
+						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+						if !v8ok {
+							flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
+							continue
+						}
+						v8 = v8x
+					}
+					// 27: fma.rn.f32
+					var v9 uint64
+					if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+						v9 = uint64(math.Float32bits(float32(v9f)))
+					} else {
+						v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+					}
+					r8[l] = v9
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 19: ld.param.f32
+				v1a := uint64(0x0)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
+						continue
+					}
+					v1 = v1x
+				}
+				// 20: ld.param.f32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
+						continue
+					}
+					v2 = v2x
+				}
+				// 21: ld.param.f32
+				v3a := uint64(0x4)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
+						continue
+					}
+					v3 = v3x
+				}
+				// 22: ld.param.f32
+				v4a := uint64(0x10)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
+						continue
+					}
+					v4 = v4x
+				}
+				// 23: mul.f32
+				v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+				// 24: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v5)))
+				}
+				// 25: ld.param.f32
+				v7a := uint64(0x8)
+				var v7 uint64
+				if v7a < pmEnd4 {
+					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
+						continue
+					}
+					v7 = v7x
+				}
+				// 26: ld.param.f32
+				v8a := uint64(0x14)
+				var v8 uint64
+				if v8a < pmEnd4 {
+					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+					if !v8ok {
+						flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
+						continue
+					}
+					v8 = v8x
+				}
+				// 27: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+				}
+				r8[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 28: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: st.param.f32
+				s10 := uint64(0x18)
+				s10v := uint64(r8[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: st.param.f32
+				s10 := uint64(0x18)
+				s10v := uint64(r8[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
+				}
+			}
+		}
 	}
 }
 
@@ -1356,426 +1378,7 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 41-58; ret
-			{
-				r6 := w.Reg(6)
-				r11 := w.Reg(11)
-				r14 := w.Reg(14)
-				// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 41: ld.param.f32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
-									continue
-								}
-								v1 = v1x
-							}
-							// 42: ld.param.f32
-							v2a := uint64(0x14)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
-									continue
-								}
-								v2 = v2x
-							}
-							// 43: ld.param.f32
-							v3a := uint64(0x8)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
-									continue
-								}
-								v3 = v3x
-							}
-							// 44: ld.param.f32
-							v4a := uint64(0x10)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
-									continue
-								}
-								v4 = v4x
-							}
-							// 45: mul.f32
-							v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
-							// 46: neg.f32
-							v6 := uint64(isa.NegF32(uint32(v5)))
-							// 47: fma.rn.f32
-							var v7 uint64
-							if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
-								v7 = uint64(math.Float32bits(float32(v7f)))
-							} else {
-								v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
-							}
-							r6[l] = v7
-							// 48: ld.param.f32
-							v8a := uint64(0xc)
-							var v8 uint64
-							if v8a < pmEnd4 {
-								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
-									continue
-								}
-								v8 = v8x
-							}
-							// 49: ld.param.f32
-							v9a := uint64(0x0)
-							var v9 uint64
-							if v9a < pmEnd4 {
-								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-								if !v9ok {
-									flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
-									continue
-								}
-								v9 = v9x
-							}
-							// 50: mul.f32
-							v10 := uint64(isa.MulF32RN(uint32(v2), uint32(v9)))
-							// 51: neg.f32
-							v11 := uint64(isa.NegF32(uint32(v10)))
-							// 52: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
-							}
-							r11[l] = v12
-							// 53: mul.f32
-							v13 := uint64(isa.MulF32RN(uint32(v1), uint32(v8)))
-							// 54: neg.f32
-							v14 := uint64(isa.NegF32(uint32(v13)))
-							// 55: fma.rn.f32
-							var v15 uint64
-							if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
-								v15 = uint64(math.Float32bits(float32(v15f)))
-							} else {
-								v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
-							}
-							r14[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 41: ld.param.f32
-							v1a := uint64(0x4)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
-									continue
-								}
-								v1 = v1x
-							}
-							// 42: ld.param.f32
-							v2a := uint64(0x14)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
-									continue
-								}
-								v2 = v2x
-							}
-							// 43: ld.param.f32
-							v3a := uint64(0x8)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
-									continue
-								}
-								v3 = v3x
-							}
-							// 44: ld.param.f32
-							v4a := uint64(0x10)
-							var v4 uint64
-							if v4a < pmEnd4 {
-								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-							} else {
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
-									continue
-								}
-								v4 = v4x
-							}
-							// 45: mul.f32
-							v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
-							// 46: neg.f32
-							v6 := uint64(isa.NegF32(uint32(v5)))
-							// 47: fma.rn.f32
-							var v7 uint64
-							if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
-								v7 = uint64(math.Float32bits(float32(v7f)))
-							} else {
-								v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
-							}
-							r6[l] = v7
-							// 48: ld.param.f32
-							v8a := uint64(0xc)
-							var v8 uint64
-							if v8a < pmEnd4 {
-								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-							} else {
-								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-								if !v8ok {
-									flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
-									continue
-								}
-								v8 = v8x
-							}
-							// 49: ld.param.f32
-							v9a := uint64(0x0)
-							var v9 uint64
-							if v9a < pmEnd4 {
-								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-							} else {
-								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-								if !v9ok {
-									flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
-									continue
-								}
-								v9 = v9x
-							}
-							// 50: mul.f32
-							v10 := uint64(isa.MulF32RN(uint32(v2), uint32(v9)))
-							// 51: neg.f32
-							v11 := uint64(isa.NegF32(uint32(v10)))
-							// 52: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
-							}
-							r11[l] = v12
-							// 53: mul.f32
-							v13 := uint64(isa.MulF32RN(uint32(v1), uint32(v8)))
-							// 54: neg.f32
-							v14 := uint64(isa.NegF32(uint32(v13)))
-							// 55: fma.rn.f32
-							var v15 uint64
-							if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
-								v15 = uint64(math.Float32bits(float32(v15f)))
-							} else {
-								v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
-							}
-							r14[l] = v15
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: st.param.f32
-							s16 := uint64(0x18)
-							s16v := uint64(r6[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: st.param.f32
-							s16 := uint64(0x18)
-							s16v := uint64(r6[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
-							}
-						}
-					}
-				}
-				// PTX lines 57: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 57: st.param.f32
-							s17 := uint64(0x1c)
-							s17v := uint64(r11[l])
-							if s17 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 57: st.param.f32
-							s17 := uint64(0x1c)
-							s17v := uint64(r11[l])
-							if s17 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
-							}
-						}
-					}
-				}
-				// PTX lines 58: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 58: st.param.f32
-							s18 := uint64(0x20)
-							s18v := uint64(r14[l])
-							if s18 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 58: st.param.f32
-							s18 := uint64(0x20)
-							s18v := uint64(r14[l])
-							if s18 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
-							}
-						}
-					}
-				}
-			}
+			cross3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1790,6 +1393,429 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// cross3Block0 runs block 0 of function _Z6cross34Vec3S_ for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 41-58; ret
+func cross3Block0(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 41: ld.param.f32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
+						continue
+					}
+					v1 = v1x
+				}
+				// 42: ld.param.f32
+				v2a := uint64(0x14)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
+						continue
+					}
+					v2 = v2x
+				}
+				// 43: ld.param.f32
+				v3a := uint64(0x8)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
+						continue
+					}
+					v3 = v3x
+				}
+				// 44: ld.param.f32
+				v4a := uint64(0x10)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
+						continue
+					}
+					v4 = v4x
+				}
+				// 45: mul.f32
+				v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+				// 46: neg.f32
+				v6 := uint64(isa.NegF32(uint32(v5)))
+				// 47: fma.rn.f32
+				var v7 uint64
+				if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
+					v7 = uint64(math.Float32bits(float32(v7f)))
+				} else {
+					v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
+				}
+				r6[l] = v7
+				// 48: ld.param.f32
+				v8a := uint64(0xc)
+				var v8 uint64
+				if v8a < pmEnd4 {
+					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
+						continue
+					}
+					v8 = v8x
+				}
+				// 49: ld.param.f32
+				v9a := uint64(0x0)
+				var v9 uint64
+				if v9a < pmEnd4 {
+					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+					if !v9ok {
+						flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
+						continue
+					}
+					v9 = v9x
+				}
+				// 50: mul.f32
+				v10 := uint64(isa.MulF32RN(uint32(v2), uint32(v9)))
+				// 51: neg.f32
+				v11 := uint64(isa.NegF32(uint32(v10)))
+				// 52: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
+				}
+				r11[l] = v12
+				// 53: mul.f32
+				v13 := uint64(isa.MulF32RN(uint32(v1), uint32(v8)))
+				// 54: neg.f32
+				v14 := uint64(isa.NegF32(uint32(v13)))
+				// 55: fma.rn.f32
+				var v15 uint64
+				if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
+					v15 = uint64(math.Float32bits(float32(v15f)))
+				} else {
+					v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
+				}
+				r14[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 41: ld.param.f32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
+						continue
+					}
+					v1 = v1x
+				}
+				// 42: ld.param.f32
+				v2a := uint64(0x14)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
+						continue
+					}
+					v2 = v2x
+				}
+				// 43: ld.param.f32
+				v3a := uint64(0x8)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
+						continue
+					}
+					v3 = v3x
+				}
+				// 44: ld.param.f32
+				v4a := uint64(0x10)
+				var v4 uint64
+				if v4a < pmEnd4 {
+					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+					if !v4ok {
+						flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
+						continue
+					}
+					v4 = v4x
+				}
+				// 45: mul.f32
+				v5 := uint64(isa.MulF32RN(uint32(v3), uint32(v4)))
+				// 46: neg.f32
+				v6 := uint64(isa.NegF32(uint32(v5)))
+				// 47: fma.rn.f32
+				var v7 uint64
+				if v7f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
+					v7 = uint64(math.Float32bits(float32(v7f)))
+				} else {
+					v7 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v6)))
+				}
+				r6[l] = v7
+				// 48: ld.param.f32
+				v8a := uint64(0xc)
+				var v8 uint64
+				if v8a < pmEnd4 {
+					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+					if !v8ok {
+						flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
+						continue
+					}
+					v8 = v8x
+				}
+				// 49: ld.param.f32
+				v9a := uint64(0x0)
+				var v9 uint64
+				if v9a < pmEnd4 {
+					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+				} else {
+					v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+					if !v9ok {
+						flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
+						continue
+					}
+					v9 = v9x
+				}
+				// 50: mul.f32
+				v10 := uint64(isa.MulF32RN(uint32(v2), uint32(v9)))
+				// 51: neg.f32
+				v11 := uint64(isa.NegF32(uint32(v10)))
+				// 52: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v3), uint32(v8), uint32(v11)))
+				}
+				r11[l] = v12
+				// 53: mul.f32
+				v13 := uint64(isa.MulF32RN(uint32(v1), uint32(v8)))
+				// 54: neg.f32
+				v14 := uint64(isa.NegF32(uint32(v13)))
+				// 55: fma.rn.f32
+				var v15 uint64
+				if v15f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))); isa.FmaF32Direct(v15f) {
+					v15 = uint64(math.Float32bits(float32(v15f)))
+				} else {
+					v15 = uint64(isa.FmaF32RN(uint32(v4), uint32(v9), uint32(v14)))
+				}
+				r14[l] = v15
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: st.param.f32
+				s16 := uint64(0x18)
+				s16v := uint64(r6[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: st.param.f32
+				s16 := uint64(0x18)
+				s16v := uint64(r6[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
+				}
+			}
+		}
+	}
+	// PTX lines 57: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 57: st.param.f32
+				s17 := uint64(0x1c)
+				s17v := uint64(r11[l])
+				if s17 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 57: st.param.f32
+				s17 := uint64(0x1c)
+				s17v := uint64(r11[l])
+				if s17 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
+				}
+			}
+		}
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 58: st.param.f32
+				s18 := uint64(0x20)
+				s18v := uint64(r14[l])
+				if s18 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 58: st.param.f32
+				s18 := uint64(0x20)
+				s18v := uint64(r14[l])
+				if s18 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
+				}
+			}
+		}
+	}
+}
+
 // affineRun runs blocks of kernel affine for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -1798,80 +1824,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			{
-				r3 := w.Reg(3)
-				// PTX line 75: mov.u32, warp-uniform
-				u1 := uint64(uint64(w.CTAID().X))
-				// PTX line 76: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.NTID().X))
-				// PTX lines 77, 78: lane-local, one loop over the lanes
-				{
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 78: mad.lo.s32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mov.u32
-							v3 := uint64(uint64(tid0[l]))
-							// 78: mad.lo.s32
-							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-							r3[l] = v4
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 79: ld.param.u32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:79")
-				}
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: setp.ge.s32
-							c6t := int32(r3[l]) >= int32(u5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: setp.ge.s32
-							c6t := int32(r3[l]) >= int32(u5)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			affineBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1888,300 +1841,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 2:
 			// b2, PTX lines 83-101
-			{
-				r3 := w.Reg(3)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				k0 := uint64(0x10)
-				k1 := uint64(0x4)
-				k2 := uint64(0x1)
-				k3 := uint64(0x0)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 83: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:83")
-				}
-				// PTX line 84: mov.b64, warp-uniform
-				u2 := uint64(k0)
-				// PTX line 85: mov.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 86: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:86")
-				}
-				// PTX line 87: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 88: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					v9aw := w.Window(0)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 89: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k1))))
-							// 90: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 91: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
-									continue
-								}
-								v9 = v9x
-							}
-							// 92: ld.param.f32
-							v10a := uint64(u3) + 0x0
-							var v10 uint64
-							{
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/struct_byval.ptx:92")
-									continue
-								}
-								v10 = v10x
-							}
-							// 93: ld.param.f32
-							v11a := uint64(u3) + 0x4
-							var v11 uint64
-							{
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceKernelParam, v11a, 4, "testdata/ptx/struct_byval.ptx:93")
-									continue
-								}
-								v11 = v11x
-							}
-							// 94: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
-							}
-							// 95: ld.param.u32
-							v13a := uint64(u3) + 0xc
-							var v13 uint64
-							{
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v13a, 4, "testdata/ptx/struct_byval.ptx:95")
-									continue
-								}
-								v13 = v13x
-							}
-							// 96: and.b32
-							v14 := uint64(uint32(v13) & uint32(k2))
-							// 97: setp.eq.b32
-							c15t := uint32(v14) == uint32(k2)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p1 = p1&^(1<<l) | c15b0<<l
-							// 98: max.f32
-							v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
-							// 99: selp.f32
-							v17 := uint64(v12)
-							if c15 {
-								v17 = uint64(v16)
-							}
-							r20[l] = v17
-							// 100: add.s64
-							v18 := uint64(uint64(u6) + uint64(v7))
-							r21[l] = v18
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 89: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k1))))
-							// 90: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 91: ld.global.f32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
-									continue
-								}
-								v9 = v9x
-							}
-							// 92: ld.param.f32
-							v10a := uint64(u3) + 0x0
-							var v10 uint64
-							{
-								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
-								if !v10ok {
-									flt.Note(1, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/struct_byval.ptx:92")
-									continue
-								}
-								v10 = v10x
-							}
-							// 93: ld.param.f32
-							v11a := uint64(u3) + 0x4
-							var v11 uint64
-							{
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
-								if !v11ok {
-									flt.Note(2, l, runtime.SpaceKernelParam, v11a, 4, "testdata/ptx/struct_byval.ptx:93")
-									continue
-								}
-								v11 = v11x
-							}
-							// 94: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
-							}
-							// 95: ld.param.u32
-							v13a := uint64(u3) + 0xc
-							var v13 uint64
-							{
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v13a, 4, "testdata/ptx/struct_byval.ptx:95")
-									continue
-								}
-								v13 = v13x
-							}
-							// 96: and.b32
-							v14 := uint64(uint32(v13) & uint32(k2))
-							// 97: setp.eq.b32
-							c15t := uint32(v14) == uint32(k2)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p1 = p1&^(1<<l) | c15b0<<l
-							// 98: max.f32
-							v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
-							// 99: selp.f32
-							v17 := uint64(v12)
-							if c15 {
-								v17 = uint64(v16)
-							}
-							r20[l] = v17
-							// 100: add.s64
-							v18 := uint64(uint64(u6) + uint64(v7))
-							r21[l] = v18
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				// PTX lines 101: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s19w := w.Window(1)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 101: st.global.f32
-							s19 := uint64(r21[l]) + 0x0
-							s19v := uint64(r20[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 101: st.global.f32
-							s19 := uint64(r21[l]) + 0x0
-							s19v := uint64(r20[l])
-							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-								runtime.Store32(s19w.Mem, s19o, s19v)
-							} else {
-								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
-							}
-						}
-					}
-				}
-			}
+			affineBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2196,6 +1856,380 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// affineBlock0 runs block 0 of kernel affine for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+func affineBlock0(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	// PTX line 75: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 76: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX lines 77, 78: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 78: mad.lo.s32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 78: mad.lo.s32
+				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:79")
+	}
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: setp.ge.s32
+				c6t := int32(r3[l]) >= int32(u5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: setp.ge.s32
+				c6t := int32(r3[l]) >= int32(u5)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// affineBlock2 runs block 2 of kernel affine for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 83-101
+func affineBlock2(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	k0 := uint64(0x10)
+	k1 := uint64(0x4)
+	k2 := uint64(0x1)
+	k3 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 83: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:83")
+	}
+	// PTX line 84: mov.b64, warp-uniform
+	u2 := uint64(k0)
+	// PTX line 85: mov.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 86: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:86")
+	}
+	// PTX line 87: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 88: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		v9aw := w.Window(0)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 89: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k1))))
+				// 90: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 91: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
+						continue
+					}
+					v9 = v9x
+				}
+				// 92: ld.param.f32
+				v10a := uint64(u3) + 0x0
+				var v10 uint64
+				{
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/struct_byval.ptx:92")
+						continue
+					}
+					v10 = v10x
+				}
+				// 93: ld.param.f32
+				v11a := uint64(u3) + 0x4
+				var v11 uint64
+				{
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceKernelParam, v11a, 4, "testdata/ptx/struct_byval.ptx:93")
+						continue
+					}
+					v11 = v11x
+				}
+				// 94: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
+				}
+				// 95: ld.param.u32
+				v13a := uint64(u3) + 0xc
+				var v13 uint64
+				{
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v13a, 4, "testdata/ptx/struct_byval.ptx:95")
+						continue
+					}
+					v13 = v13x
+				}
+				// 96: and.b32
+				v14 := uint64(uint32(v13) & uint32(k2))
+				// 97: setp.eq.b32
+				c15t := uint32(v14) == uint32(k2)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p1 = p1&^(1<<l) | c15b0<<l
+				// 98: max.f32
+				v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
+				// 99: selp.f32
+				v17 := uint64(v12)
+				if c15 {
+					v17 = uint64(v16)
+				}
+				r20[l] = v17
+				// 100: add.s64
+				v18 := uint64(uint64(u6) + uint64(v7))
+				r21[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 89: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k1))))
+				// 90: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 91: ld.global.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:91")
+						continue
+					}
+					v9 = v9x
+				}
+				// 92: ld.param.f32
+				v10a := uint64(u3) + 0x0
+				var v10 uint64
+				{
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/struct_byval.ptx:92")
+						continue
+					}
+					v10 = v10x
+				}
+				// 93: ld.param.f32
+				v11a := uint64(u3) + 0x4
+				var v11 uint64
+				{
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
+					if !v11ok {
+						flt.Note(2, l, runtime.SpaceKernelParam, v11a, 4, "testdata/ptx/struct_byval.ptx:93")
+						continue
+					}
+					v11 = v11x
+				}
+				// 94: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v11)))
+				}
+				// 95: ld.param.u32
+				v13a := uint64(u3) + 0xc
+				var v13 uint64
+				{
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v13a, 4, "testdata/ptx/struct_byval.ptx:95")
+						continue
+					}
+					v13 = v13x
+				}
+				// 96: and.b32
+				v14 := uint64(uint32(v13) & uint32(k2))
+				// 97: setp.eq.b32
+				c15t := uint32(v14) == uint32(k2)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p1 = p1&^(1<<l) | c15b0<<l
+				// 98: max.f32
+				v16 := uint64(isa.MaxF32(uint32(v12), uint32(k3), false))
+				// 99: selp.f32
+				v17 := uint64(v12)
+				if c15 {
+					v17 = uint64(v16)
+				}
+				r20[l] = v17
+				// 100: add.s64
+				v18 := uint64(uint64(u6) + uint64(v7))
+				r21[l] = v18
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	// PTX lines 101: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s19w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 101: st.global.f32
+				s19 := uint64(r21[l]) + 0x0
+				s19v := uint64(r20[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 101: st.global.f32
+				s19 := uint64(r21[l]) + 0x0
+				s19v := uint64(r20[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
+				} else {
+					w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:101")
+				}
+			}
+		}
+	}
+}
+
 // vecOpsRun runs blocks of kernel vec_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2204,245 +2238,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 124-138; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			{
-				r0 := w.Reg(0)
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				k1 := uint64(0xf0000000)
-				// PTX line 124: mov.u64, warp-uniform
-				u1 := uint64((uint64(w.LocalBase) + k0))
-				// PTX line 125: cvta.local.u64, warp-uniform
-				u2 := uint64(uint64(u1 + k1))
-				runtime.Broadcast(r0, m, u2)
-				// PTX line 126: add.u64, warp-uniform
-				u3 := uint64(uint64(u1) + uint64(k0))
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 127: ld.param.u32
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 40 {
-					u4 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/struct_byval.ptx:127")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 128: ld.param.f32
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 36 {
-					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/struct_byval.ptx:128")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 129: ld.param.f32
-				var u6 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u6 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/struct_byval.ptx:129")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.f32
-				var u7 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u7 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:130")
-				}
-				// PTX lines 131: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 131: st.local.f32
-							s8 := uint64(u3) + 0x0
-							s8v := uint64(u7)
-							if s8 < lmEnd4 && s8&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 131: st.local.f32
-							s8 := uint64(u3) + 0x0
-							s8v := uint64(u7)
-							if s8 < lmEnd4 && s8&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
-							}
-						}
-					}
-				}
-				// PTX lines 132: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 132: st.local.f32
-							s9 := uint64(u3) + 0x4
-							s9v := uint64(u6)
-							if s9 < lmEnd4 && s9&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 132: st.local.f32
-							s9 := uint64(u3) + 0x4
-							s9v := uint64(u6)
-							if s9 < lmEnd4 && s9&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
-							}
-						}
-					}
-				}
-				// PTX lines 133: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemLocal,
-						}, m)
-					}
-					lm := w.Local
-					lmStride := uint64(w.LocalStride)
-					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: st.local.f32
-							s10 := uint64(u3) + 0x8
-							s10v := uint64(u5)
-							if s10 < lmEnd4 && s10&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: st.local.f32
-							s10 := uint64(u3) + 0x8
-							s10v := uint64(u5)
-							if s10 < lmEnd4 && s10&3 == 0 {
-								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
-							}
-						}
-					}
-				}
-				// PTX line 134: mov.u32, warp-uniform
-				u11 := uint64(uint64(w.CTAID().X))
-				// PTX line 135: mov.u32, warp-uniform
-				u12 := uint64(uint64(w.NTID().X))
-				// PTX lines 136, 137, 138: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 136: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							// 137: mad.lo.s32
-							v14 := uint64(uint32(uint32(u11)*uint32(u12) + uint32(v13)))
-							r10[l] = v14
-							// 138: setp.ge.s32
-							c15t := int32(v14) >= int32(u4)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 136: mov.u32
-							v13 := uint64(uint64(tid0[l]))
-							// 137: mad.lo.s32
-							v14 := uint64(uint32(uint32(u11)*uint32(u12) + uint32(v13)))
-							r10[l] = v14
-							// 138: setp.ge.s32
-							c15t := int32(v14) >= int32(u4)
-							c15 := c15t
-							c15b0 := uint32(0)
-							if c15 {
-								c15b0 = 1
-							}
-							p0 = p0&^(1<<l) | c15b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-				_ = u2
-			}
+			vecOpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2459,546 +2255,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 7
 		case 2:
 			// b2, PTX lines 141-162; code before the call
-			{
-				r0 := w.Reg(0)
-				r10 := w.Reg(10)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				k0 := uint64(0xc)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 141: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/struct_byval.ptx:141")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 142: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:142")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 143: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:143")
-				}
-				// PTX line 144: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				runtime.Broadcast(r14, m, u4)
-				// PTX line 145: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u2)
-				runtime.Broadcast(r15, m, u5)
-				// PTX lines 146, 147, 148, 149, 150, 151, 152, 153: lane-local, one loop over the lanes
-				{
-					v8aw := w.Window(2)
-					v9aw := w.Window(3)
-					v10aw := w.Window(4)
-					v11aw := w.Window(5)
-					v12aw := w.Window(6)
-					v13aw := w.Window(7)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 146: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							r16[l] = v6
-							// 147: add.s64
-							v7 := uint64(uint64(u1) + uint64(v6))
-							r17[l] = v7
-							// 148: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
-									continue
-								}
-								v8 = v8x
-							}
-							r18[l] = v8
-							// 149: ld.f32
-							v9a := uint64(v7) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
-									continue
-								}
-								v9 = v9x
-							}
-							r19[l] = v9
-							// 150: ld.f32
-							v10a := uint64(v7) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
-									continue
-								}
-								v10 = v10x
-							}
-							r20[l] = v10
-							// 151: ld.f32
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
-									continue
-								}
-								v11 = v11x
-							}
-							r21[l] = v11
-							// 152: ld.f32
-							v12a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
-									continue
-								}
-								v12 = v12x
-							}
-							r22[l] = v12
-							// 153: ld.f32
-							v13a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
-									continue
-								}
-								v13 = v13x
-							}
-							r23[l] = v13
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 146: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							r16[l] = v6
-							// 147: add.s64
-							v7 := uint64(uint64(u1) + uint64(v6))
-							r17[l] = v7
-							// 148: ld.f32
-							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
-									continue
-								}
-								v8 = v8x
-							}
-							r18[l] = v8
-							// 149: ld.f32
-							v9a := uint64(v7) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
-									continue
-								}
-								v9 = v9x
-							}
-							r19[l] = v9
-							// 150: ld.f32
-							v10a := uint64(v7) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
-									continue
-								}
-								v10 = v10x
-							}
-							r20[l] = v10
-							// 151: ld.f32
-							v11a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
-							}
-							var v11 uint64
-							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-								v11 = runtime.Load32(v11aw.Mem, v11ao)
-							} else {
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
-								if !v11ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
-									continue
-								}
-								v11 = v11x
-							}
-							r21[l] = v11
-							// 152: ld.f32
-							v12a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-							}
-							var v12 uint64
-							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-								v12 = runtime.Load32(v12aw.Mem, v12ao)
-							} else {
-								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-								if !v12ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
-									continue
-								}
-								v12 = v12x
-							}
-							r22[l] = v12
-							// 153: ld.f32
-							v13a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
-							}
-							var v13 uint64
-							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-								v13 = runtime.Load32(v13aw.Mem, v13ao)
-							} else {
-								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
-								if !v13ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
-									continue
-								}
-								v13 = v13x
-							}
-							r23[l] = v13
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 156: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 156: st.param.f32
-							s14 := uint64(0x0)
-							s14v := uint64(r18[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 156: st.param.f32
-							s14 := uint64(0x0)
-							s14v := uint64(r18[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
-							}
-						}
-					}
-				}
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: st.param.f32
-							s15 := uint64(0x4)
-							s15v := uint64(r19[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: st.param.f32
-							s15 := uint64(0x4)
-							s15v := uint64(r19[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
-							}
-						}
-					}
-				}
-				// PTX lines 158: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 158: st.param.f32
-							s16 := uint64(0x8)
-							s16v := uint64(r20[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 158: st.param.f32
-							s16 := uint64(0x8)
-							s16v := uint64(r20[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
-							}
-						}
-					}
-				}
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: st.param.f32
-							s17 := uint64(0xc)
-							s17v := uint64(r21[l])
-							if s17 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: st.param.f32
-							s17 := uint64(0xc)
-							s17v := uint64(r21[l])
-							if s17 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
-							}
-						}
-					}
-				}
-				// PTX lines 161: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 161: st.param.f32
-							s18 := uint64(0x10)
-							s18v := uint64(r22[l])
-							if s18 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 161: st.param.f32
-							s18 := uint64(0x10)
-							s18v := uint64(r22[l])
-							if s18 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
-							}
-						}
-					}
-				}
-				// PTX lines 162: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 162: st.param.f32
-							s19 := uint64(0x14)
-							s19v := uint64(r23[l])
-							if s19 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 162: st.param.f32
-							s19 := uint64(0x14)
-							s19v := uint64(r23[l])
-							if s19 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
-							}
-						}
-					}
-				}
-				_ = u4
-				_ = u5
-			}
+			vecOpsBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3008,578 +2265,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 4:
 			// b3, PTX lines 170-189; code before the call
-			{
-				r0 := w.Reg(0)
-				r10 := w.Reg(10)
-				r15 := w.Reg(15)
-				r17 := w.Reg(17)
-				r24 := w.Reg(24)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				r28 := w.Reg(28)
-				r29 := w.Reg(29)
-				r30 := w.Reg(30)
-				r31 := w.Reg(31)
-				r32 := w.Reg(32)
-				k0 := uint64(0x4)
-				// PTX lines 170, 172, 173: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: ld.param.f32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
-									continue
-								}
-								v1 = v1x
-							}
-							r24[l] = v1
-							// 172: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 173: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(v2))
-							r26[l] = v3
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: ld.param.f32
-							v1a := uint64(0x18)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
-									continue
-								}
-								v1 = v1x
-							}
-							r24[l] = v1
-							// 172: mul.wide.s32
-							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-							// 173: add.s64
-							v3 := uint64(uint64(r15[l]) + uint64(v2))
-							r26[l] = v3
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s4w := w.Window(8)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: st.global.f32
-							s4 := uint64(r26[l]) + 0x0
-							s4v := uint64(r24[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: st.global.f32
-							s4 := uint64(r26[l]) + 0x0
-							s4v := uint64(r24[l])
-							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
-								runtime.Store32(s4w.Mem, s4o, s4v)
-							} else {
-								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
-							}
-						}
-					}
-				}
-				// PTX lines 175, 176, 177, 178, 179, 180: lane-local, one loop over the lanes
-				{
-					v5aw := w.Window(9)
-					v6aw := w.Window(10)
-					v7aw := w.Window(11)
-					v8aw := w.Window(12)
-					v9aw := w.Window(13)
-					v10aw := w.Window(14)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 175: ld.f32
-							v5a := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
-									continue
-								}
-								v5 = v5x
-							}
-							r27[l] = v5
-							// 176: ld.f32
-							v6a := uint64(r17[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
-									continue
-								}
-								v6 = v6x
-							}
-							r28[l] = v6
-							// 177: ld.f32
-							v7a := uint64(r17[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
-									continue
-								}
-								v7 = v7x
-							}
-							r29[l] = v7
-							// 178: ld.f32
-							v8a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
-									continue
-								}
-								v8 = v8x
-							}
-							r30[l] = v8
-							// 179: ld.f32
-							v9a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
-									continue
-								}
-								v9 = v9x
-							}
-							r31[l] = v9
-							// 180: ld.f32
-							v10a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
-									continue
-								}
-								v10 = v10x
-							}
-							r32[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 175: ld.f32
-							v5a := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-							}
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
-									continue
-								}
-								v5 = v5x
-							}
-							r27[l] = v5
-							// 176: ld.f32
-							v6a := uint64(r17[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-							}
-							var v6 uint64
-							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-								v6 = runtime.Load32(v6aw.Mem, v6ao)
-							} else {
-								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-								if !v6ok {
-									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
-									continue
-								}
-								v6 = v6x
-							}
-							r28[l] = v6
-							// 177: ld.f32
-							v7a := uint64(r17[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
-							}
-							var v7 uint64
-							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-								v7 = runtime.Load32(v7aw.Mem, v7ao)
-							} else {
-								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
-								if !v7ok {
-									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
-									continue
-								}
-								v7 = v7x
-							}
-							r29[l] = v7
-							// 178: ld.f32
-							v8a := uint64(r0[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
-							}
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
-								if !v8ok {
-									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
-									continue
-								}
-								v8 = v8x
-							}
-							r30[l] = v8
-							// 179: ld.f32
-							v9a := uint64(r0[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-							}
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-								if !v9ok {
-									flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
-									continue
-								}
-								v9 = v9x
-							}
-							r31[l] = v9
-							// 180: ld.f32
-							v10a := uint64(r0[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
-							}
-							var v10 uint64
-							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-								v10 = runtime.Load32(v10aw.Mem, v10ao)
-							} else {
-								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
-								if !v10ok {
-									flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
-									continue
-								}
-								v10 = v10x
-							}
-							r32[l] = v10
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 183: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 183: st.param.f32
-							s11 := uint64(0x1c)
-							s11v := uint64(r27[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 183: st.param.f32
-							s11 := uint64(0x1c)
-							s11v := uint64(r27[l])
-							if s11 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
-							}
-						}
-					}
-				}
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: st.param.f32
-							s12 := uint64(0x20)
-							s12v := uint64(r28[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: st.param.f32
-							s12 := uint64(0x20)
-							s12v := uint64(r28[l])
-							if s12 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
-							}
-						}
-					}
-				}
-				// PTX lines 185: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 185: st.param.f32
-							s13 := uint64(0x24)
-							s13v := uint64(r29[l])
-							if s13 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 185: st.param.f32
-							s13 := uint64(0x24)
-							s13v := uint64(r29[l])
-							if s13 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
-							}
-						}
-					}
-				}
-				// PTX lines 187: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 187: st.param.f32
-							s14 := uint64(0x28)
-							s14v := uint64(r30[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 187: st.param.f32
-							s14 := uint64(0x28)
-							s14v := uint64(r30[l])
-							if s14 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
-							}
-						}
-					}
-				}
-				// PTX lines 188: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: st.param.f32
-							s15 := uint64(0x2c)
-							s15v := uint64(r31[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: st.param.f32
-							s15 := uint64(0x2c)
-							s15v := uint64(r31[l])
-							if s15 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
-							}
-						}
-					}
-				}
-				// PTX lines 189: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 189: st.param.f32
-							s16 := uint64(0x30)
-							s16v := uint64(r32[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 189: st.param.f32
-							s16 := uint64(0x30)
-							s16v := uint64(r32[l])
-							if s16 < pmEnd4 {
-								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-							} else {
-								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3589,258 +2275,7 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, budget
 		case 6:
 			// b4, PTX lines 197-204
-			{
-				r14 := w.Reg(14)
-				r16 := w.Reg(16)
-				r33 := w.Reg(33)
-				r34 := w.Reg(34)
-				r35 := w.Reg(35)
-				r36 := w.Reg(36)
-				// PTX lines 197, 198, 199, 201: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					pm := w.Param
-					pmStride := uint64(w.Fn.ParamSize)
-					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 197: ld.param.f32
-							v1a := uint64(0x34)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 198: ld.param.f32
-							v2a := uint64(0x38)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
-									continue
-								}
-								v2 = v2x
-							}
-							r34[l] = v2
-							// 199: ld.param.f32
-							v3a := uint64(0x3c)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
-									continue
-								}
-								v3 = v3x
-							}
-							r35[l] = v3
-							// 201: add.s64
-							v4 := uint64(uint64(r14[l]) + uint64(r16[l]))
-							r36[l] = v4
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 197: ld.param.f32
-							v1a := uint64(0x34)
-							var v1 uint64
-							if v1a < pmEnd4 {
-								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-							} else {
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
-									continue
-								}
-								v1 = v1x
-							}
-							r33[l] = v1
-							// 198: ld.param.f32
-							v2a := uint64(0x38)
-							var v2 uint64
-							if v2a < pmEnd4 {
-								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-							} else {
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
-									continue
-								}
-								v2 = v2x
-							}
-							r34[l] = v2
-							// 199: ld.param.f32
-							v3a := uint64(0x3c)
-							var v3 uint64
-							if v3a < pmEnd4 {
-								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-							} else {
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
-									continue
-								}
-								v3 = v3x
-							}
-							r35[l] = v3
-							// 201: add.s64
-							v4 := uint64(uint64(r14[l]) + uint64(r16[l]))
-							r36[l] = v4
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 202: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s5w := w.Window(15)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 202: st.global.f32
-							s5 := uint64(r36[l]) + 0x0
-							s5v := uint64(r33[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 202: st.global.f32
-							s5 := uint64(r36[l]) + 0x0
-							s5v := uint64(r33[l])
-							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
-								runtime.Store32(s5w.Mem, s5o, s5v)
-							} else {
-								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
-							}
-						}
-					}
-				}
-				// PTX lines 203: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(16)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 203: st.global.f32
-							s6 := uint64(r36[l]) + 0x4
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 203: st.global.f32
-							s6 := uint64(r36[l]) + 0x4
-							s6v := uint64(r34[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
-							}
-						}
-					}
-				}
-				// PTX lines 204: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s7w := w.Window(17)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: st.global.f32
-							s7 := uint64(r36[l]) + 0x8
-							s7v := uint64(r35[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: st.global.f32
-							s7 := uint64(r36[l]) + 0x8
-							s7v := uint64(r35[l])
-							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-								runtime.Store32(s7w.Mem, s7o, s7v)
-							} else {
-								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
-							}
-						}
-					}
-				}
-			}
+			vecOpsBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3855,6 +2290,1621 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// vecOpsBlock0 runs block 0 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 124-138; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 124: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 125: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	// PTX line 126: add.u64, warp-uniform
+	u3 := uint64(uint64(u1) + uint64(k0))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 127: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/struct_byval.ptx:127")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 128: ld.param.f32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/struct_byval.ptx:128")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.f32
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/struct_byval.ptx:129")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.f32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:130")
+	}
+	// PTX lines 131: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 131: st.local.f32
+				s8 := uint64(u3) + 0x0
+				s8v := uint64(u7)
+				if s8 < lmEnd4 && s8&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 131: st.local.f32
+				s8 := uint64(u3) + 0x0
+				s8v := uint64(u7)
+				if s8 < lmEnd4 && s8&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
+				}
+			}
+		}
+	}
+	// PTX lines 132: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 132: st.local.f32
+				s9 := uint64(u3) + 0x4
+				s9v := uint64(u6)
+				if s9 < lmEnd4 && s9&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 132: st.local.f32
+				s9 := uint64(u3) + 0x4
+				s9v := uint64(u6)
+				if s9 < lmEnd4 && s9&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
+				}
+			}
+		}
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemLocal,
+			}, m)
+		}
+		lm := w.Local
+		lmStride := uint64(w.LocalStride)
+		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.local.f32
+				s10 := uint64(u3) + 0x8
+				s10v := uint64(u5)
+				if s10 < lmEnd4 && s10&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.local.f32
+				s10 := uint64(u3) + 0x8
+				s10v := uint64(u5)
+				if s10 < lmEnd4 && s10&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+				}
+			}
+		}
+	}
+	// PTX line 134: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 135: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX lines 136, 137, 138: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 136: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				// 137: mad.lo.s32
+				v14 := uint64(uint32(uint32(u11)*uint32(u12) + uint32(v13)))
+				r10[l] = v14
+				// 138: setp.ge.s32
+				c15t := int32(v14) >= int32(u4)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 136: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				// 137: mad.lo.s32
+				v14 := uint64(uint32(uint32(u11)*uint32(u12) + uint32(v13)))
+				r10[l] = v14
+				// 138: setp.ge.s32
+				c15t := int32(v14) >= int32(u4)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0 = p0&^(1<<l) | c15b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+	_ = u2
+}
+
+// vecOpsBlock2 runs block 2 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 141-162; code before the call
+func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0xc)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 141: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/struct_byval.ptx:141")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 142: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:142")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 143: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:143")
+	}
+	// PTX line 144: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	runtime.Broadcast(r14, m, u4)
+	// PTX line 145: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u2)
+	runtime.Broadcast(r15, m, u5)
+	// PTX lines 146, 147, 148, 149, 150, 151, 152, 153: lane-local, one loop over the lanes
+	{
+		v8aw := w.Window(2)
+		v9aw := w.Window(3)
+		v10aw := w.Window(4)
+		v11aw := w.Window(5)
+		v12aw := w.Window(6)
+		v13aw := w.Window(7)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 146: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				r16[l] = v6
+				// 147: add.s64
+				v7 := uint64(uint64(u1) + uint64(v6))
+				r17[l] = v7
+				// 148: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
+						continue
+					}
+					v8 = v8x
+				}
+				r18[l] = v8
+				// 149: ld.f32
+				v9a := uint64(v7) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
+						continue
+					}
+					v9 = v9x
+				}
+				r19[l] = v9
+				// 150: ld.f32
+				v10a := uint64(v7) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
+						continue
+					}
+					v10 = v10x
+				}
+				r20[l] = v10
+				// 151: ld.f32
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
+						continue
+					}
+					v11 = v11x
+				}
+				r21[l] = v11
+				// 152: ld.f32
+				v12a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
+						continue
+					}
+					v12 = v12x
+				}
+				r22[l] = v12
+				// 153: ld.f32
+				v13a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
+						continue
+					}
+					v13 = v13x
+				}
+				r23[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 146: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				r16[l] = v6
+				// 147: add.s64
+				v7 := uint64(uint64(u1) + uint64(v6))
+				r17[l] = v7
+				// 148: ld.f32
+				v8a := uint64(v7) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:148")
+						continue
+					}
+					v8 = v8x
+				}
+				r18[l] = v8
+				// 149: ld.f32
+				v9a := uint64(v7) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:149")
+						continue
+					}
+					v9 = v9x
+				}
+				r19[l] = v9
+				// 150: ld.f32
+				v10a := uint64(v7) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:150")
+						continue
+					}
+					v10 = v10x
+				}
+				r20[l] = v10
+				// 151: ld.f32
+				v11a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+				}
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+					if !v11ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/struct_byval.ptx:151")
+						continue
+					}
+					v11 = v11x
+				}
+				r21[l] = v11
+				// 152: ld.f32
+				v12a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+					if !v12ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/struct_byval.ptx:152")
+						continue
+					}
+					v12 = v12x
+				}
+				r22[l] = v12
+				// 153: ld.f32
+				v13a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+				}
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+					if !v13ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/struct_byval.ptx:153")
+						continue
+					}
+					v13 = v13x
+				}
+				r23[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 156: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 156: st.param.f32
+				s14 := uint64(0x0)
+				s14v := uint64(r18[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 156: st.param.f32
+				s14 := uint64(0x0)
+				s14v := uint64(r18[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
+				}
+			}
+		}
+	}
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: st.param.f32
+				s15 := uint64(0x4)
+				s15v := uint64(r19[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: st.param.f32
+				s15 := uint64(0x4)
+				s15v := uint64(r19[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
+				}
+			}
+		}
+	}
+	// PTX lines 158: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: st.param.f32
+				s16 := uint64(0x8)
+				s16v := uint64(r20[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: st.param.f32
+				s16 := uint64(0x8)
+				s16v := uint64(r20[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
+				}
+			}
+		}
+	}
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: st.param.f32
+				s17 := uint64(0xc)
+				s17v := uint64(r21[l])
+				if s17 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: st.param.f32
+				s17 := uint64(0xc)
+				s17v := uint64(r21[l])
+				if s17 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
+				}
+			}
+		}
+	}
+	// PTX lines 161: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 161: st.param.f32
+				s18 := uint64(0x10)
+				s18v := uint64(r22[l])
+				if s18 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 161: st.param.f32
+				s18 := uint64(0x10)
+				s18v := uint64(r22[l])
+				if s18 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
+				}
+			}
+		}
+	}
+	// PTX lines 162: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 162: st.param.f32
+				s19 := uint64(0x14)
+				s19v := uint64(r23[l])
+				if s19 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: st.param.f32
+				s19 := uint64(0x14)
+				s19v := uint64(r23[l])
+				if s19 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
+				}
+			}
+		}
+	}
+	_ = u4
+	_ = u5
+}
+
+// vecOpsBlock4 runs block 4 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 170-189; code before the call
+func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r24 := w.Reg(24)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	k0 := uint64(0x4)
+	// PTX lines 170, 172, 173: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: ld.param.f32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
+						continue
+					}
+					v1 = v1x
+				}
+				r24[l] = v1
+				// 172: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 173: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				r26[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: ld.param.f32
+				v1a := uint64(0x18)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
+						continue
+					}
+					v1 = v1x
+				}
+				r24[l] = v1
+				// 172: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 173: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				r26[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s4w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: st.global.f32
+				s4 := uint64(r26[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: st.global.f32
+				s4 := uint64(r26[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Ptr, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/struct_byval.ptx:174")
+				}
+			}
+		}
+	}
+	// PTX lines 175, 176, 177, 178, 179, 180: lane-local, one loop over the lanes
+	{
+		v5aw := w.Window(9)
+		v6aw := w.Window(10)
+		v7aw := w.Window(11)
+		v8aw := w.Window(12)
+		v9aw := w.Window(13)
+		v10aw := w.Window(14)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 175: ld.f32
+				v5a := uint64(r17[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
+						continue
+					}
+					v5 = v5x
+				}
+				r27[l] = v5
+				// 176: ld.f32
+				v6a := uint64(r17[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
+						continue
+					}
+					v6 = v6x
+				}
+				r28[l] = v6
+				// 177: ld.f32
+				v7a := uint64(r17[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
+						continue
+					}
+					v7 = v7x
+				}
+				r29[l] = v7
+				// 178: ld.f32
+				v8a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
+						continue
+					}
+					v8 = v8x
+				}
+				r30[l] = v8
+				// 179: ld.f32
+				v9a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
+						continue
+					}
+					v9 = v9x
+				}
+				r31[l] = v9
+				// 180: ld.f32
+				v10a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
+						continue
+					}
+					v10 = v10x
+				}
+				r32[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.f32
+				v5a := uint64(r17[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/struct_byval.ptx:175")
+						continue
+					}
+					v5 = v5x
+				}
+				r27[l] = v5
+				// 176: ld.f32
+				v6a := uint64(r17[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/struct_byval.ptx:176")
+						continue
+					}
+					v6 = v6x
+				}
+				r28[l] = v6
+				// 177: ld.f32
+				v7a := uint64(r17[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+				}
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+					if !v7ok {
+						flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/struct_byval.ptx:177")
+						continue
+					}
+					v7 = v7x
+				}
+				r29[l] = v7
+				// 178: ld.f32
+				v8a := uint64(r0[l]) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+				}
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+					if !v8ok {
+						flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/struct_byval.ptx:178")
+						continue
+					}
+					v8 = v8x
+				}
+				r30[l] = v8
+				// 179: ld.f32
+				v9a := uint64(r0[l]) + 0x4
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+					if !v9ok {
+						flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/struct_byval.ptx:179")
+						continue
+					}
+					v9 = v9x
+				}
+				r31[l] = v9
+				// 180: ld.f32
+				v10a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+				}
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+					if !v10ok {
+						flt.Note(5, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/struct_byval.ptx:180")
+						continue
+					}
+					v10 = v10x
+				}
+				r32[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 183: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 183: st.param.f32
+				s11 := uint64(0x1c)
+				s11v := uint64(r27[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 183: st.param.f32
+				s11 := uint64(0x1c)
+				s11v := uint64(r27[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
+				}
+			}
+		}
+	}
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: st.param.f32
+				s12 := uint64(0x20)
+				s12v := uint64(r28[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: st.param.f32
+				s12 := uint64(0x20)
+				s12v := uint64(r28[l])
+				if s12 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
+				}
+			}
+		}
+	}
+	// PTX lines 185: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 185: st.param.f32
+				s13 := uint64(0x24)
+				s13v := uint64(r29[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 185: st.param.f32
+				s13 := uint64(0x24)
+				s13v := uint64(r29[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
+				}
+			}
+		}
+	}
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.param.f32
+				s14 := uint64(0x28)
+				s14v := uint64(r30[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.param.f32
+				s14 := uint64(0x28)
+				s14v := uint64(r30[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
+				}
+			}
+		}
+	}
+	// PTX lines 188: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: st.param.f32
+				s15 := uint64(0x2c)
+				s15v := uint64(r31[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: st.param.f32
+				s15 := uint64(0x2c)
+				s15v := uint64(r31[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
+				}
+			}
+		}
+	}
+	// PTX lines 189: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 189: st.param.f32
+				s16 := uint64(0x30)
+				s16v := uint64(r32[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 189: st.param.f32
+				s16 := uint64(0x30)
+				s16v := uint64(r32[l])
+				if s16 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+				} else {
+					w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
+				}
+			}
+		}
+	}
+}
+
+// vecOpsBlock6 runs block 6 of kernel vec_ops for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 197-204
+func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	// PTX lines 197, 198, 199, 201: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 197: ld.param.f32
+				v1a := uint64(0x34)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 198: ld.param.f32
+				v2a := uint64(0x38)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
+						continue
+					}
+					v2 = v2x
+				}
+				r34[l] = v2
+				// 199: ld.param.f32
+				v3a := uint64(0x3c)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
+						continue
+					}
+					v3 = v3x
+				}
+				r35[l] = v3
+				// 201: add.s64
+				v4 := uint64(uint64(r14[l]) + uint64(r16[l]))
+				r36[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 197: ld.param.f32
+				v1a := uint64(0x34)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
+						continue
+					}
+					v1 = v1x
+				}
+				r33[l] = v1
+				// 198: ld.param.f32
+				v2a := uint64(0x38)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
+						continue
+					}
+					v2 = v2x
+				}
+				r34[l] = v2
+				// 199: ld.param.f32
+				v3a := uint64(0x3c)
+				var v3 uint64
+				if v3a < pmEnd4 {
+					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+					if !v3ok {
+						flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
+						continue
+					}
+					v3 = v3x
+				}
+				r35[l] = v3
+				// 201: add.s64
+				v4 := uint64(uint64(r14[l]) + uint64(r16[l]))
+				r36[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 202: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: st.global.f32
+				s5 := uint64(r36[l]) + 0x0
+				s5v := uint64(r33[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: st.global.f32
+				s5 := uint64(r36[l]) + 0x0
+				s5v := uint64(r33[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/struct_byval.ptx:202")
+				}
+			}
+		}
+	}
+	// PTX lines 203: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: st.global.f32
+				s6 := uint64(r36[l]) + 0x4
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: st.global.f32
+				s6 := uint64(r36[l]) + 0x4
+				s6v := uint64(r34[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/struct_byval.ptx:203")
+				}
+			}
+		}
+	}
+	// PTX lines 204: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: st.global.f32
+				s7 := uint64(r36[l]) + 0x8
+				s7v := uint64(r35[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: st.global.f32
+				s7 := uint64(r36[l]) + 0x8
+				s7v := uint64(r35[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/struct_byval.ptx:204")
+				}
+			}
+		}
+	}
+}
+
 // mixedParamRun runs blocks of kernel mixed_param for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -3863,69 +3913,7 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 223-228; divergent, reconverges at block 1 (b1 ($L__BB4_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 223: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 44 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/struct_byval.ptx:223")
-				}
-				// PTX line 224: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 225: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 226, 227, 228: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 226: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 227: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 228: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 226: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 227: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 228: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			mixedParamBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3942,308 +3930,7 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			next = 3
 		case 2:
 			// b2, PTX lines 231-251
-			{
-				r4 := w.Reg(4)
-				r22 := w.Reg(22)
-				r24 := w.Reg(24)
-				k0 := uint64(0x10)
-				k1 := uint64(0x4)
-				k2 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 231: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:231")
-				}
-				// PTX line 232: mov.b64, warp-uniform
-				u2 := uint64(k0)
-				// PTX line 233: mov.u64, warp-uniform
-				u3 := uint64(u2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 234: ld.param.u64
-				var u4 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:234")
-				}
-				// PTX line 235: cvta.to.global.u64, warp-uniform
-				u5 := uint64(u4)
-				// PTX line 236: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u1)
-				// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 2,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 1,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemParam,
-						}, m)
-					}
-					v9aw := w.Window(18)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 237: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							// 238: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 239: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
-									continue
-								}
-								v9 = v9x
-							}
-							// 240: cvt.rn.f64.s32
-							v10 := math.Float64bits(float64(int32(v9)))
-							// 241: ld.param.f64
-							v11a := uint64(u3) + 0x8
-							var v11 uint64
-							{
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceKernelParam, v11a, 8, "testdata/ptx/struct_byval.ptx:241")
-									continue
-								}
-								v11 = v11x
-							}
-							// 242: ld.param.u32
-							v12a := uint64(u3) + 0x10
-							var v12 uint64
-							{
-								v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceKernelParam, v12a, 4, "testdata/ptx/struct_byval.ptx:242")
-									continue
-								}
-								v12 = v12x
-							}
-							// 243: ld.param.s16
-							v13a := uint64(u3) + 0x14
-							var v13 uint64
-							{
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v13a, 2, "testdata/ptx/struct_byval.ptx:243")
-									continue
-								}
-								v13 = v13x
-							}
-							v13 = uint64(uint32(int32(int16(v13))))
-							// 244: mad.lo.s32
-							v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
-							// 245: ld.param.s8
-							v15a := uint64(u3) + 0x0
-							var v15 uint64
-							{
-								v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
-								if !v15ok {
-									flt.Note(4, l, runtime.SpaceKernelParam, v15a, 1, "testdata/ptx/struct_byval.ptx:245")
-									continue
-								}
-								v15 = v15x
-							}
-							v15 = uint64(uint32(int32(int8(v15))))
-							// 246: add.s32
-							v16 := uint64(uint32(v14) + uint32(v15))
-							// 247: cvt.rn.f64.s32
-							v17 := math.Float64bits(float64(int32(v16)))
-							// 248: fma.rn.f64
-							v18 := isa.FmaF64RN(v11, v10, v17)
-							r22[l] = v18
-							// 249: mul.wide.s32
-							v19 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
-							// 250: add.s64
-							v20 := uint64(uint64(u6) + uint64(v19))
-							r24[l] = v20
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 237: mul.wide.s32
-							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-							// 238: add.s64
-							v8 := uint64(uint64(u5) + uint64(v7))
-							// 239: ld.global.u32
-							v9a := uint64(v8) + 0x0
-							var v9 uint64
-							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-								v9 = runtime.Load32(v9aw.Mem, v9ao)
-							} else {
-								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-								if !v9ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
-									continue
-								}
-								v9 = v9x
-							}
-							// 240: cvt.rn.f64.s32
-							v10 := math.Float64bits(float64(int32(v9)))
-							// 241: ld.param.f64
-							v11a := uint64(u3) + 0x8
-							var v11 uint64
-							{
-								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
-								if !v11ok {
-									flt.Note(1, l, runtime.SpaceKernelParam, v11a, 8, "testdata/ptx/struct_byval.ptx:241")
-									continue
-								}
-								v11 = v11x
-							}
-							// 242: ld.param.u32
-							v12a := uint64(u3) + 0x10
-							var v12 uint64
-							{
-								v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
-								if !v12ok {
-									flt.Note(2, l, runtime.SpaceKernelParam, v12a, 4, "testdata/ptx/struct_byval.ptx:242")
-									continue
-								}
-								v12 = v12x
-							}
-							// 243: ld.param.s16
-							v13a := uint64(u3) + 0x14
-							var v13 uint64
-							{
-								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
-								if !v13ok {
-									flt.Note(3, l, runtime.SpaceKernelParam, v13a, 2, "testdata/ptx/struct_byval.ptx:243")
-									continue
-								}
-								v13 = v13x
-							}
-							v13 = uint64(uint32(int32(int16(v13))))
-							// 244: mad.lo.s32
-							v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
-							// 245: ld.param.s8
-							v15a := uint64(u3) + 0x0
-							var v15 uint64
-							{
-								v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
-								if !v15ok {
-									flt.Note(4, l, runtime.SpaceKernelParam, v15a, 1, "testdata/ptx/struct_byval.ptx:245")
-									continue
-								}
-								v15 = v15x
-							}
-							v15 = uint64(uint32(int32(int8(v15))))
-							// 246: add.s32
-							v16 := uint64(uint32(v14) + uint32(v15))
-							// 247: cvt.rn.f64.s32
-							v17 := math.Float64bits(float64(int32(v16)))
-							// 248: fma.rn.f64
-							v18 := isa.FmaF64RN(v11, v10, v17)
-							r22[l] = v18
-							// 249: mul.wide.s32
-							v19 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
-							// 250: add.s64
-							v20 := uint64(uint64(u6) + uint64(v19))
-							r24[l] = v20
-						}
-					}
-					flt.Raise(w)
-				}
-				// PTX lines 251: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 8,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s21w := w.Window(19)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 251: st.global.f64
-							s21 := uint64(r24[l]) + 0x0
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 251: st.global.f64
-							s21 := uint64(r24[l]) + 0x0
-							s21v := uint64(r22[l])
-							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-								runtime.Store64(s21w.Mem, s21o, s21v)
-							} else {
-								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
-							}
-						}
-					}
-				}
-			}
+			mixedParamBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -4255,5 +3942,376 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// mixedParamBlock0 runs block 0 of kernel mixed_param for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 223-228; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 223: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/struct_byval.ptx:223")
+	}
+	// PTX line 224: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 225: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 226, 227, 228: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 226: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 227: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 228: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 226: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 227: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 228: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// mixedParamBlock2 runs block 2 of kernel mixed_param for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 231-251
+func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r22 := w.Reg(22)
+	r24 := w.Reg(24)
+	k0 := uint64(0x10)
+	k1 := uint64(0x4)
+	k2 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 231: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:231")
+	}
+	// PTX line 232: mov.b64, warp-uniform
+	u2 := uint64(k0)
+	// PTX line 233: mov.u64, warp-uniform
+	u3 := uint64(u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 234: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:234")
+	}
+	// PTX line 235: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 236: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u1)
+	// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 1,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		v9aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 237: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				// 238: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 239: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
+						continue
+					}
+					v9 = v9x
+				}
+				// 240: cvt.rn.f64.s32
+				v10 := math.Float64bits(float64(int32(v9)))
+				// 241: ld.param.f64
+				v11a := uint64(u3) + 0x8
+				var v11 uint64
+				{
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceKernelParam, v11a, 8, "testdata/ptx/struct_byval.ptx:241")
+						continue
+					}
+					v11 = v11x
+				}
+				// 242: ld.param.u32
+				v12a := uint64(u3) + 0x10
+				var v12 uint64
+				{
+					v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceKernelParam, v12a, 4, "testdata/ptx/struct_byval.ptx:242")
+						continue
+					}
+					v12 = v12x
+				}
+				// 243: ld.param.s16
+				v13a := uint64(u3) + 0x14
+				var v13 uint64
+				{
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v13a, 2, "testdata/ptx/struct_byval.ptx:243")
+						continue
+					}
+					v13 = v13x
+				}
+				v13 = uint64(uint32(int32(int16(v13))))
+				// 244: mad.lo.s32
+				v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
+				// 245: ld.param.s8
+				v15a := uint64(u3) + 0x0
+				var v15 uint64
+				{
+					v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
+					if !v15ok {
+						flt.Note(4, l, runtime.SpaceKernelParam, v15a, 1, "testdata/ptx/struct_byval.ptx:245")
+						continue
+					}
+					v15 = v15x
+				}
+				v15 = uint64(uint32(int32(int8(v15))))
+				// 246: add.s32
+				v16 := uint64(uint32(v14) + uint32(v15))
+				// 247: cvt.rn.f64.s32
+				v17 := math.Float64bits(float64(int32(v16)))
+				// 248: fma.rn.f64
+				v18 := isa.FmaF64RN(v11, v10, v17)
+				r22[l] = v18
+				// 249: mul.wide.s32
+				v19 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
+				// 250: add.s64
+				v20 := uint64(uint64(u6) + uint64(v19))
+				r24[l] = v20
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 237: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+				// 238: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 239: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/struct_byval.ptx:239")
+						continue
+					}
+					v9 = v9x
+				}
+				// 240: cvt.rn.f64.s32
+				v10 := math.Float64bits(float64(int32(v9)))
+				// 241: ld.param.f64
+				v11a := uint64(u3) + 0x8
+				var v11 uint64
+				{
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceKernelParam, v11a, 8, "testdata/ptx/struct_byval.ptx:241")
+						continue
+					}
+					v11 = v11x
+				}
+				// 242: ld.param.u32
+				v12a := uint64(u3) + 0x10
+				var v12 uint64
+				{
+					v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
+					if !v12ok {
+						flt.Note(2, l, runtime.SpaceKernelParam, v12a, 4, "testdata/ptx/struct_byval.ptx:242")
+						continue
+					}
+					v12 = v12x
+				}
+				// 243: ld.param.s16
+				v13a := uint64(u3) + 0x14
+				var v13 uint64
+				{
+					v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
+					if !v13ok {
+						flt.Note(3, l, runtime.SpaceKernelParam, v13a, 2, "testdata/ptx/struct_byval.ptx:243")
+						continue
+					}
+					v13 = v13x
+				}
+				v13 = uint64(uint32(int32(int16(v13))))
+				// 244: mad.lo.s32
+				v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
+				// 245: ld.param.s8
+				v15a := uint64(u3) + 0x0
+				var v15 uint64
+				{
+					v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
+					if !v15ok {
+						flt.Note(4, l, runtime.SpaceKernelParam, v15a, 1, "testdata/ptx/struct_byval.ptx:245")
+						continue
+					}
+					v15 = v15x
+				}
+				v15 = uint64(uint32(int32(int8(v15))))
+				// 246: add.s32
+				v16 := uint64(uint32(v14) + uint32(v15))
+				// 247: cvt.rn.f64.s32
+				v17 := math.Float64bits(float64(int32(v16)))
+				// 248: fma.rn.f64
+				v18 := isa.FmaF64RN(v11, v10, v17)
+				r22[l] = v18
+				// 249: mul.wide.s32
+				v19 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
+				// 250: add.s64
+				v20 := uint64(uint64(u6) + uint64(v19))
+				r24[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 251: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 251: st.global.f64
+				s21 := uint64(r24[l]) + 0x0
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 251: st.global.f64
+				s21 := uint64(r24[l]) + 0x0
+				s21v := uint64(r22[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Ptr, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/struct_byval.ptx:251")
+				}
+			}
+		}
 	}
 }

@@ -1788,69 +1788,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 22-27; divergent, reconverges at the exit
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 22: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
-				}
-				// PTX line 23: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 24: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 25, 26, 27: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 25: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 27: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 25: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 26: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 27: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			switchDenseBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1864,67 +1802,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 1:
 			// b1 ($L__BB0_16), PTX lines 46-46
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				// PTX lines 46: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 46: add.s32
-							v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 46: add.s32
-							v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 2:
 			// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x5)
-				// PTX lines 49: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 49: setp.gt.s32
-							c1t := int32(r10[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 49: setp.gt.s32
-							c1t := int32(r10[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			switchDenseBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -1938,67 +1823,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 3:
 			// b3 ($L__BB0_18), PTX lines 56-56
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				// PTX lines 56: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 56: sub.s32
-							v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 56: sub.s32
-							v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 4:
 			// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x2)
-				// PTX lines 59: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 59: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 59: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			switchDenseBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2012,67 +1844,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 5:
 			// b5 ($L__BB0_17), PTX lines 63-63
-			{
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				k0 := uint64(0x55)
-				// PTX lines 63: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 63: xor.b32
-							v1 := uint64(uint32(r9[l]) ^ uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 63: xor.b32
-							v1 := uint64(uint32(r9[l]) ^ uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 6:
 			// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x6)
-				// PTX lines 66: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 66: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 66: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p7 = p7&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			switchDenseBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2086,66 +1865,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 7:
 			// b7 ($L__BB0_19), PTX lines 70-70
-			{
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				// PTX lines 70: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: mul.lo.s32
-							v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: mul.lo.s32
-							v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 8:
 			// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				// PTX lines 73: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 73: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 73: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			switchDenseBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2159,67 +1886,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 9:
 			// b9 ($L__BB0_5), PTX lines 77-77
-			{
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				k0 := uint64(0x3)
-				// PTX lines 77: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 77: mul.lo.s32
-							v1 := uint64(uint32(r9[l]) * uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 77: mul.lo.s32
-							v1 := uint64(uint32(r9[l]) * uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 10:
 			// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x5)
-				// PTX lines 80: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 80: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 80: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			switchDenseBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2233,86 +1907,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 11:
 			// b11 ($L__BB0_12), PTX lines 84-88
-			{
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				k0 := uint64(0x92492493)
-				k1 := uint64(0x1)
-				k2 := uint64(0x1f)
-				k3 := uint64(0x2)
-				// PTX lines 84, 85, 86, 87, 88: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 84: mul.hi.s32
-							v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-							// 85: mad.lo.s32
-							v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-							// 86: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k2))
-							// 87: shr.s32
-							v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-							// 88: add.s32
-							v5 := uint64(uint32(v4) + uint32(v3))
-							r11[l] = v5
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 84: mul.hi.s32
-							v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-							// 85: mad.lo.s32
-							v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-							// 86: shr.u32
-							v3 := uint64(uint32(v2) >> uint32(k2))
-							// 87: shr.s32
-							v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-							// 88: add.s32
-							v5 := uint64(uint32(v4) + uint32(v3))
-							r11[l] = v5
-						}
-					}
-				}
-			}
+			switchDenseBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 12:
 			// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x3)
-				// PTX lines 91: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 91: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 91: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			switchDenseBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2326,67 +1928,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 13:
 			// b13 ($L__BB0_8), PTX lines 95-95
-			{
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				k0 := uint64(0x2)
-				// PTX lines 95: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 95: shl.b32
-							v1 := uint64(uint32(r9[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 95: shl.b32
-							v1 := uint64(uint32(r9[l]) << uint32(k0))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 14:
 			// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x7)
-				// PTX lines 98: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 98: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 98: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[11] = p11
-				}
-			}
+			switchDenseBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2400,105 +1949,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 15:
 			// b15 ($L__BB0_20), PTX lines 102-102
-			{
-				r9 := w.Reg(9)
-				r11 := w.Reg(11)
-				// PTX lines 102: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 102: not.b32
-							v1 := uint64(^uint32(r9[l]))
-							r11[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 102: not.b32
-							v1 := uint64(^uint32(r9[l]))
-							r11[l] = v1
-						}
-					}
-				}
-			}
+			switchDenseBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 16
 		case 16:
 			// b16 ($L__BB0_21), PTX lines 104-109
-			{
-				r4 := w.Reg(4)
-				r11 := w.Reg(11)
-				k0 := uint64(0x2)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 104: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
-				}
-				// PTX line 105: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s6w := w.Window(0)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 106: cvt.s64.s32
-							v3 := uint64(uint64(int32(r4[l])))
-							// 107: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 108: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							// 109: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r11[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 106: cvt.s64.s32
-							v3 := uint64(uint64(int32(r4[l])))
-							// 107: shl.b64
-							v4 := uint64(uint64(v3) << uint32(k0))
-							// 108: add.s64
-							v5 := uint64(uint64(u2) + uint64(v4))
-							// 109: st.global.u32
-							s6 := uint64(v5) + 0x0
-							s6v := uint64(r11[l])
-							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-								runtime.Store32(s6w.Mem, s6o, s6v)
-							} else {
-								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
-							}
-						}
-					}
-				}
-			}
+			switchDenseBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2511,115 +1969,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		case 19:
 			// b19, PTX lines 30-36; divergent, reconverges at the exit
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				k1 := uint64(0x7)
-				k2 := uint64(0x3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 30: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
-				}
-				// PTX line 31: cvta.to.global.u64, warp-uniform
-				u2 := uint64(u1)
-				// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v5aw := w.Window(1)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 32: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 33: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 34: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
-									continue
-								}
-								v5 = v5x
-							}
-							r9[l] = v5
-							// 35: and.b32
-							v6 := uint64(uint32(v5) & uint32(k1))
-							r10[l] = v6
-							// 36: setp.gt.s32
-							c7t := int32(v6) > int32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 32: mul.wide.s32
-							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 33: add.s64
-							v4 := uint64(uint64(u2) + uint64(v3))
-							// 34: ld.global.u32
-							v5a := uint64(v4) + 0x0
-							var v5 uint64
-							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-								v5 = runtime.Load32(v5aw.Mem, v5ao)
-							} else {
-								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-								if !v5ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
-									continue
-								}
-								v5 = v5x
-							}
-							r9[l] = v5
-							// 35: and.b32
-							v6 := uint64(uint32(v5) & uint32(k1))
-							r10[l] = v6
-							// 36: setp.gt.s32
-							c7t := int32(v6) > int32(k2)
-							c7 := c7t
-							c7b0 := uint32(0)
-							if c7 {
-								c7b0 = 1
-							}
-							p1 = p1&^(1<<l) | c7b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-			}
+			switchDenseBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2633,39 +1983,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 20:
 			// b20, PTX lines 39-39; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x1)
-				// PTX lines 39: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 39: setp.gt.s32
-							c1t := int32(r10[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 39: setp.gt.s32
-							c1t := int32(r10[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			switchDenseBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2679,39 +1997,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			}
 		case 21:
 			// b21, PTX lines 42-42; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x0)
-				// PTX lines 42: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 42: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 42: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			switchDenseBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2728,39 +2014,7 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			next = 8
 		case 23:
 			// b23, PTX lines 52-52; divergent, reconverges at the exit
-			{
-				r10 := w.Reg(10)
-				k0 := uint64(0x4)
-				// PTX lines 52: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 52: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 52: setp.eq.s32
-							c1t := uint32(r10[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			switchDenseBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2803,6 +2057,836 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// switchDenseBlock0 runs block 0 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 22-27; divergent, reconverges at the exit
+func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 22: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
+	}
+	// PTX line 23: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 24: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 25: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 27: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 25: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 27: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// switchDenseBlock1 runs block 1 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_16), PTX lines 46-46
+func switchDenseBlock1(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 46: add.s32
+				v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 46: add.s32
+				v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock2 runs block 2 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
+func switchDenseBlock2(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x5)
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 49: setp.gt.s32
+				c1t := int32(r10[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 49: setp.gt.s32
+				c1t := int32(r10[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// switchDenseBlock3 runs block 3 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB0_18), PTX lines 56-56
+func switchDenseBlock3(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 56: sub.s32
+				v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 56: sub.s32
+				v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock4 runs block 4 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
+func switchDenseBlock4(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 59: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// switchDenseBlock5 runs block 5 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB0_17), PTX lines 63-63
+func switchDenseBlock5(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x55)
+	// PTX lines 63: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 63: xor.b32
+				v1 := uint64(uint32(r9[l]) ^ uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 63: xor.b32
+				v1 := uint64(uint32(r9[l]) ^ uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock6 runs block 6 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
+func switchDenseBlock6(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x6)
+	// PTX lines 66: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 66: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 66: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p7 = p7&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// switchDenseBlock7 runs block 7 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB0_19), PTX lines 70-70
+func switchDenseBlock7(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock8 runs block 8 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
+func switchDenseBlock8(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	// PTX lines 73: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 73: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 73: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// switchDenseBlock9 runs block 9 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB0_5), PTX lines 77-77
+func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x3)
+	// PTX lines 77: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 77: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 77: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock10 runs block 10 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
+func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x5)
+	// PTX lines 80: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB0_12), PTX lines 84-88
+func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x92492493)
+	k1 := uint64(0x1)
+	k2 := uint64(0x1f)
+	k3 := uint64(0x2)
+	// PTX lines 84, 85, 86, 87, 88: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 84: mul.hi.s32
+				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
+				// 85: mad.lo.s32
+				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
+				// 86: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k2))
+				// 87: shr.s32
+				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
+				// 88: add.s32
+				v5 := uint64(uint32(v4) + uint32(v3))
+				r11[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 84: mul.hi.s32
+				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
+				// 85: mad.lo.s32
+				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
+				// 86: shr.u32
+				v3 := uint64(uint32(v2) >> uint32(k2))
+				// 87: shr.s32
+				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
+				// 88: add.s32
+				v5 := uint64(uint32(v4) + uint32(v3))
+				r11[l] = v5
+			}
+		}
+	}
+}
+
+// switchDenseBlock12 runs block 12 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
+func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x3)
+	// PTX lines 91: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 91: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 91: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB0_8), PTX lines 95-95
+func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	// PTX lines 95: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 95: shl.b32
+				v1 := uint64(uint32(r9[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 95: shl.b32
+				v1 := uint64(uint32(r9[l]) << uint32(k0))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock14 runs block 14 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
+func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x7)
+	// PTX lines 98: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 98: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 98: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[11] = p11
+	}
+}
+
+// switchDenseBlock15 runs block 15 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b15 ($L__BB0_20), PTX lines 102-102
+func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
+	r9 := w.Reg(9)
+	r11 := w.Reg(11)
+	// PTX lines 102: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 102: not.b32
+				v1 := uint64(^uint32(r9[l]))
+				r11[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 102: not.b32
+				v1 := uint64(^uint32(r9[l]))
+				r11[l] = v1
+			}
+		}
+	}
+}
+
+// switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b16 ($L__BB0_21), PTX lines 104-109
+func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r11 := w.Reg(11)
+	k0 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
+	}
+	// PTX line 105: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s6w := w.Window(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: cvt.s64.s32
+				v3 := uint64(uint64(int32(r4[l])))
+				// 107: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 108: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				// 109: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: cvt.s64.s32
+				v3 := uint64(uint64(int32(r4[l])))
+				// 107: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 108: add.s64
+				v5 := uint64(uint64(u2) + uint64(v4))
+				// 109: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+				}
+			}
+		}
+	}
+}
+
+// switchDenseBlock19 runs block 19 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 30-36; divergent, reconverges at the exit
+func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	k1 := uint64(0x7)
+	k2 := uint64(0x3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
+	}
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 32: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 33: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 34: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+						continue
+					}
+					v5 = v5x
+				}
+				r9[l] = v5
+				// 35: and.b32
+				v6 := uint64(uint32(v5) & uint32(k1))
+				r10[l] = v6
+				// 36: setp.gt.s32
+				c7t := int32(v6) > int32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 32: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 33: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 34: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+						continue
+					}
+					v5 = v5x
+				}
+				r9[l] = v5
+				// 35: and.b32
+				v6 := uint64(uint32(v5) & uint32(k1))
+				r10[l] = v6
+				// 36: setp.gt.s32
+				c7t := int32(v6) > int32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+}
+
+// switchDenseBlock20 runs block 20 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 39-39; divergent, reconverges at the exit
+func switchDenseBlock20(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	// PTX lines 39: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 39: setp.gt.s32
+				c1t := int32(r10[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 39: setp.gt.s32
+				c1t := int32(r10[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// switchDenseBlock21 runs block 21 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 42-42; divergent, reconverges at the exit
+func switchDenseBlock21(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 42: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 42: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// switchDenseBlock23 runs block 23 of kernel switch_dense for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 52-52; divergent, reconverges at the exit
+func switchDenseBlock23(w *runtime.Warp, m uint32, budget int) {
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: setp.eq.s32
+				c1t := uint32(r10[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
 // switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -2811,69 +2895,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 130: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
-				}
-				// PTX line 131: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 132: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 133, 134, 135: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 133: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 134: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 135: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 133: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 134: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 135: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			switchDefaultBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2887,39 +2909,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 1:
 			// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x5)
-				// PTX lines 150: lane-local, one loop over the lanes
-				{
-					p2 := w.P[2]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 150: setp.gt.s32
-							c1t := int32(r12[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 150: setp.gt.s32
-							c1t := int32(r12[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p2 = p2&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[2] = p2
-				}
-			}
+			switchDefaultBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2938,39 +2928,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 2:
 			// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x6)
-				// PTX lines 154: lane-local, one loop over the lanes
-				{
-					p3 := w.P[3]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 154: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 154: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p3 = p3&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[3] = p3
-				}
-			}
+			switchDefaultBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -2994,66 +2952,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 3:
 			// b3 ($L__BB1_16), PTX lines 164-164
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x62)
-				// PTX lines 164: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 164: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 164: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 4:
 			// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX lines 167: lane-local, one loop over the lanes
-				{
-					p6 := w.P[6]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 167: setp.gt.s32
-							c1t := int32(r12[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 167: setp.gt.s32
-							c1t := int32(r12[l]) > int32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p6 = p6&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[6] = p6
-				}
-			}
+			switchDefaultBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3072,66 +2978,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 178-178
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x15)
-				// PTX lines 178: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 178: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 178: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x2)
-				// PTX lines 181: lane-local, one loop over the lanes
-				{
-					p9 := w.P[9]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 181: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 181: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p9 = p9&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[9] = p9
-				}
-			}
+			switchDefaultBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3155,66 +3009,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 7:
 			// b7 ($L__BB1_8), PTX lines 188-188
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x2b)
-				// PTX lines 188: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 188: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 188: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 8:
 			// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				// PTX lines 191: lane-local, one loop over the lanes
-				{
-					p11 := w.P[11]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 191: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 191: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p11 = p11&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[11] = p11
-				}
-			}
+			switchDefaultBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3238,219 +3040,49 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 9:
 			// b9 ($L__BB1_12), PTX lines 198-198
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x41)
-				// PTX lines 198: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 198: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 198: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 10:
 			// b10 ($L__BB1_17), PTX lines 201-201
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x20)
-				// PTX lines 201: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 201: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 201: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 11:
 			// b11 ($L__BB1_19), PTX lines 204-204
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x4c)
-				// PTX lines 204: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 204: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 204: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 12:
 			// b12 ($L__BB1_18), PTX lines 207-207
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x36)
-				// PTX lines 207: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 207: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 207: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 13:
 			// b13 ($L__BB1_20), PTX lines 210-210
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0x57)
-				// PTX lines 210: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 210: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 210: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 14:
 			// b14 ($L__BB1_21), PTX lines 213-213
-			{
-				r13 := w.Reg(13)
-				k0 := uint64(0xffffffff)
-				// PTX lines 213: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 213: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 213: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-						}
-					}
-				}
-			}
+			switchDefaultBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 15
 		case 15:
 			// b15 ($L__BB1_22), PTX lines 215-217
-			{
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r13 := w.Reg(13)
-				k0 := uint64(0x2)
-				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
-				{
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemStore,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					s3w := w.Window(2)
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 215: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 216: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 217: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
-							}
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 215: shl.b64
-							v1 := uint64(uint64(r9[l]) << uint32(k0))
-							// 216: add.s64
-							v2 := uint64(uint64(r8[l]) + uint64(v1))
-							// 217: st.global.u32
-							s3 := uint64(v2) + 0x0
-							s3v := uint64(r13[l])
-							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-								runtime.Store32(s3w.Mem, s3o, s3v)
-							} else {
-								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
-							}
-						}
-					}
-				}
-			}
+			switchDefaultBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3460,135 +3092,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 30
 		case 17:
 			// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r4 := w.Reg(4)
-				r8 := w.Reg(8)
-				r9 := w.Reg(9)
-				r12 := w.Reg(12)
-				k0 := uint64(0x4)
-				k1 := uint64(0x3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 138: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 139: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
-				}
-				// PTX line 140: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 141: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				runtime.Broadcast(r8, m, u4)
-				// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
-				{
-					p1 := w.P[1]
-					if budget == 0 {
-						w.CountMem(&runtime.MemOp{
-							Base:  -1,
-							Bytes: 4,
-							Guard: -1,
-							Kind:  runtime.MemLoad,
-							Space: runtime.MemGlobal,
-						}, m)
-					}
-					v8aw := w.Window(3)
-					var flt runtime.LaneFault
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 142: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 143: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 144: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							// 145: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 146: setp.gt.s32
-							c9t := int32(v8) > int32(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 142: cvt.s64.s32
-							v5 := uint64(uint64(int32(r4[l])))
-							r9[l] = v5
-							// 143: mul.wide.s32
-							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							// 144: add.s64
-							v7 := uint64(uint64(u3) + uint64(v6))
-							// 145: ld.global.u32
-							v8a := uint64(v7) + 0x0
-							var v8 uint64
-							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-								v8 = runtime.Load32(v8aw.Mem, v8ao)
-							} else {
-								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-								if !v8ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
-									continue
-								}
-								v8 = v8x
-							}
-							r12[l] = v8
-							// 146: setp.gt.s32
-							c9t := int32(v8) > int32(k1)
-							c9 := c9t
-							c9b0 := uint32(0)
-							if c9 {
-								c9b0 = 1
-							}
-							p1 = p1&^(1<<l) | c9b0<<l
-						}
-					}
-					flt.Raise(w)
-					w.P[1] = p1
-				}
-				_ = u4
-			}
+			switchDefaultBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3608,39 +3112,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 8
 		case 20:
 			// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x7)
-				// PTX lines 157: lane-local, one loop over the lanes
-				{
-					p4 := w.P[4]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 157: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 157: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p4 = p4&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[4] = p4
-				}
-			}
+			switchDefaultBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3664,39 +3136,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 21:
 			// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x8)
-				// PTX lines 160: lane-local, one loop over the lanes
-				{
-					p5 := w.P[5]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 160: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 160: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p5 = p5&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[5] = p5
-				}
-			}
+			switchDefaultBlock21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3723,47 +3163,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 14
 		case 23:
 			// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				k0 := uint64(0xa)
-				k1 := uint64(0x0)
-				// PTX lines 170, 171: lane-local, one loop over the lanes
-				{
-					p7 := w.P[7]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 170: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-							// 171: setp.eq.s32
-							c2t := uint32(r12[l]) == uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 170: mov.b32
-							v1 := uint64(k0)
-							r13[l] = v1
-							// 171: setp.eq.s32
-							c2t := uint32(r12[l]) == uint32(k1)
-							c2 := c2t
-							c2b0 := uint32(0)
-							if c2 {
-								c2b0 = 1
-							}
-							p7 = p7&^(1<<l) | c2b0<<l
-						}
-					}
-					w.P[7] = p7
-				}
-			}
+			switchDefaultBlock23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3787,39 +3187,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			}
 		case 24:
 			// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x1)
-				// PTX lines 174: lane-local, one loop over the lanes
-				{
-					p8 := w.P[8]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 174: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 174: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p8 = p8&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[8] = p8
-				}
-			}
+			switchDefaultBlock24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3846,39 +3214,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 14
 		case 26:
 			// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x3)
-				// PTX lines 184: lane-local, one loop over the lanes
-				{
-					p10 := w.P[10]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 184: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 184: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p10 = p10&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[10] = p10
-				}
-			}
+			switchDefaultBlock26(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3905,39 +3241,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			next = 14
 		case 28:
 			// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			{
-				r12 := w.Reg(12)
-				k0 := uint64(0x5)
-				// PTX lines 194: lane-local, one loop over the lanes
-				{
-					p12 := w.P[12]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 194: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 194: setp.eq.s32
-							c1t := uint32(r12[l]) == uint32(k0)
-							c1 := c1t
-							c1b0 := uint32(0)
-							if c1 {
-								c1b0 = 1
-							}
-							p12 = p12&^(1<<l) | c1b0<<l
-						}
-					}
-					w.P[12] = p12
-				}
-			}
+			switchDefaultBlock28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -3969,6 +3273,878 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
+	}
+}
+
+// switchDefaultBlock0 runs block 0 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
+func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
+	}
+	// PTX line 131: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 132: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 134: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 135: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 134: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 135: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// switchDefaultBlock1 runs block 1 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock1(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x5)
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: setp.gt.s32
+				c1t := int32(r12[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: setp.gt.s32
+				c1t := int32(r12[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p2 = p2&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[2] = p2
+	}
+}
+
+// switchDefaultBlock2 runs block 2 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock2(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x6)
+	// PTX lines 154: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 154: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 154: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3 = p3&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[3] = p3
+	}
+}
+
+// switchDefaultBlock3 runs block 3 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB1_16), PTX lines 164-164
+func switchDefaultBlock3(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x62)
+	// PTX lines 164: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 164: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 164: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock4 runs block 4 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock4(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		p6 := w.P[6]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: setp.gt.s32
+				c1t := int32(r12[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: setp.gt.s32
+				c1t := int32(r12[l]) > int32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p6 = p6&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[6] = p6
+	}
+}
+
+// switchDefaultBlock5 runs block 5 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB1_5), PTX lines 178-178
+func switchDefaultBlock5(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x15)
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock6 runs block 6 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock6(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x2)
+	// PTX lines 181: lane-local, one loop over the lanes
+	{
+		p9 := w.P[9]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 181: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 181: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p9 = p9&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[9] = p9
+	}
+}
+
+// switchDefaultBlock7 runs block 7 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB1_8), PTX lines 188-188
+func switchDefaultBlock7(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x2b)
+	// PTX lines 188: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 188: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 188: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock8 runs block 8 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock8(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	// PTX lines 191: lane-local, one loop over the lanes
+	{
+		p11 := w.P[11]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 191: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 191: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p11 = p11&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[11] = p11
+	}
+}
+
+// switchDefaultBlock9 runs block 9 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_12), PTX lines 198-198
+func switchDefaultBlock9(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x41)
+	// PTX lines 198: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock10 runs block 10 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB1_17), PTX lines 201-201
+func switchDefaultBlock10(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x20)
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock11 runs block 11 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b11 ($L__BB1_19), PTX lines 204-204
+func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x4c)
+	// PTX lines 204: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 204: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 204: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock12 runs block 12 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b12 ($L__BB1_18), PTX lines 207-207
+func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x36)
+	// PTX lines 207: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock13 runs block 13 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_20), PTX lines 210-210
+func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0x57)
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b14 ($L__BB1_21), PTX lines 213-213
+func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
+	r13 := w.Reg(13)
+	k0 := uint64(0xffffffff)
+	// PTX lines 213: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 213: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 213: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+			}
+		}
+	}
+}
+
+// switchDefaultBlock15 runs block 15 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b15 ($L__BB1_22), PTX lines 215-217
+func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	// PTX lines 215, 216, 217: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 215: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 216: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 217: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 215: shl.b64
+				v1 := uint64(uint64(r9[l]) << uint32(k0))
+				// 216: add.s64
+				v2 := uint64(uint64(r8[l]) + uint64(v1))
+				// 217: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+				}
+			}
+		}
+	}
+}
+
+// switchDefaultBlock17 runs block 17 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 138: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 139: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
+	}
+	// PTX line 140: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 141: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r8, m, u4)
+	// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(3)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 142: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 143: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 144: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 145: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 146: setp.gt.s32
+				c9t := int32(v8) > int32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 142: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 143: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 144: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 145: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+						continue
+					}
+					v8 = v8x
+				}
+				r12[l] = v8
+				// 146: setp.gt.s32
+				c9t := int32(v8) > int32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
+			}
+		}
+		flt.Raise(w)
+		w.P[1] = p1
+	}
+	_ = u4
+}
+
+// switchDefaultBlock20 runs block 20 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x7)
+	// PTX lines 157: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 157: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 157: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p4 = p4&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[4] = p4
+	}
+}
+
+// switchDefaultBlock21 runs block 21 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock21(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x8)
+	// PTX lines 160: lane-local, one loop over the lanes
+	{
+		p5 := w.P[5]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 160: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 160: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p5 = p5&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[5] = p5
+	}
+}
+
+// switchDefaultBlock23 runs block 23 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock23(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0xa)
+	k1 := uint64(0x0)
+	// PTX lines 170, 171: lane-local, one loop over the lanes
+	{
+		p7 := w.P[7]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 170: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+				// 171: setp.eq.s32
+				c2t := uint32(r12[l]) == uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 170: mov.b32
+				v1 := uint64(k0)
+				r13[l] = v1
+				// 171: setp.eq.s32
+				c2t := uint32(r12[l]) == uint32(k1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p7 = p7&^(1<<l) | c2b0<<l
+			}
+		}
+		w.P[7] = p7
+	}
+}
+
+// switchDefaultBlock24 runs block 24 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock24(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x1)
+	// PTX lines 174: lane-local, one loop over the lanes
+	{
+		p8 := w.P[8]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 174: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 174: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p8 = p8&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[8] = p8
+	}
+}
+
+// switchDefaultBlock26 runs block 26 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock26(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x3)
+	// PTX lines 184: lane-local, one loop over the lanes
+	{
+		p10 := w.P[10]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p10 = p10&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[10] = p10
+	}
+}
+
+// switchDefaultBlock28 runs block 28 of kernel switch_default for the lanes m (budget 0: counting statistics).
+// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+func switchDefaultBlock28(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	k0 := uint64(0x5)
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		p12 := w.P[12]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: setp.eq.s32
+				c1t := uint32(r12[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p12 = p12&^(1<<l) | c1b0<<l
+			}
+		}
+		w.P[12] = p12
 	}
 }
 

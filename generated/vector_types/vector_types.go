@@ -399,69 +399,7 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 25: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 32 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/vector_types.ptx:25")
-				}
-				// PTX line 26: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 27: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 28, 29, 30: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 28: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 29: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 28: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 29: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 30: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			scale4Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -478,250 +416,7 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			next = 3
 		case 2:
 			// b2, PTX lines 33-50
-			{
-				r4 := w.Reg(4)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				r15 := w.Reg(15)
-				r16 := w.Reg(16)
-				r17 := w.Reg(17)
-				r18 := w.Reg(18)
-				r19 := w.Reg(19)
-				r20 := w.Reg(20)
-				r21 := w.Reg(21)
-				r22 := w.Reg(22)
-				r23 := w.Reg(23)
-				r24 := w.Reg(24)
-				r25 := w.Reg(25)
-				r26 := w.Reg(26)
-				r27 := w.Reg(27)
-				k0 := uint64(0x10)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 33: ld.param.f32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 28 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vector_types.ptx:33")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 34: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:34")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 35: ld.param.u64
-				var u3 uint64
-				if kp := w.KernelParams(); len(kp) >= 24 {
-					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-				} else {
-					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vector_types.ptx:35")
-				}
-				// PTX line 36: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u3)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 37: ld.param.u64
-				var u5 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:37")
-				}
-				// PTX line 38: cvta.to.global.u64, warp-uniform
-				u6 := uint64(u5)
-				// PTX line 39: cvta.to.global.u64, warp-uniform
-				u7 := uint64(u2)
-				// PTX lines 40, 41: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 40: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r12[l] = v8
-							// 41: add.s64
-							v9 := uint64(uint64(u6) + uint64(v8))
-							r13[l] = v9
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 40: mul.wide.s32
-							v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r12[l] = v8
-							// 41: add.s64
-							v9 := uint64(uint64(u6) + uint64(v8))
-							r13[l] = v9
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 42: ld.global.v4.f32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r14, r15, r16, r17}, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:42")
-				// PTX lines 43: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 43: add.s64
-							v10 := uint64(uint64(u4) + uint64(r12[l]))
-							r18[l] = v10
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 43: add.s64
-							v10 := uint64(uint64(u4) + uint64(r12[l]))
-							r18[l] = v10
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 44: ld.global.v4.f32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r19, r20, r21, r22}, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:44")
-				// PTX lines 45, 46, 47, 48, 49: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 45: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
-							}
-							r23[l] = v11
-							// 46: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
-							}
-							r24[l] = v12
-							// 47: fma.rn.f32
-							var v13 uint64
-							if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
-								v13 = uint64(math.Float32bits(float32(v13f)))
-							} else {
-								v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
-							}
-							r25[l] = v13
-							// 48: fma.rn.f32
-							var v14 uint64
-							if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
-								v14 = uint64(math.Float32bits(float32(v14f)))
-							} else {
-								v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
-							}
-							r26[l] = v14
-							// 49: add.s64
-							v15 := uint64(uint64(u7) + uint64(r12[l]))
-							r27[l] = v15
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 45: fma.rn.f32
-							var v11 uint64
-							if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
-								v11 = uint64(math.Float32bits(float32(v11f)))
-							} else {
-								v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
-							}
-							r23[l] = v11
-							// 46: fma.rn.f32
-							var v12 uint64
-							if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
-								v12 = uint64(math.Float32bits(float32(v12f)))
-							} else {
-								v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
-							}
-							r24[l] = v12
-							// 47: fma.rn.f32
-							var v13 uint64
-							if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
-								v13 = uint64(math.Float32bits(float32(v13f)))
-							} else {
-								v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
-							}
-							r25[l] = v13
-							// 48: fma.rn.f32
-							var v14 uint64
-							if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
-								v14 = uint64(math.Float32bits(float32(v14f)))
-							} else {
-								v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
-							}
-							r26[l] = v14
-							// 49: add.s64
-							v15 := uint64(uint64(u7) + uint64(r12[l]))
-							r27[l] = v15
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 16,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 50: st.global.v4.f32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r23, r24, r25, r26}, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vector_types.ptx:50")
-			}
+			scale4Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -736,6 +431,319 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// scale4Block0 runs block 0 of kernel scale4 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+func scale4Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/vector_types.ptx:25")
+	}
+	// PTX line 26: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 27: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 28: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 28: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 30: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// scale4Block2 runs block 2 of kernel scale4 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 33-50
+func scale4Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.f32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vector_types.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vector_types.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u2)
+	// PTX lines 40, 41: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 40: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r12[l] = v8
+				// 41: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r13[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r12[l] = v8
+				// 41: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r13[l] = v9
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 42: ld.global.v4.f32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r14, r15, r16, r17}, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:42")
+	// PTX lines 43: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 43: add.s64
+				v10 := uint64(uint64(u4) + uint64(r12[l]))
+				r18[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 43: add.s64
+				v10 := uint64(uint64(u4) + uint64(r12[l]))
+				r18[l] = v10
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 44: ld.global.v4.f32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r19, r20, r21, r22}, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:44")
+	// PTX lines 45, 46, 47, 48, 49: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 45: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
+				}
+				r23[l] = v11
+				// 46: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
+				}
+				r24[l] = v12
+				// 47: fma.rn.f32
+				var v13 uint64
+				if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
+					v13 = uint64(math.Float32bits(float32(v13f)))
+				} else {
+					v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
+				}
+				r25[l] = v13
+				// 48: fma.rn.f32
+				var v14 uint64
+				if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
+					v14 = uint64(math.Float32bits(float32(v14f)))
+				} else {
+					v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
+				}
+				r26[l] = v14
+				// 49: add.s64
+				v15 := uint64(uint64(u7) + uint64(r12[l]))
+				r27[l] = v15
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 45: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(u1), uint32(r19[l])))
+				}
+				r23[l] = v11
+				// 46: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(r15[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(r15[l]), uint32(u1), uint32(r20[l])))
+				}
+				r24[l] = v12
+				// 47: fma.rn.f32
+				var v13 uint64
+				if v13f := math.FMA(float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))); isa.FmaF32Direct(v13f) {
+					v13 = uint64(math.Float32bits(float32(v13f)))
+				} else {
+					v13 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(u1), uint32(r21[l])))
+				}
+				r25[l] = v13
+				// 48: fma.rn.f32
+				var v14 uint64
+				if v14f := math.FMA(float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))); isa.FmaF32Direct(v14f) {
+					v14 = uint64(math.Float32bits(float32(v14f)))
+				} else {
+					v14 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(u1), uint32(r22[l])))
+				}
+				r26[l] = v14
+				// 49: add.s64
+				v15 := uint64(uint64(u7) + uint64(r12[l]))
+				r27[l] = v15
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 50: st.global.v4.f32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r23, r24, r25, r26}, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vector_types.ptx:50")
+}
+
 // swap2Run runs blocks of kernel swap2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -744,69 +752,7 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 67-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			{
-				r4 := w.Reg(4)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 4,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 67: ld.param.u32
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 20 {
-					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/vector_types.ptx:67")
-				}
-				// PTX line 68: mov.u32, warp-uniform
-				u2 := uint64(uint64(w.CTAID().X))
-				// PTX line 69: mov.u32, warp-uniform
-				u3 := uint64(uint64(w.NTID().X))
-				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-				{
-					p0 := w.P[0]
-					tid0 := &w.Tid[0]
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 70: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 71: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 72: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 70: mov.u32
-							v4 := uint64(uint64(tid0[l]))
-							// 71: mad.lo.s32
-							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-							r4[l] = v5
-							// 72: setp.ge.s32
-							c6t := int32(v5) >= int32(u1)
-							c6 := c6t
-							c6b0 := uint32(0)
-							if c6 {
-								c6b0 = 1
-							}
-							p0 = p0&^(1<<l) | c6b0<<l
-						}
-					}
-					w.P[0] = p0
-				}
-			}
+			swap2Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -823,120 +769,7 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			next = 3
 		case 2:
 			// b2, PTX lines 75-84
-			{
-				r4 := w.Reg(4)
-				r9 := w.Reg(9)
-				r10 := w.Reg(10)
-				r11 := w.Reg(11)
-				r12 := w.Reg(12)
-				r13 := w.Reg(13)
-				r14 := w.Reg(14)
-				k0 := uint64(0x8)
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 75: ld.param.u64
-				var u1 uint64
-				if kp := w.KernelParams(); len(kp) >= 8 {
-					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-				} else {
-					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:75")
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemParam,
-					}, m)
-				}
-				// PTX line 76: ld.param.u64
-				var u2 uint64
-				if kp := w.KernelParams(); len(kp) >= 16 {
-					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-				} else {
-					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:76")
-				}
-				// PTX line 77: cvta.to.global.u64, warp-uniform
-				u3 := uint64(u2)
-				// PTX line 78: cvta.to.global.u64, warp-uniform
-				u4 := uint64(u1)
-				// PTX lines 79, 80: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 79: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r9[l] = v5
-							// 80: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							r10[l] = v6
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 79: mul.wide.s32
-							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-							r9[l] = v5
-							// 80: add.s64
-							v6 := uint64(uint64(u3) + uint64(v5))
-							r10[l] = v6
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemLoad,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 81: ld.global.v2.u32
-				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r12}, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:81")
-				// PTX lines 82, 83: lane-local, one loop over the lanes
-				{
-					if m == 0xffffffff {
-						for l := range 32 {
-							// 82: add.s32
-							v7 := uint64(uint32(r12[l]) + uint32(r11[l]))
-							r13[l] = v7
-							// 83: add.s64
-							v8 := uint64(uint64(u4) + uint64(r9[l]))
-							r14[l] = v8
-						}
-					} else {
-						for mm := m; mm != 0; mm &= mm - 1 {
-							l := bits.TrailingZeros32(mm) & 31
-							// 82: add.s32
-							v7 := uint64(uint32(r12[l]) + uint32(r11[l]))
-							r13[l] = v7
-							// 83: add.s64
-							v8 := uint64(uint64(u4) + uint64(r9[l]))
-							r14[l] = v8
-						}
-					}
-				}
-				if budget == 0 {
-					w.CountMem(&runtime.MemOp{
-						Base:  -1,
-						Bytes: 8,
-						Guard: -1,
-						Kind:  runtime.MemStore,
-						Space: runtime.MemGlobal,
-					}, m)
-				}
-				// PTX line 84: st.global.v2.u32
-				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r12, r13}, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vector_types.ptx:84")
-			}
+			swap2Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -949,4 +782,187 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// swap2Block0 runs block 0 of kernel swap2 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 67-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+func swap2Block0(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/vector_types.ptx:67")
+	}
+	// PTX line 68: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 69: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 70: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 71: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 72: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 70: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 71: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 72: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// swap2Block2 runs block 2 of kernel swap2 for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 75-84
+func swap2Block2(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:75")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:76")
+	}
+	// PTX line 77: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX line 78: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	// PTX lines 79, 80: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 80: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				r10[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 80: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				r10[l] = v6
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 81: ld.global.v2.u32
+	w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r12}, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:81")
+	// PTX lines 82, 83: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 82: add.s32
+				v7 := uint64(uint32(r12[l]) + uint32(r11[l]))
+				r13[l] = v7
+				// 83: add.s64
+				v8 := uint64(uint64(u4) + uint64(r9[l]))
+				r14[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 82: add.s32
+				v7 := uint64(uint32(r12[l]) + uint32(r11[l]))
+				r13[l] = v7
+				// 83: add.s64
+				v8 := uint64(uint64(u4) + uint64(r9[l]))
+				r14[l] = v8
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 84: st.global.v2.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r12, r13}, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vector_types.ptx:84")
 }

@@ -244,10 +244,12 @@ func FmaF32RN(a, b, c uint32) uint32 {
 }
 
 // FmaF32Direct reports whether f, the float64 FMA of three float32 values, rounds to float32
-// as their exact fma.rn.f32 does: it is not NaN, not a float32 midpoint and not in the float32
+// as their exact fma.rn.f32 does: it is finite, not a float32 midpoint and not in the float32
 // subnormal range. Lane loops use it to keep FmaF32RN's common case inline.
 func FmaF32Direct(f float64) bool {
-	return b64(f)&(1<<29-1) != 1<<28 && math.Abs(f) >= 0x1p-126
+	u := b64(f)
+	// The biased exponent is in [1023-126, 0x7ff): normal in float32 or above, not NaN or infinite.
+	return u&(1<<29-1) != 1<<28 && (u>>52&0x7ff)-(1023-126) < 0x7ff-(1023-126)
 }
 
 // fmaF32 is FmaF32 through round-to-odd.
